@@ -1,0 +1,33 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Every dependency comes from a Debian package (packaging/install-deps.sh installs them);
+# nothing is downloaded at build time.
+find_package(PkgConfig REQUIRED)
+find_package(Threads REQUIRED)
+find_package(nlohmann_json 3.10 REQUIRED)
+find_package(CLI11 REQUIRED)
+
+# toml++ (libtomlplusplus-dev) is used header-only so the build does not depend on the
+# compiled library's ABI. It does not compile under nvcc: include it from .cpp files only.
+find_path(CELLFORGE_TOMLPP_INCLUDE toml++/toml.h REQUIRED)
+add_library(cellforge_tomlplusplus INTERFACE)
+target_include_directories(cellforge_tomlplusplus SYSTEM INTERFACE ${CELLFORGE_TOMLPP_INCLUDE})
+target_compile_definitions(cellforge_tomlplusplus INTERFACE TOML_HEADER_ONLY=1 TOML_EXCEPTIONS=1)
+
+# Random123 (librandom123-dev): header-only counter-based generators, host and device.
+find_path(CELLFORGE_RANDOM123_INCLUDE Random123/philox.h REQUIRED)
+add_library(cellforge_random123 INTERFACE)
+target_include_directories(cellforge_random123 SYSTEM INTERFACE ${CELLFORGE_RANDOM123_INCLUDE})
+
+set(CELLFORGE_HAVE_HDF5 OFF)
+if(NOT CELLFORGE_HDF5 STREQUAL "OFF")
+  if(CELLFORGE_HDF5 STREQUAL "ON")
+    find_package(HDF5 REQUIRED COMPONENTS C)
+  else()
+    find_package(HDF5 QUIET COMPONENTS C)
+  endif()
+  if(HDF5_FOUND)
+    set(CELLFORGE_HAVE_HDF5 ON)
+  else()
+    message(STATUS "HDF5 not found: snapshots are disabled (checkpoints, CSV and run.json still work)")
+  endif()
+endif()

@@ -1,0 +1,42 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Build options. CELLFORGE_CUDA=AUTO enables CUDA when nvcc is found; a driver is not
+# needed to build (availableBackends() decides at run time whether a device answers).
+set(CELLFORGE_CUDA AUTO CACHE STRING "Build the CUDA backends: AUTO, ON or OFF")
+set_property(CACHE CELLFORGE_CUDA PROPERTY STRINGS AUTO ON OFF)
+option(CELLFORGE_GUI "Build the Qt 6 desktop application" OFF)
+option(CELLFORGE_RENDER "Build the OpenGL renderer library" OFF)
+set(CELLFORGE_HDF5 AUTO CACHE STRING "HDF5 snapshots with XDMF sidecars: AUTO, ON or OFF")
+set_property(CACHE CELLFORGE_HDF5 PROPERTY STRINGS AUTO ON OFF)
+option(CELLFORGE_FFMPEG "Movie export through FFmpeg's libraries" OFF)
+# CI (the CI environment variable is set) builds with warnings as errors.
+if(DEFINED ENV{CI} AND NOT "$ENV{CI}" STREQUAL "" AND NOT "$ENV{CI}" STREQUAL "false")
+  set(cellforge_werror_default ON)
+else()
+  set(cellforge_werror_default OFF)
+endif()
+option(CELLFORGE_WERROR "Treat compiler warnings as errors (on by default under CI)"
+       ${cellforge_werror_default})
+
+set(CELLFORGE_HAVE_CUDA OFF)
+if(NOT CELLFORGE_CUDA STREQUAL "OFF")
+  include(CheckLanguage)
+  if(NOT CMAKE_CUDA_COMPILER AND EXISTS /usr/local/cuda/bin/nvcc)
+    set(CMAKE_CUDA_COMPILER /usr/local/cuda/bin/nvcc)
+  endif()
+  check_language(CUDA)
+  if(CMAKE_CUDA_COMPILER)
+    # Hopper (H100/H200) by default; override with -DCMAKE_CUDA_ARCHITECTURES=...
+    if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
+      set(CMAKE_CUDA_ARCHITECTURES 90)
+    endif()
+    enable_language(CUDA)
+    set(CMAKE_CUDA_STANDARD 20)
+    set(CMAKE_CUDA_STANDARD_REQUIRED ON)
+    find_package(CUDAToolkit REQUIRED)
+    set(CELLFORGE_HAVE_CUDA ON)
+  elseif(CELLFORGE_CUDA STREQUAL "ON")
+    message(FATAL_ERROR "CELLFORGE_CUDA=ON but no CUDA compiler was found (is nvcc on PATH?)")
+  else()
+    message(STATUS "No CUDA compiler found: building the CPU backends only")
+  endif()
+endif()

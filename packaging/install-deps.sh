@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Installs exactly the Debian packages Cellforge builds against, and nothing else.
+# Idempotent: packages already present are skipped. Runs apt-get directly as root, else
+# through sudo. The CUDA toolkit (nvcc) is optional and not a Debian package here: when it
+# is installed under /usr/local/cuda, the build enables the CUDA backends.
+#   usage: packaging/install-deps.sh [--dry-run]
+set -euo pipefail
+
+packages=(
+  # toolchain
+  g++ cmake ninja-build pkg-config
+  # simulation core: TOML scenarios, counter-based RNG, JSON, CLI, HDF5 snapshots
+  libtomlplusplus-dev librandom123-dev nlohmann-json3-dev libcli11-dev libhdf5-dev
+  # tests
+  libgtest-dev libgmock-dev
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} packages already installed"
+  exit 0
+fi
+echo "install-deps: installing ${missing[*]}"
+[ "${1:-}" = "--dry-run" ] && exit 0
+
+sudo=()
+if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null || { echo "install-deps: need root or sudo to install: ${missing[*]}" >&2; exit 1; }
+  sudo=(sudo)
+fi
+export DEBIAN_FRONTEND=noninteractive
+"${sudo[@]}" apt-get update -qq
+"${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+echo "install-deps: done"

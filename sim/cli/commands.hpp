@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// The subcommands of cellforge-sim. Each returns the process exit code.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/core/model.hpp"
+
+namespace cf::cli {
+
+// Exit codes (documented in `cellforge-sim --help` and the README).
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitBadInput = 2;   // scenario, parameter or file
+inline constexpr int kExitRunFailed = 3;  // e.g. a non-finite value during the run
+inline constexpr int kExitInterrupted = 130;
+
+struct RunOptions {
+    std::string scenario;
+    std::optional<std::uint64_t> steps;
+    std::optional<std::string> backend;
+    std::vector<std::string> sets;
+    std::optional<std::string> outDir;
+    std::optional<std::uint64_t> every;  // snapshot interval
+    std::optional<std::string> resume;   // checkpoint to continue from
+    std::vector<std::string> commandLine;
+};
+
+struct BenchOptionsCli {
+    std::string model;
+    std::vector<std::string> cases;  // empty: all
+    std::optional<std::string> backend;
+    std::optional<std::string> json;
+    int repeats = 10;
+    double scale = 1.0;
+};
+
+int runScenario(const ModelRegistry& registry, const RunOptions& options);
+int runBench(const ModelRegistry& registry, const BenchOptionsCli& options);
+
+}  // namespace cf::cli

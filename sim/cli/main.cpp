@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// cellforge-sim: the headless runner (no Qt, no GL). Runs scenarios, lists models and
+// parameters, and runs benchmarks. Builds and runs on a bare GPU server.
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <iostream>
+
+#include "sim/cli/commands.hpp"
+#include "sim/core/backend.hpp"
+#include "sim/core/model.hpp"
+
+namespace {
+
+int listModels(const cf::ModelRegistry& registry) {
+    for (const cf::ModelDescriptor& m : registry.all())
+        std::printf("%-12s %s\n", m.name.c_str(), m.description.c_str());
+    return cf::cli::kExitOk;
+}
+
+int showParams(const cf::ModelRegistry& registry, const std::string& model) {
+    const cf::ModelDescriptor& m = registry.at(model);
+    std::printf("%s: %s\n\n", m.name.c_str(), m.description.c_str());
+    std::fputs(cf::describeParameters(m.parameters()).c_str(), stdout);
+    std::printf(
+        "\nlive: editable while running; structural: applied at the next reset.\n"
+        "Override with --set group.name=value or in [parameters.group] of a scenario.\n");
+    return cf::cli::kExitOk;
+}
+
+int showBackends() {
+    for (cf::Backend b : {cf::Backend::Cpu, cf::Backend::Cuda}) {
+        const bool ok = cf::isAvailable(b);
+        std::printf("%-5s %-11s %s\n", std::string(cf::toString(b)).c_str(),
+                    ok ? "available" : "unavailable",
+                    b == cf::Backend::Cpu ? "reference implementation" : cf::cudaStatus().c_str());
+    }
+    return cf::cli::kExitOk;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    CLI::App app{
+        "cellforge-sim: headless simulation runner of Cellforge\n"
+        "Exit codes: 0 success, 2 bad input (scenario, parameter, file), "
+        "3 failure during the run, 130 interrupted."};
+    app.require_subcommand(1);
+    app.set_version_flag("--version", std::string("cellforge-sim ") + CELLFORGE_VERSION);
+
+    app.add_subcommand("list", "List the models: name, then description");
+    app.add_subcommand("backends", "Show which backends this build and machine can run");
+
+    std::string paramsModel;
+    CLI::App* params = app.add_subcommand("params", "Show every parameter of a model");
+    params->add_option("MODEL", paramsModel, "Model name (see `list`)")->required();
+
+    cf::cli::RunOptions run;
+    CLI::App* runCmd = app.add_subcommand("run", "Run a scenario and write its output");
+    runCmd->add_option("SCENARIO", run.scenario, "Scenario file (.toml)")->required();
+    runCmd->add_option("--steps", run.steps, "Number of steps (overrides the scenario)");
+    runCmd->add_option("--backend", run.backend,
+                       "cpu or cuda (default: the scenario's, else the best available)");
+    runCmd->add_option("--set", run.sets, "Override a parameter: group.name=value (repeatable)");
+    runCmd->add_option("--out", run.outDir, "Output directory (overrides [output] dir)");
+    runCmd->add_option("--every", run.every,
+                       "Steps between HDF5 snapshots (overrides [output] snapshot_every)");
+    runCmd->add_option("--resume", run.resume,
+                       "Continue from a checkpoint written by an earlier run");
+
+    cf::cli::BenchOptionsCli bench;
+    CLI::App* benchCmd = app.add_subcommand("bench", "Run a model's benchmark cases");
+    benchCmd->add_option("MODEL", bench.model, "Model name (see `list`)")->required();
+    benchCmd->add_option("--case", bench.cases, "Case name (repeatable; default: all)");
+    benchCmd->add_option("--backend", bench.backend, "cpu or cuda (default: every available)");
+    benchCmd->add_option("--json", bench.json, "Write results as JSON to this file");
+    benchCmd->add_option("--repeats", bench.repeats, "Timed repeats per case")
+        ->check(CLI::Range(1, 100000));
+    benchCmd->add_option("--scale", bench.scale, "Problem-size factor (e.g. 0.1 for a quick run)")
+        ->check(CLI::Range(1e-6, 100.0));
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        const int code = app.exit(e);  // prints help or the parse error
+        return code == 0 ? cf::cli::kExitOk : cf::cli::kExitBadInput;
+    }
+    for (int i = 0; i < argc; ++i)
+        run.commandLine.emplace_back(argv[i]);
+
+    try {
+        const cf::ModelRegistry registry = cf::builtinModels();
+        if (app.got_subcommand("list")) return listModels(registry);
+        if (app.got_subcommand("backends")) return showBackends();
+        if (app.got_subcommand("params")) return showParams(registry, paramsModel);
+        if (app.got_subcommand("run")) return cf::cli::runScenario(registry, run);
+        if (app.got_subcommand("bench")) return cf::cli::runBench(registry, bench);
+    } catch (const cf::Error& e) {
+        // Anything that escapes a subcommand before its run started is bad input.
+        std::fprintf(stderr, "cellforge-sim: error: %s\n", e.what());
+        return cf::cli::kExitBadInput;
+    }
+    return cf::cli::kExitOk;
+}

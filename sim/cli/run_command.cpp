@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// `cellforge-sim run`: load a scenario, apply overrides, run it on the Runner's thread,
+// show progress, write output, and stop cleanly (checkpoint first) on Ctrl-C.
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+
+#include "sim/cli/commands.hpp"
+#include "sim/cli/terminal.hpp"
+#include "sim/core/output_observers.hpp"
+#include "sim/core/runner.hpp"
+#include "sim/core/scenario.hpp"
+#include "sim/io/run_info.hpp"
+#include "sim/io/snapshot_writer.hpp"
+
+namespace cf::cli {
+
+namespace {
+
+Backend chooseBackend(const RunOptions& options, const Scenario& sc) {
+    Backend b = sc.backend.value_or(defaultBackend());
+    if (options.backend) {
+        const auto parsed = parseBackend(*options.backend);
+        if (!parsed)
+            throw ParameterError("--backend must be cpu or cuda, not '" + *options.backend + "'");
+        b = *parsed;
+    }
+    if (!isAvailable(b))
+        throw ParameterError("backend 'cuda' was requested but is unavailable: " + cudaStatus() +
+                             " (use --backend cpu)");
+    return b;
+}
+
+void writeText(const std::filesystem::path& path, const std::string& text) {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out << text;
+    if (!out) throw IoError(path.string() + ": cannot write");
+}
+
+struct Outputs {
+    std::shared_ptr<SeriesObserver> series;
+    std::shared_ptr<SnapshotObserver> snapshots;
+    std::filesystem::path checkpoint;
+};
+
+std::string describeOutputs(const std::filesystem::path& dir, const Outputs& o) {
+    std::string text = "output in " + dir.string() + ": run.json, scenario.toml";
+    if (o.series) text += ", series.csv";
+    if (o.snapshots && o.snapshots->count() > 0)
+        text += ", " + o.snapshots->xdmfPath().filename().string() + " (" +
+                std::to_string(o.snapshots->count()) + " snapshots; open in ParaView)";
+    text += ", " + o.checkpoint.filename().string();
+    return text;
+}
+
+}  // namespace
+
+int runScenario(const ModelRegistry& registry, const RunOptions& options) {
+    // Everything up to the start of the run is input checking: errors exit with 2.
+    Scenario sc = loadScenario(options.scenario, registry);
+    for (const std::string& assignment : options.sets)
+        sc.parameters.setFromAssignment(assignment);
+    if (options.steps) sc.steps = *options.steps;
+    if (options.outDir) sc.output.dir = *options.outDir;
+    if (options.every) sc.output.snapshotEvery = *options.every;
+    const Backend backend = chooseBackend(options, sc);
+
+    const std::filesystem::path dir = sc.output.dir;
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec) throw IoError(dir.string() + ": cannot create output directory: " + ec.message());
+    writeText(dir / "scenario.toml", scenarioToToml(sc));
+
+    io::RunInfo info;
+    info.model = sc.model->name;
+    info.seed = sc.seed;
+    info.backend = backend;
+    info.device = backend == Backend::Cuda ? cudaStatus() : "host CPU";
+    info.scenarioPath = options.scenario;
+    info.commandLine = options.commandLine;
+    info.stepsRequested = sc.steps;
+    info.startedAt = io::isoTimestampNow();
+    const auto wallStart = std::chrono::steady_clock::now();
+
+    // Creating the model allocates device memory and builds the initial state: a failure
+    // there (other than a parameter the model rejects) is a run failure, not bad input.
+    std::unique_ptr<Runner> runnerOwner;
+    try {
+        runnerOwner = std::make_unique<Runner>(*sc.model, backend, sc.parameters, sc.seed);
+    } catch (const ParameterError&) {
+        throw;
+    } catch (const Error& e) {
+        std::fprintf(stderr, "cellforge-sim: cannot start the run: %s\n", e.what());
+        return kExitRunFailed;
+    }
+    Runner& runner = *runnerOwner;
+    if (options.resume) runner.load(*options.resume).get();
+    const std::uint64_t firstStep = runner.latestFrame()->step;
+    const std::string timeUnit = sc.model->timeUnit;
+
+    Outputs outputs;
+    outputs.checkpoint = dir / "checkpoint.cfchk";
+    if (sc.output.seriesEvery > 0) {
+        outputs.series =
+            std::make_shared<SeriesObserver>(dir / "series.csv", sc.output.seriesEvery, timeUnit);
+        runner.addObserver(outputs.series, firstStep == 0).get();
+    }
+    if (sc.output.snapshotEvery > 0) {
+        if (io::hdf5Available()) {
+            outputs.snapshots =
+                std::make_shared<SnapshotObserver>(dir, sc.model->name, sc.output.snapshotEvery);
+            runner.addObserver(outputs.snapshots, firstStep == 0).get();
+        } else {
+            std::fprintf(
+                stderr,
+                "cellforge-sim: note: this build has no HDF5, so no snapshots are written\n");
+        }
+    }
+    if (sc.output.checkpointEvery > 0)
+        runner
+            .addObserver(std::make_shared<CheckpointObserver>(runner, outputs.checkpoint,
+                                                              sc.output.checkpointEvery))
+            .get();
+
+    auto finish = [&](const std::string& status, const std::string& message) {
+        const auto frame = runner.latestFrame();
+        info.stepsCompleted = frame->step;
+        info.wallSeconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
+        info.status = status;
+        info.message = message;
+        info.finishedAt = io::isoTimestampNow();
+        const ParamSet active = runner.activeParameters();
+        info.parameters = &active;
+        info.history = runner.history();
+        io::writeRunJson(dir / "run.json", info);
+    };
+
+    installInterruptHandler();
+    const bool showProgress = stderrIsTerminal();
+    runner.runUntil(sc.steps).get();
+    std::uint64_t seen = 0;
+    auto lastPrint = std::chrono::steady_clock::now() - std::chrono::seconds(1);
+    for (;;) {
+        const auto frame = runner.waitForFrame(seen, std::chrono::milliseconds(100));
+        seen = frame->index;
+        // Aim for about ten frames per second whatever the model's speed.
+        if (frame->stepsPerSecond > 0)
+            runner.setStepsPerBatch(static_cast<std::uint64_t>(frame->stepsPerSecond / 10.0) + 1);
+        if (showProgress &&
+            std::chrono::steady_clock::now() - lastPrint > std::chrono::milliseconds(200)) {
+            std::fprintf(
+                stderr, "\r%s ",
+                progressLine(frame->step, firstStep, sc.steps, frame->stepsPerSecond).c_str());
+            lastPrint = std::chrono::steady_clock::now();
+        }
+        if (std::exception_ptr err = runner.error()) {
+            if (showProgress) std::fputc('\n', stderr);
+            std::string message;
+            try {
+                std::rethrow_exception(err);
+            } catch (const std::exception& e) {
+                message = e.what();
+            }
+            finish("failed", message);
+            std::fprintf(stderr, "cellforge-sim: run failed: %s\n", message.c_str());
+            return kExitRunFailed;
+        }
+        if (interruptRequested()) {
+            runner.pause().get();
+            runner.save(outputs.checkpoint).get();
+            if (showProgress) std::fputc('\n', stderr);
+            finish("interrupted", "interrupted by signal");
+            std::fprintf(stderr,
+                         "cellforge-sim: interrupted at step %llu; checkpoint %s "
+                         "(continue with --resume)\n",
+                         static_cast<unsigned long long>(runner.latestFrame()->step),
+                         outputs.checkpoint.string().c_str());
+            return kExitInterrupted;
+        }
+        if (!runner.isRunning()) {
+            if (runner.latestFrame()->step >= sc.steps) break;
+            runner.runUntil(sc.steps).get();  // defensive: nothing else pauses this runner
+        }
+    }
+    if (showProgress)
+        std::fprintf(stderr, "\r%s\n", progressLine(sc.steps, firstStep, sc.steps, 0).c_str());
+    runner.save(outputs.checkpoint).get();
+    finish("completed", "");
+    const double secs = info.wallSeconds;
+    std::printf("completed %llu steps of '%s' on %s in %.2f s (%.4g steps/s)\n%s\n",
+                static_cast<unsigned long long>(sc.steps - firstStep), sc.model->name.c_str(),
+                std::string(toString(backend)).c_str(), secs,
+                secs > 0 ? static_cast<double>(sc.steps - firstStep) / secs : 0.0,
+                describeOutputs(dir, outputs).c_str());
+    return kExitOk;
+}
+
+}  // namespace cf::cli

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "sim/core/backend.hpp"
+
+#include <mutex>
+
+#if CELLFORGE_HAVE_CUDA
+#include <cuda_runtime_api.h>
+#endif
+
+namespace cf {
+
+std::string_view toString(Backend b) {
+    switch (b) {
+        case Backend::Cpu:
+            return "cpu";
+        case Backend::Cuda:
+            return "cuda";
+    }
+    return "unknown";
+}
+
+std::optional<Backend> parseBackend(std::string_view text) {
+    if (text == "cpu") return Backend::Cpu;
+    if (text == "cuda") return Backend::Cuda;
+    return std::nullopt;
+}
+
+bool builtWithCuda() {
+    return CELLFORGE_HAVE_CUDA != 0;
+}
+
+namespace {
+
+struct CudaProbe {
+    bool available = false;
+    std::string status;
+};
+
+// Probed once: cudaGetDeviceCount loads the driver lazily, and on a machine without
+// libcuda.so.1 it returns an error instead of failing to start (static cudart).
+const CudaProbe& probeCuda() {
+    static CudaProbe probe;
+    static std::once_flag once;
+    std::call_once(once, [] {
+#if CELLFORGE_HAVE_CUDA
+        int count = 0;
+        const cudaError_t err = cudaGetDeviceCount(&count);
+        if (err != cudaSuccess) {
+            probe.status = cudaGetErrorString(err);
+            cudaGetLastError();  // clear the sticky-free error so later calls start clean
+        } else if (count == 0) {
+            probe.status = "no CUDA device found";
+        } else {
+            cudaDeviceProp prop{};
+            if (cudaGetDeviceProperties(&prop, 0) == cudaSuccess) {
+                probe.status = prop.name;
+            } else {
+                probe.status = "CUDA device 0";
+            }
+            probe.available = true;
+        }
+#else
+        probe.status = "this build has no CUDA backend (configured with CELLFORGE_CUDA=OFF or no nvcc)";
+#endif
+    });
+    return probe;
+}
+
+}  // namespace
+
+std::vector<Backend> availableBackends() {
+    std::vector<Backend> out{Backend::Cpu};
+    if (probeCuda().available) out.push_back(Backend::Cuda);
+    return out;
+}
+
+bool isAvailable(Backend b) {
+    return b == Backend::Cpu || probeCuda().available;
+}
+
+std::string cudaStatus() {
+    return probeCuda().status;
+}
+
+Backend defaultBackend() {
+    return probeCuda().available ? Backend::Cuda : Backend::Cpu;
+}
+
+}  // namespace cf

@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cf {
+
+enum class Backend { Cpu, Cuda };
+
+std::string_view toString(Backend b);
+// Parses "cpu" or "cuda" (case-sensitive); std::nullopt for anything else.
+std::optional<Backend> parseBackend(std::string_view text);
+
+// True when this build contains the CUDA backends (compiled with nvcc).
+bool builtWithCuda();
+
+// What this build *and* this machine can run: Cpu always; Cuda when the build has it
+// and a CUDA device answers (a machine without an NVIDIA driver reports none).
+std::vector<Backend> availableBackends();
+bool isAvailable(Backend b);
+
+// Why CUDA is unavailable ("built without CUDA", "CUDA driver version is insufficient",
+// ...) or the device's name when it is available.
+std::string cudaStatus();
+
+// The best available backend: Cuda when available, else Cpu.
+Backend defaultBackend();
+
+}  // namespace cf

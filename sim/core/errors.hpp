@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// Typed errors. Library code throws these and never prints or exits; the CLI and
+// the GUI catch them at their boundary and decide how to tell the user.
+#include <stdexcept>
+#include <string>
+
+namespace cf {
+
+class Error : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// A parameter name, type or value is wrong. The message names the parameter, the value
+// and the allowed range.
+class ParameterError : public Error {
+public:
+    using Error::Error;
+};
+
+// A scenario file is malformed. The message starts with "file:line:column:".
+class ScenarioError : public Error {
+public:
+    using Error::Error;
+};
+
+// A file could not be read or written, or its contents are not what was expected.
+class IoError : public Error {
+public:
+    using Error::Error;
+};
+
+// The simulation itself failed while running (a non-finite value, an overflowing buffer).
+class SimulationError : public Error {
+public:
+    using Error::Error;
+};
+
+// A CUDA runtime call or kernel launch failed. Carries the expression or kernel name
+// and the source location of the check.
+class CudaError : public Error {
+public:
+    CudaError(int code, std::string what, std::string expression, std::string location)
+        : Error(std::move(what)),
+          code_(code),
+          expression_(std::move(expression)),
+          location_(std::move(location)) {}
+    int code() const noexcept { return code_; }
+    const std::string& expression() const noexcept { return expression_; }
+    const std::string& location() const noexcept { return location_; }
+
+private:
+    int code_;
+    std::string expression_;
+    std::string location_;
+};
+
+}  // namespace cf

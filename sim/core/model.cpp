@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "sim/core/model.hpp"
+
+#include <cmath>
+
+namespace cf {
+
+void ModelRegistry::add(ModelDescriptor descriptor) {
+    if (find(descriptor.name) != nullptr)
+        throw Error("model '" + descriptor.name + "' is registered twice");
+    models_.push_back(std::move(descriptor));
+}
+
+const ModelDescriptor* ModelRegistry::find(std::string_view name) const {
+    for (const ModelDescriptor& d : models_)
+        if (d.name == name) return &d;
+    return nullptr;
+}
+
+const ModelDescriptor& ModelRegistry::at(std::string_view name) const {
+    if (const ModelDescriptor* d = find(name)) return *d;
+    std::string known;
+    for (const ModelDescriptor& d : models_)
+        known += (known.empty() ? "" : ", ") + d.name;
+    throw ScenarioError("unknown model '" + std::string(name) + "' (known models: " + known + ")");
+}
+
+namespace {
+template <typename T>
+void checkField(const Field& f, const Snapshot& s, const char* modelName) {
+    const std::vector<T> values = f.as<T>();
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        if (!std::isfinite(values[i])) {
+            const std::size_t entity = i / static_cast<std::size_t>(f.components);
+            throw SimulationError(std::string(modelName) + ": non-finite value (" +
+                                  std::to_string(values[i]) + ") in field '" + f.name +
+                                  "' of entity " + std::to_string(entity) + ", component " +
+                                  std::to_string(i % static_cast<std::size_t>(f.components)) +
+                                  ", at step " + std::to_string(s.step));
+        }
+    }
+}
+}  // namespace
+
+void checkSnapshotFinite(const Snapshot& snapshot, const char* modelName) {
+    for (const Field& f : snapshot.fields) {
+        if (f.type == ScalarType::F32)
+            checkField<float>(f, snapshot, modelName);
+        else if (f.type == ScalarType::F64)
+            checkField<double>(f, snapshot, modelName);
+    }
+}
+
+}  // namespace cf

@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// The interface every model implements once per backend, and the descriptor a model
+// registers (name, parameter table, factory, benchmark cases).
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/core/backend.hpp"
+#include "sim/core/params.hpp"
+#include "sim/core/snapshot.hpp"
+
+namespace cf {
+
+struct Metric {
+    std::string name;
+    std::string unit;
+    double value = 0.0;
+};
+
+class Model {
+public:
+    virtual ~Model() = default;
+
+    virtual Backend backend() const = 0;
+
+    // Builds the initial state from the parameters and the seed; the step counter is 0.
+    // Structural parameters take effect only here.
+    virtual void reset(const ParamSet& params, std::uint32_t seed) = 0;
+
+    // Applies the live parameters of `params` from the next step on. Structural values
+    // in `params` are ignored (the Runner keeps them pending until the next reset).
+    virtual void setLiveParameters(const ParamSet& params) = 0;
+
+    // Advances `steps` time steps. May return before the device has finished.
+    virtual void advance(std::uint64_t steps) = 0;
+
+    virtual std::uint64_t step() const = 0;
+    virtual double time() const = 0;
+
+    // Scalar observables for time series and the HUD (waits for the device).
+    virtual std::vector<Metric> metrics() = 0;
+
+    // Full state on the host: everything `restore` needs to continue bit-identically.
+    virtual Snapshot snapshot() = 0;
+
+    // Replaces the state by a snapshot taken from a model reset with the same parameters
+    // and seed (checkpoint restart). Throws IoError when fields are missing or mis-sized.
+    virtual void restore(const Snapshot& snapshot) = 0;
+
+    // Throws SimulationError naming the step, entity and field of the first non-finite
+    // value in the state.
+    virtual void checkFinite() = 0;
+
+    // Waits for queued device work (no-op on the CPU backend).
+    virtual void synchronize() {}
+};
+
+// Shared implementation of checkFinite over a host snapshot, for backends whose state is
+// cheap to download or for the CPU backend.
+void checkSnapshotFinite(const Snapshot& snapshot, const char* modelName);
+
+struct BenchResult {
+    std::string caseName;
+    Backend backend = Backend::Cpu;
+    std::uint64_t entities = 0;  // particles, sites, cells: what one step updates
+    std::uint64_t stepsPerRepeat = 0;
+    int repeats = 0;
+    double medianSeconds = 0.0;  // per repeat
+    double minSeconds = 0.0;
+    double maxSeconds = 0.0;
+    double stepsPerSecond() const { return medianSeconds > 0 ? stepsPerRepeat / medianSeconds : 0; }
+    double entityStepsPerSecond() const { return stepsPerSecond() * static_cast<double>(entities); }
+    std::string note;           // what bounds it, bytes moved per step, ...
+    double bytesPerStep = 0.0;  // estimated device-memory traffic, 0 when unknown
+};
+
+struct BenchOptions {
+    int repeats = 10;
+    double scale = 1.0;  // multiplies the case's problem size (quick runs use < 1)
+};
+
+struct BenchCase {
+    std::string name;
+    std::string description;
+    std::function<BenchResult(Backend, const BenchOptions&)> run;
+};
+
+struct ModelDescriptor {
+    std::string name;
+    std::string description;
+    std::string timeUnit = "s";  // unit of Model::time()
+    const ParamTable& (*parameters)() = nullptr;
+    // Throws Error when the backend is not available in this build or on this machine.
+    std::function<std::unique_ptr<Model>(Backend)> create;
+    std::vector<BenchCase> benchCases;
+};
+
+// An explicit, owned registry (not a process global): applications build one with
+// builtinModels() and tests may build their own with test doubles.
+class ModelRegistry {
+public:
+    void add(ModelDescriptor descriptor);
+    const ModelDescriptor* find(std::string_view name) const;
+    // Throws ScenarioError listing the known names.
+    const ModelDescriptor& at(std::string_view name) const;
+    const std::vector<ModelDescriptor>& all() const { return models_; }
+
+private:
+    std::vector<ModelDescriptor> models_;
+};
+
+// Every model that ships with Cellforge.
+ModelRegistry builtinModels();
+
+}  // namespace cf

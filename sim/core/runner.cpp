@@ -1,0 +1,266 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "sim/core/runner.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+#include "sim/io/checkpoint.hpp"
+
+namespace cf {
+
+Runner::Runner(const ModelDescriptor& model, Backend backend, const ParamSet& parameters,
+               std::uint32_t seed)
+    : descriptor_(model),
+      backend_(backend),
+      seed_(seed),
+      active_(parameters),
+      requested_(parameters) {
+    if (&parameters.table() != &model.parameters())
+        throw ParameterError("parameters given to the runner belong to another model than '" +
+                             model.name + "'");
+    // Construct and reset on the caller's thread so that errors (no device, bad
+    // parameters) surface as exceptions from the constructor.
+    model_ = model.create(backend);
+    model_->reset(active_, seed_);
+    publish(0.0);
+    thread_ = std::thread([this] { threadMain(); });
+}
+
+Runner::~Runner() {
+    {
+        std::lock_guard lock(mutex_);
+        quit_ = true;
+    }
+    wake_.notify_all();
+    if (thread_.joinable()) thread_.join();
+}
+
+std::future<void> Runner::enqueue(Command command) {
+    std::packaged_task<void()> task(std::move(command));
+    std::future<void> done = task.get_future();
+    {
+        std::lock_guard lock(mutex_);
+        queue_.push_back(std::move(task));
+    }
+    wake_.notify_all();
+    return done;
+}
+
+std::future<void> Runner::play() {
+    return enqueue([this] {
+        playing_ = true;
+        targetStep_ = UINT64_MAX;
+        running_ = true;
+    });
+}
+
+std::future<void> Runner::pause() {
+    return enqueue([this] { playing_ = false; });
+}
+
+std::future<void> Runner::stepBy(std::uint64_t steps) {
+    return enqueue([this, steps] {
+        targetStep_ = model_->step() + steps;
+        playing_ = steps > 0;
+        running_ = playing_;
+    });
+}
+
+std::future<void> Runner::runUntil(std::uint64_t step) {
+    return enqueue([this, step] {
+        targetStep_ = step;
+        playing_ = model_->step() < step;
+        running_ = playing_;
+    });
+}
+
+std::future<void> Runner::reset() {
+    return enqueue([this] { applyReset(); });
+}
+
+void Runner::applyReset() {
+    ParamSet next = [&] {
+        std::lock_guard lock(mutex_);
+        return requested_;
+    }();
+    model_->reset(next, seed_);
+    {
+        std::lock_guard lock(mutex_);
+        active_ = next;
+        for (ParamChange& c : history_)
+            c.pendingReset = false;
+        error_ = nullptr;
+    }
+    playing_ = false;
+    targetStep_ = UINT64_MAX;
+    publish(0.0);
+}
+
+std::future<void> Runner::setParameter(const std::string& key, const ParamValue& value) {
+    const ParamSpec& spec = descriptor_.parameters().at(key);  // throws here for bad keys
+    const ParamValue checked = validateValue(spec, value);     // and for bad values
+    return enqueue([this, &spec, checked] {
+        std::lock_guard lock(mutex_);
+        ParamChange change;
+        change.step = model_->step();
+        change.time = model_->time();
+        change.key = spec.key();
+        change.newValue = checked;
+        change.oldValue = requested_.set(spec.key(), checked);
+        if (spec.mutability == Mutability::Live) {
+            active_.set(spec.key(), checked);
+            model_->setLiveParameters(active_);
+        } else {
+            change.pendingReset = true;
+        }
+        history_.push_back(std::move(change));
+    });
+}
+
+std::future<void> Runner::save(const std::filesystem::path& checkpoint) {
+    return enqueue([this, checkpoint] {
+        io::Checkpoint cp{descriptor_.name,   seed_,     backend_,
+                          activeParameters(), history(), model_->snapshot()};
+        io::writeCheckpoint(checkpoint, cp);
+    });
+}
+
+std::future<void> Runner::load(const std::filesystem::path& checkpoint) {
+    return enqueue([this, checkpoint] {
+        ModelRegistry only;
+        only.add(descriptor_);
+        io::Checkpoint cp = io::readCheckpoint(checkpoint, only);
+        model_->reset(cp.parameters, cp.seed);
+        model_->restore(cp.state);
+        {
+            std::lock_guard lock(mutex_);
+            seed_ = cp.seed;
+            active_ = cp.parameters;
+            requested_ = cp.parameters;
+            history_ = std::move(cp.history);
+            error_ = nullptr;
+        }
+        playing_ = false;
+        targetStep_ = UINT64_MAX;
+        publish(0.0);
+    });
+}
+
+std::future<void> Runner::addObserver(std::shared_ptr<StepObserver> observer, bool observeNow) {
+    return enqueue([this, observeNow, observer = std::move(observer)] {
+        if (observeNow) observer->observe(*model_);
+        observers_.push_back(observer);
+    });
+}
+
+void Runner::setStepsPerBatch(std::uint64_t steps) {
+    stepsPerBatch_ = std::max<std::uint64_t>(1, steps);
+}
+
+void Runner::setPublishState(bool publish) {
+    publishState_ = publish;
+}
+
+std::shared_ptr<const Frame> Runner::latestFrame() const {
+    std::lock_guard lock(mutex_);
+    return frame_;
+}
+
+std::shared_ptr<const Frame> Runner::waitForFrame(std::uint64_t afterIndex,
+                                                  std::chrono::milliseconds timeout) const {
+    std::unique_lock lock(mutex_);
+    frameReady_.wait_for(lock, timeout,
+                         [&] { return (frame_ && frame_->index > afterIndex) || !running_; });
+    return frame_;
+}
+
+std::exception_ptr Runner::error() const {
+    std::lock_guard lock(mutex_);
+    return error_;
+}
+
+std::vector<ParamChange> Runner::history() const {
+    std::lock_guard lock(mutex_);
+    return history_;
+}
+
+ParamSet Runner::parameters() const {
+    std::lock_guard lock(mutex_);
+    return requested_;
+}
+
+ParamSet Runner::activeParameters() const {
+    std::lock_guard lock(mutex_);
+    return active_;
+}
+
+void Runner::publish(double stepsPerSecond) {
+    auto frame = std::make_shared<Frame>();
+    frame->step = model_->step();
+    frame->time = model_->time();
+    frame->metrics = model_->metrics();
+    if (publishState_) frame->state = std::make_shared<const Snapshot>(model_->snapshot());
+    frame->stepsPerSecond = stepsPerSecond;
+    frame->running = playing_;
+    {
+        std::lock_guard lock(mutex_);
+        frame->index = ++frameIndex_;
+        frame_ = std::move(frame);
+    }
+    frameReady_.notify_all();
+}
+
+void Runner::runBatch() {
+    const std::uint64_t now = model_->step();
+    std::uint64_t until = std::min(targetStep_, now + stepsPerBatch_.load());
+    for (const auto& o : observers_)
+        until = std::min(until, o->nextStep(now));
+    const std::uint64_t n = until > now ? until - now : 0;
+
+    const auto t0 = std::chrono::steady_clock::now();
+    if (n > 0) {
+        model_->advance(n);
+        model_->checkFinite();
+    }
+    for (const auto& o : observers_)
+        if (o->nextStep(now) == model_->step()) o->observe(*model_);
+    if (model_->step() >= targetStep_) playing_ = false;
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    publish(seconds > 0 ? static_cast<double>(n) / seconds : 0.0);
+}
+
+void Runner::threadMain() {
+    for (;;) {
+        std::deque<std::packaged_task<void()>> commands;
+        {
+            std::unique_lock lock(mutex_);
+            running_ = playing_;
+            frameReady_.notify_all();  // wake waiters when the runner goes idle
+            wake_.wait(lock, [&] { return quit_ || !queue_.empty() || playing_; });
+            if (quit_) return;
+            commands.swap(queue_);
+        }
+        // Commands run between batches: edits take effect at a step boundary.
+        for (auto& command : commands)
+            command();
+        if (!playing_) continue;
+        running_ = true;
+        try {
+            runBatch();
+        } catch (...) {
+            playing_ = false;
+            {
+                std::lock_guard lock(mutex_);
+                if (!error_) error_ = std::current_exception();
+            }
+            try {
+                publish(0.0);  // let waiters see that the run stopped
+            } catch (...) {
+                // The model may be unusable after the failure; the error above says why.
+            }
+        }
+    }
+}
+
+}  // namespace cf

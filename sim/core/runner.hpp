@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// sim::Runner: one model on its own thread (the "GPU simulation thread"). Commands arrive
+// through a queue and are applied between step batches; after each batch the runner
+// publishes a Frame. No Qt, no GL: the GUI and the CLI wrap it.
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <exception>
+#include <filesystem>
+#include <functional>
+#include <future>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "sim/core/model.hpp"
+#include "sim/core/params.hpp"
+
+namespace cf {
+
+struct Frame {
+    std::uint64_t index = 0;  // increases by one per published frame
+    std::uint64_t step = 0;
+    double time = 0.0;
+    std::vector<Metric> metrics;
+    std::shared_ptr<const Snapshot> state;  // only when publishState(true)
+    double stepsPerSecond = 0.0;            // over the last batch
+    bool running = false;                   // playing or stepping when published
+};
+
+// Something that wants to see the model at particular steps (output writers). Called on
+// the simulation thread; the runner shortens batches so that every requested step is hit.
+class StepObserver {
+public:
+    virtual ~StepObserver() = default;
+    // The next step (> current) at which observe() should run; UINT64_MAX for none.
+    virtual std::uint64_t nextStep(std::uint64_t current) const = 0;
+    virtual void observe(Model& model) = 0;
+};
+
+class Runner {
+public:
+    // Creates the model on `backend`, resets it and starts the thread (paused).
+    Runner(const ModelDescriptor& model, Backend backend, const ParamSet& parameters,
+           std::uint32_t seed);
+    ~Runner();
+    Runner(const Runner&) = delete;
+    Runner& operator=(const Runner&) = delete;
+
+    // Commands. Each returns a future that is ready once the command has been applied on
+    // the simulation thread (or carries its exception).
+    std::future<void> play();
+    std::future<void> pause();
+    std::future<void> stepBy(std::uint64_t steps);   // runs exactly `steps` more, then pauses
+    std::future<void> runUntil(std::uint64_t step);  // plays until the step counter reaches it
+    std::future<void> reset();                       // applies pending structural edits too
+    // Validates at once (throws ParameterError here, in the caller's thread); the value
+    // takes effect at the next step boundary (live) or at the next reset (structural).
+    std::future<void> setParameter(const std::string& key, const ParamValue& value);
+    std::future<void> save(const std::filesystem::path& checkpoint);
+    std::future<void> load(const std::filesystem::path& checkpoint);
+    // `observeNow`: also show it the current state right away (the first row of a series).
+    std::future<void> addObserver(std::shared_ptr<StepObserver> observer, bool observeNow = false);
+    void setStepsPerBatch(std::uint64_t steps);
+    void setPublishState(bool publish);
+
+    // Queries (any thread).
+    std::shared_ptr<const Frame> latestFrame() const;
+    // Waits until a frame newer than `afterIndex` exists, the runner is idle, or timeout.
+    std::shared_ptr<const Frame> waitForFrame(std::uint64_t afterIndex,
+                                              std::chrono::milliseconds timeout) const;
+    bool isRunning() const { return running_.load(); }
+    // The first error raised while stepping; the runner pauses when one occurs.
+    std::exception_ptr error() const;
+    std::vector<ParamChange> history() const;
+    ParamSet parameters() const;        // current values, pending structural edits included
+    ParamSet activeParameters() const;  // what the model runs with now
+    std::uint32_t seed() const { return seed_; }
+    Backend backend() const { return backend_; }
+    const ModelDescriptor& descriptor() const { return descriptor_; }
+
+private:
+    using Command = std::function<void()>;
+    std::future<void> enqueue(Command command);
+    void threadMain();
+    void runBatch();
+    void publish(double stepsPerSecond);
+    void applyReset();
+
+    const ModelDescriptor& descriptor_;
+    const Backend backend_;
+    std::uint32_t seed_;
+    std::unique_ptr<Model> model_;  // touched only on the simulation thread after start
+
+    mutable std::mutex mutex_;
+    mutable std::condition_variable wake_;        // commands or play state changed
+    mutable std::condition_variable frameReady_;  // a frame was published
+    std::deque<std::packaged_task<void()>> queue_;
+    bool quit_ = false;
+    std::shared_ptr<const Frame> frame_;
+    std::exception_ptr error_;
+    ParamSet active_;     // what the model runs with
+    ParamSet requested_;  // active_ plus pending structural edits
+    std::vector<ParamChange> history_;
+
+    // Simulation-thread state.
+    bool playing_ = false;
+    std::uint64_t targetStep_ = UINT64_MAX;  // stop when reached (stepBy / runUntil)
+    std::vector<std::shared_ptr<StepObserver>> observers_;
+    std::atomic<std::uint64_t> stepsPerBatch_{10};
+    std::atomic<bool> publishState_{false};
+    std::atomic<bool> running_{false};
+    std::uint64_t frameIndex_ = 0;
+
+    std::thread thread_;
+};
+
+}  // namespace cf

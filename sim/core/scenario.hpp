@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// Scenario files (TOML): which model, seed, backend, parameters and output settings.
+//
+//   model = "brownian"
+//   seed = 42
+//   backend = "auto"          # auto | cpu | cuda
+//   steps = 2000
+//   [output]
+//   dir = "out/brownian"
+//   snapshot_every = 500      # steps between HDF5 snapshots (0 = none)
+//   series_every = 10         # steps between CSV rows (0 = none)
+//   checkpoint_every = 0      # steps between checkpoints (0 = only at the end)
+//   [parameters.<group>]
+//   <name> = <value>
+//
+// Errors are ScenarioError with "file:line:column: message".
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "sim/core/backend.hpp"
+#include "sim/core/model.hpp"
+#include "sim/core/params.hpp"
+
+namespace cf {
+
+struct OutputSettings {
+    std::string dir = "out";
+    std::uint64_t snapshotEvery = 0;
+    std::uint64_t seriesEvery = 10;
+    std::uint64_t checkpointEvery = 0;
+};
+
+struct Scenario {
+    const ModelDescriptor* model = nullptr;
+    std::uint32_t seed = 1;
+    std::optional<Backend> backend;  // nullopt: the best available
+    std::uint64_t steps = 1000;
+    ParamSet parameters;
+    OutputSettings output;
+    std::string source;  // file name (or "<string>") the scenario came from
+
+    explicit Scenario(const ModelDescriptor& m) : model(&m), parameters(m.parameters()) {}
+};
+
+Scenario loadScenario(const std::filesystem::path& path, const ModelRegistry& registry);
+Scenario parseScenario(std::string_view text, const std::string& sourceName,
+                       const ModelRegistry& registry);
+// Full TOML text (every parameter, with units and ranges as comments); reads back equal.
+std::string scenarioToToml(const Scenario& scenario);
+
+}  // namespace cf

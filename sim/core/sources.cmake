@@ -1,0 +1,12 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+list(APPEND CELLFORGE_SIM_SOURCES
+  core/backend.cpp
+  core/model.cpp
+  core/params.cpp
+  core/scenario.cpp
+  core/snapshot.cpp
+  core/runner.cpp
+  core/bench.cpp
+  core/output_observers.cpp)
+list(APPEND CELLFORGE_SIM_CUDA_SOURCES
+  core/cuda_check.cpp)

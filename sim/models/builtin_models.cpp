@@ -1,0 +1,13 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "sim/core/model.hpp"
+#include "sim/models/brownian/brownian_model.hpp"
+
+namespace cf {
+
+ModelRegistry builtinModels() {
+    ModelRegistry registry;
+    registry.add(brownian::descriptor());
+    return registry;
+}
+
+}  // namespace cf

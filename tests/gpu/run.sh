@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Builds the `gpu` preset (sim + tests, no Qt) on a CUDA machine, runs the GPU-labelled
+# tests and the benchmarks, and prints a short table last. Logs and JSON go to $OUT (or
+# ./gpu-out). See ../shared/gpu/README.md for staging dependencies on a bare server.
+#   usage: tests/gpu/run.sh [--no-bench] [--bench-scale S]
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+out="${OUT:-$PWD/gpu-out}"
+mkdir -p "$out"
+bench=1
+scale=1
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --no-bench) bench=0 ;;
+    --bench-scale) scale="$2"; shift ;;
+    *) echo "unknown option $1" >&2; exit 2 ;;
+  esac
+  shift
+done
+
+jobs=$(nproc)
+status_build=FAIL status_gpu=FAIL status_all=FAIL status_bench=SKIP
+{ cmake --preset gpu -DCELLFORGE_HDF5=AUTO && cmake --build --preset gpu -j "$jobs"; } >"$out/build.log" 2>&1 \
+  && status_build=ok
+if [ "$status_build" = ok ]; then
+  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader >"$out/device.txt" 2>&1
+  build/gpu/sim/cli/cellforge-sim backends >>"$out/device.txt" 2>&1
+  ctest --test-dir build/gpu -L gpu --output-on-failure -j 1 >"$out/ctest-gpu.log" 2>&1 && status_gpu=ok
+  ctest --test-dir build/gpu -LE gpu --output-on-failure -j "$jobs" >"$out/ctest-cpu.log" 2>&1 && status_all=ok
+  # The GPU cases must really run here: a skipped CUDA case on a CUDA machine is a failure.
+  if grep -q "SKIPPED" "$out/ctest-gpu.log"; then status_gpu="FAIL (skipped)"; fi
+  for t in build/gpu/tests/test_*; do
+    [ -x "$t" ] && "$t" --gtest_filter='*cuda*:*Cuda*' --gtest_brief=1 >>"$out/gtest-gpu-cases.log" 2>&1
+  done
+  if [ "$bench" = 1 ]; then
+    status_bench=ok
+    for m in $(build/gpu/sim/cli/cellforge-sim list | awk '{print $1}'); do
+      build/gpu/sim/cli/cellforge-sim bench "$m" --scale "$scale" --json "$out/bench-$m.json" \
+        >>"$out/bench.txt" 2>&1 || status_bench=FAIL
+    done
+  fi
+fi
+
+echo "================ Cellforge GPU run ================"
+[ -f "$out/device.txt" ] && sed 's/^/device: /' "$out/device.txt"
+printf '%-22s %s\n' "build (gpu preset)" "$status_build" "tests label=gpu" "$status_gpu" \
+  "tests label!=gpu" "$status_all" "benchmarks" "$status_bench"
+grep -h -E "tests passed|tests failed" "$out"/ctest-*.log 2>/dev/null | sed 's/^/ctest: /'
+[ -f "$out/bench.txt" ] && cat "$out/bench.txt"
+[ "$status_build" = ok ] && [ "$status_gpu" = ok ] && [ "$status_all" = ok ]

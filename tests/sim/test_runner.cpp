@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "sim/core/runner.hpp"
+#include "tests/support/counter_model.hpp"
+
+namespace cf {
+namespace {
+
+using namespace std::chrono_literals;
+
+class RunnerTest : public testing::Test {
+protected:
+    ModelDescriptor desc = test::counterDescriptor();
+    ParamSet params{desc.parameters()};
+
+    // Waits until the runner has stopped stepping (it pauses itself at a target step).
+    static void waitIdle(Runner& r) {
+        for (int i = 0; i < 2000 && r.isRunning(); ++i)
+            r.waitForFrame(0, 5ms);
+        ASSERT_FALSE(r.isRunning());
+    }
+    static double value(Runner& r) { return r.latestFrame()->metrics.at(0).value; }
+};
+
+TEST_F(RunnerTest, StepByRunsExactlyAndPublishesAFrame) {
+    Runner r(desc, Backend::Cpu, params, 100);
+    EXPECT_EQ(r.latestFrame()->step, 0u);
+    r.setStepsPerBatch(3);
+    r.stepBy(10).get();
+    waitIdle(r);
+    EXPECT_EQ(r.latestFrame()->step, 10u);
+    EXPECT_EQ(value(r), 110.0);  // seed + 10 x rate
+}
+
+TEST_F(RunnerTest, LiveEditAppliesAtStepBoundaryAndIsRecorded) {
+    Runner r(desc, Backend::Cpu, params, 0);
+    r.stepBy(10).get();
+    waitIdle(r);
+    r.setParameter("dynamics.rate", 2.0).get();
+    r.stepBy(5).get();
+    waitIdle(r);
+    EXPECT_EQ(value(r), 10.0 + 5 * 2.0);
+    const auto h = r.history();
+    ASSERT_EQ(h.size(), 1u);
+    EXPECT_EQ(h[0].step, 10u);
+    EXPECT_EQ(h[0].key, "dynamics.rate");
+    EXPECT_EQ(std::get<double>(h[0].oldValue), 1.0);
+    EXPECT_EQ(std::get<double>(h[0].newValue), 2.0);
+    EXPECT_FALSE(h[0].pendingReset);
+}
+
+TEST_F(RunnerTest, StructuralEditWaitsForReset) {
+    Runner r(desc, Backend::Cpu, params, 0);
+    r.setParameter("system.size", std::int64_t{7}).get();
+    EXPECT_EQ(r.activeParameters().integer("system.size"), 4);
+    EXPECT_EQ(r.parameters().integer("system.size"), 7);
+    ASSERT_TRUE(r.history().at(0).pendingReset);
+    r.reset().get();
+    EXPECT_EQ(r.activeParameters().integer("system.size"), 7);
+    EXPECT_FALSE(r.history().at(0).pendingReset);
+}
+
+TEST_F(RunnerTest, InvalidEditThrowsInCallerAndChangesNothing) {
+    Runner r(desc, Backend::Cpu, params, 0);
+    EXPECT_THROW(r.setParameter("dynamics.rate", 1e6), ParameterError);
+    EXPECT_THROW(r.setParameter("dynamics.nope", 1.0), ParameterError);
+    EXPECT_TRUE(r.history().empty());
+}
+
+TEST_F(RunnerTest, NonFiniteValueStopsTheRunWithStepNamed) {
+    params.set("debug.poison", true);
+    Runner r(desc, Backend::Cpu, params, 0);
+    r.setStepsPerBatch(1);
+    r.runUntil(100).get();
+    waitIdle(r);
+    ASSERT_TRUE(r.error());
+    try {
+        std::rethrow_exception(r.error());
+    } catch (const SimulationError& e) {
+        EXPECT_NE(std::string(e.what()).find("step 5"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("entity 0"), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(r.latestFrame()->step, 5u);
+}
+
+class RecordingObserver final : public StepObserver {
+public:
+    std::uint64_t nextStep(std::uint64_t current) const override { return (current / 3 + 1) * 3; }
+    void observe(Model& m) override { steps.push_back(m.step()); }
+    std::vector<std::uint64_t> steps;
+};
+
+TEST_F(RunnerTest, ObserversSeeEveryRequestedStep) {
+    Runner r(desc, Backend::Cpu, params, 0);
+    auto obs = std::make_shared<RecordingObserver>();
+    r.addObserver(obs).get();
+    r.setStepsPerBatch(1000);  // batches must still stop at 3, 6, 9
+    r.runUntil(10).get();
+    waitIdle(r);
+    EXPECT_EQ(obs->steps, (std::vector<std::uint64_t>{3, 6, 9}));
+}
+
+TEST_F(RunnerTest, SaveAndLoadContinueBitIdentically) {
+    const auto file = std::filesystem::temp_directory_path() / "cf_runner_test.cfchk";
+    params.set("dynamics.rate", 0.1);  // not exactly representable: sums expose any drift
+    Runner r(desc, Backend::Cpu, params, 3);
+    r.stepBy(10).get();
+    waitIdle(r);
+    r.save(file).get();
+    r.setParameter("dynamics.rate", 0.3).get();
+    r.stepBy(10).get();
+    waitIdle(r);
+    const double straight = value(r);
+
+    Runner other(desc, Backend::Cpu, ParamSet(desc.parameters()), 99);
+    other.load(file).get();
+    EXPECT_EQ(other.latestFrame()->step, 10u);
+    EXPECT_EQ(other.seed(), 3u);
+    other.setParameter("dynamics.rate", 0.3).get();
+    other.stepBy(10).get();
+    waitIdle(other);
+    EXPECT_EQ(value(other), straight);  // bit-identical, not approximately
+    std::filesystem::remove(file);
+}
+
+TEST_F(RunnerTest, LoadOfMissingFileReportsThroughFuture) {
+    Runner r(desc, Backend::Cpu, params, 0);
+    EXPECT_THROW(r.load("/nonexistent/x.cfchk").get(), IoError);
+}
+
+}  // namespace
+}  // namespace cf

@@ -1,0 +1,10 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+cellforge_add_test(test_core SOURCES
+  sim/test_params.cpp
+  sim/test_scenario.cpp
+  sim/test_backend.cpp
+  sim/test_runner.cpp)
+
+include(sim/grid/tests.cmake)
+include(sim/io/tests.cmake)
+include(sim/models/tests.cmake)
