@@ -96,20 +96,23 @@ int runScenario(const ModelRegistry& registry, const RunOptions& options) {
     Runner& runner = *runnerOwner;
     if (options.resume) runner.load(*options.resume).get();
     const std::uint64_t firstStep = runner.latestFrame()->step;
+    // Continuing: keep what the earlier run wrote up to the checkpoint's step.
+    const std::optional<std::uint64_t> continueAfter =
+        options.resume ? std::optional<std::uint64_t>(firstStep) : std::nullopt;
     const std::string timeUnit = sc.model->timeUnit;
 
     Outputs outputs;
     outputs.checkpoint = dir / "checkpoint.cfchk";
     if (sc.output.seriesEvery > 0) {
-        outputs.series =
-            std::make_shared<SeriesObserver>(dir / "series.csv", sc.output.seriesEvery, timeUnit);
-        runner.addObserver(outputs.series, firstStep == 0).get();
+        outputs.series = std::make_shared<SeriesObserver>(dir / "series.csv", sc.output.seriesEvery,
+                                                          timeUnit, continueAfter);
+        runner.addObserver(outputs.series, !options.resume).get();
     }
     if (sc.output.snapshotEvery > 0) {
         if (io::hdf5Available()) {
-            outputs.snapshots =
-                std::make_shared<SnapshotObserver>(dir, sc.model->name, sc.output.snapshotEvery);
-            runner.addObserver(outputs.snapshots, firstStep == 0).get();
+            outputs.snapshots = std::make_shared<SnapshotObserver>(
+                dir, sc.model->name, sc.output.snapshotEvery, continueAfter);
+            runner.addObserver(outputs.snapshots, !options.resume).get();
         } else {
             std::fprintf(
                 stderr,

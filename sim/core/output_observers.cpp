@@ -13,9 +13,11 @@ std::uint64_t PeriodicObserver::nextStep(std::uint64_t current) const {
 }
 
 SeriesObserver::SeriesObserver(const std::filesystem::path& csv, std::uint64_t every,
-                               std::string timeUnit)
+                               std::string timeUnit, std::optional<std::uint64_t> continueAfter)
     : PeriodicObserver(every),
-      writer_(std::make_unique<io::SeriesWriter>(csv, std::move(timeUnit))) {}
+      writer_(continueAfter
+                  ? std::make_unique<io::SeriesWriter>(csv, std::move(timeUnit), *continueAfter)
+                  : std::make_unique<io::SeriesWriter>(csv, std::move(timeUnit))) {}
 
 SeriesObserver::~SeriesObserver() = default;
 
@@ -28,8 +30,10 @@ void SeriesObserver::record(Model& model) {
 }
 
 SnapshotObserver::SnapshotObserver(const std::filesystem::path& dir, const std::string& modelName,
-                                   std::uint64_t every)
-    : PeriodicObserver(every), writer_(std::make_unique<io::SnapshotWriter>(dir, modelName)) {}
+                                   std::uint64_t every, std::optional<std::uint64_t> continueAfter)
+    : PeriodicObserver(every), writer_(std::make_unique<io::SnapshotWriter>(dir, modelName)) {
+    if (continueAfter) writer_->adoptExisting(*continueAfter);
+}
 
 SnapshotObserver::~SnapshotObserver() = default;
 

@@ -4,6 +4,7 @@
 // checkpoints. Shared by the headless runner and the desktop application.
 #include <filesystem>
 #include <memory>
+#include <optional>
 
 #include "sim/core/runner.hpp"
 
@@ -26,7 +27,9 @@ private:
 
 class SeriesObserver final : public PeriodicObserver {
 public:
-    SeriesObserver(const std::filesystem::path& csv, std::uint64_t every, std::string timeUnit);
+    // `continueAfter`: continuing a run from that step keeps the file's earlier rows.
+    SeriesObserver(const std::filesystem::path& csv, std::uint64_t every, std::string timeUnit,
+                   std::optional<std::uint64_t> continueAfter = std::nullopt);
     ~SeriesObserver() override;
     void observe(Model& model) override;
     // Writes the row for the current state (the initial state, typically).
@@ -39,7 +42,8 @@ private:
 class SnapshotObserver final : public PeriodicObserver {
 public:
     SnapshotObserver(const std::filesystem::path& dir, const std::string& modelName,
-                     std::uint64_t every);
+                     std::uint64_t every,
+                     std::optional<std::uint64_t> continueAfter = std::nullopt);
     ~SnapshotObserver() override;
     void observe(Model& model) override;
     void record(Model& model) { observe(model); }

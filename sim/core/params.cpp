@@ -32,13 +32,10 @@ std::string_view toString(Mutability m) {
 namespace {
 
 std::string formatReal(double v) {
-    // Shortest representation that round-trips.
+    // Shortest text that reads back to the same double ("100", "0.001", "1e-300").
     char buf[64];
-    for (int precision = 1; precision <= 17; ++precision) {
-        std::snprintf(buf, sizeof buf, "%.*g", precision, v);
-        if (std::strtod(buf, nullptr) == v) break;
-    }
-    return buf;
+    const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+    return ec == std::errc() ? std::string(buf, end) : std::to_string(v);
 }
 
 // Levenshtein distance, for "did you mean" suggestions.

@@ -174,6 +174,11 @@ std::shared_ptr<const Frame> Runner::waitForFrame(std::uint64_t afterIndex,
     return frame_;
 }
 
+bool Runner::waitUntilIdle(std::chrono::milliseconds timeout) const {
+    std::unique_lock lock(mutex_);
+    return frameReady_.wait_for(lock, timeout, [&] { return !running_; });
+}
+
 std::exception_ptr Runner::error() const {
     std::lock_guard lock(mutex_);
     return error_;

@@ -73,6 +73,9 @@ public:
     std::shared_ptr<const Frame> waitForFrame(std::uint64_t afterIndex,
                                               std::chrono::milliseconds timeout) const;
     bool isRunning() const { return running_.load(); }
+    // Waits until the runner is not stepping (paused or at its target step); false on
+    // timeout.
+    bool waitUntilIdle(std::chrono::milliseconds timeout) const;
     // The first error raised while stepping; the runner pauses when one occurs.
     std::exception_ptr error() const;
     std::vector<ParamChange> history() const;

@@ -20,7 +20,9 @@ TEST(Backend, CudaListedExactlyWhenAvailable) {
     const auto b = availableBackends();
     const bool listed = std::find(b.begin(), b.end(), Backend::Cuda) != b.end();
     EXPECT_EQ(listed, isAvailable(Backend::Cuda)) << cudaStatus();
-    if (!builtWithCuda()) EXPECT_FALSE(listed);
+    if (!builtWithCuda()) {
+        EXPECT_FALSE(listed);
+    }
     EXPECT_EQ(defaultBackend(), listed ? Backend::Cuda : Backend::Cpu);
     EXPECT_FALSE(cudaStatus().empty());
 }

@@ -17,11 +17,7 @@ protected:
     ParamSet params{desc.parameters()};
 
     // Waits until the runner has stopped stepping (it pauses itself at a target step).
-    static void waitIdle(Runner& r) {
-        for (int i = 0; i < 2000 && r.isRunning(); ++i)
-            r.waitForFrame(0, 5ms);
-        ASSERT_FALSE(r.isRunning());
-    }
+    static void waitIdle(Runner& r) { ASSERT_TRUE(r.waitUntilIdle(10s)); }
     static double value(Runner& r) { return r.latestFrame()->metrics.at(0).value; }
 };
 

@@ -1,0 +1,308 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// HDF5 snapshots and their XDMF sidecar. The .h5 files are checked with the HDF5 C API
+// directly, not only through readSnapshot, so a reader bug cannot hide a writer bug.
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "sim/io/snapshot_writer.hpp"
+#include "sim/io/xdmf.hpp"
+#include "tests/sim/io/io_test_support.hpp"
+
+#if CELLFORGE_HAVE_HDF5
+#include <hdf5.h>
+#endif
+
+namespace cf::io {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::ScratchDir;
+
+// Particles (positions, a vector and a scalar), a 4 x 3 x 2 grid with a scalar and a
+// 6-component field, and internal state that must not reach the XDMF.
+Snapshot makeSnapshot(std::uint64_t step, double time) {
+    Snapshot s;
+    s.step = step;
+    s.time = time;
+    s.timeUnit = "s";
+    s.boxLo[0] = -1.0;
+    s.boxHi[0] = 3.0;
+    s.boxHi[1] = 6.0;
+    s.boxHi[2] = 0.5;
+    s.gridDims[0] = 4;
+    s.gridDims[1] = 3;
+    s.gridDims[2] = 2;
+    std::vector<double> pos;
+    for (int i = 0; i < 5 * 3; ++i)
+        pos.push_back(0.25 * i + static_cast<double>(step));
+    s.fields.push_back(Field::of<double>("positions", "um", FieldRole::Positions, 3, pos));
+    const std::vector<float> vel(15, 0.5f);
+    s.fields.push_back(Field::of<float>("velocity", "um/s", FieldRole::PerEntity, 3, vel));
+    const std::vector<std::int32_t> type = {0, 1, 2, -3, 4};
+    s.fields.push_back(Field::of<std::int32_t>("type", "1", FieldRole::PerEntity, 1, type));
+    std::vector<float> conc;
+    for (int i = 0; i < 24; ++i)
+        conc.push_back(0.1f * i);
+    s.fields.push_back(Field::of<float>("concentration", "uM", FieldRole::Grid, 1, conc));
+    const std::vector<double> stress(24 * 6, 1e-300);
+    s.fields.push_back(Field::of<double>("stress", "Pa", FieldRole::Grid, 6, stress));
+    const std::vector<std::uint8_t> mask(24, 1);
+    s.fields.push_back(Field::of<std::uint8_t>("mask", "1", FieldRole::Grid, 1, mask));
+    const std::vector<std::uint64_t> rng = {1, 2, 3, 0xffffffffffffffffull};
+    s.fields.push_back(Field::of<std::uint64_t>("rng_state", "1", FieldRole::Internal, 2, rng));
+    const std::vector<std::uint32_t> ids = {7, 8, 9, 10, 11};
+    s.fields.push_back(Field::of<std::uint32_t>("id", "1", FieldRole::PerEntity, 1, ids));
+    return s;
+}
+
+// A minimal XML reader: checks that tags nest properly and collects elements by name.
+struct XmlElement {
+    std::string name;
+    std::map<std::string, std::string> attributes;
+    std::string text;  // direct character data (DataItem contents)
+};
+
+std::vector<XmlElement> parseXml(const std::string& xml) {
+    std::vector<XmlElement> all;
+    std::vector<std::size_t> open;  // indices into `all`
+    std::size_t i = 0;
+    while ((i = xml.find('<', i)) != std::string::npos) {
+        const std::size_t end = xml.find('>', i);
+        EXPECT_NE(end, std::string::npos) << "unterminated tag";
+        if (end == std::string::npos) break;
+        std::string tag = xml.substr(i + 1, end - i - 1);
+        if (tag[0] == '?' || tag[0] == '!') {
+            i = end + 1;
+            continue;
+        }
+        if (tag[0] == '/') {
+            EXPECT_FALSE(open.empty()) << "closing tag without opening: " << tag;
+            if (!open.empty()) {
+                EXPECT_EQ(all[open.back()].name, tag.substr(1)) << "mis-nested tag";
+                open.pop_back();
+            }
+            i = end + 1;
+            continue;
+        }
+        const bool selfClosing = tag.back() == '/';
+        if (selfClosing) tag.pop_back();
+        XmlElement e;
+        std::istringstream in(tag);
+        in >> e.name;
+        std::size_t pos = e.name.size();
+        while ((pos = tag.find('=', pos)) != std::string::npos) {
+            std::size_t k = pos;
+            while (k > 0 && tag[k - 1] != ' ')
+                --k;
+            const std::string key = tag.substr(k, pos - k);
+            EXPECT_EQ(tag[pos + 1], '"') << "unquoted attribute " << key;
+            const std::size_t close = tag.find('"', pos + 2);
+            e.attributes[key] = tag.substr(pos + 2, close - pos - 2);
+            pos = close + 1;
+        }
+        if (!selfClosing) {
+            const std::size_t next = xml.find('<', end);
+            e.text = xml.substr(end + 1, next - end - 1);
+            open.push_back(all.size());
+        }
+        all.push_back(std::move(e));
+        i = end + 1;
+    }
+    EXPECT_TRUE(open.empty()) << "unclosed tags";
+    return all;
+}
+
+std::string trim(const std::string& s) {
+    const auto b = s.find_first_not_of(" \n\t");
+    const auto e = s.find_last_not_of(" \n\t");
+    return b == std::string::npos ? "" : s.substr(b, e - b + 1);
+}
+
+using SnapshotIoTest = ScratchDir;
+
+TEST_F(SnapshotIoTest, WithoutHdf5TheWriterExplainsWhy) {
+    if (hdf5Available()) GTEST_SKIP() << "this build has HDF5; the fallback is not compiled";
+    try {
+        SnapshotWriter w(dir(), "toy");
+        FAIL() << "expected IoError";
+    } catch (const IoError& e) {
+        EXPECT_NE(std::string(e.what()).find("no HDF5 support"), std::string::npos) << e.what();
+    }
+}
+
+TEST_F(SnapshotIoTest, Hdf5RoundTripThroughReadSnapshot) {
+    if (!hdf5Available()) GTEST_SKIP() << "built without HDF5 (CELLFORGE_HDF5=OFF or not found)";
+    SnapshotWriter w(dir(), "toy");
+    const Snapshot s = makeSnapshot(42, 0.1 + 0.2);
+    const fs::path file = w.write(s);
+    EXPECT_EQ(file, dir() / "snapshots" / "toy_000000042.h5");
+    ASSERT_EQ(w.files().size(), 1u);
+    EXPECT_EQ(w.files()[0], file);
+    EXPECT_EQ(w.xdmfPath(), dir() / "toy.xmf");
+    // Only the finished files: no temporaries left next to them.
+    EXPECT_EQ(std::distance(fs::directory_iterator(dir() / "snapshots"), fs::directory_iterator()),
+              1);
+
+    const Snapshot r = readSnapshot(file);
+    EXPECT_EQ(r.step, 42u);
+    EXPECT_EQ(std::bit_cast<std::uint64_t>(r.time), std::bit_cast<std::uint64_t>(0.1 + 0.2));
+    EXPECT_EQ(r.timeUnit, "s");
+    for (int i = 0; i < 3; ++i) {
+        EXPECT_EQ(r.boxLo[i], s.boxLo[i]);
+        EXPECT_EQ(r.boxHi[i], s.boxHi[i]);
+        EXPECT_EQ(r.gridDims[i], s.gridDims[i]);
+    }
+    ASSERT_EQ(r.fields.size(), s.fields.size());
+    for (std::size_t i = 0; i < s.fields.size(); ++i) {
+        const Field& a = s.fields[i];
+        const Field& b = r.fields[i];
+        EXPECT_EQ(a.name, b.name);  // written order is kept
+        EXPECT_EQ(a.unit, b.unit) << a.name;
+        EXPECT_EQ(a.type, b.type) << a.name;
+        EXPECT_EQ(a.role, b.role) << a.name;
+        EXPECT_EQ(a.count, b.count) << a.name;
+        EXPECT_EQ(a.components, b.components) << a.name;
+        EXPECT_TRUE(a.bytes == b.bytes) << a.name;
+    }
+}
+
+TEST_F(SnapshotIoTest, ErrorsNameTheFileAndNothingIsPrinted) {
+    if (!hdf5Available()) GTEST_SKIP() << "built without HDF5 (CELLFORGE_HDF5=OFF or not found)";
+    const fs::path missing = dir() / "missing.h5";
+    const fs::path text = dir() / "text.h5";
+    std::ofstream(text) << "not an HDF5 file";
+    ::testing::internal::CaptureStderr();
+    for (const fs::path& p : {missing, text}) {
+        try {
+            readSnapshot(p);
+            ADD_FAILURE() << "expected IoError for " << p;
+        } catch (const IoError& e) {
+            EXPECT_NE(std::string(e.what()).find(p.string()), std::string::npos) << e.what();
+        }
+    }
+    Snapshot bad = makeSnapshot(1, 0.0);
+    bad.fields[1].name = "a/b";
+    SnapshotWriter w(dir(), "toy");
+    EXPECT_THROW(w.write(bad), IoError);
+    EXPECT_EQ(::testing::internal::GetCapturedStderr(), "");
+}
+
+#if CELLFORGE_HAVE_HDF5
+// The shape of `/dataset` in `file`, read with the HDF5 C API.
+std::vector<hsize_t> datasetShape(const fs::path& file, const std::string& dataset) {
+    std::vector<hsize_t> shape;
+    const hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (f < 0) return shape;
+    const hid_t d = H5Dopen2(f, dataset.c_str(), H5P_DEFAULT);
+    if (d >= 0) {
+        const hid_t space = H5Dget_space(d);
+        shape.resize(static_cast<std::size_t>(H5Sget_simple_extent_ndims(space)));
+        H5Sget_simple_extent_dims(space, shape.data(), nullptr);
+        H5Sclose(space);
+        H5Dclose(d);
+    }
+    H5Fclose(f);
+    return shape;
+}
+#endif
+
+TEST_F(SnapshotIoTest, XdmfDataItemsReferenceExistingDatasetsWithMatchingShapes) {
+    if (!hdf5Available()) GTEST_SKIP() << "built without HDF5 (CELLFORGE_HDF5=OFF or not found)";
+#if CELLFORGE_HAVE_HDF5
+    SnapshotWriter w(dir(), "toy");
+    w.write(makeSnapshot(0, 0.0));
+    w.write(makeSnapshot(10, 0.5));
+    w.write(makeSnapshot(20, 1.0));
+    const std::string xml = testing::readText(w.xdmfPath());
+    const std::vector<XmlElement> elements = parseXml(xml);
+
+    int temporal = 0, times = 0, hdfItems = 0;
+    std::set<std::string> attributes;
+    for (const XmlElement& e : elements) {
+        if (e.name == "Grid" && e.attributes.count("CollectionType") &&
+            e.attributes.at("CollectionType") == "Temporal") {
+            ++temporal;
+            EXPECT_EQ(e.attributes.at("GridType"), "Collection");
+        }
+        if (e.name == "Time") ++times;
+        if (e.name == "Attribute") attributes.insert(e.attributes.at("Name"));
+        if (e.name != "DataItem" || e.attributes.at("Format") != "HDF") continue;
+        ++hdfItems;
+        const std::string ref = trim(e.text);
+        const auto colon = ref.find(":/");
+        ASSERT_NE(colon, std::string::npos) << ref;
+        const fs::path h5 = dir() / ref.substr(0, colon);
+        ASSERT_TRUE(fs::exists(h5)) << ref;
+        const std::vector<hsize_t> shape = datasetShape(h5, ref.substr(colon + 1));
+        ASSERT_FALSE(shape.empty()) << "no dataset for " << ref;
+        std::string dims;
+        for (hsize_t d : shape)
+            dims += (dims.empty() ? "" : " ") + std::to_string(d);
+        EXPECT_EQ(e.attributes.at("Dimensions"), dims) << ref;
+    }
+    EXPECT_EQ(temporal, 1);
+    EXPECT_EQ(times, 3);
+    // Per snapshot: positions, velocity, type, id, concentration, stress, mask.
+    EXPECT_EQ(hdfItems, 3 * 7);
+    EXPECT_EQ(attributes,
+              (std::set<std::string>{"velocity", "type", "id", "concentration", "stress", "mask"}));
+    EXPECT_EQ(xml.find("rng_state"), std::string::npos) << "internal fields stay out of XDMF";
+#endif
+}
+
+TEST(Xdmf, DescribesParticlesAndCellCenteredGridInZyxOrder) {
+    const XdmfEntry e = XdmfEntry::describe(makeSnapshot(7, 0.25), "snapshots/toy_000000007.h5");
+    const std::string xml = xdmfDocument("toy", {e});
+    const std::vector<XmlElement> elements = parseXml(xml);
+    std::map<std::string, const XmlElement*> byName;
+    std::map<std::string, std::string> attributeType, center;
+    for (const XmlElement& el : elements) {
+        byName.emplace(el.name + ":" +
+                           (el.attributes.count("TopologyType") ? el.attributes.at("TopologyType")
+                            : el.attributes.count("Name")       ? el.attributes.at("Name")
+                                                                : ""),
+                       &el);
+        if (el.name == "Attribute") {
+            attributeType[el.attributes.at("Name")] = el.attributes.at("AttributeType");
+            center[el.attributes.at("Name")] = el.attributes.at("Center");
+        }
+    }
+    ASSERT_TRUE(byName.count("Xdmf:"));
+    EXPECT_EQ(byName["Xdmf:"]->attributes.at("Version"), "3.0");
+    ASSERT_TRUE(byName.count("Topology:Polyvertex"));
+    EXPECT_EQ(byName["Topology:Polyvertex"]->attributes.at("NumberOfElements"), "5");
+    ASSERT_TRUE(byName.count("Topology:3DCoRectMesh"));
+    // 4 x 3 x 2 cells (x, y, z) -> 3 x 4 x 5 points listed z first.
+    EXPECT_EQ(byName["Topology:3DCoRectMesh"]->attributes.at("Dimensions"), "3 4 5");
+    ASSERT_TRUE(byName.count("DataItem:Origin"));
+    EXPECT_EQ(trim(byName["DataItem:Origin"]->text), "0 0 -1");
+    ASSERT_TRUE(byName.count("DataItem:Spacing"));
+    EXPECT_EQ(trim(byName["DataItem:Spacing"]->text), "0.25 2 1");
+    EXPECT_EQ(attributeType["velocity"], "Vector");
+    EXPECT_EQ(attributeType["type"], "Scalar");
+    EXPECT_EQ(attributeType["stress"], "Tensor6");
+    EXPECT_EQ(center["velocity"], "Node");
+    EXPECT_EQ(center["concentration"], "Cell");
+    EXPECT_EQ(center["stress"], "Cell");
+    EXPECT_EQ(xml.find("rng_state"), std::string::npos);
+    // Both meshes at one time: a spatial collection inside the temporal one.
+    EXPECT_NE(xml.find("CollectionType=\"Spatial\""), std::string::npos);
+}
+
+TEST(Xdmf, EscapesNamesAndSkipsMisSizedFields) {
+    Snapshot s = makeSnapshot(1, 1.0);
+    s.fields[2].name = "a<b&\"c\"";
+    s.fields[3].count = 23;  // no longer matches the 4 x 3 x 2 grid
+    s.fields[3].bytes.resize(23 * 4);
+    const std::string xml = xdmfDocument("toy", {XdmfEntry::describe(s, "f.h5")});
+    EXPECT_NE(xml.find("a&lt;b&amp;&quot;c&quot;"), std::string::npos);
+    EXPECT_EQ(xml.find("concentration"), std::string::npos);
+    parseXml(xml);  // still well-formed
+}
+
+}  // namespace
+}  // namespace cf::io
