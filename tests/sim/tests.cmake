@@ -8,3 +8,4 @@ cellforge_add_test(test_core SOURCES
 include(sim/grid/tests.cmake)
 include(sim/io/tests.cmake)
 include(sim/models/tests.cmake)
+include(sim/rng.cmake)
