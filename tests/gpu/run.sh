@@ -30,9 +30,13 @@ if [ "$status_build" = ok ]; then
   ctest --test-dir build/gpu -LE gpu --output-on-failure -j "$jobs" >"$out/ctest-cpu.log" 2>&1 && status_all=ok
   # The GPU cases must really run here: a skipped CUDA case on a CUDA machine is a failure.
   if grep -q "SKIPPED" "$out/ctest-gpu.log"; then status_gpu="FAIL (skipped)"; fi
+  # Per-case results of the CUDA cases, for the record.
   for t in build/gpu/tests/test_*; do
-    [ -x "$t" ] && "$t" --gtest_filter='*cuda*:*Cuda*' --gtest_brief=1 >>"$out/gtest-gpu-cases.log" 2>&1
+    [ -x "$t" ] && { echo "== $t"; "$t" --gtest_filter='*cuda*:*Cuda*'; } >>"$out/gtest-gpu-cases.log" 2>&1
   done
+  # The headless runner end to end on the device.
+  build/gpu/sim/cli/cellforge-sim run assets/scenarios/default.toml --backend cuda \
+    --out "$out/run-default" >"$out/run-default.txt" 2>&1 || status_gpu="FAIL (cellforge-sim run)"
   if [ "$bench" = 1 ]; then
     status_bench=ok
     for m in $(build/gpu/sim/cli/cellforge-sim list | awk '{print $1}'); do
@@ -47,5 +51,7 @@ echo "================ Cellforge GPU run ================"
 printf '%-22s %s\n' "build (gpu preset)" "$status_build" "tests label=gpu" "$status_gpu" \
   "tests label!=gpu" "$status_all" "benchmarks" "$status_bench"
 grep -h -E "tests passed|tests failed" "$out"/ctest-*.log 2>/dev/null | sed 's/^/ctest: /'
+grep -h -E "PASSED|FAILED|SKIPPED" "$out/gtest-gpu-cases.log" 2>/dev/null | grep -v "^\[ *OK" | sed 's/^/cuda cases: /' 
+[ -f "$out/run-default.txt" ] && sed 's/^/run: /' "$out/run-default.txt"
 [ -f "$out/bench.txt" ] && cat "$out/bench.txt"
 [ "$status_build" = ok ] && [ "$status_gpu" = ok ] && [ "$status_all" = ok ]

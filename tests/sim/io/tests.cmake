@@ -5,7 +5,7 @@ set(cellforge_io_test_libs nlohmann_json::nlohmann_json)
 if(CELLFORGE_HAVE_HDF5)
   list(APPEND cellforge_io_test_libs HDF5::HDF5)
 endif()
-cellforge_add_test(test_io
+cellforge_add_test(test_io CPU_ONLY
   SOURCES
     sim/io/test_io.cpp
     sim/io/test_snapshot_io.cpp
