@@ -39,4 +39,18 @@ const char* toString(ScalarType t) {
     return "?";
 }
 
+const char* toString(FieldRole r) {
+    switch (r) {
+        case FieldRole::Positions:
+            return "positions";
+        case FieldRole::PerEntity:
+            return "per_entity";
+        case FieldRole::Grid:
+            return "grid";
+        case FieldRole::Internal:
+            return "internal";
+    }
+    return "?";
+}
+
 }  // namespace cf

@@ -46,6 +46,9 @@ enum class FieldRole : std::uint8_t {
     Internal,   // state needed for a checkpoint but not meaningful to plot
 };
 
+// Names used in files ("positions", "per_entity", "grid", "internal").
+const char* toString(FieldRole r);
+
 struct Field {
     std::string name;
     std::string unit;  // "um", "1", ...

@@ -30,20 +30,6 @@ constexpr std::size_t kPreambleSize = 16;  // magic + header length
 // A header is a few kilobytes; anything near this is a corrupt length, not a header.
 constexpr std::uint64_t kMaxHeaderSize = 256u << 20;
 
-const char* roleName(FieldRole r) {
-    switch (r) {
-        case FieldRole::Positions:
-            return "positions";
-        case FieldRole::PerEntity:
-            return "per_entity";
-        case FieldRole::Grid:
-            return "grid";
-        case FieldRole::Internal:
-            return "internal";
-    }
-    return "?";
-}
-
 std::string hex64(std::uint64_t v) {
     char buf[20];
     std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
@@ -107,7 +93,7 @@ ScalarType parseType(const HeaderReader& r, const std::string& text, const std::
 FieldRole parseRole(const HeaderReader& r, const std::string& text, const std::string& field) {
     for (FieldRole role :
          {FieldRole::Positions, FieldRole::PerEntity, FieldRole::Grid, FieldRole::Internal})
-        if (text == roleName(role)) return role;
+        if (text == toString(role)) return role;
     r.fail("field '" + field + "' has unknown role '" + text + "'");
 }
 
@@ -220,7 +206,7 @@ void writeCheckpoint(const fs::path& path, const Checkpoint& c) {
         fields.push_back({{"name", f.name},
                           {"unit", f.unit},
                           {"type", toString(f.type)},
-                          {"role", roleName(f.role)},
+                          {"role", toString(f.role)},
                           {"count", static_cast<std::uint64_t>(f.count)},
                           {"components", f.components},
                           {"offset", offset},

@@ -72,20 +72,6 @@ Snapshot readSnapshot(const fs::path& h5) {
 
 namespace {
 
-const char* roleName(FieldRole r) {
-    switch (r) {
-        case FieldRole::Positions:
-            return "positions";
-        case FieldRole::PerEntity:
-            return "per_entity";
-        case FieldRole::Grid:
-            return "grid";
-        case FieldRole::Internal:
-            return "internal";
-    }
-    return "?";
-}
-
 std::string snapshotFileName(const std::string& model, std::uint64_t step) {
     char digits[32];
     std::snprintf(digits, sizeof digits, "%09llu", static_cast<unsigned long long>(step));
@@ -242,7 +228,7 @@ void writeFile(const fs::path& path, const std::string& model, const Snapshot& s
             c.check(H5Dwrite(dset.get(), type, H5S_ALL, H5S_ALL, H5P_DEFAULT, f.bytes.data()),
                     "cannot write " + ds);
         writeStringAttribute(c, dset.get(), "unit", f.unit, ds);
-        writeStringAttribute(c, dset.get(), "role", roleName(f.role), ds);
+        writeStringAttribute(c, dset.get(), "role", toString(f.role), ds);
     }
     c.check(H5Fflush(root, H5F_SCOPE_LOCAL), "cannot flush HDF5 file");
 }
@@ -300,7 +286,7 @@ ScalarType scalarTypeOfDataset(const Ctx& c, hid_t type, const std::string& ds) 
 FieldRole parseRole(const Ctx& c, const std::string& text, const std::string& ds) {
     for (FieldRole r :
          {FieldRole::Positions, FieldRole::PerEntity, FieldRole::Grid, FieldRole::Internal})
-        if (text == roleName(r)) return r;
+        if (text == toString(r)) return r;
     c.invalid(ds + " has unknown role '" + text + "'");
 }
 
