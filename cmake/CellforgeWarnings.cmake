@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 function(cellforge_warnings target)
   set(cxx_flags -Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor -Wold-style-cast
-                -Wcast-align -Woverloaded-virtual -Wnull-dereference -Wimplicit-fallthrough)
+                -Wcast-align -Woverloaded-virtual -Wimplicit-fallthrough)
   if(CELLFORGE_WERROR)
     list(APPEND cxx_flags -Werror)
   endif()

@@ -14,14 +14,14 @@ namespace cf::cli {
 namespace {
 
 std::vector<const BenchCase*> selectCases(const ModelDescriptor& m,
-                                          const std::vector<std::string>& names) {
+                                          const std::vector<std::string>& names, bool all) {
     std::vector<const BenchCase*> out;
     std::string known;
     for (const BenchCase& c : m.benchCases)
         known += (known.empty() ? "" : ", ") + c.name;
     if (names.empty()) {
         for (const BenchCase& c : m.benchCases)
-            out.push_back(&c);
+            if (all || c.runByDefault) out.push_back(&c);
         return out;
     }
     for (const std::string& n : names) {
@@ -39,7 +39,13 @@ std::vector<const BenchCase*> selectCases(const ModelDescriptor& m,
 
 int runBench(const ModelRegistry& registry, const BenchOptionsCli& options) {
     const ModelDescriptor& model = registry.at(options.model);
-    const std::vector<const BenchCase*> cases = selectCases(model, options.cases);
+    if (options.list) {
+        for (const BenchCase& c : model.benchCases)
+            std::printf("%c %-40s %s\n", c.runByDefault ? '*' : ' ', c.name.c_str(),
+                        c.description.c_str());
+        return kExitOk;
+    }
+    const std::vector<const BenchCase*> cases = selectCases(model, options.cases, options.all);
     if (cases.empty())
         throw ParameterError("model '" + model.name + "' registers no benchmark cases");
 

@@ -29,7 +29,9 @@ struct RunOptions {
 
 struct BenchOptionsCli {
     std::string model;
-    std::vector<std::string> cases;  // empty: all
+    std::vector<std::string> cases;  // empty: the default cases (all with `all`)
+    bool all = false;
+    bool list = false;
     std::optional<std::string> backend;
     std::optional<std::string> json;
     int repeats = 10;

@@ -70,7 +70,9 @@ int main(int argc, char** argv) {
     cf::cli::BenchOptionsCli bench;
     CLI::App* benchCmd = app.add_subcommand("bench", "Run a model's benchmark cases");
     benchCmd->add_option("MODEL", bench.model, "Model name (see `list`)")->required();
-    benchCmd->add_option("--case", bench.cases, "Case name (repeatable; default: all)");
+    benchCmd->add_option("--case", bench.cases, "Case name (repeatable; default: the default set)");
+    benchCmd->add_flag("--all", bench.all, "Run every registered case, not only the default set");
+    benchCmd->add_flag("--list", bench.list, "List the cases (default ones marked *) and exit");
     benchCmd->add_option("--backend", bench.backend, "cpu or cuda (default: every available)");
     benchCmd->add_option("--json", bench.json, "Write results as JSON to this file");
     benchCmd->add_option("--repeats", bench.repeats, "Timed repeats per case")

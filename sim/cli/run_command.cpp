@@ -147,6 +147,10 @@ int runScenario(const ModelRegistry& registry, const RunOptions& options) {
     for (;;) {
         const auto frame = runner.waitForFrame(seen, std::chrono::milliseconds(100));
         seen = frame->index;
+        for (const std::string& n : runner.takeNotes()) {
+            if (showProgress) std::fputc('\n', stderr);
+            std::fprintf(stderr, "cellforge-sim: note: %s\n", n.c_str());
+        }
         // Aim for about ten frames per second whatever the model's speed.
         if (frame->stepsPerSecond > 0)
             runner.setStepsPerBatch(static_cast<std::uint64_t>(frame->stepsPerSecond / 10.0) + 1);

@@ -31,6 +31,8 @@ class DeviceBuffer {
     static_assert(std::is_trivially_copyable_v<T>, "device buffers hold trivially copyable types");
 
 public:
+    using value_type = T;
+
     DeviceBuffer() = default;
     explicit DeviceBuffer(std::size_t count) { allocate(count); }
     explicit DeviceBuffer(std::span<const T> host) {

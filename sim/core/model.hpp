@@ -6,6 +6,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/core/backend.hpp"
@@ -56,6 +57,16 @@ public:
 
     // Waits for queued device work (no-op on the CPU backend).
     virtual void synchronize() {}
+
+    // Messages for the user that the model raised since the last call (a capacity grew,
+    // ...). Library code does not print: the Runner forwards these in its frames.
+    std::vector<std::string> takeNotes() { return std::exchange(notes_, {}); }
+
+protected:
+    void note(std::string text) { notes_.push_back(std::move(text)); }
+
+private:
+    std::vector<std::string> notes_;
 };
 
 // Shared implementation of checkFinite over a host snapshot, for backends whose state is
@@ -86,6 +97,7 @@ struct BenchCase {
     std::string name;
     std::string description;
     std::function<BenchResult(Backend, const BenchOptions&)> run;
+    bool runByDefault = true;  // false: only with --case NAME or --all (long or redundant)
 };
 
 struct ModelDescriptor {

@@ -184,6 +184,11 @@ std::exception_ptr Runner::error() const {
     return error_;
 }
 
+std::vector<std::string> Runner::takeNotes() {
+    std::lock_guard lock(mutex_);
+    return std::exchange(notes_, {});
+}
+
 std::vector<ParamChange> Runner::history() const {
     std::lock_guard lock(mutex_);
     return history_;
@@ -207,9 +212,12 @@ void Runner::publish(double stepsPerSecond) {
     if (publishState_) frame->state = std::make_shared<const Snapshot>(model_->snapshot());
     frame->stepsPerSecond = stepsPerSecond;
     frame->running = playing_;
+    std::vector<std::string> notes = model_->takeNotes();
     {
         std::lock_guard lock(mutex_);
         frame->index = ++frameIndex_;
+        for (std::string& n : notes)
+            notes_.push_back("step " + std::to_string(frame->step) + ": " + std::move(n));
         frame_ = std::move(frame);
     }
     frameReady_.notify_all();

@@ -79,6 +79,8 @@ public:
     // The first error raised while stepping; the runner pauses when one occurs.
     std::exception_ptr error() const;
     std::vector<ParamChange> history() const;
+    // Notes the model raised (capacity growth, ...) since the last call, oldest first.
+    std::vector<std::string> takeNotes();
     ParamSet parameters() const;        // current values, pending structural edits included
     ParamSet activeParameters() const;  // what the model runs with now
     std::uint32_t seed() const { return seed_; }
@@ -108,6 +110,7 @@ private:
     ParamSet active_;     // what the model runs with
     ParamSet requested_;  // active_ plus pending structural edits
     std::vector<ParamChange> history_;
+    std::vector<std::string> notes_;
 
     // Simulation-thread state.
     bool playing_ = false;

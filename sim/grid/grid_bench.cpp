@@ -127,10 +127,13 @@ BenchResult runGridBuild(Backend backend, const BenchOptions& options) {
 }  // namespace
 
 BenchCase gridBuildBenchCase() {
-    return {"grid-build",
-            "uniform-grid build (Morton keys, sort, cell ranges) for 1e6 x scale random points, "
-            "~8 per cell, periodic box",
-            runGridBuild};
+    BenchCase c;
+    c.name = "grid-build";
+    c.description =
+        "uniform-grid build (Morton keys, sort, cell ranges) for 1e6 x scale random points, "
+        "~8 per cell, periodic box";
+    c.run = runGridBuild;
+    return c;
 }
 
 }  // namespace cf::grid

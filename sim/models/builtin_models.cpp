@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "sim/core/model.hpp"
 #include "sim/models/brownian/brownian_model.hpp"
+#include "sim/models/epidermis/epidermis_model.hpp"
 
 namespace cf {
 
 ModelRegistry builtinModels() {
     ModelRegistry registry;
     registry.add(brownian::descriptor());
+    registry.add(epidermis::descriptor());
     return registry;
 }
 

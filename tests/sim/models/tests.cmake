@@ -1,2 +1,3 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 cellforge_add_test(test_brownian SOURCES sim/models/test_brownian.cpp)
+include(sim/models/epidermis.cmake)

@@ -1,0 +1,347 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// CUDA backend of `epidermis` (host side): device state, the per-step launch sequence of
+// epidermis_model.hpp, growth with capacity doubling. The only device-to-host copies in
+// the step loop are two integers at growth events (how many cells divide).
+#include <algorithm>
+#include <climits>
+#include <type_traits>
+
+#include "sim/core/device_buffer.hpp"
+#include "sim/grid/cuda/uniform_grid_cuda.cuh"
+#include "sim/models/epidermis/cuda/epidermis_kernels.cuh"
+#include "sim/models/epidermis/epidermis_model.hpp"
+
+namespace cf::epidermis {
+
+namespace {
+
+using cf::cuda::DeviceBuffer;
+
+class CudaEpidermis final : public Model {
+public:
+    CudaEpidermis() { CF_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
+    ~CudaEpidermis() override {
+        if (temp_ != nullptr) cudaFree(temp_);
+        cudaStreamDestroy(stream_);
+    }
+    CudaEpidermis(const CudaEpidermis&) = delete;
+    CudaEpidermis& operator=(const CudaEpidermis&) = delete;
+
+    Backend backend() const override { return Backend::Cuda; }
+
+    void reset(const ParamSet& params, std::uint32_t seed) override {
+        p_ = checkedParams(params);
+        dt_ = params.real("time.dt");
+        setupGrid();
+        cuda::uploadParams(p_, stream_);
+        upload(initialState(p_, seed));
+        step_ = 0;
+        time_ = 0.0;
+    }
+
+    void setLiveParameters(const ParamSet& params) override {
+        const EpidermisParams next = checkedParams(params);
+        // Structural values stay as built; everything else is live.
+        EpidermisParams merged = next;
+        merged.periodic = p_.periodic;
+        merged.sizeX = p_.sizeX;
+        merged.sizeY = p_.sizeY;
+        merged.height = p_.height;
+        merged.cells = p_.cells;
+        merged.elementsPerCell = p_.elementsPerCell;
+        merged.adhesivePerCell = p_.adhesivePerCell;
+        merged.initHalfWidth = p_.initHalfWidth;
+        merged.initZOffset = p_.initZOffset;
+        merged.initZRange = p_.initZRange;
+        merged.initSpeciesNoise = p_.initSpeciesNoise;
+        merged.maxElementsPerCell = p_.maxElementsPerCell;
+        merged.initialCellCapacity = p_.initialCellCapacity;
+        merged.radiusBound = p_.radiusBound;
+        merged.divisionElements = p_.divisionElements;
+        const bool gridChanged = merged.cullRule != p_.cullRule ||
+                                 merged.neighborDist != p_.neighborDist ||
+                                 merged.interDist != p_.interDist;
+        p_ = merged;
+        dt_ = params.real("time.dt");
+        if (gridChanged) setupGrid();
+        // Ordered on the stream: kernels already queued keep the old values.
+        cuda::uploadParams(p_, stream_);
+        computeCentres(false);
+    }
+
+    void advance(std::uint64_t steps) override {
+        for (std::uint64_t s = 0; s < steps; ++s)
+            stepOnce();
+    }
+
+    std::uint64_t step() const override { return step_; }
+    double time() const override { return time_; }
+
+    std::vector<Metric> metrics() override {
+        const HostState h = download();
+        return hostMetrics(p_, h, cz_.toHost(stream_));
+    }
+
+    Snapshot snapshot() override { return makeSnapshot(p_, download()); }
+
+    void restore(const Snapshot& snapshot) override {
+        upload(readSnapshot(p_, snapshot));
+        step_ = snapshot.step;
+        time_ = snapshot.time;
+    }
+
+    void checkFinite() override {
+        const std::int32_t none = INT_MAX;
+        if (p_.neighborMethod == static_cast<int>(NeighborMethod::Grid)) {
+            const std::int32_t bad = badRadius_.toHost(stream_)[0];
+            if (bad != none) {
+                const float r = radius_.toHost(stream_)[static_cast<std::size_t>(bad)];
+                throw SimulationError(
+                    "epidermis: cell " + std::to_string(bad) + " has radius " + std::to_string(r) +
+                    " beyond mechanics.radius_bound = " + std::to_string(p_.radiusBound) +
+                    " (by step " + std::to_string(step_) + "); increase mechanics.radius_bound");
+            }
+        }
+        badElement_.copyFromHost(std::span<const std::int32_t>(&none, 1), stream_);
+        badCell_.copyFromHost(std::span<const std::int32_t>(&none, 1), stream_);
+        cuda::launchFindNonFinite(view(), badElement_.data(), badCell_.data(), stream_);
+        const std::int32_t element = badElement_.toHost(stream_)[0];
+        const std::int32_t cell = badCell_.toHost(stream_)[0];
+        if (element != none) {
+            const std::int32_t c = element / p_.maxElementsPerCell;
+            throw SimulationError("epidermis: non-finite position of element " +
+                                  std::to_string(element % p_.maxElementsPerCell) + " of cell " +
+                                  std::to_string(c) + " at step " + std::to_string(step_) +
+                                  " (try a smaller time.dt)");
+        }
+        if (cell != none)
+            throw SimulationError(std::string("epidermis: non-finite ") + speciesName(cell % 8) +
+                                  " in cell " + std::to_string(cell / 8) + " at step " +
+                                  std::to_string(step_) + " (try a smaller time.dt)");
+    }
+
+    void synchronize() override { CF_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
+
+private:
+    bool gridMethod() const { return p_.neighborMethod == static_cast<int>(NeighborMethod::Grid); }
+
+    void setupGrid() {
+        const float reach = p_.cullRule == static_cast<int>(CullRule::Exact)
+                                ? p_.interDist + 2.0f * p_.radiusBound
+                                : p_.interDist;
+        const float cutoff = std::max(reach, p_.neighborDist);
+        const float lo[3] = {0.0f, 0.0f, 0.0f};
+        const float hi[3] = {p_.sizeX, p_.sizeY, std::max(p_.height, cutoff)};
+        const bool periodic[3] = {p_.periodic, p_.periodic, false};
+        // No boundary: cells may wander outside the initial extent; the open grid clamps
+        // them into its edge cells, which stays correct (only slower when many do).
+        geometry_ = grid::makeGridGeometry(lo, hi, cutoff, periodic);
+        gridCurrent_ = false;
+    }
+
+    cuda::StateView view() {
+        return {x_.data(),     y_.data(),       z_.data(), type_.data(),
+                count_.data(), species_.data(), capacity_, p_.maxElementsPerCell,
+                cells_};
+    }
+    cuda::CentreView centres() {
+        return {cx_.data(), cy_.data(), cz_.data(), radius_.data(), badRadius_.data()};
+    }
+
+    void allocate(std::int32_t capacity) {
+        const auto slots = static_cast<std::size_t>(capacity) * p_.maxElementsPerCell;
+        for (auto* b : {&x_, &y_, &z_, &x1_, &y1_, &z1_, &xn_, &yn_, &zn_})
+            b->resize(slots);
+        type_.resize(slots);
+        count_.resize(static_cast<std::size_t>(capacity));
+        species_.resize(static_cast<std::size_t>(capacity) * kSpeciesCount);
+        for (auto* b : {&cx_, &cy_, &cz_, &radius_, &avgN_, &avgD_, &avgB_})
+            b->resize(static_cast<std::size_t>(capacity));
+        divides_.resize(static_cast<std::size_t>(capacity));
+        offsets_.resize(static_cast<std::size_t>(capacity));
+        badRadius_.resize(1);
+        badElement_.resize(1);
+        badCell_.resize(1);
+        capacity_ = capacity;
+    }
+
+    void upload(const HostState& h) {
+        allocate(h.capacity);
+        cells_ = h.cells;
+        x_.copyFromHost(h.x, stream_);
+        y_.copyFromHost(h.y, stream_);
+        z_.copyFromHost(h.z, stream_);
+        type_.copyFromHost(h.type, stream_);
+        count_.copyFromHost(h.count, stream_);
+        species_.copyFromHost(h.species, stream_);
+        avgN_.fillZero(stream_);
+        avgD_.fillZero(stream_);
+        avgB_.fillZero(stream_);
+        const std::int32_t none = INT_MAX;
+        badRadius_.copyFromHost(std::span<const std::int32_t>(&none, 1), stream_);
+        computeCentres(false);
+    }
+
+    HostState download() {
+        HostState h;
+        h.capacity = capacity_;
+        h.slotsPerCell = p_.maxElementsPerCell;
+        h.cells = cells_;
+        h.x = x_.toHost(stream_);
+        h.y = y_.toHost(stream_);
+        h.z = z_.toHost(stream_);
+        h.type = type_.toHost(stream_);
+        h.count = count_.toHost(stream_);
+        h.species = species_.toHost(stream_);
+        h.step = step_;
+        h.time = time_;
+        return h;
+    }
+
+    // Centres of the current positions X (and the grid over them when needed).
+    void computeCentres(bool checkBound) {
+        cuda::launchCentres(view(), x_.data(), y_.data(), z_.data(), centres(), checkBound,
+                            stream_);
+        gridCurrent_ = false;
+    }
+
+    void ensureGrid() {
+        if (!gridMethod() || gridCurrent_) return;
+        grid_.build(geometry_, grid::PointsView{cx_.data(), cy_.data(), cz_.data(), cells_},
+                    stream_);
+        gridCurrent_ = true;
+    }
+
+    cuda::ForceStageArgs stageArgs(const float* ex, const float* ey, const float* ez, float h,
+                                   float* ox, float* oy, float* oz) {
+        cuda::ForceStageArgs a{};
+        a.state = view();
+        a.evalX = ex;
+        a.evalY = ey;
+        a.evalZ = ez;
+        a.centres = centres();
+        a.grid = gridMethod() ? grid_.view() : grid::GridView{};
+        a.h = h;
+        a.outX = ox;
+        a.outY = oy;
+        a.outZ = oz;
+        return a;
+    }
+
+    void stepOnce() {
+        const bool check = gridMethod();
+        const auto dt = static_cast<float>(dt_);
+        // Stage 1: f(X) with the centres of X (current since the previous step).
+        ensureGrid();
+        cuda::launchForceStage(stageArgs(x_.data(), y_.data(), z_.data(), 0.5f * dt, x1_.data(),
+                                         y1_.data(), z1_.data()),
+                               stream_);
+        // Stage 2: centres of X1, f(X1), X' = X + dt f(X1).
+        cuda::launchCentres(view(), x1_.data(), y1_.data(), z1_.data(), centres(), check, stream_);
+        gridCurrent_ = false;
+        ensureGrid();
+        cuda::launchForceStage(
+            stageArgs(x1_.data(), y1_.data(), z1_.data(), dt, xn_.data(), yn_.data(), zn_.data()),
+            stream_);
+        std::swap(x_, xn_);
+        std::swap(y_, yn_);
+        std::swap(z_, zn_);
+        computeCentres(check);
+        if (p_.network) {
+            ensureGrid();
+            cuda::NetworkArgs n{};
+            n.state = view();
+            n.centres = centres();
+            n.grid = gridMethod() ? grid_.view() : grid::GridView{};
+            n.avgN = avgN_.data();
+            n.avgD = avgD_.data();
+            n.avgB = avgB_.data();
+            n.dt = dt;
+            cuda::launchNetwork(n, stream_);
+        }
+        ++step_;
+        time_ += dt_;
+        if (p_.growth && step_ % static_cast<std::uint64_t>(p_.growthInterval) == 0) grow();
+    }
+
+    void grow() {
+        cuda::GrowthArgs g{view(), centres(), avgD_.data(), divides_.data(), offsets_.data()};
+        cuda::launchGrowth(g, stream_);
+        const std::int32_t dividing = cuda::scanDivisions(g, temp_, tempBytes_, stream_);
+        if (dividing > 0) {
+            if (cells_ + dividing > capacity_)
+                growCapacity(std::max(2 * capacity_, cells_ + dividing));
+            g = cuda::GrowthArgs{view(), centres(), avgD_.data(), divides_.data(), offsets_.data()};
+            cuda::launchDivision(g, stream_);
+            cells_ += dividing;
+        }
+        computeCentres(gridMethod());
+    }
+
+    // Reallocates every per-cell array, keeping the active cells (growth never drops one).
+    void growCapacity(std::int32_t capacity) {
+        const std::int32_t old = capacity_;
+        const auto E = static_cast<std::size_t>(p_.maxElementsPerCell);
+        const auto activeSlots = static_cast<std::size_t>(cells_) * E;
+        auto grown = [&](auto& buffer, std::size_t newSize, std::size_t keep) {
+            using T = typename std::remove_reference_t<decltype(buffer)>::value_type;
+            DeviceBuffer<T> next(newSize);
+            if (keep > 0)
+                CF_CUDA_CHECK(cudaMemcpyAsync(next.data(), buffer.data(), keep * sizeof(T),
+                                              cudaMemcpyDeviceToDevice, stream_));
+            buffer = std::move(next);
+        };
+        const auto cap = static_cast<std::size_t>(capacity);
+        CF_CUDA_CHECK(cudaStreamSynchronize(stream_));
+        for (auto* b : {&x_, &y_, &z_})
+            grown(*b, cap * E, activeSlots);
+        for (auto* b : {&x1_, &y1_, &z1_, &xn_, &yn_, &zn_})
+            grown(*b, cap * E, 0);
+        grown(type_, cap * E, activeSlots);
+        grown(count_, cap, static_cast<std::size_t>(cells_));
+        for (auto* b : {&avgN_, &avgD_, &avgB_})
+            grown(*b, cap, static_cast<std::size_t>(cells_));
+        for (auto* b : {&cx_, &cy_, &cz_, &radius_})
+            grown(*b, cap, static_cast<std::size_t>(cells_));
+        grown(divides_, cap, static_cast<std::size_t>(cells_));
+        grown(offsets_, cap, static_cast<std::size_t>(cells_));
+        // Species rows are k * capacity + cell: copy row by row into the wider pitch.
+        DeviceBuffer<float> species(cap * kSpeciesCount);
+        CF_CUDA_CHECK(cudaMemcpy2DAsync(species.data(), cap * sizeof(float), species_.data(),
+                                        static_cast<std::size_t>(old) * sizeof(float),
+                                        static_cast<std::size_t>(cells_) * sizeof(float),
+                                        kSpeciesCount, cudaMemcpyDeviceToDevice, stream_));
+        species_ = std::move(species);
+        CF_CUDA_CHECK(cudaStreamSynchronize(stream_));
+        capacity_ = capacity;
+        note("cell capacity grew from " + std::to_string(old) + " to " + std::to_string(capacity) +
+             " cells (" + std::to_string(cells_) + " in use)");
+    }
+
+    cudaStream_t stream_ = nullptr;
+    EpidermisParams p_{};
+    double dt_ = 0.0;
+    std::uint64_t step_ = 0;
+    double time_ = 0.0;
+    std::int32_t capacity_ = 0;
+    std::int32_t cells_ = 0;
+    DeviceBuffer<float> x_, y_, z_, x1_, y1_, z1_, xn_, yn_, zn_;
+    DeviceBuffer<std::uint8_t> type_;
+    DeviceBuffer<std::int32_t> count_;
+    DeviceBuffer<float> species_;
+    DeviceBuffer<float> cx_, cy_, cz_, radius_, avgN_, avgD_, avgB_;
+    DeviceBuffer<std::int32_t> divides_, offsets_, badRadius_, badElement_, badCell_;
+    void* temp_ = nullptr;
+    std::size_t tempBytes_ = 0;
+    grid::GridGeometry geometry_{};
+    grid::CudaUniformGrid grid_;
+    bool gridCurrent_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<Model> makeCudaModel() {
+    return std::make_unique<CudaEpidermis>();
+}
+
+}  // namespace cf::epidermis

@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "sim/models/epidermis/epidermis_params.hpp"
+
+namespace cf::epidermis {
+
+namespace {
+constexpr Mutability S = Mutability::Structural;
+constexpr Mutability L = Mutability::Live;
+}  // namespace
+
+const ParamTable& parameterTable() {
+    static const ParamTable table = [] {
+        using P = EpidermisParams;
+        ParamTableBuilder<P> b;
+        // Lengths and times are in the model's dimensionless units (A.13).
+        b.boolean("domain", "periodic", &P::periodic, true,
+                  "Periodic in x and y (minimum image); false: no boundary", S);
+        b.real("domain", "size_x", &P::sizeX, 6.0, 0.1, 1.0e5, "1",
+               "Period in x (and extent of the initial layout); A.7: ~10 cell diameters for "
+               "100 cells, 100 in the authors' benchmark code",
+               S);
+        b.real("domain", "size_y", &P::sizeY, 6.0, 0.1, 1.0e5, "1", "Period in y", S);
+        b.real("domain", "height", &P::height, 10.0, 0.5, 1.0e5, "1",
+               "Extent in z of the neighbour grid (BOUNDARY_Z); the top stays open", S);
+
+        b.integer("init", "cells", &P::cells, 100, 1, 10'000'000, "1", "Initial cells", S);
+        b.integer("init", "elements_per_cell", &P::elementsPerCell, 20, 2, 256, "1",
+                  "Elements per cell at the start (and per daughter)", S);
+        b.integer("init", "adhesive_per_cell", &P::adhesivePerCell, 5, 0, 256, "1",
+                  "Lowest elements of each initial cell that adhere to the basement membrane "
+                  "(UNCONFIRMED, A.11)",
+                  S);
+        b.real("init", "half_width", &P::initHalfWidth, 0.2, 0.0, 10.0, "1",
+               "Half-width of the cube the initial elements are drawn in (A.11)", S);
+        b.real("init", "z_offset", &P::initZOffset, 0.5, 0.0, 100.0, "1",
+               "Lowest initial element height (Z_OFFSET)", S);
+        b.real("init", "z_range", &P::initZRange, 0.5, 0.0, 100.0, "1",
+               "Range of initial element heights (Z_RANGE)", S);
+        b.real("init", "species_noise", &P::initSpeciesNoise, 0.0, 0.0, 10.0, "1",
+               "Initial species drawn uniformly in [0, noise] (0: all zero, A.10)", S);
+
+        b.integer("capacity", "elements_per_cell", &P::maxElementsPerCell, 40, 40, 256, "1",
+                  "Element slots per cell; at least growth.division_elements", S);
+        b.integer("capacity", "initial_cells", &P::initialCellCapacity, 0, 0, 100'000'000, "1",
+                  "Cell slots allocated at reset (0: twice init.cells); grows when full", S);
+
+        b.real("time", "dt", &P::dt, 0.01, 1.0e-6, 1.0, "1", "Time step of RK2 (UNCONFIRMED, A.6)");
+
+        b.real("mechanics", "intra_u0", &P::intraU0, 0.3, 0.0, 100.0, "1",
+               "Intracellular (and membrane) repulsion amplitude U0");
+        b.real("mechanics", "intra_xi1", &P::intraXi1, 0.12, 1.0e-4, 100.0, "1",
+               "Intracellular repulsion length xi1");
+        b.real("mechanics", "intra_w0", &P::intraW0, 0.1, 0.0, 100.0, "1",
+               "Intracellular attraction amplitude W0");
+        b.real("mechanics", "intra_xi2", &P::intraXi2, 0.36, 1.0e-4, 100.0, "1",
+               "Intracellular attraction length xi2");
+        b.real("mechanics", "inter_u0", &P::interU0, 0.3, 0.0, 100.0, "1",
+               "Intercellular repulsion amplitude");
+        b.real("mechanics", "inter_xi1", &P::interXi1, 0.12, 1.0e-4, 100.0, "1",
+               "Intercellular repulsion length");
+        b.real("mechanics", "inter_w0", &P::interW0, 0.05, 0.0, 100.0, "1",
+               "Intercellular attraction amplitude (clipped by the positive Morse)");
+        b.real("mechanics", "inter_xi2", &P::interXi2, 0.24, 1.0e-4, 100.0, "1",
+               "Intercellular attraction length");
+        b.real("mechanics", "inter_dist", &P::interDist, 0.6, 1.0e-3, 100.0, "1",
+               "Cut-off of the intercellular force (INTER_DIST)");
+        b.boolean("mechanics", "hard_z", &P::hardZ, true,
+                  "No-flux floor: clamp z >= 0 after each RK stage (UNCONFIRMED HARD_Z, A.5)");
+        b.choice("mechanics", "neighbor_method", &P::neighborMethod, {"naive", "center", "grid"},
+                 "grid",
+                 "Intercellular pair search: naive (all pairs), center (cell-centre culling), "
+                 "grid (uniform grid over centres)",
+                 L);
+        b.choice("mechanics", "cull", &P::cullRule, {"exact", "paper"}, "exact",
+                 "Cell-pair skip test of center/grid: exact (no pair lost) or paper "
+                 "(centre distance > inter_dist, Algorithm 2)",
+                 L);
+        b.real("mechanics", "radius_bound", &P::radiusBound, 0.6, 0.01, 100.0, "1",
+               "Grid method: largest element distance from its cell centre; a run stops "
+               "with a message if a cell exceeds it",
+               S);
+
+        b.boolean("network", "enabled", &P::network, true, "Integrate the gene network");
+        b.choice("network", "hill", &P::hillForm, {"code", "paper"}, "code",
+                 "HILL form: code a+(b-a)/(1+(x/c)^h), paper a+b/(1+(c x)^h) (A.9)", L);
+        b.real("network", "neighbor_dist", &P::neighborDist, 0.6, 0.0, 100.0, "1",
+               "Signalling neighbours: centre distance at most this (UNCONFIRMED, A.8)");
+        b.real("network", "ka", &P::ka, 0.0003, 0.0, 1.0e3, "1/t", "Notch-Delta binding k_a");
+        b.real("network", "kd", &P::kd, 0.12, 0.0, 1.0e3, "1/t", "Unbinding k_d");
+        b.real("network", "d_b", &P::dB, 0.19, 0.0, 1.0e3, "1/t", "Bound complex decay d_B");
+        b.real("network", "d_n", &P::dN, 0.03, 0.0, 1.0e3, "1/t", "Notch decay d_N");
+        b.real("network", "d_d", &P::dD, 0.006, 0.0, 1.0e3, "1/t", "Delta decay d_D");
+        b.real("network", "d_o", &P::dO, 1.0, 0.0, 1.0e3, "1/t", "Ovol2 decay d_O");
+        b.real("network", "d_v", &P::dV, 1.0, 0.0, 1.0e3, "1/t", "Ovol1 decay d_V");
+        b.real("network", "d_m", &P::dM, 1.0, 0.0, 1.0e3, "1/t", "c-Myc decay d_M");
+        b.real("network", "a_bn", &P::aBN, 0.01, -1.0e3, 1.0e3, "1", "HILL B->N: pmin");
+        b.real("network", "b_bn", &P::bBN, 1.0, -1.0e3, 1.0e3, "1", "HILL B->N: pmax");
+        b.real("network", "c_bn", &P::cBN, 1.0, 1.0e-6, 1.0e3, "1", "HILL B->N: c");
+        b.real("network", "h_bn", &P::hBN, -2.0, -16.0, 16.0, "1", "HILL B->N: h (activation)");
+        b.real("network", "b_on", &P::bON, 1.0, -1.0e3, 1.0e3, "1", "HILL O2->N: pmax");
+        b.real("network", "c_on", &P::cON, 0.5, 1.0e-6, 1.0e3, "1", "HILL O2->N: c");
+        b.real("network", "h_on", &P::hON, 2.0, -16.0, 16.0, "1", "HILL O2->N: h");
+        b.real("network", "a_nd", &P::aND, 0.01, -1.0e3, 1.0e3, "1", "HILL N->D: pmin");
+        b.real("network", "b_nd", &P::bND, 1.0, -1.0e3, 1.0e3, "1", "HILL N->D: pmax");
+        b.real("network", "c_nd", &P::cND, 10.0, 1.0e-6, 1.0e3, "1", "HILL N->D: c");
+        b.real("network", "h_nd", &P::hND, 2.0, -16.0, 16.0, "1", "HILL N->D: h");
+        b.real("network", "a_vo", &P::aVO, 0.1, -1.0e3, 1.0e3, "1", "HILL O1->O2: pmin");
+        b.real("network", "b_vo", &P::bVO, 2.0, -1.0e3, 1.0e3, "1", "HILL O1->O2: pmax");
+        b.real("network", "c_vo", &P::cVO, 1.0, 1.0e-6, 1.0e3, "1", "HILL O1->O2: c");
+        b.real("network", "h_vo", &P::hVO, 2.0, -16.0, 16.0, "1", "HILL O1->O2: h");
+        b.real("network", "b_go", &P::bGO, 1.0, -1.0e3, 1.0e3, "1", "HILL G->O2: pmax");
+        b.real("network", "c_go", &P::cGO, 1.0, 1.0e-6, 1.0e3, "1", "HILL G->O2: c");
+        b.real("network", "h_go", &P::hGO, 1.0, -16.0, 16.0, "1", "HILL G->O2: h");
+        b.real("network", "tgf_beta", &P::tgfBeta, 0.4, 0.0, 1.0e3, "1",
+               "Environmental TGF-beta G (constant)");
+        b.real("network", "b_ov", &P::bOV, 2.0, -1.0e3, 1.0e3, "1", "HILL O2->O1: pmax");
+        b.real("network", "c_ov", &P::cOV, 1.0, 1.0e-6, 1.0e3, "1", "HILL O2->O1: c");
+        b.real("network", "h_ov", &P::hOV, 2.0, -16.0, 16.0, "1", "HILL O2->O1: h");
+        b.real("network", "b_av", &P::bAV, 1.0, -1.0e3, 1.0e3, "1", "HILL A->O1: pmax");
+        b.real("network", "c_av", &P::cAV, 1.0, 1.0e-6, 1.0e3, "1", "HILL A->O1: c");
+        b.real("network", "h_av", &P::hAV, 1.0, -16.0, 16.0, "1", "HILL A->O1: h");
+        b.real("network", "a_om", &P::aOM, 0.1, -1.0e3, 1.0e3, "1", "HILL O2->M: pmin");
+        b.real("network", "b_om", &P::bOM, 1.0, -1.0e3, 1.0e3, "1", "HILL O2->M: pmax");
+        b.real("network", "c_om", &P::cOM, 1.0, 1.0e-6, 1.0e3, "1", "HILL O2->M: c");
+        b.real("network", "h_om", &P::hOM, 1.0, -16.0, 16.0, "1", "HILL O2->M: h");
+
+        b.boolean("growth", "enabled", &P::growth, true, "Cells grow and divide");
+        b.integer("growth", "interval", &P::growthInterval, 2000, 1, 100'000'000, "steps",
+                  "Steps between growth events (one element per event)");
+        b.choice("growth", "rule", &P::growthRule, {"lateral", "absolute"}, "lateral",
+                 "Low-Delta test: lateral (D < neighbour mean) or absolute (D < threshold); "
+                 "UNCONFIRMED, A.12",
+                 L);
+        b.real("growth", "threshold", &P::growthThreshold, 0.5, 0.0, 1.0e6, "1",
+               "Delta threshold of the absolute rule");
+        b.integer("growth", "division_elements", &P::divisionElements, 40, 4, 256, "1",
+                  "A cell divides into two halves when it reaches this many elements", S);
+
+        b.real("analysis", "layer_height", &P::layerHeight, 0.5, 0.01, 100.0, "1",
+               "Height of the z bins that count epidermal layers (metric)");
+        return b.build();
+    }();
+    return table;
+}
+
+}  // namespace cf::epidermis
