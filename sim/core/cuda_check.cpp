@@ -28,7 +28,13 @@ void throwCudaError(cudaError_t err, const char* expression, const char* file, i
 
 void checkLaunch(const char* kernelName, cudaStream_t stream, const char* file, int line) {
     cudaError_t err = cudaGetLastError();
-    if (err == cudaSuccess && syncAfterLaunch()) err = cudaStreamSynchronize(stream);
+    if (err == cudaSuccess && syncAfterLaunch()) {
+        // A stream being captured into a CUDA graph cannot be synchronized.
+        cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+        err = cudaStreamIsCapturing(stream, &capture);
+        if (err == cudaSuccess && capture == cudaStreamCaptureStatusNone)
+            err = cudaStreamSynchronize(stream);
+    }
     if (err == cudaSuccess) return;
     const std::string where = location(file, line);
     std::string expr = std::string("kernel ") + kernelName;

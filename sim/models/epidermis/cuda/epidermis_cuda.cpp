@@ -21,6 +21,7 @@ class CudaEpidermis final : public Model {
 public:
     CudaEpidermis() { CF_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
     ~CudaEpidermis() override {
+        dropGraphs();
         if (temp_ != nullptr) cudaFree(temp_);
         cudaStreamDestroy(stream_);
     }
@@ -32,6 +33,7 @@ public:
     void reset(const ParamSet& params, std::uint32_t seed) override {
         p_ = checkedParams(params);
         dt_ = params.real("time.dt");
+        dropGraphs();
         setupGrid();
         cuda::uploadParams(p_, stream_);
         upload(initialState(p_, seed));
@@ -58,11 +60,13 @@ public:
         merged.initialCellCapacity = p_.initialCellCapacity;
         merged.radiusBound = p_.radiusBound;
         merged.divisionElements = p_.divisionElements;
-        const bool gridChanged = merged.cullRule != p_.cullRule ||
+        const bool gridChanged = merged.neighborMethod != p_.neighborMethod ||
+                                 merged.cullRule != p_.cullRule ||
                                  merged.neighborDist != p_.neighborDist ||
                                  merged.interDist != p_.interDist;
         p_ = merged;
         dt_ = params.real("time.dt");
+        dropGraphs();  // captured launches hold dt and the method
         if (gridChanged) setupGrid();
         // Ordered on the stream: kernels already queued keep the old values.
         cuda::uploadParams(p_, stream_);
@@ -85,6 +89,7 @@ public:
     Snapshot snapshot() override { return makeSnapshot(p_, download()); }
 
     void restore(const Snapshot& snapshot) override {
+        dropGraphs();
         upload(readSnapshot(p_, snapshot));
         step_ = snapshot.step;
         time_ = snapshot.time;
@@ -126,6 +131,8 @@ private:
     bool gridMethod() const { return p_.neighborMethod == static_cast<int>(NeighborMethod::Grid); }
 
     void setupGrid() {
+        gridCurrent_ = false;
+        if (!gridMethod()) return;  // the other methods need no grid (and may not fit one)
         const float reach = p_.cullRule == static_cast<int>(CullRule::Exact)
                                 ? p_.interDist + 2.0f * p_.radiusBound
                                 : p_.interDist;
@@ -228,7 +235,73 @@ private:
         return a;
     }
 
+    bool growthWithin(std::uint64_t steps) const {
+        if (!p_.growth) return false;
+        const auto interval = static_cast<std::uint64_t>(p_.growthInterval);
+        return (step_ + steps) / interval != step_ / interval;
+    }
+
     void stepOnce() {
+        deviceStep();
+        ++step_;
+        time_ += dt_;
+        // The first plain step has grown every scratch buffer to this size: capture is safe.
+        warmedUp_ = true;
+        if (p_.growth && step_ % static_cast<std::uint64_t>(p_.growthInterval) == 0) grow();
+    }
+
+    // Replays (capturing first when needed) kGraphSteps steps. The buffers swap once per
+    // step, so a graph is tied to which buffer holds X when it starts: one graph per parity.
+    void replayGraph() {
+        Graph& g = graphs_[x_.data() == graphBase_ ? 0 : 1];
+        if (g.exec == nullptr || g.x != x_.data()) {
+            if (g.exec != nullptr) cudaGraphExecDestroy(g.exec);
+            g = Graph{};
+            if (graphBase_ == nullptr) graphBase_ = x_.data();
+            g.x = x_.data();
+            gridCurrent_ = false;  // the graph rebuilds the grid first, every time
+            CF_CUDA_CHECK(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal));
+            try {
+                for (std::uint64_t k = 0; k < kGraphSteps; ++k) deviceStep();
+            } catch (...) {
+                cudaGraph_t broken = nullptr;
+                cudaStreamEndCapture(stream_, &broken);
+                if (broken != nullptr) cudaGraphDestroy(broken);
+                throw;
+            }
+            cudaGraph_t graph = nullptr;
+            CF_CUDA_CHECK(cudaStreamEndCapture(stream_, &graph));
+            const cudaError_t err = cudaGraphInstantiate(&g.exec, graph, 0);
+            cudaGraphDestroy(graph);
+            CF_CUDA_CHECK(err);
+            // Capturing recorded the steps without running them; the buffer roles and grid
+            // flag now describe the state after the replay below.
+        } else {
+            for (std::uint64_t k = 0; k < kGraphSteps; ++k) swapPositions();
+            gridCurrent_ = p_.network && gridMethod();
+        }
+        CF_CUDA_CHECK(cudaGraphLaunch(g.exec, stream_));
+        step_ += kGraphSteps;
+        time_ += dt_ * static_cast<double>(kGraphSteps);
+    }
+
+    void swapPositions() {
+        std::swap(x_, xn_);
+        std::swap(y_, yn_);
+        std::swap(z_, zn_);
+    }
+
+    void dropGraphs() {
+        for (Graph& g : graphs_) {
+            if (g.exec != nullptr) cudaGraphExecDestroy(g.exec);
+            g = Graph{};
+        }
+        graphBase_ = nullptr;
+        warmedUp_ = false;
+    }
+
+    // The device work of one step (no host waits), so it can be captured into a graph.
+    void deviceStep() {
         const bool check = gridMethod();
         const auto dt = static_cast<float>(dt_);
         // Stage 1: f(X) with the centres of X (current since the previous step).
@@ -243,9 +316,7 @@ private:
         cuda::launchForceStage(
             stageArgs(x1_.data(), y1_.data(), z1_.data(), dt, xn_.data(), yn_.data(), zn_.data()),
             stream_);
-        std::swap(x_, xn_);
-        std::swap(y_, yn_);
-        std::swap(z_, zn_);
+        swapPositions();
         computeCentres(check);
         if (p_.network) {
             ensureGrid();
@@ -259,12 +330,10 @@ private:
             n.dt = dt;
             cuda::launchNetwork(n, stream_);
         }
-        ++step_;
-        time_ += dt_;
-        if (p_.growth && step_ % static_cast<std::uint64_t>(p_.growthInterval) == 0) grow();
     }
 
     void grow() {
+        dropGraphs();  // cell count and maybe capacity change
         cuda::GrowthArgs g{view(), centres(), avgD_.data(), divides_.data(), offsets_.data()};
         cuda::launchGrowth(g, stream_);
         const std::int32_t dividing = cuda::scanDivisions(g, temp_, tempBytes_, stream_);
@@ -336,6 +405,15 @@ private:
     grid::GridGeometry geometry_{};
     grid::CudaUniformGrid grid_;
     bool gridCurrent_ = false;
+
+    static constexpr std::uint64_t kGraphSteps = 10;  // even: the buffers end where they began
+    struct Graph {
+        cudaGraphExec_t exec = nullptr;
+        const float* x = nullptr;  // x_ when captured
+    };
+    Graph graphs_[2];
+    const float* graphBase_ = nullptr;
+    bool warmedUp_ = false;
 };
 
 }  // namespace
