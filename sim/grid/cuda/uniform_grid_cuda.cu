@@ -43,6 +43,47 @@ __global__ void findCellBounds(const std::uint32_t* __restrict__ keys,
     if (s == n - 1 || keys[s + 1] != k) cellEnd[cellOfRank[k]] = s + 1;
 }
 
+// Small point sets (the cell centres of a tissue of a few thousand cells): one block does
+// keys, a stable radix sort and the cell ranges, instead of ~6 launches of the device-wide
+// sort whose fixed costs dominate at this size.
+constexpr int kSmallThreads = 512;
+constexpr int kSmallItems = 16;
+constexpr int kSmallMax = kSmallThreads * kSmallItems;
+
+__global__ void __launch_bounds__(kSmallThreads)
+    smallBuild(GridGeometry g, PointsView p, const std::int32_t* __restrict__ rank,
+               const std::int32_t* __restrict__ cellOfRank, int endBit,
+               std::uint32_t* __restrict__ keysOut, std::int32_t* __restrict__ indexOut,
+               std::int32_t* __restrict__ cellStart, std::int32_t* __restrict__ cellEnd) {
+    using Sort = cub::BlockRadixSort<std::uint32_t, kSmallThreads, kSmallItems, std::int32_t>;
+    __shared__ typename Sort::TempStorage temp;
+    std::uint32_t keys[kSmallItems];
+    std::int32_t index[kSmallItems];
+    // Blocked arrangement in index order, so equal keys keep their index order (stable).
+    for (int k = 0; k < kSmallItems; ++k) {
+        const int i = static_cast<int>(threadIdx.x) * kSmallItems + k;
+        index[k] = i;
+        keys[k] = i < p.count ? static_cast<std::uint32_t>(rank[cellOf(g, p.x[i], p.y[i], p.z[i])])
+                              : 0xffffffffu;  // padding sorts last
+    }
+    // Padding has all key bits set: it ties at most with the largest real key and stays
+    // behind it (stable, larger index).
+    Sort(temp).Sort(keys, index, 0, endBit);
+    for (int k = 0; k < kSmallItems; ++k) {
+        const int s = static_cast<int>(threadIdx.x) * kSmallItems + k;
+        if (s < p.count) {
+            keysOut[s] = keys[k];
+            indexOut[s] = index[k];
+        }
+    }
+    __syncthreads();  // the block's global writes are visible to the block after this
+    for (int s = static_cast<int>(threadIdx.x); s < p.count; s += kSmallThreads) {
+        const std::uint32_t k = keysOut[s];
+        if (s == 0 || keysOut[s - 1] != k) cellStart[cellOfRank[k]] = s;
+        if (s == p.count - 1 || keysOut[s + 1] != k) cellEnd[cellOfRank[k]] = s + 1;
+    }
+}
+
 template <typename T>
 std::vector<T> download(const cuda::DeviceBuffer<T>& buffer, std::size_t count,
                         cudaStream_t stream) {
@@ -86,6 +127,14 @@ void CudaUniformGrid::build(const GridGeometry& geometry, PointsView devicePoint
     grow(keysOut_, un);
     grow(indexIn_, un);
     grow(indexOut_, un);
+
+    if (n <= kSmallMax) {
+        smallBuild<<<1, kSmallThreads, 0, stream>>>(
+            geometry, devicePoints, rank_.data(), cellOfRank_.data(), mortonKeyBits(geometry),
+            keysOut_.data(), indexOut_.data(), cellStart_.data(), cellEnd_.data());
+        CF_CUDA_CHECK_LAUNCH("smallBuild", stream);
+        return;
+    }
 
     computeKeys<<<blocksFor(n), kBlock, 0, stream>>>(geometry, devicePoints, rank_.data(),
                                                      keysIn_.data(), indexIn_.data());

@@ -60,10 +60,9 @@ public:
         merged.initialCellCapacity = p_.initialCellCapacity;
         merged.radiusBound = p_.radiusBound;
         merged.divisionElements = p_.divisionElements;
-        const bool gridChanged = merged.neighborMethod != p_.neighborMethod ||
-                                 merged.cullRule != p_.cullRule ||
-                                 merged.neighborDist != p_.neighborDist ||
-                                 merged.interDist != p_.interDist;
+        const bool gridChanged =
+            merged.neighborMethod != p_.neighborMethod || merged.cullRule != p_.cullRule ||
+            merged.neighborDist != p_.neighborDist || merged.interDist != p_.interDist;
         p_ = merged;
         dt_ = params.real("time.dt");
         dropGraphs();  // captured launches hold dt and the method
@@ -165,6 +164,8 @@ private:
         for (auto* b : {&cx_, &cy_, &cz_, &radius_, &avgN_, &avgD_, &avgB_})
             b->resize(static_cast<std::size_t>(capacity));
         divides_.resize(static_cast<std::size_t>(capacity));
+        list_.resize(static_cast<std::size_t>(capacity) * cuda::kMaxNeighbours);
+        listCount_.resize(static_cast<std::size_t>(capacity));
         offsets_.resize(static_cast<std::size_t>(capacity));
         badRadius_.resize(1);
         badElement_.resize(1);
@@ -219,6 +220,14 @@ private:
         gridCurrent_ = true;
     }
 
+    // Candidate cells for the next force stage (centres and grid must be current).
+    void buildCellLists() {
+        if (p_.neighborMethod == static_cast<int>(NeighborMethod::Naive)) return;
+        cuda::CellListArgs l{view(), centres(), gridMethod() ? grid_.view() : grid::GridView{},
+                             list_.data(), listCount_.data()};
+        cuda::launchCellLists(l, stream_);
+    }
+
     cuda::ForceStageArgs stageArgs(const float* ex, const float* ey, const float* ez, float h,
                                    float* ox, float* oy, float* oz) {
         cuda::ForceStageArgs a{};
@@ -228,6 +237,8 @@ private:
         a.evalZ = ez;
         a.centres = centres();
         a.grid = gridMethod() ? grid_.view() : grid::GridView{};
+        a.list = list_.data();
+        a.listCount = listCount_.data();
         a.h = h;
         a.outX = ox;
         a.outY = oy;
@@ -262,7 +273,8 @@ private:
             gridCurrent_ = false;  // the graph rebuilds the grid first, every time
             CF_CUDA_CHECK(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal));
             try {
-                for (std::uint64_t k = 0; k < kGraphSteps; ++k) deviceStep();
+                for (std::uint64_t k = 0; k < kGraphSteps; ++k)
+                    deviceStep();
             } catch (...) {
                 cudaGraph_t broken = nullptr;
                 cudaStreamEndCapture(stream_, &broken);
@@ -277,7 +289,8 @@ private:
             // Capturing recorded the steps without running them; the buffer roles and grid
             // flag now describe the state after the replay below.
         } else {
-            for (std::uint64_t k = 0; k < kGraphSteps; ++k) swapPositions();
+            for (std::uint64_t k = 0; k < kGraphSteps; ++k)
+                swapPositions();
             gridCurrent_ = p_.network && gridMethod();
         }
         CF_CUDA_CHECK(cudaGraphLaunch(g.exec, stream_));
@@ -306,6 +319,7 @@ private:
         const auto dt = static_cast<float>(dt_);
         // Stage 1: f(X) with the centres of X (current since the previous step).
         ensureGrid();
+        buildCellLists();
         cuda::launchForceStage(stageArgs(x_.data(), y_.data(), z_.data(), 0.5f * dt, x1_.data(),
                                          y1_.data(), z1_.data()),
                                stream_);
@@ -313,6 +327,7 @@ private:
         cuda::launchCentres(view(), x1_.data(), y1_.data(), z1_.data(), centres(), check, stream_);
         gridCurrent_ = false;
         ensureGrid();
+        buildCellLists();
         cuda::launchForceStage(
             stageArgs(x1_.data(), y1_.data(), z1_.data(), dt, xn_.data(), yn_.data(), zn_.data()),
             stream_);
@@ -373,6 +388,8 @@ private:
         for (auto* b : {&cx_, &cy_, &cz_, &radius_})
             grown(*b, cap, static_cast<std::size_t>(cells_));
         grown(divides_, cap, static_cast<std::size_t>(cells_));
+        grown(list_, cap * cuda::kMaxNeighbours, 0);
+        grown(listCount_, cap, 0);
         grown(offsets_, cap, static_cast<std::size_t>(cells_));
         // Species rows are k * capacity + cell: copy row by row into the wider pitch.
         DeviceBuffer<float> species(cap * kSpeciesCount);
@@ -400,6 +417,7 @@ private:
     DeviceBuffer<float> species_;
     DeviceBuffer<float> cx_, cy_, cz_, radius_, avgN_, avgD_, avgB_;
     DeviceBuffer<std::int32_t> divides_, offsets_, badRadius_, badElement_, badCell_;
+    DeviceBuffer<std::int32_t> list_, listCount_;
     void* temp_ = nullptr;
     std::size_t tempBytes_ = 0;
     grid::GridGeometry geometry_{};

@@ -25,31 +25,41 @@ __device__ __forceinline__ float minImage(float d, float L, bool periodic) {
     return wrapDelta(d, L, periodic);
 }
 
+// One warp per cell: lanes read consecutive element slots (coalesced) and reduce.
 __global__ void centresKernel(StateView s, const float* __restrict__ x, const float* __restrict__ y,
                               const float* __restrict__ z, CentreView c, bool checkBound) {
-    const int cell = blockIdx.x * blockDim.x + threadIdx.x;
-    if (cell >= s.cells) return;
+    const int cell = static_cast<int>((blockIdx.x * blockDim.x + threadIdx.x) / 32);
+    const int lane = static_cast<int>(threadIdx.x % 32);
+    if (cell >= s.cells) return;  // whole warps leave together
     const EpidermisParams& p = cP;
     const int n = s.count[cell];
     const std::int64_t base = static_cast<std::int64_t>(cell) * s.slotsPerCell;
     const float x0 = x[base], y0 = y[base], z0 = z[base];
     float sx = 0.0f, sy = 0.0f, sz = 0.0f;
-    for (int e = 0; e < n; ++e) {
+    for (int e = lane; e < n; e += 32) {
         sx += minImage(x[base + e] - x0, p.sizeX, p.periodic);
         sy += minImage(y[base + e] - y0, p.sizeY, p.periodic);
         sz += z[base + e] - z0;
+    }
+    for (int o = 16; o > 0; o >>= 1) {
+        sx += __shfl_xor_sync(0xffffffffu, sx, o);
+        sy += __shfl_xor_sync(0xffffffffu, sy, o);
+        sz += __shfl_xor_sync(0xffffffffu, sz, o);
     }
     const float inv = 1.0f / static_cast<float>(n);
     const float cx = wrapPosition(x0 + sx * inv, p.sizeX, p.periodic);
     const float cy = wrapPosition(y0 + sy * inv, p.sizeY, p.periodic);
     const float cz = z0 + sz * inv;
     float r2max = 0.0f;
-    for (int e = 0; e < n; ++e) {
+    for (int e = lane; e < n; e += 32) {
         const float dx = minImage(x[base + e] - cx, p.sizeX, p.periodic);
         const float dy = minImage(y[base + e] - cy, p.sizeY, p.periodic);
         const float dz = z[base + e] - cz;
         r2max = fmaxf(r2max, dx * dx + dy * dy + dz * dz);
     }
+    for (int o = 16; o > 0; o >>= 1)
+        r2max = fmaxf(r2max, __shfl_xor_sync(0xffffffffu, r2max, o));
+    if (lane != 0) return;
     c.x[cell] = cx;
     c.y[cell] = cy;
     c.z[cell] = cz;
@@ -94,6 +104,28 @@ __device__ __forceinline__ void addCell(const ForceStageArgs& a, int b, float xi
     }
 }
 
+__global__ void cellListKernel(CellListArgs a) {
+    const int cell = blockIdx.x * blockDim.x + threadIdx.x;
+    if (cell >= a.state.cells) return;
+    const EpidermisParams& p = cP;
+    std::int32_t* out = a.list + static_cast<std::int64_t>(cell) * kMaxNeighbours;
+    int n = 0;
+    auto visit = [&](int b) {
+        if (b == cell || !keepCellPair(a.centres, cell, b)) return;
+        if (n < kMaxNeighbours) out[n] = b;
+        ++n;
+    };
+    if (p.neighborMethod == static_cast<int>(NeighborMethod::Grid)) {
+        const grid::Vec3 centre{a.centres.x[cell], a.centres.y[cell], a.centres.z[cell]};
+        grid::forEachNeighbor(a.grid, centre, a.grid.geometry.cutoff,
+                              [&](std::int32_t b, grid::Vec3, float) { visit(b); });
+    } else {
+        for (int b = 0; b < a.state.cells; ++b)
+            visit(b);
+    }
+    a.listCount[cell] = n;
+}
+
 __global__ void forceStageKernel(ForceStageArgs a) {
     const std::int64_t slot = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
     const int cell = static_cast<int>(slot / a.state.slotsPerCell);
@@ -119,7 +151,12 @@ __global__ void forceStageKernel(ForceStageArgs a) {
     if (a.state.type[slot] == 1) f.z += intraCoefficient(p, fabsf(zi)) * zi;
     // Intercellular.
     const int method = p.neighborMethod;
-    if (method == static_cast<int>(NeighborMethod::Grid)) {
+    const int listed = method == static_cast<int>(NeighborMethod::Naive) ? -1 : a.listCount[cell];
+    if (listed >= 0 && listed <= kMaxNeighbours) {
+        const std::int32_t* list = a.list + static_cast<std::int64_t>(cell) * kMaxNeighbours;
+        for (int j = 0; j < listed; ++j)
+            addCell(a, list[j], xi, yi, zi, f);
+    } else if (method == static_cast<int>(NeighborMethod::Grid)) {
         const grid::Vec3 centre{a.centres.x[cell], a.centres.y[cell], a.centres.z[cell]};
         grid::forEachNeighbor(a.grid, centre, a.grid.geometry.cutoff,
                               [&](std::int32_t b, grid::Vec3, float) {
@@ -262,8 +299,15 @@ void uploadParams(const EpidermisParams& params, cudaStream_t stream) {
 void launchCentres(const StateView& s, const float* x, const float* y, const float* z,
                    const CentreView& c, bool checkBound, cudaStream_t stream) {
     if (s.cells == 0) return;
-    centresKernel<<<blocksFor(s.cells), kBlock, 0, stream>>>(s, x, y, z, c, checkBound);
+    centresKernel<<<blocksFor(static_cast<std::int64_t>(s.cells) * 32), kBlock, 0, stream>>>(
+        s, x, y, z, c, checkBound);
     CF_CUDA_CHECK_LAUNCH("epidermis::centresKernel", stream);
+}
+
+void launchCellLists(const CellListArgs& a, cudaStream_t stream) {
+    if (a.state.cells == 0) return;
+    cellListKernel<<<blocksFor(a.state.cells), kBlock, 0, stream>>>(a);
+    CF_CUDA_CHECK_LAUNCH("epidermis::cellListKernel", stream);
 }
 
 void launchForceStage(const ForceStageArgs& a, cudaStream_t stream) {

@@ -41,14 +41,31 @@ void uploadParams(const EpidermisParams& params, cudaStream_t stream);
 void launchCentres(const StateView& s, const float* x, const float* y, const float* z,
                    const CentreView& c, bool checkBound, cudaStream_t stream);
 
+// Candidate cells per cell for the intercellular term (methods center and grid), built once
+// per force stage by one thread per cell instead of a grid walk by every element. A cell
+// with more kept neighbours than this falls back to the walk (listCount > kMaxNeighbours).
+inline constexpr int kMaxNeighbours = 96;
+
+struct CellListArgs {
+    StateView state;
+    CentreView centres;
+    grid::GridView grid;
+    std::int32_t* list;       // kMaxNeighbours per cell
+    std::int32_t* listCount;  // per cell
+};
+static_assert(std::is_trivially_copyable_v<CellListArgs>);
+void launchCellLists(const CellListArgs& args, cudaStream_t stream);
+
 struct ForceStageArgs {
     StateView state;     // counts, types; base positions X = (state.x, state.y, state.z)
     const float* evalX;  // positions where f is evaluated
     const float* evalY;
     const float* evalZ;
-    CentreView centres;   // of the evaluation positions
-    grid::GridView grid;  // grid over the centres (method grid only)
-    float h;              // out = X + h f(eval)
+    CentreView centres;        // of the evaluation positions
+    grid::GridView grid;       // grid over the centres (method grid only)
+    const std::int32_t* list;  // from launchCellLists (methods center and grid)
+    const std::int32_t* listCount;
+    float h;  // out = X + h f(eval)
     float* outX;
     float* outY;
     float* outZ;
