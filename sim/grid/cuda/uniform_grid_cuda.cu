@@ -46,8 +46,8 @@ __global__ void findCellBounds(const std::uint32_t* __restrict__ keys,
 // Small point sets (the cell centres of a tissue of a few thousand cells): one block does
 // keys, a stable radix sort and the cell ranges, instead of ~6 launches of the device-wide
 // sort whose fixed costs dominate at this size.
-constexpr int kSmallThreads = 512;
-constexpr int kSmallItems = 16;
+constexpr int kSmallThreads = 1024;
+constexpr int kSmallItems = 8;
 constexpr int kSmallMax = kSmallThreads * kSmallItems;
 
 __global__ void __launch_bounds__(kSmallThreads)

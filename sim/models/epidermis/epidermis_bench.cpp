@@ -194,13 +194,14 @@ ParamSet paramSet(const std::vector<std::string>& overrides) {
 std::vector<std::string> baseOverrides(Kind kind, NeighborMethod method, bool periodic, int cells,
                                        double size) {
     const std::string s = fmt("%.6g", size);
-    std::vector<std::string> o = {"init.cells=" + std::to_string(cells),
-            "domain.size_x=" + s,
-            "domain.size_y=" + s,
-            std::string("domain.periodic=") + (periodic ? "true" : "false"),
-            std::string("mechanics.neighbor_method=") + methodName(method),
-            std::string("network.enabled=") + (kind == Kind::Movement ? "false" : "true"),
-            std::string("growth.enabled=") + (kind == Kind::Full ? "true" : "false")};
+    std::vector<std::string> o = {
+        "init.cells=" + std::to_string(cells),
+        "domain.size_x=" + s,
+        "domain.size_y=" + s,
+        std::string("domain.periodic=") + (periodic ? "true" : "false"),
+        std::string("mechanics.neighbor_method=") + methodName(method),
+        std::string("network.enabled=") + (kind == Kind::Movement ? "false" : "true"),
+        std::string("growth.enabled=") + (kind == Kind::Full ? "true" : "false")};
     // The full model grows by lateral inhibition, which identical cells never start: a
     // little initial species noise breaks the symmetry (UNCONFIRMED, A.10), as in the
     // epidermis-full scenario.

@@ -34,7 +34,7 @@ EpidermisParams checkedParams(const ParamSet& params) {
                                      num(2.0 * p.interDist) +
                                      "): the minimum image would miss pairs");
             const double gridCell = p.cullRule == static_cast<int>(CullRule::Exact)
-                                        ? p.interDist + 2.0 * p.radiusBound
+                                        ? p.interDist + 2.0 * p.radiusBound + p.skin
                                         : p.interDist;
             if (p.neighborMethod == static_cast<int>(NeighborMethod::Grid) &&
                 size < 3.0 * std::max<double>(gridCell, p.neighborDist))

@@ -14,22 +14,27 @@
 // One step (time t -> t + dt), identical on both backends:
 //  1. Centres c_j (and radii R_j = max element distance from c_j) of X; the centre of a
 //     cell is the mean of its elements' minimum-image offsets from its element 0, added to
-//     element 0 and wrapped (equals A.7's unwrap rule for cells smaller than L/2).
-//  2. f(X) for every element i of cell a:
-//       intra = sum_{k in a, k != i} V_intra(r_ik) (X_i - X_k)                (all pairs)
-//       inter = sum_{cells b != a, kept} sum_{k in b, r_ik <= inter_dist}
-//               pV_inter(r_ik) (X_i - X_k)
-//       membrane (type 1 only): inter.z += V_intra(|z_i|) z_i
-//     with minimum-image differences on periodic axes. Cell pair (a, b) is kept by
+//     element 0 and wrapped (equals A.7's unwrap rule for cells smaller than L/2). As in
+//     the paper's kernel sequence (A.14) the centres are computed once per step and serve
+//     both RK stages.
+//  2. Candidate cells: cell pair (a, b) is kept by
 //       naive:  always;
-//       center/grid, cull=exact: |c_a - c_b| <= inter_dist + R_a + R_b (loses no pair);
+//       center/grid, cull=exact: |c_a - c_b| <= inter_dist + R_a + R_b + skin (loses no
+//               element pair in either stage while no element moves more than skin/2 in
+//               the half step; a larger move stops the run with a SimulationError);
 //       center/grid, cull=paper: |c_a - c_b| <= inter_dist (Algorithm 2).
 //     `grid` finds candidate cells b through a uniform grid over the centres with cells of
-//     edge >= inter_dist + 2 radius_bound (exact) or inter_dist (paper); any R_j beyond
-//     radius_bound stops the run (SimulationError) instead of silently losing pairs.
-//  3. X1 = X + dt/2 f(X); z clamped to >= 0 when hard_z; wrapped.
-//  4. Centres and radii of X1; f(X1) as in 2; X' = X + dt f(X1); clamp; wrap.
-//  5. Centres of X' (kept for the next step's stage 1).
+//     edge >= inter_dist + 2 radius_bound + skin (exact) or inter_dist (paper); any R_j
+//     beyond radius_bound stops the run (SimulationError) instead of silently losing pairs.
+//  3. f(X) for every element i of cell a:
+//       intra = sum_{k in a, k != i} V_intra(r_ik) (X_i - X_k)                (all pairs)
+//       inter = sum_{kept cells b != a} sum_{k in b, r_ik <= inter_dist}
+//               pV_inter(r_ik) (X_i - X_k)
+//       membrane (type 1 only): inter.z += V_intra(|z_i|) z_i
+//     with minimum-image differences on periodic axes.
+//     X1 = X + dt/2 f(X); z clamped to >= 0 when hard_z; wrapped.
+//  4. f(X1) with the candidates of 2; X' = X + dt f(X1); clamp; wrap.
+//  5. Centres of X' (they are the next step's centres of X).
 //  6. If network.enabled: for each cell, A = sum of z over its type-1 elements;
 //     neighbours = other cells with |c_a - c_b| <= neighbor_dist (minimum image);
 //     <N>, <D>, <B> = neighbour means (0 without neighbours); networkStep() (RK2, clamp).

@@ -80,6 +80,12 @@ const ParamTable& parameterTable() {
                "with a message if a cell exceeds it",
                S);
 
+        b.real("mechanics", "skin", &P::skin, 0.1, 0.0, 10.0, "1",
+               "Extra reach of the exact cull: the cell pairs found at the start of a step "
+               "also serve its second RK stage; an element that moves more than skin/2 in "
+               "the first half step stops the run with a message",
+               S);
+
         b.boolean("network", "enabled", &P::network, true, "Integrate the gene network");
         b.choice("network", "hill", &P::hillForm, {"code", "paper"}, "code",
                  "HILL form: code a+(b-a)/(1+(x/c)^h), paper a+b/(1+(c x)^h) (A.9)", L);

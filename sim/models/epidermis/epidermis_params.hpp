@@ -45,6 +45,7 @@ struct EpidermisParams {
     std::int32_t neighborMethod;  // NeighborMethod
     std::int32_t cullRule;        // CullRule
     float radiusBound;            // grid method: cells must stay within this radius of their centre
+    float skin;  // exact cull: extra reach so one candidate search serves both RK stages
     // gene network (live), Table 2
     bool network;
     std::int32_t hillForm;  // HillForm

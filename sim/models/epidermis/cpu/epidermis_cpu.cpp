@@ -80,9 +80,10 @@ Geometries makeGeometries(const EpidermisParams& p) {
     if (useGrid(p)) {
         // The exact cull's reach for two cells at the radius bound, summed as in keepPair()
         // so the grid never drops a pair the cull keeps (float addition is monotone).
-        const float forceCut = exactCull(p)
-                                   ? addNoFma(p.interDist, addNoFma(p.radiusBound, p.radiusBound))
-                                   : p.interDist;
+        const float forceCut =
+            exactCull(p)
+                ? addNoFma(addNoFma(p.interDist, addNoFma(p.radiusBound, p.radiusBound)), p.skin)
+                : p.interDist;
         g.grid = grid::makeGridGeometry(lo, hi, std::max(forceCut, p.neighborDist), periodic);
     }
     return g;
@@ -232,9 +233,11 @@ private:
 
     // Cell-pair test of center/grid given the squared centre distance (float, no FMA).
     bool keepPair(std::int32_t a, std::int32_t b, float r2) const {
-        const float t = exactCull()
-                            ? addNoFma(p_.interDist, addNoFma(radius_[idx(a)], radius_[idx(b)]))
-                            : p_.interDist;
+        const float t =
+            exactCull()
+                ? addNoFma(addNoFma(p_.interDist, addNoFma(radius_[idx(a)], radius_[idx(b)])),
+                           p_.skin)
+                : p_.interDist;
         return r2 <= mulNoFma(t, t);
     }
 
@@ -285,7 +288,6 @@ private:
     // Step 2 at positions `at` (whose centres are current), then out = base + h f(at),
     // clamped and wrapped.
     void stage(const Coords& at, const Coords& base, double h, Positions& out) {
-        findCandidates();
         const bool per = p_.periodic;
         const double Lx = p_.sizeX, Ly = p_.sizeY;
         const double cutoff = p_.interDist;
@@ -458,15 +460,38 @@ private:
         state_.cells = std::max(state_.cells, daughter + 1);
     }
 
+    // The candidates of step 2 cover stage 4 only while no element moved more than skin/2.
+    void checkSkin(const Coords& X, const Coords& X1) const {
+        if (!exactCull() || p_.neighborMethod == static_cast<int>(NeighborMethod::Naive)) return;
+        const double limit = 0.5 * static_cast<double>(p_.skin);
+        for (std::int32_t c = 0; c < state_.cells; ++c) {
+            for (std::int32_t e = 0; e < state_.count[idx(c)]; ++e) {
+                const std::size_t i = state_.slot(c, e);
+                const double dx = wrapDelta(static_cast<double>(X1.x[i]) - X.x[i],
+                                            static_cast<double>(p_.sizeX), p_.periodic);
+                const double dy = wrapDelta(static_cast<double>(X1.y[i]) - X.y[i],
+                                            static_cast<double>(p_.sizeY), p_.periodic);
+                const double dz = static_cast<double>(X1.z[i]) - X.z[i];
+                if (dx * dx + dy * dy + dz * dz > limit * limit)
+                    throw SimulationError(
+                        "epidermis: element " + std::to_string(e) + " of cell " +
+                        std::to_string(c) + " moved more than mechanics.skin/2 = " +
+                        std::to_string(limit) + " in half a step at step " +
+                        std::to_string(state_.step) + "; lower time.dt or raise mechanics.skin");
+            }
+        }
+    }
+
     void stepOnce() {
         const double dt = p_.dt;
         const Coords X{state_.x.data(), state_.y.data(), state_.z.data()};
         const Coords X1{stage1_.x.data(), stage1_.y.data(), stage1_.z.data()};
-        // 1-3: centres of X, X1 = X + dt/2 f(X).
+        // 1-3: centres of X, candidate cells, X1 = X + dt/2 f(X).
         computeCentres(X);
+        findCandidates();
         stage(X, X, 0.5 * dt, stage1_);
-        // 4: centres of X1, X' = X + dt f(X1).
-        computeCentres(X1);
+        checkSkin(X, X1);
+        // 4: X' = X + dt f(X1) with the same candidates.
         stage(X1, X, dt, next_);
         state_.x.swap(next_.x);
         state_.y.swap(next_.y);

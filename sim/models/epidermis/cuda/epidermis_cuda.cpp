@@ -106,6 +106,14 @@ public:
                     " (by step " + std::to_string(step_) + "); increase mechanics.radius_bound");
             }
         }
+        const std::int32_t moved = badSkin_.toHost(stream_)[0];
+        if (moved != none)
+            throw SimulationError(
+                "epidermis: element " + std::to_string(moved % p_.maxElementsPerCell) +
+                " of cell " + std::to_string(moved / p_.maxElementsPerCell) +
+                " moved more than mechanics.skin/2 = " + std::to_string(0.5 * p_.skin) +
+                " in half a step (by step " + std::to_string(step_) +
+                "); lower time.dt or raise mechanics.skin");
         badElement_.copyFromHost(std::span<const std::int32_t>(&none, 1), stream_);
         badCell_.copyFromHost(std::span<const std::int32_t>(&none, 1), stream_);
         cuda::launchFindNonFinite(view(), badElement_.data(), badCell_.data(), stream_);
@@ -133,7 +141,7 @@ private:
         gridCurrent_ = false;
         if (!gridMethod()) return;  // the other methods need no grid (and may not fit one)
         const float reach = p_.cullRule == static_cast<int>(CullRule::Exact)
-                                ? p_.interDist + 2.0f * p_.radiusBound
+                                ? p_.interDist + 2.0f * p_.radiusBound + p_.skin
                                 : p_.interDist;
         const float cutoff = std::max(reach, p_.neighborDist);
         const float lo[3] = {0.0f, 0.0f, 0.0f};
@@ -170,6 +178,7 @@ private:
         badRadius_.resize(1);
         badElement_.resize(1);
         badCell_.resize(1);
+        badSkin_.resize(1);
         capacity_ = capacity;
     }
 
@@ -187,7 +196,8 @@ private:
         avgB_.fillZero(stream_);
         const std::int32_t none = INT_MAX;
         badRadius_.copyFromHost(std::span<const std::int32_t>(&none, 1), stream_);
-        computeCentres(false);
+        badSkin_.copyFromHost(std::span<const std::int32_t>(&none, 1), stream_);
+        computeCentres(gridMethod());
     }
 
     HostState download() {
@@ -229,7 +239,7 @@ private:
     }
 
     cuda::ForceStageArgs stageArgs(const float* ex, const float* ey, const float* ez, float h,
-                                   float* ox, float* oy, float* oz) {
+                                   float* ox, float* oy, float* oz, bool checkSkin) {
         cuda::ForceStageArgs a{};
         a.state = view();
         a.evalX = ex;
@@ -239,6 +249,8 @@ private:
         a.grid = gridMethod() ? grid_.view() : grid::GridView{};
         a.list = list_.data();
         a.listCount = listCount_.data();
+        a.badSkin = badSkin_.data();
+        a.checkSkin = checkSkin;
         a.h = h;
         a.outX = ox;
         a.outY = oy;
@@ -317,20 +329,19 @@ private:
     void deviceStep() {
         const bool check = gridMethod();
         const auto dt = static_cast<float>(dt_);
-        // Stage 1: f(X) with the centres of X (current since the previous step).
+        // Steps 1-3 (epidermis_model.hpp): the centres of X are current since the previous
+        // step; candidate cells once per step; X1 = X + dt/2 f(X).
         ensureGrid();
         buildCellLists();
+        const bool skin = p_.cullRule == static_cast<int>(CullRule::Exact) &&
+                          p_.neighborMethod != static_cast<int>(NeighborMethod::Naive);
         cuda::launchForceStage(stageArgs(x_.data(), y_.data(), z_.data(), 0.5f * dt, x1_.data(),
-                                         y1_.data(), z1_.data()),
+                                         y1_.data(), z1_.data(), skin),
                                stream_);
-        // Stage 2: centres of X1, f(X1), X' = X + dt f(X1).
-        cuda::launchCentres(view(), x1_.data(), y1_.data(), z1_.data(), centres(), check, stream_);
-        gridCurrent_ = false;
-        ensureGrid();
-        buildCellLists();
-        cuda::launchForceStage(
-            stageArgs(x1_.data(), y1_.data(), z1_.data(), dt, xn_.data(), yn_.data(), zn_.data()),
-            stream_);
+        // Step 4: X' = X + dt f(X1) with the same candidates.
+        cuda::launchForceStage(stageArgs(x1_.data(), y1_.data(), z1_.data(), dt, xn_.data(),
+                                         yn_.data(), zn_.data(), false),
+                               stream_);
         swapPositions();
         computeCentres(check);
         if (p_.network) {
@@ -417,7 +428,7 @@ private:
     DeviceBuffer<float> species_;
     DeviceBuffer<float> cx_, cy_, cz_, radius_, avgN_, avgD_, avgB_;
     DeviceBuffer<std::int32_t> divides_, offsets_, badRadius_, badElement_, badCell_;
-    DeviceBuffer<std::int32_t> list_, listCount_;
+    DeviceBuffer<std::int32_t> list_, listCount_, badSkin_;
     void* temp_ = nullptr;
     std::size_t tempBytes_ = 0;
     grid::GridGeometry geometry_{};

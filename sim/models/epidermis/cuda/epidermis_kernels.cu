@@ -75,7 +75,7 @@ __device__ __forceinline__ bool keepCellPair(const CentreView& c, int a, int b) 
     const float dz = c.z[b] - c.z[a];
     const float d2 = dx * dx + dy * dy + dz * dz;
     const float reach = p.cullRule == static_cast<int>(CullRule::Exact)
-                            ? p.interDist + c.radius[a] + c.radius[b]
+                            ? p.interDist + (c.radius[a] + c.radius[b]) + p.skin
                             : p.interDist;
     return d2 <= reach * reach;
 }
@@ -174,6 +174,14 @@ __global__ void forceStageKernel(ForceStageArgs a) {
     float oy = a.state.y[slot] + a.h * f.y;
     float oz = a.state.z[slot] + a.h * f.z;
     if (p.hardZ) oz = fmaxf(oz, 0.0f);
+    if (a.checkSkin) {
+        // The candidates found at the start of the step serve stage 2 only while every
+        // element moves less than skin/2 in the half step.
+        const float dx = ox - a.state.x[slot], dy = oy - a.state.y[slot], dz = oz - a.state.z[slot];
+        const float half = 0.5f * p.skin;
+        if (dx * dx + dy * dy + dz * dz > half * half)
+            atomicMin(a.badSkin, static_cast<std::int32_t>(slot));
+    }
     a.outX[slot] = wrapPosition(ox, p.sizeX, p.periodic);
     a.outY[slot] = wrapPosition(oy, p.sizeY, p.periodic);
     a.outZ[slot] = oz;

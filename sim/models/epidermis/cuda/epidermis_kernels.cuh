@@ -65,6 +65,8 @@ struct ForceStageArgs {
     grid::GridView grid;       // grid over the centres (method grid only)
     const std::int32_t* list;  // from launchCellLists (methods center and grid)
     const std::int32_t* listCount;
+    std::int32_t* badSkin;  // stage 1: smallest slot that moved more than skin/2
+    bool checkSkin;
     float h;  // out = X + h f(eval)
     float* outX;
     float* outY;
