@@ -12,6 +12,7 @@
 #include "sim/core/backend.hpp"
 #include "sim/core/params.hpp"
 #include "sim/core/snapshot.hpp"
+#include "sim/core/views.hpp"
 
 namespace cf {
 
@@ -57,6 +58,9 @@ public:
 
     // Waits for queued device work (no-op on the CPU backend).
     virtual void synchronize() {}
+
+    // Arrays for drawing (see views.hpp). Models without views return none.
+    virtual ModelViews views() { return {}; }
 
     // Messages for the user that the model raised since the last call (a capacity grew,
     // ...). Library code does not print: the Runner forwards these in its frames.

@@ -3,6 +3,7 @@ list(APPEND CELLFORGE_SIM_SOURCES
   models/epidermis/epidermis_params.cpp
   models/epidermis/epidermis_model.cpp
   models/epidermis/epidermis_bench.cpp
+  models/epidermis/epidermis_views.cpp
   models/epidermis/cpu/epidermis_cpu.cpp)
 list(APPEND CELLFORGE_SIM_CUDA_SOURCES
   models/epidermis/cuda/epidermis_cuda.cpp

@@ -13,6 +13,7 @@
 #include "sim/grid/uniform_grid_cpu.hpp"
 #include "sim/models/epidermis/epidermis_model.hpp"
 #include "sim/models/epidermis/epidermis_physics.hpp"
+#include "sim/models/epidermis/epidermis_views.hpp"
 
 namespace cf::epidermis {
 
@@ -136,6 +137,12 @@ public:
         state_ = readSnapshot(p_, snapshot);
         resizeBuffers();
         computeCentres(stateCoords());
+    }
+
+    ModelViews views() override {
+        computeCentres(stateCoords());  // current even right after a division
+        return hostViews(p_, state_, cx_.data(), cy_.data(), cz_.data(), radius_.data(),
+                         viewBuffers_);
     }
 
     void checkFinite() override {
@@ -506,6 +513,7 @@ private:
     }
 
     EpidermisParams p_{};
+    HostViewBuffers viewBuffers_;
     ParamSet resetParams_{parameterTable()};
     double dt_ = 0.0;  // the parameter's double value: simulated time does not drift
     HostState state_;

@@ -10,6 +10,7 @@
 #include "sim/grid/cuda/uniform_grid_cuda.cuh"
 #include "sim/models/epidermis/cuda/epidermis_kernels.cuh"
 #include "sim/models/epidermis/epidermis_model.hpp"
+#include "sim/models/epidermis/epidermis_views.hpp"
 
 namespace cf::epidermis {
 
@@ -133,6 +134,39 @@ public:
     }
 
     void synchronize() override { CF_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
+
+    // Packed on the device (no host copy of the state): ready for CUDA-GL interop.
+    ModelViews views() override {
+        computeCentres(false);  // current even right after a division
+        elementOffset_.resize(static_cast<std::size_t>(capacity_));
+        const std::int64_t n =
+            cuda::scanElementOffsets(view(), elementOffset_.data(), temp_, tempBytes_, stream_);
+        const auto cells = static_cast<std::size_t>(cells_);
+        viewElements_.resize(4 * static_cast<std::size_t>(n));
+        viewState_.resize(static_cast<std::size_t>(n));
+        viewElementSpecies_.resize(kSpeciesCount * static_cast<std::size_t>(n));
+        viewCells_.resize(4 * cells);
+        viewCellSpecies_.resize(kSpeciesCount * cells);
+        cuda::PackArgs a{view(),
+                         centres(),
+                         elementOffset_.data(),
+                         n,
+                         kElementDrawRadius,
+                         viewElements_.data(),
+                         viewState_.data(),
+                         viewElementSpecies_.data(),
+                         viewCells_.data(),
+                         viewCellSpecies_.data()};
+        cuda::launchPackViews(a, stream_);
+        PackedViews v{viewElements_.data(),
+                      viewState_.data(),
+                      viewElementSpecies_.data(),
+                      static_cast<std::size_t>(n),
+                      viewCells_.data(),
+                      viewCellSpecies_.data(),
+                      cells};
+        return assembleViews(p_, MemorySpace::Device, v);
+    }
 
 private:
     bool gridMethod() const { return p_.neighborMethod == static_cast<int>(NeighborMethod::Grid); }
@@ -428,7 +462,9 @@ private:
     DeviceBuffer<float> species_;
     DeviceBuffer<float> cx_, cy_, cz_, radius_, avgN_, avgD_, avgB_;
     DeviceBuffer<std::int32_t> divides_, offsets_, badRadius_, badElement_, badCell_;
-    DeviceBuffer<std::int32_t> list_, listCount_, badSkin_;
+    DeviceBuffer<std::int32_t> list_, listCount_, badSkin_, elementOffset_;
+    DeviceBuffer<float> viewElements_, viewElementSpecies_, viewCells_, viewCellSpecies_;
+    DeviceBuffer<std::uint8_t> viewState_;
     void* temp_ = nullptr;
     std::size_t tempBytes_ = 0;
     grid::GridGeometry geometry_{};

@@ -285,6 +285,41 @@ __global__ void divisionKernel(GrowthArgs a) {
     }
 }
 
+__global__ void packViewsKernel(PackArgs a) {
+    const std::int64_t slot = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+    const int cell = static_cast<int>(slot / a.state.slotsPerCell);
+    const int e = static_cast<int>(slot % a.state.slotsPerCell);
+    if (cell >= a.state.cells) return;
+    const int n = a.state.count[cell];
+    const std::int64_t cells = a.state.cells;
+    if (e == 0) {
+        a.cells[4 * cell] = a.centres.x[cell];
+        a.cells[4 * cell + 1] = a.centres.y[cell];
+        a.cells[4 * cell + 2] = a.centres.z[cell];
+        a.cells[4 * cell + 3] = a.centres.radius[cell];
+        for (int k = 0; k < kSpeciesCount; ++k)
+            a.cellSpecies[k * cells + cell] = speciesAt(a.state, k, cell);
+    }
+    if (e >= n) return;
+    const std::int64_t base = static_cast<std::int64_t>(cell) * a.state.slotsPerCell;
+    bool supra;
+    if (cP.network) {
+        supra = speciesAt(a.state, kOvol1, cell) > speciesAt(a.state, kOvol2, cell);
+    } else {
+        supra = true;
+        for (int k = 0; k < n; ++k)
+            supra = supra && a.state.type[base + k] != 1;
+    }
+    const std::int64_t i = a.elementOffset[cell] + e;
+    a.elements[4 * i] = a.state.x[slot];
+    a.elements[4 * i + 1] = a.state.y[slot];
+    a.elements[4 * i + 2] = a.state.z[slot];
+    a.elements[4 * i + 3] = a.drawRadius;
+    a.elementState[i] = a.state.type[slot] == 1 ? 0 : (supra ? 2 : 1);
+    for (int k = 0; k < kSpeciesCount; ++k)
+        a.elementSpecies[k * a.elementCount + i] = speciesAt(a.state, k, cell);
+}
+
 __global__ void nonFiniteKernel(StateView s, std::int32_t* badElement, std::int32_t* badCell) {
     const std::int64_t slot = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
     const int cell = static_cast<int>(slot / s.slotsPerCell);
@@ -366,6 +401,36 @@ void launchDivision(const GrowthArgs& a, cudaStream_t stream) {
     if (a.state.cells == 0) return;
     divisionKernel<<<blocksFor(a.state.cells), kBlock, 0, stream>>>(a);
     CF_CUDA_CHECK_LAUNCH("epidermis::divisionKernel", stream);
+}
+
+std::int64_t scanElementOffsets(const StateView& s, std::int32_t* offsets, void*& temp,
+                                std::size_t& tempBytes, cudaStream_t stream) {
+    const int n = s.cells;
+    if (n == 0) return 0;
+    std::size_t need = 0;
+    CF_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, need, s.count, offsets, n, stream));
+    if (need > tempBytes) {
+        if (temp != nullptr) CF_CUDA_CHECK(cudaFree(temp));
+        temp = nullptr;
+        tempBytes = 0;
+        CF_CUDA_CHECK(cudaMalloc(&temp, need));
+        tempBytes = need;
+    }
+    CF_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(temp, tempBytes, s.count, offsets, n, stream));
+    std::int32_t last[2] = {0, 0};
+    CF_CUDA_CHECK(cudaMemcpyAsync(&last[0], offsets + n - 1, sizeof(std::int32_t),
+                                  cudaMemcpyDeviceToHost, stream));
+    CF_CUDA_CHECK(cudaMemcpyAsync(&last[1], s.count + n - 1, sizeof(std::int32_t),
+                                  cudaMemcpyDeviceToHost, stream));
+    CF_CUDA_CHECK(cudaStreamSynchronize(stream));
+    return static_cast<std::int64_t>(last[0]) + last[1];
+}
+
+void launchPackViews(const PackArgs& a, cudaStream_t stream) {
+    const std::int64_t slots = static_cast<std::int64_t>(a.state.cells) * a.state.slotsPerCell;
+    if (slots == 0) return;
+    packViewsKernel<<<blocksFor(slots), kBlock, 0, stream>>>(a);
+    CF_CUDA_CHECK_LAUNCH("epidermis::packViewsKernel", stream);
 }
 
 void launchFindNonFinite(const StateView& s, std::int32_t* badElement, std::int32_t* badCell,

@@ -105,6 +105,25 @@ std::int32_t scanDivisions(const GrowthArgs& args, void*& temp, std::size_t& tem
 // species of both.
 void launchDivision(const GrowthArgs& args, cudaStream_t stream);
 
+struct PackArgs {
+    StateView state;
+    CentreView centres;
+    const std::int32_t* elementOffset;  // exclusive scan of the cell counts
+    std::int64_t elementCount;
+    float drawRadius;
+    float* elements;  // 4 per element
+    std::uint8_t* elementState;
+    float* elementSpecies;  // species-major
+    float* cells;           // 4 per cell
+    float* cellSpecies;     // species-major
+};
+static_assert(std::is_trivially_copyable_v<PackArgs>);
+// offsets = exclusive scan of the counts; returns the number of elements (waits).
+std::int64_t scanElementOffsets(const StateView& s, std::int32_t* offsets, void*& temp,
+                                std::size_t& tempBytes, cudaStream_t stream);
+// Packs the drawing views (epidermis_views.hpp) from the slot layout.
+void launchPackViews(const PackArgs& args, cudaStream_t stream);
+
 // Smallest flat index (slot * 8 + field) holding a non-finite position (fields 0-2) or
 // species value (3 + k, index = cell) into firstBad, which starts at INT_MAX.
 void launchFindNonFinite(const StateView& s, std::int32_t* firstBadElement,
