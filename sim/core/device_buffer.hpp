@@ -118,4 +118,11 @@ private:
     std::size_t size_ = 0;
 };
 
+// Scratch storage (CUB temporary storage, ...) that only grows: returns a pointer to at
+// least `bytes` bytes, reallocating only when the request exceeds what is held.
+inline void* ensureScratch(DeviceBuffer<unsigned char>& scratch, std::size_t bytes) {
+    if (scratch.size() < bytes) scratch.resize(bytes);
+    return scratch.data();
+}
+
 }  // namespace cf::cuda

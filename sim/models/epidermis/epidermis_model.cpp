@@ -73,6 +73,20 @@ std::int64_t HostState::elements() const {
     return n;
 }
 
+void HostState::allocate(std::int32_t cap, std::int32_t slots) {
+    capacity = cap;
+    slotsPerCell = slots;
+    cells = 0;
+    const auto E = static_cast<std::size_t>(slots);
+    const auto c = static_cast<std::size_t>(cap);
+    x.assign(c * E, 0.0f);
+    y.assign(c * E, 0.0f);
+    z.assign(c * E, 0.0f);
+    type.assign(c * E, 0);
+    count.assign(c, 0);
+    species.assign(kSpeciesCount * c, 0.0f);
+}
+
 void HostState::reserveCells(std::int32_t newCapacity) {
     if (newCapacity < cells) throw Error("epidermis: capacity below the active cells");
     const auto E = static_cast<std::size_t>(slotsPerCell);
@@ -93,17 +107,9 @@ void HostState::reserveCells(std::int32_t newCapacity) {
 
 HostState initialState(const EpidermisParams& p, std::uint32_t seed) {
     HostState s;
-    s.slotsPerCell = p.maxElementsPerCell;
-    s.capacity = p.initialCellCapacity > 0 ? p.initialCellCapacity : 2 * p.cells;
+    s.allocate(p.initialCellCapacity > 0 ? p.initialCellCapacity : 2 * p.cells,
+               p.maxElementsPerCell);
     s.cells = p.cells;
-    const auto E = static_cast<std::size_t>(s.slotsPerCell);
-    const auto cap = static_cast<std::size_t>(s.capacity);
-    s.x.assign(cap * E, 0.0f);
-    s.y.assign(cap * E, 0.0f);
-    s.z.assign(cap * E, 0.0f);
-    s.type.assign(cap * E, 0);
-    s.count.assign(cap, 0);
-    s.species.assign(kSpeciesCount * cap, 0.0f);
 
     const rng::Philox gen(seed, kInitStream);
     const int side = static_cast<int>(std::ceil(std::sqrt(static_cast<double>(p.cells))));
@@ -197,18 +203,11 @@ HostState readSnapshot(const EpidermisParams& p, const Snapshot& snap) {
     const std::vector<float> pos = snap.at("position").as<float>();
     const std::vector<std::uint8_t> type = snap.at("element_type").as<std::uint8_t>();
     HostState s;
-    s.slotsPerCell = p.maxElementsPerCell;
-    s.cells = static_cast<std::int32_t>(counts.size());
-    s.capacity = std::max(s.cells, p.initialCellCapacity > 0 ? p.initialCellCapacity : 2 * p.cells);
-    s.capacity = std::max(s.capacity, 2 * s.cells);
-    const auto E = static_cast<std::size_t>(s.slotsPerCell);
-    const auto cap = static_cast<std::size_t>(s.capacity);
-    s.x.assign(cap * E, 0.0f);
-    s.y.assign(cap * E, 0.0f);
-    s.z.assign(cap * E, 0.0f);
-    s.type.assign(cap * E, 0);
-    s.count.assign(cap, 0);
-    s.species.assign(kSpeciesCount * cap, 0.0f);
+    const auto cells = static_cast<std::int32_t>(counts.size());
+    s.allocate(std::max({cells, 2 * cells,
+                         p.initialCellCapacity > 0 ? p.initialCellCapacity : 2 * p.cells}),
+               p.maxElementsPerCell);
+    s.cells = cells;
     std::size_t n = 0;
     for (std::int32_t c = 0; c < s.cells; ++c) {
         const std::int32_t m = counts[static_cast<std::size_t>(c)];

@@ -84,6 +84,8 @@ struct HostState {
                        static_cast<std::size_t>(cell)];
     }
     std::int64_t elements() const;
+    // Zero-filled arrays for `capacity` cells of `slotsPerCell` slots; no active cell.
+    void allocate(std::int32_t capacity, std::int32_t slotsPerCell);
     // Reallocates to `newCapacity` cell slots, keeping the active cells.
     void reserveCells(std::int32_t newCapacity);
 };

@@ -17,10 +17,7 @@ using cf::cuda::DeviceBuffer;
 class CudaBrownian final : public Model {
 public:
     CudaBrownian() { CF_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
-    ~CudaBrownian() override {
-        if (temp_ != nullptr) cudaFree(temp_);
-        cudaStreamDestroy(stream_);
-    }
+    ~CudaBrownian() override { cudaStreamDestroy(stream_); }
     CudaBrownian(const CudaBrownian&) = delete;
     CudaBrownian& operator=(const CudaBrownian&) = delete;
 
@@ -68,8 +65,8 @@ public:
         sums_.resize(2);
         cuda::launchMetricTerms(dx_.data(), dy_.data(), dz_.data(), overlaps_.data(), n,
                                 terms_.data(), stream_);
-        cuda::sumDoubles(terms_.data(), n, sums_.data(), temp_, tempBytes_, stream_);
-        cuda::sumDoubles(terms_.data() + n, n, sums_.data() + 1, temp_, tempBytes_, stream_);
+        cuda::sumDoubles(terms_.data(), n, sums_.data(), scratch_, stream_);
+        cuda::sumDoubles(terms_.data() + n, n, sums_.data() + 1, scratch_, stream_);
         const std::vector<double> s = sums_.toHost(stream_);
         return {{"msd", "um^2", s[0] / n}, {"overlapping_pairs", "1", s[1] / 2.0}};
     }
@@ -157,8 +154,7 @@ private:
     DeviceBuffer<std::int32_t> overlaps_;
     DeviceBuffer<double> terms_, sums_;
     DeviceBuffer<int> firstBad_;
-    void* temp_ = nullptr;
-    std::size_t tempBytes_ = 0;
+    DeviceBuffer<unsigned char> scratch_;  // CUB temporary storage
     grid::GridGeometry geometry_{};
     grid::CudaUniformGrid grid_;
     std::uint64_t step_ = 0;

@@ -103,18 +103,12 @@ void launchMetricTerms(const float* dx, const float* dy, const float* dz,
     CF_CUDA_CHECK_LAUNCH("brownian::metricTermsKernel", stream);
 }
 
-void sumDoubles(const double* in, int n, double* out, void*& temp, std::size_t& tempBytes,
-                cudaStream_t stream) {
+void sumDoubles(const double* in, int n, double* out,
+                cf::cuda::DeviceBuffer<unsigned char>& scratch, cudaStream_t stream) {
     std::size_t need = 0;
     CF_CUDA_CHECK(cub::DeviceReduce::Sum(nullptr, need, in, out, n, stream));
-    if (need > tempBytes) {
-        if (temp != nullptr) CF_CUDA_CHECK(cudaFree(temp));
-        temp = nullptr;
-        tempBytes = 0;
-        CF_CUDA_CHECK(cudaMalloc(&temp, need));
-        tempBytes = need;
-    }
-    CF_CUDA_CHECK(cub::DeviceReduce::Sum(temp, tempBytes, in, out, n, stream));
+    void* temp = cf::cuda::ensureScratch(scratch, need);
+    CF_CUDA_CHECK(cub::DeviceReduce::Sum(temp, need, in, out, n, stream));
 }
 
 void launchFindNonFinite(const float* const* arrays, int arrayCount, int n, int* firstBad,

@@ -6,6 +6,7 @@
 #include <cuda_runtime_api.h>
 #include <type_traits>
 
+#include "sim/core/device_buffer.hpp"
 #include "sim/grid/uniform_grid.hpp"
 #include "sim/models/brownian/brownian_params.hpp"
 
@@ -40,9 +41,8 @@ void launchMetricTerms(const float* dx, const float* dy, const float* dz,
                        const std::int32_t* overlaps, int n, double* terms, cudaStream_t stream);
 
 // out[0] = sum of in[0..n): deterministic for a given n and device (CUB reduction).
-// `temp`/`tempBytes` is scratch that grows on demand (freed with cudaFree by the caller).
-void sumDoubles(const double* in, int n, double* out, void*& temp, std::size_t& tempBytes,
-                cudaStream_t stream);
+void sumDoubles(const double* in, int n, double* out,
+                cf::cuda::DeviceBuffer<unsigned char>& scratch, cudaStream_t stream);
 
 // firstBad[0] = smallest index i with a non-finite value in any of the arrays (left as is
 // when all are finite); firstBad[1] = which array (0..arrays-1).

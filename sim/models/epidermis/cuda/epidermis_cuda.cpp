@@ -23,7 +23,6 @@ public:
     CudaEpidermis() { CF_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
     ~CudaEpidermis() override {
         dropGraphs();
-        if (temp_ != nullptr) cudaFree(temp_);
         cudaStreamDestroy(stream_);
     }
     CudaEpidermis(const CudaEpidermis&) = delete;
@@ -140,7 +139,7 @@ public:
         computeCentres(false);  // current even right after a division
         elementOffset_.resize(static_cast<std::size_t>(capacity_));
         const std::int64_t n =
-            cuda::scanElementOffsets(view(), elementOffset_.data(), temp_, tempBytes_, stream_);
+            cuda::scanElementOffsets(view(), elementOffset_.data(), scratch_, stream_);
         const auto cells = static_cast<std::size_t>(cells_);
         viewElements_.resize(4 * static_cast<std::size_t>(n));
         viewState_.resize(static_cast<std::size_t>(n));
@@ -396,7 +395,7 @@ private:
         dropGraphs();  // cell count and maybe capacity change
         cuda::GrowthArgs g{view(), centres(), avgD_.data(), divides_.data(), offsets_.data()};
         cuda::launchGrowth(g, stream_);
-        const std::int32_t dividing = cuda::scanDivisions(g, temp_, tempBytes_, stream_);
+        const std::int32_t dividing = cuda::scanDivisions(g, scratch_, stream_);
         if (dividing > 0) {
             if (cells_ + dividing > capacity_)
                 growCapacity(std::max(2 * capacity_, cells_ + dividing));
@@ -465,8 +464,7 @@ private:
     DeviceBuffer<std::int32_t> list_, listCount_, badSkin_, elementOffset_;
     DeviceBuffer<float> viewElements_, viewElementSpecies_, viewCells_, viewCellSpecies_;
     DeviceBuffer<std::uint8_t> viewState_;
-    void* temp_ = nullptr;
-    std::size_t tempBytes_ = 0;
+    DeviceBuffer<unsigned char> scratch_;  // CUB temporary storage
     grid::GridGeometry geometry_{};
     grid::CudaUniformGrid grid_;
     bool gridCurrent_ = false;

@@ -374,27 +374,28 @@ void launchGrowth(const GrowthArgs& a, cudaStream_t stream) {
     CF_CUDA_CHECK_LAUNCH("epidermis::growthKernel", stream);
 }
 
-std::int32_t scanDivisions(const GrowthArgs& a, void*& temp, std::size_t& tempBytes,
-                           cudaStream_t stream) {
-    const int n = a.state.cells;
+// out = exclusive scan of in[0..n); returns the total (waits for the device).
+std::int64_t exclusiveScanTotal(const std::int32_t* in, std::int32_t* out, int n,
+                                cf::cuda::DeviceBuffer<unsigned char>& scratch,
+                                cudaStream_t stream) {
     if (n == 0) return 0;
     std::size_t need = 0;
-    CF_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, need, a.divides, a.offsets, n, stream));
-    if (need > tempBytes) {
-        if (temp != nullptr) CF_CUDA_CHECK(cudaFree(temp));
-        temp = nullptr;
-        tempBytes = 0;
-        CF_CUDA_CHECK(cudaMalloc(&temp, need));
-        tempBytes = need;
-    }
-    CF_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(temp, tempBytes, a.divides, a.offsets, n, stream));
+    CF_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, need, in, out, n, stream));
+    void* temp = cf::cuda::ensureScratch(scratch, need);
+    CF_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(temp, need, in, out, n, stream));
     std::int32_t last[2] = {0, 0};
-    CF_CUDA_CHECK(cudaMemcpyAsync(&last[0], a.offsets + n - 1, sizeof(std::int32_t),
+    CF_CUDA_CHECK(cudaMemcpyAsync(&last[0], out + n - 1, sizeof(std::int32_t),
                                   cudaMemcpyDeviceToHost, stream));
-    CF_CUDA_CHECK(cudaMemcpyAsync(&last[1], a.divides + n - 1, sizeof(std::int32_t),
+    CF_CUDA_CHECK(cudaMemcpyAsync(&last[1], in + n - 1, sizeof(std::int32_t),
                                   cudaMemcpyDeviceToHost, stream));
     CF_CUDA_CHECK(cudaStreamSynchronize(stream));
-    return last[0] + last[1];
+    return static_cast<std::int64_t>(last[0]) + last[1];
+}
+
+std::int32_t scanDivisions(const GrowthArgs& a, cf::cuda::DeviceBuffer<unsigned char>& scratch,
+                           cudaStream_t stream) {
+    return static_cast<std::int32_t>(
+        exclusiveScanTotal(a.divides, a.offsets, a.state.cells, scratch, stream));
 }
 
 void launchDivision(const GrowthArgs& a, cudaStream_t stream) {
@@ -403,27 +404,10 @@ void launchDivision(const GrowthArgs& a, cudaStream_t stream) {
     CF_CUDA_CHECK_LAUNCH("epidermis::divisionKernel", stream);
 }
 
-std::int64_t scanElementOffsets(const StateView& s, std::int32_t* offsets, void*& temp,
-                                std::size_t& tempBytes, cudaStream_t stream) {
-    const int n = s.cells;
-    if (n == 0) return 0;
-    std::size_t need = 0;
-    CF_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, need, s.count, offsets, n, stream));
-    if (need > tempBytes) {
-        if (temp != nullptr) CF_CUDA_CHECK(cudaFree(temp));
-        temp = nullptr;
-        tempBytes = 0;
-        CF_CUDA_CHECK(cudaMalloc(&temp, need));
-        tempBytes = need;
-    }
-    CF_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(temp, tempBytes, s.count, offsets, n, stream));
-    std::int32_t last[2] = {0, 0};
-    CF_CUDA_CHECK(cudaMemcpyAsync(&last[0], offsets + n - 1, sizeof(std::int32_t),
-                                  cudaMemcpyDeviceToHost, stream));
-    CF_CUDA_CHECK(cudaMemcpyAsync(&last[1], s.count + n - 1, sizeof(std::int32_t),
-                                  cudaMemcpyDeviceToHost, stream));
-    CF_CUDA_CHECK(cudaStreamSynchronize(stream));
-    return static_cast<std::int64_t>(last[0]) + last[1];
+std::int64_t scanElementOffsets(const StateView& s, std::int32_t* offsets,
+                                cf::cuda::DeviceBuffer<unsigned char>& scratch,
+                                cudaStream_t stream) {
+    return exclusiveScanTotal(s.count, offsets, s.cells, scratch, stream);
 }
 
 void launchPackViews(const PackArgs& a, cudaStream_t stream) {

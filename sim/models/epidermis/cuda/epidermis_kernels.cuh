@@ -7,6 +7,7 @@
 #include <cuda_runtime_api.h>
 #include <type_traits>
 
+#include "sim/core/device_buffer.hpp"
 #include "sim/grid/uniform_grid.hpp"
 #include "sim/models/epidermis/epidermis_params.hpp"
 
@@ -99,7 +100,7 @@ static_assert(std::is_trivially_copyable_v<GrowthArgs>);
 // Appends one element to growing cells and flags the cells that must divide.
 void launchGrowth(const GrowthArgs& args, cudaStream_t stream);
 // Exclusive scan of the flags; returns the number of dividing cells (waits for the device).
-std::int32_t scanDivisions(const GrowthArgs& args, void*& temp, std::size_t& tempBytes,
+std::int32_t scanDivisions(const GrowthArgs& args, cf::cuda::DeviceBuffer<unsigned char>& scratch,
                            cudaStream_t stream);
 // Moves the second half of each dividing cell into cell `cells + offset` and halves the
 // species of both.
@@ -119,8 +120,9 @@ struct PackArgs {
 };
 static_assert(std::is_trivially_copyable_v<PackArgs>);
 // offsets = exclusive scan of the counts; returns the number of elements (waits).
-std::int64_t scanElementOffsets(const StateView& s, std::int32_t* offsets, void*& temp,
-                                std::size_t& tempBytes, cudaStream_t stream);
+std::int64_t scanElementOffsets(const StateView& s, std::int32_t* offsets,
+                                cf::cuda::DeviceBuffer<unsigned char>& scratch,
+                                cudaStream_t stream);
 // Packs the drawing views (epidermis_views.hpp) from the slot layout.
 void launchPackViews(const PackArgs& args, cudaStream_t stream);
 
