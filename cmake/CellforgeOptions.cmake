@@ -4,7 +4,7 @@
 set(CELLFORGE_CUDA AUTO CACHE STRING "Build the CUDA backends: AUTO, ON or OFF")
 set_property(CACHE CELLFORGE_CUDA PROPERTY STRINGS AUTO ON OFF)
 option(CELLFORGE_GUI "Build the Qt 6 desktop application" OFF)
-option(CELLFORGE_RENDER "Build the OpenGL renderer library" OFF)
+option(CELLFORGE_RENDER "Build the OpenGL renderer (libepoxy, EGL, libpng)" ON)
 set(CELLFORGE_HDF5 AUTO CACHE STRING "HDF5 snapshots with XDMF sidecars: AUTO, ON or OFF")
 set_property(CACHE CELLFORGE_HDF5 PROPERTY STRINGS AUTO ON OFF)
 option(CELLFORGE_FFMPEG "Movie export through FFmpeg's libraries" OFF)

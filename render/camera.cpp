@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "render/camera.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <glm/gtc/matrix_transform.hpp>
+
+namespace cf::render {
+
+glm::vec3 OrbitCamera::eye() const {
+    const float yaw = glm::radians(yawDegrees), pitch = glm::radians(pitchDegrees);
+    const glm::vec3 dir(std::cos(pitch) * std::cos(yaw), std::cos(pitch) * std::sin(yaw),
+                        std::sin(pitch));
+    return target + distance * dir;
+}
+
+glm::mat4 OrbitCamera::view() const {
+    return glm::lookAt(eye(), target, glm::vec3(0.0f, 0.0f, 1.0f));
+}
+
+glm::mat4 OrbitCamera::projection(float aspect) const {
+    const float nearPlane = std::max(1e-4f, 0.01f * distance);
+    const float farPlane = 100.0f * distance;
+    return glm::perspective(glm::radians(fovYDegrees), aspect, nearPlane, farPlane);
+}
+
+void OrbitCamera::fit(const glm::vec3& lo, const glm::vec3& hi) {
+    target = 0.5f * (lo + hi);
+    const float radius = std::max(0.5f * glm::length(hi - lo), 1e-6f);
+    distance = radius / std::sin(0.5f * glm::radians(fovYDegrees)) * 1.05f;
+}
+
+}  // namespace cf::render

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// Small RAII owners of GL objects and a shader program built from embedded sources.
+#include <epoxy/gl.h>
+
+#include <string>
+#include <utility>
+
+namespace cf::render {
+
+// Owns one GL name; `Deleter` frees it (glDeleteBuffers style, count 1).
+template <void (*Delete)(GLuint)>
+class GlName {
+public:
+    GlName() = default;
+    explicit GlName(GLuint name) : name_(name) {}
+    ~GlName() {
+        if (name_ != 0) Delete(name_);
+    }
+    GlName(const GlName&) = delete;
+    GlName& operator=(const GlName&) = delete;
+    GlName(GlName&& o) noexcept : name_(std::exchange(o.name_, 0)) {}
+    GlName& operator=(GlName&& o) noexcept {
+        if (this != &o) {
+            if (name_ != 0) Delete(name_);
+            name_ = std::exchange(o.name_, 0);
+        }
+        return *this;
+    }
+    GLuint get() const { return name_; }
+
+private:
+    GLuint name_ = 0;
+};
+
+void deleteBuffer(GLuint n);
+void deleteVertexArray(GLuint n);
+void deleteTexture(GLuint n);
+void deleteFramebuffer(GLuint n);
+void deleteProgram(GLuint n);
+using Buffer = GlName<deleteBuffer>;
+using VertexArray = GlName<deleteVertexArray>;
+using Texture = GlName<deleteTexture>;
+using Framebuffer = GlName<deleteFramebuffer>;
+using Program = GlName<deleteProgram>;
+
+// Compiles and links; throws RenderError with the GL info log and the shader's name.
+Program buildProgram(const char* name, const char* vertexSource, const char* fragmentSource);
+
+}  // namespace cf::render

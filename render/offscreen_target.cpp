@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "render/offscreen_target.hpp"
+
+#include <cstring>
+#include <string>
+
+#include "render/render_error.hpp"
+
+namespace cf::render {
+
+namespace {
+GLuint newTexture() {
+    GLuint t = 0;
+    glCreateTextures(GL_TEXTURE_2D, 1, &t);
+    return t;
+}
+GLuint newFramebuffer() {
+    GLuint f = 0;
+    glCreateFramebuffers(1, &f);
+    return f;
+}
+}  // namespace
+
+OffscreenTarget::OffscreenTarget(int width, int height)
+    : width_(width),
+      height_(height),
+      fbo_(newFramebuffer()),
+      color_(newTexture()),
+      depth_(newTexture()) {
+    GLint maxSize = 0;
+    glGetIntegerv(GL_MAX_TEXTURE_SIZE, &maxSize);
+    if (width < 1 || height < 1 || width > maxSize || height > maxSize)
+        throw RenderError("image size " + std::to_string(width) + "x" + std::to_string(height) +
+                          " is outside 1.." + std::to_string(maxSize) + " pixels per side");
+    glTextureStorage2D(color_.get(), 1, GL_RGBA8, width, height);
+    glTextureStorage2D(depth_.get(), 1, GL_DEPTH_COMPONENT24, width, height);
+    glNamedFramebufferTexture(fbo_.get(), GL_COLOR_ATTACHMENT0, color_.get(), 0);
+    glNamedFramebufferTexture(fbo_.get(), GL_DEPTH_ATTACHMENT, depth_.get(), 0);
+    if (glCheckNamedFramebufferStatus(fbo_.get(), GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
+        throw RenderError("offscreen framebuffer " + std::to_string(width) + "x" +
+                          std::to_string(height) + " is incomplete");
+}
+
+void OffscreenTarget::bind() const {
+    glBindFramebuffer(GL_FRAMEBUFFER, fbo_.get());
+    glViewport(0, 0, width_, height_);
+}
+
+void OffscreenTarget::clear(float r, float g, float b, float a) const {
+    const float color[4] = {r, g, b, a};
+    const float depth = 1.0f;
+    glClearNamedFramebufferfv(fbo_.get(), GL_COLOR, 0, color);
+    glClearNamedFramebufferfv(fbo_.get(), GL_DEPTH, 0, &depth);
+}
+
+std::vector<std::uint8_t> OffscreenTarget::readPixels() const {
+    const auto w = static_cast<std::size_t>(width_), h = static_cast<std::size_t>(height_);
+    std::vector<std::uint8_t> bottomUp(w * h * 4), image(w * h * 4);
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo_.get());
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glReadPixels(0, 0, width_, height_, GL_RGBA, GL_UNSIGNED_BYTE, bottomUp.data());
+    for (std::size_t y = 0; y < h; ++y)
+        std::memcpy(&image[y * w * 4], &bottomUp[(h - 1 - y) * w * 4], w * 4);
+    return image;
+}
+
+}  // namespace cf::render

@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// PointCloud: sphere impostors drawn instanced from GL buffers the renderer owns. Data
+// arrive from the host (glNamedBufferSubData) here; the CUDA interop path writes the same
+// buffers device to device (positionBuffer() etc. are what it registers).
+#include <cstddef>
+#include <cstdint>
+#include <glm/glm.hpp>
+
+#include "render/colormap.hpp"
+#include "render/gl_program.hpp"
+
+namespace cf::render {
+
+class PointCloud {
+public:
+    enum class ColorMode { Uniform = 0, Scalar = 1, Category = 2 };
+
+    PointCloud();  // needs a current GL 4.5 context
+
+    // count x (x, y, z, radius). Buffers grow to fit and are reused.
+    void setPoints(const float* xyzr, std::size_t count);
+    void setScalars(const float* values, std::size_t count);
+    void setCategories(const std::uint8_t* values, std::size_t count);
+
+    void colorUniform(const glm::vec3& rgb);
+    void colorByScalar(Colormap map, float lo, float hi);
+    void colorByCategory();
+    void setRadiusOverride(float radius) { radiusOverride_ = radius; }  // <= 0: per point
+
+    std::size_t count() const { return count_; }
+    GLuint positionBuffer() const { return positions_.get(); }
+
+    void draw(const glm::mat4& view, const glm::mat4& projection) const;
+
+private:
+    void ensureCapacity(std::size_t count);
+
+    Program program_;
+    VertexArray vao_;
+    Buffer positions_, scalars_, categories_;
+    Texture colormap_;
+    std::size_t capacity_ = 0;
+    std::size_t count_ = 0;
+    ColorMode mode_ = ColorMode::Uniform;
+    glm::vec3 uniformColor_{0.8f, 0.8f, 0.8f};
+    glm::vec2 scalarRange_{0.0f, 1.0f};
+    float radiusOverride_ = 0.0f;
+};
+
+}  // namespace cf::render

@@ -1,0 +1,3 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+cellforge_add_test(test_render CPU_ONLY SOURCES render/test_point_cloud.cpp LIBS cellforge_render)
+target_compile_definitions(test_render PRIVATE CELLFORGE_TEST_DATA="${PROJECT_SOURCE_DIR}/tests")
