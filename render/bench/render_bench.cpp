@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// cellforge-render-bench: frames per second of sphere impostors at a given resolution on
+// the headless context, and (CUDA builds) the CUDA-GL interop copy time per frame.
+//   cellforge-render-bench [--points 1000000,4000000] [--size 1920x1080] [--frames 60]
+//                          [--json FILE]
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "render/camera.hpp"
+#include "render/headless_context.hpp"
+#include "render/offscreen_target.hpp"
+#include "render/point_cloud.hpp"
+#include "render/render_error.hpp"
+
+#if CELLFORGE_HAVE_CUDA
+#include <cuda_runtime_api.h>
+
+#include "render/cuda/cuda_gl_buffer.hpp"
+#endif
+
+namespace {
+
+struct Result {
+    std::size_t points;
+    double msPerFrame;
+    double interopMs;  // < 0: not measured
+};
+
+std::vector<std::size_t> parseList(const std::string& s) {
+    std::vector<std::size_t> out;
+    std::stringstream in(s);
+    std::string item;
+    while (std::getline(in, item, ','))
+        out.push_back(static_cast<std::size_t>(std::stod(item)));
+    return out;
+}
+
+#if CELLFORGE_HAVE_CUDA
+// Median time of a device-to-device copy of the positions into the GL buffer (map, copy,
+// unmap), timed with CUDA events.
+double interopCopyMs(cf::render::PointCloud& cloud, const std::vector<float>& xyzr) {
+    if (!cf::render::cudaGlInteropAvailable()) return -1.0;
+    void* device = nullptr;
+    const std::size_t bytes = xyzr.size() * sizeof(float);
+    if (cudaMalloc(&device, bytes) != cudaSuccess) return -1.0;
+    cudaMemcpy(device, xyzr.data(), bytes, cudaMemcpyHostToDevice);
+    cudaStream_t stream = nullptr;
+    cudaStreamCreate(&stream);
+    cf::render::CudaGlBuffer interop;
+    interop.attach(cloud.positionBuffer());
+    cudaEvent_t start, stop;
+    cudaEventCreate(&start);
+    cudaEventCreate(&stop);
+    std::vector<float> times;
+    for (int r = 0; r < 50; ++r) {
+        cudaEventRecord(start, stream);
+        interop.copyFromDevice(device, bytes, stream);
+        cudaEventRecord(stop, stream);
+        cudaEventSynchronize(stop);
+        float ms = 0.0f;
+        cudaEventElapsedTime(&ms, start, stop);
+        if (r >= 5) times.push_back(ms);
+    }
+    std::sort(times.begin(), times.end());
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+    cudaStreamDestroy(stream);
+    cudaFree(device);
+    return times[times.size() / 2];
+}
+#endif
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    std::vector<std::size_t> counts = {1'000'000, 4'000'000};
+    int width = 1920, height = 1080, frames = 60;
+    std::string json;
+    for (int i = 1; i + 1 < argc; i += 2) {
+        const std::string key = argv[i], value = argv[i + 1];
+        if (key == "--points")
+            counts = parseList(value);
+        else if (key == "--size" && std::sscanf(value.c_str(), "%dx%d", &width, &height) == 2) {
+        } else if (key == "--frames")
+            frames = std::max(1, std::stoi(value));
+        else if (key == "--json")
+            json = value;
+        else {
+            std::fprintf(stderr, "cellforge-render-bench: unknown option %s\n", key.c_str());
+            return 2;
+        }
+    }
+    try {
+        cf::render::HeadlessContext context;
+        std::printf("renderer: %s, %dx%d, %d frames\n", context.description().c_str(), width,
+                    height, frames);
+        cf::render::OffscreenTarget target(width, height);
+        std::vector<Result> results;
+        for (std::size_t n : counts) {
+            // Random spheres at the epidermis' density: radius 0.1, ~20 per unit volume.
+            const float side = std::cbrt(static_cast<float>(n) / 20.0f);
+            std::mt19937 gen(1);
+            std::uniform_real_distribution<float> u(0.0f, side);
+            std::vector<float> xyzr(4 * n), scalar(n);
+            for (std::size_t i = 0; i < n; ++i) {
+                xyzr[4 * i] = u(gen);
+                xyzr[4 * i + 1] = u(gen);
+                xyzr[4 * i + 2] = u(gen);
+                xyzr[4 * i + 3] = 0.1f;
+                scalar[i] = xyzr[4 * i + 2] / side;
+            }
+            cf::render::PointCloud cloud;
+            cloud.setPoints(xyzr.data(), n);
+            cloud.setScalars(scalar.data(), n);
+            cloud.colorByScalar(cf::render::Colormap::Viridis, 0.0f, 1.0f);
+            cf::render::OrbitCamera cam;
+            cam.fit({0, 0, 0}, {side, side, side});
+            const float aspect = static_cast<float>(width) / static_cast<float>(height);
+            target.bind();
+            for (int f = 0; f < 5; ++f) {  // warm-up
+                target.clear(1, 1, 1, 1);
+                cloud.draw(cam.view(), cam.projection(aspect));
+            }
+            glFinish();
+            const auto t0 = std::chrono::steady_clock::now();
+            for (int f = 0; f < frames; ++f) {
+                cam.yawDegrees += 1.0f;  // a turning camera, as in a movie
+                target.clear(1, 1, 1, 1);
+                cloud.draw(cam.view(), cam.projection(aspect));
+            }
+            glFinish();
+            const double ms =
+                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                    .count() /
+                frames;
+            double interop = -1.0;
+#if CELLFORGE_HAVE_CUDA
+            interop = interopCopyMs(cloud, xyzr);
+#endif
+            results.push_back({n, ms, interop});
+            std::printf("%10zu spheres: %8.3f ms/frame (%7.1f fps); interop copy %s\n", n, ms,
+                        1000.0 / ms,
+                        interop < 0 ? "n/a" : (std::to_string(interop) + " ms").c_str());
+        }
+        if (!json.empty()) {
+            std::ofstream out(json);
+            out << "{\"renderer\": \"" << context.description() << "\", \"width\": " << width
+                << ", \"height\": " << height << ", \"frames\": " << frames << ", \"results\": [";
+            for (std::size_t i = 0; i < results.size(); ++i)
+                out << (i ? ", " : "") << "{\"points\": " << results[i].points
+                    << ", \"ms_per_frame\": " << results[i].msPerFrame
+                    << ", \"fps\": " << 1000.0 / results[i].msPerFrame
+                    << ", \"interop_copy_ms\": " << results[i].interopMs << "}";
+            out << "]}\n";
+        }
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "cellforge-render-bench: %s\n", e.what());
+        return 3;
+    }
+    return 0;
+}
