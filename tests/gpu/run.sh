@@ -41,16 +41,16 @@ if [ "$status_build" = ok ]; then
   # The headless runner end to end on the device.
   build/gpu/sim/cli/cellforge-sim run assets/scenarios/default.toml --backend cuda \
     --out "$out/run-default" >"$out/run-default.txt" 2>&1 || status_gpu="FAIL (cellforge-sim run)"
-  if [ "$bench" = 1 ] && [ -x build/gpu/render/cellforge-render-bench ]; then
-    build/gpu/render/cellforge-render-bench --points 1000000,4000000 --size 1920x1080 \
-      --frames 60 --json "$out/bench-render.json" >>"$out/bench.txt" 2>&1 || status_bench=FAIL
-  fi
   if [ "$bench" = 1 ]; then
     status_bench=ok
     for m in $(build/gpu/sim/cli/cellforge-sim list | awk '{print $1}'); do
       build/gpu/sim/cli/cellforge-sim bench "$m" $bench_backend --scale "$scale" --json "$out/bench-$m.json" \
         >>"$out/bench.txt" 2>&1 || status_bench=FAIL
     done
+    if [ -x build/gpu/render/cellforge-render-bench ]; then
+      build/gpu/render/cellforge-render-bench --points 1000000,4000000 --size 1920x1080 \
+        --frames 60 --json "$out/bench-render.json" >>"$out/bench.txt" 2>&1 || status_bench=FAIL
+    fi
   fi
 fi
 
