@@ -24,7 +24,8 @@ bool hasExtension(const char* list, const char* name) {
     return all.find(std::string(" ") + name + " ") != std::string::npos;
 }
 
-// Candidate displays, best first: EGL devices (NVIDIA, no X), then Mesa surfaceless.
+// Candidate displays, best first: EGL devices (NVIDIA, no X), then the surfaceless
+// platform (Mesa's llvmpipe; the NVIDIA driver offers it too).
 std::vector<std::pair<EGLDisplay, std::string>> candidateDisplays() {
     std::vector<std::pair<EGLDisplay, std::string>> out;
     const char* clientExts = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
@@ -43,7 +44,7 @@ std::vector<std::pair<EGLDisplay, std::string>> candidateDisplays() {
     if (hasExtension(clientExts, "EGL_MESA_platform_surfaceless")) {
         EGLDisplay d =
             eglGetPlatformDisplayEXT(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr);
-        if (d != EGL_NO_DISPLAY) out.emplace_back(d, "Mesa surfaceless");
+        if (d != EGL_NO_DISPLAY) out.emplace_back(d, "EGL surfaceless platform");
     }
     return out;
 }

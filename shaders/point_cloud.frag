@@ -10,6 +10,9 @@ flat in vec3 vColor;
 uniform mat4 uProjection;
 
 layout(location = 0) out vec4 fragColor;
+// The quad is in front of the sphere, so the ray-cast depth is never nearer than the
+// quad's: early depth testing stays valid.
+layout(depth_greater) out float gl_FragDepth;
 
 void main() {
     vec3 ray = normalize(vViewPosition);  // from the eye at the origin

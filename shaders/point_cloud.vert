@@ -24,13 +24,25 @@ void main() {
     const vec2 corners[4] = vec2[](vec2(-1, -1), vec2(1, -1), vec2(-1, 1), vec2(1, 1));
     float radius = uRadiusOverride > 0.0 ? uRadiusOverride : aCenterRadius.w;
     vec3 center = (uView * vec4(aCenterRadius.xyz, 1.0)).xyz;
-    // Under perspective the silhouette is wider than the radius; the quad sits on the
-    // near side of the sphere and is enlarged so that it covers it.
-    float distance = max(length(center), 1e-6);
-    float grow = distance / sqrt(max(distance * distance - radius * radius, 1e-12));
-    vec3 quadCenter = center + normalize(-center) * radius;
-    vec2 corner = corners[gl_VertexID];
-    vViewPosition = quadCenter + vec3(corner * radius * grow * 1.05, 0.0);
+    // The quad lies in the plane z = center.z + radius, in front of every point of the
+    // sphere (view space looks down -z), and spans the sphere's silhouette there: per axis
+    // the tangents from the eye bound x/-z (and y/-z). Being in front lets the fragment
+    // shader declare depth_greater, which keeps early depth testing on despite
+    // gl_FragDepth: hidden spheres cost no shading (dense clouds overdraw a lot).
+    float zq = min(center.z + radius, -1e-5);
+    vec2 lo, hi;
+    bool inside = false;
+    for (int axis = 0; axis < 2; ++axis) {
+        float ca = center[axis];
+        float d2 = ca * ca + center.z * center.z;
+        inside = inside || d2 <= radius * radius;
+        float theta = atan(ca, -center.z);
+        float beta = asin(clamp(radius / sqrt(max(d2, 1e-30)), 0.0, 1.0));
+        lo[axis] = -zq * tan(clamp(theta - beta, -1.55, 1.55));
+        hi[axis] = -zq * tan(clamp(theta + beta, -1.55, 1.55));
+    }
+    vec2 corner = 0.5 * (corners[gl_VertexID] + 1.0);
+    vViewPosition = vec3(mix(lo, hi, corner), zq);
     vCenter = center;
     vRadius = radius;
     if (uColorMode == 1) {
@@ -42,5 +54,6 @@ void main() {
     } else {
         vColor = uUniformColor;
     }
-    gl_Position = uProjection * vec4(vViewPosition, 1.0);
+    // The eye inside a sphere: nothing sensible to draw; put the quad outside the clip box.
+    gl_Position = inside ? vec4(2.0, 2.0, 2.0, 1.0) : uProjection * vec4(vViewPosition, 1.0);
 }
