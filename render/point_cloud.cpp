@@ -57,9 +57,20 @@ void PointCloud::ensureCapacity(std::size_t count) {
                          nullptr, GL_DYNAMIC_STORAGE_BIT);
     glNamedBufferStorage(scalars_.get(), static_cast<GLsizeiptr>(cap * sizeof(float)), nullptr,
                          GL_DYNAMIC_STORAGE_BIT);
-    // Categories are read as 32-bit words (4 per word) by the shader: round up.
-    glNamedBufferStorage(categories_.get(), static_cast<GLsizeiptr>((cap + 3) / 4 * 4), nullptr,
+    glNamedBufferStorage(categories_.get(), static_cast<GLsizeiptr>(cap), nullptr,
                          GL_DYNAMIC_STORAGE_BIT);
+    const GLuint vao = vao_.get();
+    glVertexArrayVertexBuffer(vao, 0, positions_.get(), 0, 4 * sizeof(float));
+    glVertexArrayVertexBuffer(vao, 1, scalars_.get(), 0, sizeof(float));
+    glVertexArrayVertexBuffer(vao, 2, categories_.get(), 0, 1);
+    for (GLuint i = 0; i < 3; ++i) {
+        glEnableVertexArrayAttrib(vao, i);
+        glVertexArrayAttribBinding(vao, i, i);
+        glVertexArrayBindingDivisor(vao, i, 1);  // one sphere per instance
+    }
+    glVertexArrayAttribFormat(vao, 0, 4, GL_FLOAT, GL_FALSE, 0);
+    glVertexArrayAttribFormat(vao, 1, 1, GL_FLOAT, GL_FALSE, 0);
+    glVertexArrayAttribIFormat(vao, 2, 1, GL_UNSIGNED_BYTE, 0);
     capacity_ = cap;
 }
 
@@ -118,13 +129,10 @@ void PointCloud::draw(const glm::mat4& view, const glm::mat4& projection) const 
     glProgramUniform3fv(p, glGetUniformLocation(p, "uPalette"), 16,
                         categoricalPalette().front().data());
     glBindTextureUnit(0, colormap_.get());
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, positions_.get());
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, scalars_.get());
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, categories_.get());
-    glBindVertexArray(vao_.get());  // empty: vertices are pulled from the storage buffers
+    glBindVertexArray(vao_.get());
     glEnable(GL_DEPTH_TEST);
     glDepthFunc(GL_LESS);
-    glDrawArrays(GL_TRIANGLES, 0, static_cast<GLsizei>(6 * count_));
+    glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, static_cast<GLsizei>(count_));
     glBindVertexArray(0);
 }
 

@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Sphere impostors by vertex pulling: one non-instanced draw of 6 vertices (two triangles)
-// per sphere, reading the sphere from storage buffers; the fragment shader ray-casts the
-// exact sphere. (Instanced 4-vertex quads pack vertices poorly and were 2x slower.)
+// Sphere impostors: one camera-facing quad per point (instanced), sized to cover the
+// sphere's silhouette; the fragment shader ray-casts the exact sphere.
 #version 450 core
-layout(std430, binding = 0) readonly buffer Centers { vec4 centerRadius[]; };  // x, y, z, r
-layout(std430, binding = 1) readonly buffer Scalars { float scalars[]; };
-layout(std430, binding = 2) readonly buffer Categories { uint categoryWords[]; };  // 4 per word
+layout(location = 0) in vec4 aCenterRadius;  // per instance: x, y, z, radius
+layout(location = 1) in float aScalar;        // per instance
+layout(location = 2) in uint aCategory;       // per instance
 
 uniform mat4 uView;
 uniform mat4 uProjection;
@@ -22,40 +21,39 @@ flat out float vRadius;
 flat out vec3 vColor;
 
 void main() {
-    const vec2 corners[6] = vec2[](vec2(0, 0), vec2(1, 0), vec2(0, 1), vec2(0, 1), vec2(1, 0),
-                                   vec2(1, 1));
-    int sphere = gl_VertexID / 6;
-    vec4 cr = centerRadius[sphere];
-    float radius = uRadiusOverride > 0.0 ? uRadiusOverride : cr.w;
-    vec3 center = (uView * vec4(cr.xyz, 1.0)).xyz;
+    const vec2 corners[4] = vec2[](vec2(-1, -1), vec2(1, -1), vec2(-1, 1), vec2(1, 1));
+    float radius = uRadiusOverride > 0.0 ? uRadiusOverride : aCenterRadius.w;
+    vec3 center = (uView * vec4(aCenterRadius.xyz, 1.0)).xyz;
     // The quad lies in the plane z = center.z + radius, in front of every point of the
-    // sphere (view space looks down -z), and spans the silhouette there: per axis the two
-    // tangents from the eye bound x/-z (and y/-z), s = (a b +- r sqrt(a^2 + b^2 - r^2)) /
-    // (b^2 - r^2) with a the centre's coordinate and b its depth. Being in front lets the
-    // fragment shader declare depth_greater (early depth testing stays on).
-    float zq = center.z + radius;
-    float b = -center.z;
-    float b2r2 = b * b - radius * radius;
-    bool visible = zq < 0.0 && b2r2 > 0.0;  // else the sphere reaches the eye's plane
-    vec2 lo = vec2(0.0), hi = vec2(0.0);
+    // sphere (view space looks down -z), and spans the sphere's silhouette there: per axis
+    // the tangents from the eye bound x/-z (and y/-z). Being in front lets the fragment
+    // shader declare depth_greater, which keeps early depth testing on despite
+    // gl_FragDepth: hidden spheres cost no shading (dense clouds overdraw a lot).
+    float zq = min(center.z + radius, -1e-5);
+    vec2 lo, hi;
+    bool inside = false;
     for (int axis = 0; axis < 2; ++axis) {
-        float a = center[axis];
-        float root = radius * sqrt(max(a * a + b2r2, 0.0));
-        lo[axis] = -zq * (a * b - root) / b2r2;
-        hi[axis] = -zq * (a * b + root) / b2r2;
+        float ca = center[axis];
+        float d2 = ca * ca + center.z * center.z;
+        inside = inside || d2 <= radius * radius;
+        float theta = atan(ca, -center.z);
+        float beta = asin(clamp(radius / sqrt(max(d2, 1e-30)), 0.0, 1.0));
+        lo[axis] = -zq * tan(clamp(theta - beta, -1.55, 1.55));
+        hi[axis] = -zq * tan(clamp(theta + beta, -1.55, 1.55));
     }
-    vViewPosition = vec3(mix(lo, hi, corners[gl_VertexID % 6]), zq);
+    vec2 corner = 0.5 * (corners[gl_VertexID] + 1.0);
+    vViewPosition = vec3(mix(lo, hi, corner), zq);
     vCenter = center;
     vRadius = radius;
     if (uColorMode == 1) {
-        float t = clamp((scalars[sphere] - uScalarRange.x) /
-                            max(uScalarRange.y - uScalarRange.x, 1e-30), 0.0, 1.0);
+        float t = clamp((aScalar - uScalarRange.x) / max(uScalarRange.y - uScalarRange.x, 1e-30),
+                        0.0, 1.0);
         vColor = texture(uColormap, t).rgb;
     } else if (uColorMode == 2) {
-        uint category = (categoryWords[sphere >> 2] >> (8u * uint(sphere & 3))) & 0xffu;
-        vColor = uPalette[category % 16u];
+        vColor = uPalette[aCategory % 16u];
     } else {
         vColor = uUniformColor;
     }
-    gl_Position = visible ? uProjection * vec4(vViewPosition, 1.0) : vec4(2.0, 2.0, 2.0, 1.0);
+    // The eye inside a sphere: nothing sensible to draw; put the quad outside the clip box.
+    gl_Position = inside ? vec4(2.0, 2.0, 2.0, 1.0) : uProjection * vec4(vViewPosition, 1.0);
 }
