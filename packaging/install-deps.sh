@@ -15,6 +15,8 @@ packages=(
   # renderer: OpenGL 4.5 through libepoxy + EGL (headless), GLM, PNG; Mesa's EGL/llvmpipe
   # drivers so it also runs (and its tests pass) without an NVIDIA GPU
   libepoxy-dev libegl-dev libgl-dev libglm-dev libpng-dev libegl-mesa0 libgl1-mesa-dri
+  # movies: MP4/H.264 through FFmpeg's libraries (Debian's libavcodec includes libx264)
+  libavcodec-dev libavformat-dev libswscale-dev libavutil-dev
   # tests
   libgtest-dev libgmock-dev
 )

@@ -30,6 +30,13 @@ public:
 
     std::size_t count() const { return count_; }
     GLuint positionBuffer() const { return positions_.get(); }
+    GLuint scalarBuffer() const { return scalars_.get(); }
+    GLuint categoryBuffer() const { return categories_.get(); }
+    // Makes room for `count` points (the interop path fills the buffers itself).
+    void resize(std::size_t count) {
+        ensureCapacity(count);
+        count_ = count;
+    }
 
     void draw(const glm::mat4& view, const glm::mat4& projection) const;
 

@@ -1,7 +1,14 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-cellforge_add_test(test_render CPU_ONLY SOURCES render/test_point_cloud.cpp LIBS cellforge_render)
+cellforge_add_test(test_render CPU_ONLY SOURCES render/test_point_cloud.cpp render/test_movie.cpp
+                   LIBS cellforge_render)
 target_compile_definitions(test_render PRIVATE CELLFORGE_TEST_DATA="${PROJECT_SOURCE_DIR}/tests")
 if(CELLFORGE_HAVE_CUDA)
   cellforge_add_test(test_render_interop GPU_ONLY SOURCES render/test_render_interop.cpp
                      LIBS cellforge_render_cuda)
 endif()
+
+# The background mode end to end: a scenario in, an image and a movie out.
+add_test(NAME cellforge_headless
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/render/headless_run.sh $<TARGET_FILE:cellforge>
+                 ${PROJECT_SOURCE_DIR}/assets/scenarios)
+set_tests_properties(cellforge_headless PROPERTIES LABELS cpu TIMEOUT 300)

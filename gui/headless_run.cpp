@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "gui/headless_run.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <csignal>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+
+#include "gui/view_upload.hpp"
+#include "render/camera.hpp"
+#include "render/headless_context.hpp"
+#include "render/movie_writer.hpp"
+#include "render/offscreen_target.hpp"
+#include "render/png_io.hpp"
+#include "render/render_error.hpp"
+#include "sim/core/scenario.hpp"
+
+namespace cf::gui {
+
+namespace {
+volatile std::sig_atomic_t gStop = 0;
+extern "C" void onSignal(int) {
+    gStop = 1;
+}
+}  // namespace
+
+int runHeadless(const HeadlessOptions& o) {
+    // Input first: errors here exit with 2.
+    const ModelRegistry registry = builtinModels();
+    Scenario sc = [&] {
+        try {
+            Scenario s = loadScenario(o.scenario, registry);
+            for (const auto& a : o.sets)
+                s.parameters.setFromAssignment(a);
+            return s;
+        } catch (const Error& e) {
+            std::fprintf(stderr, "cellforge: error: %s\n", e.what());
+            throw;
+        }
+    }();
+    Backend backend = sc.backend.value_or(defaultBackend());
+    if (o.backend) {
+        const auto b = parseBackend(*o.backend);
+        if (!b) throw ParameterError("--backend must be cpu or cuda, not '" + *o.backend + "'");
+        backend = *b;
+    }
+    if (!isAvailable(backend))
+        throw ParameterError("backend 'cuda' is unavailable: " + cudaStatus());
+    const std::uint64_t steps = o.steps.value_or(sc.steps);
+    const std::uint64_t every = std::max<std::uint64_t>(1, o.every);
+
+    for (const auto& file : {o.screenshot, o.record}) {
+        if (!file) continue;
+        const std::filesystem::path parent = std::filesystem::path(*file).parent_path();
+        std::error_code ec;
+        if (!parent.empty()) std::filesystem::create_directories(parent, ec);
+        if (ec)
+            throw IoError(parent.string() + ": cannot create output directory: " + ec.message());
+    }
+    std::signal(SIGINT, onSignal);
+    std::signal(SIGTERM, onSignal);
+    render::HeadlessContext context;
+    std::unique_ptr<Model> model = sc.model->create(backend);
+    model->reset(sc.parameters, sc.seed);
+
+    render::OffscreenTarget target(o.width, o.height);
+    render::PointCloud cloud;
+    CloudUploader uploader;
+    std::unique_ptr<render::MovieWriter> movie;
+    if (o.record)
+        movie = std::make_unique<render::MovieWriter>(*o.record, o.width, o.height, o.fps);
+
+    render::OrbitCamera camera;
+    bool framed = false;
+    std::vector<std::uint8_t> pixels;
+    const bool tty = isatty(STDERR_FILENO) == 1;
+    auto drawFrame = [&] {
+        const ModelViews views = model->views();
+        model->synchronize();
+        if (views.clouds.empty())
+            throw render::RenderError("model '" + sc.model->name + "' offers nothing to draw");
+        uploader.upload(views.clouds.front(), cloud, o.color);
+        if (!framed) {
+            // Tissues are flat: frame the domain's footprint and a slab above it rather
+            // than the full (mostly empty) height of the domain.
+            const double wide =
+                std::max(views.boxHi[0] - views.boxLo[0], views.boxHi[1] - views.boxLo[1]);
+            const double top = std::min(views.boxHi[2], views.boxLo[2] + 0.25 * wide);
+            camera.fit({static_cast<float>(views.boxLo[0]), static_cast<float>(views.boxLo[1]),
+                        static_cast<float>(views.boxLo[2])},
+                       {static_cast<float>(views.boxHi[0]), static_cast<float>(views.boxHi[1]),
+                        static_cast<float>(top)});
+            camera.distance *= 0.8f;  // the bounding sphere of a flat slab is generous
+            framed = true;
+        }
+        target.bind();
+        target.clear(0.12f, 0.12f, 0.14f, 1.0f);
+        cloud.draw(camera.view(),
+                   camera.projection(static_cast<float>(o.width) / static_cast<float>(o.height)));
+        pixels = target.readPixels();
+        if (movie) movie->addFrame(pixels);
+        camera.yawDegrees += o.yawPerFrame;
+    };
+
+    std::fprintf(stderr, "cellforge: %s on %s, renderer %s\n", sc.model->name.c_str(),
+                 std::string(toString(backend)).c_str(), context.description().c_str());
+    drawFrame();
+    while (model->step() < steps && gStop == 0) {
+        model->advance(std::min(every, steps - model->step()));
+        model->checkFinite();
+        drawFrame();
+        if (tty)
+            std::fprintf(stderr, "\r  step %llu/%llu  frames %d ",
+                         static_cast<unsigned long long>(model->step()),
+                         static_cast<unsigned long long>(steps), movie ? movie->frames() : 0);
+    }
+    if (tty) std::fputc('\n', stderr);
+    if (movie) {
+        movie->finish();  // also on Ctrl-C: the recorded part stays playable
+        std::printf("movie: %s (%d frames, %dx%d, %s, via %s)\n", o.record->c_str(),
+                    movie->frames(), o.width, o.height, movie->codecName().c_str(),
+                    uploader.path());
+    }
+    if (o.screenshot) {
+        render::writePng(*o.screenshot, render::Image{o.width, o.height, pixels});
+        std::printf("image: %s (%dx%d, step %llu)\n", o.screenshot->c_str(), o.width, o.height,
+                    static_cast<unsigned long long>(model->step()));
+    }
+    if (gStop != 0) {
+        std::fprintf(stderr, "cellforge: interrupted at step %llu\n",
+                     static_cast<unsigned long long>(model->step()));
+        return 130;
+    }
+    return 0;
+}
+
+}  // namespace cf::gui

@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// `cellforge --headless`: run a scenario without a display and write images and a movie of
+// it (the renderer on an EGL context), the way `blender -b` renders in the background.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cf::gui {
+
+struct HeadlessOptions {
+    std::string scenario;
+    std::optional<std::uint64_t> steps;
+    std::uint64_t every = 10;  // simulation steps per movie frame
+    std::optional<std::string> backend;
+    std::vector<std::string> sets;
+    std::optional<std::string> screenshot;  // PNG of the last frame
+    std::optional<std::string> record;      // MP4 of every frame
+    int width = 1280;
+    int height = 720;
+    int fps = 30;
+    std::string color;         // channel to colour by (default: the view's first)
+    float yawPerFrame = 0.0f;  // camera turn per frame, degrees
+};
+
+// Returns the process exit code (0, 2 bad input, 3 failure, 130 interrupted); prints
+// progress and errors to stderr.
+int runHeadless(const HeadlessOptions& options);
+
+}  // namespace cf::gui

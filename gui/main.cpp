@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// cellforge: the desktop application. This build has the background mode only
+// (`--headless`); the Qt window arrives with the GUI work.
+#include <CLI/CLI.hpp>
+#include <cstdio>
+
+#include "gui/headless_run.hpp"
+#include "render/render_error.hpp"
+#include "sim/core/errors.hpp"
+
+int main(int argc, char** argv) {
+    CLI::App app{
+        "cellforge: GPU workbench for cell and tissue simulation\n"
+        "Exit codes: 0 success, 2 bad input, 3 failure during the run, 130 interrupted."};
+    cf::gui::HeadlessOptions o;
+    std::string size = "1280x720";
+    app.add_option("--headless", o.scenario,
+                   "Run SCENARIO.toml without a display and write images/movies");
+    app.add_option("--steps", o.steps, "Simulation steps (default: the scenario's)");
+    app.add_option("--every", o.every, "Simulation steps per movie frame")
+        ->check(CLI::PositiveNumber);
+    app.add_option("--backend", o.backend, "cpu or cuda");
+    app.add_option("--set", o.sets, "Override a parameter: group.name=value (repeatable)");
+    app.add_option("--screenshot", o.screenshot, "Write the last frame as PNG");
+    app.add_option("--record", o.record, "Write every frame to an MP4 (H.264) movie");
+    app.add_option("--size", size, "Image size WIDTHxHEIGHT, independent of any window");
+    app.add_option("--fps", o.fps, "Movie frame rate")->check(CLI::Range(1, 240));
+    app.add_option("--color", o.color, "Channel to colour by (a category or scalar name)");
+    app.add_option("--turn", o.yawPerFrame, "Camera turn per frame in degrees");
+    try {
+        app.parse(argc, argv);
+        if (std::sscanf(size.c_str(), "%dx%d", &o.width, &o.height) != 2 || o.width < 1 ||
+            o.height < 1)
+            throw CLI::ValidationError("--size",
+                                       "expected WIDTHxHEIGHT, e.g. 1920x1080, got " + size);
+        if (o.record && (o.width % 2 != 0 || o.height % 2 != 0))
+            throw CLI::ValidationError(
+                "--size", "an H.264 movie needs an even width and height, got " + size);
+    } catch (const CLI::ParseError& e) {
+        return app.exit(e) == 0 ? 0 : 2;
+    }
+    if (o.scenario.empty()) {
+        std::fprintf(stderr,
+                     "cellforge: this build has no desktop window yet; run a scenario in the "
+                     "background with --headless SCENARIO.toml (see --help)\n");
+        return 2;
+    }
+    try {
+        return cf::gui::runHeadless(o);
+    } catch (const cf::ParameterError& e) {
+        std::fprintf(stderr, "cellforge: error: %s\n", e.what());
+        return 2;
+    } catch (const cf::ScenarioError& e) {
+        return 2;  // printed where it was raised
+    } catch (const cf::IoError& e) {
+        std::fprintf(stderr, "cellforge: error: %s\n", e.what());
+        return 2;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "cellforge: run failed: %s\n", e.what());
+        return 3;
+    }
+}

@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "gui/view_upload.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <vector>
+
+#if CELLFORGE_HAVE_CUDA
+#include <cuda_runtime_api.h>
+
+#include "render/cuda/cuda_gl_buffer.hpp"
+#endif
+
+namespace cf::gui {
+
+struct CloudUploader::Impl {
+    bool triedInterop = false;
+    bool interop = false;
+    bool usedInterop = false;
+#if CELLFORGE_HAVE_CUDA
+    render::CudaGlBuffer positions, scalars, categories;
+#endif
+};
+
+CloudUploader::CloudUploader() : impl_(std::make_unique<Impl>()) {}
+CloudUploader::~CloudUploader() = default;
+
+const char* CloudUploader::path() const {
+    return impl_->usedInterop ? "interop" : "host upload";
+}
+
+namespace {
+template <typename T>
+std::vector<T> toHost(const T* data, std::size_t n, MemorySpace space) {
+    std::vector<T> out(n);
+    if (n == 0) return out;
+    if (space == MemorySpace::Host) {
+        std::copy(data, data + n, out.begin());
+        return out;
+    }
+#if CELLFORGE_HAVE_CUDA
+    if (cudaMemcpy(out.data(), data, n * sizeof(T), cudaMemcpyDeviceToHost) != cudaSuccess)
+        throw std::runtime_error("copying a device view to the host failed");
+#endif
+    return out;
+}
+}  // namespace
+
+void CloudUploader::upload(const PointCloudView& view, render::PointCloud& cloud,
+                           const std::string& color) {
+    const std::size_t n = view.count;
+    const CategoryChannel* category = nullptr;
+    const ScalarChannel* scalar = nullptr;
+    for (const auto& c : view.categories)
+        if (color.empty() || c.name == color) category = category ? category : &c;
+    if (category == nullptr)
+        for (const auto& s : view.scalars)
+            if (color.empty() || s.name == color) scalar = scalar ? scalar : &s;
+    if (!color.empty() && category == nullptr && scalar == nullptr)
+        throw std::runtime_error("view '" + view.name + "' has no channel '" + color + "'");
+
+    cloud.resize(n);
+    Impl& m = *impl_;
+    m.usedInterop = false;
+#if CELLFORGE_HAVE_CUDA
+    if (view.space == MemorySpace::Device && !m.triedInterop) {
+        m.triedInterop = true;
+        m.interop = render::cudaGlInteropAvailable();
+    }
+    if (view.space == MemorySpace::Device && m.interop) {
+        // The simulation's stream work is complete (the caller synchronized the model);
+        // the copies run on the default stream and finish before GL draws (unmap orders it).
+        m.positions.attach(cloud.positionBuffer());
+        m.positions.copyFromDevice(view.positions, n * 4 * sizeof(float), nullptr);
+        if (category != nullptr) {
+            m.categories.attach(cloud.categoryBuffer());
+            m.categories.copyFromDevice(category->data, n, nullptr);
+        }
+        m.usedInterop = true;
+    }
+#endif
+    if (!m.usedInterop) {
+        const auto xyzr = toHost(view.positions, 4 * n, view.space);
+        cloud.setPoints(xyzr.data(), n);
+        if (category != nullptr) {
+            const auto c = toHost(category->data, n, view.space);
+            cloud.setCategories(c.data(), n);
+        }
+    }
+    if (category != nullptr) {
+        cloud.colorByCategory();
+    } else if (scalar != nullptr) {
+        // The range needs the values on the host (a device reduction is the next step).
+        const auto v = toHost(scalar->data, n, view.space);
+        cloud.setScalars(v.data(), n);
+        const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
+        cloud.colorByScalar(render::Colormap::Viridis, v.empty() ? 0.0f : *lo,
+                            v.empty() ? 1.0f : *hi);
+    } else {
+        cloud.colorUniform({0.8f, 0.8f, 0.8f});
+    }
+}
+
+}  // namespace cf::gui

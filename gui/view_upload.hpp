@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// The glue between a model's views (sim/core/views.hpp) and the renderer's structures:
+// device arrays go device to device through CUDA-GL interop when it works, host arrays
+// (CPU backend, or no interop) through glNamedBufferSubData.
+#include <memory>
+#include <string>
+
+#include "render/point_cloud.hpp"
+#include "sim/core/views.hpp"
+
+namespace cf::gui {
+
+class CloudUploader {
+public:
+    CloudUploader();
+    ~CloudUploader();
+    // Copies positions and the colouring channel (`color`: a category or scalar name;
+    // empty: the first category, else the first scalar) into `cloud` and sets its colour
+    // mode. Scalar ranges come from `range` (lo >= hi: computed from the data on the host).
+    void upload(const PointCloudView& view, render::PointCloud& cloud, const std::string& color);
+    // "interop" or "host upload": how the last upload moved the data.
+    const char* path() const;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace cf::gui

@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// MP4 (H.264) movies through FFmpeg's libraries. Frames are RGBA8, top row first. The
+// file is finalized by finish() or, if a run is interrupted, by the destructor: what was
+// recorded stays playable.
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace cf::render {
+
+bool movieSupport();  // false in builds without FFmpeg
+
+class MovieWriter {
+public:
+    // Throws RenderError naming the file (cannot create, no H.264 encoder, odd size...).
+    MovieWriter(const std::filesystem::path& path, int width, int height, int fps = 30);
+    ~MovieWriter();
+    MovieWriter(const MovieWriter&) = delete;
+    MovieWriter& operator=(const MovieWriter&) = delete;
+
+    void addFrame(const std::vector<std::uint8_t>& rgba);
+    void finish();
+    int frames() const { return frames_; }
+    const std::string& codecName() const { return codec_; }
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+    std::filesystem::path path_;
+    int frames_ = 0;
+    std::string codec_;
+};
+
+struct MovieInfo {
+    int width = 0;
+    int height = 0;
+    long frames = 0;
+    std::string codec;
+};
+// Reads a movie's video stream (for tests and checks); throws RenderError.
+MovieInfo probeMovie(const std::filesystem::path& path);
+
+}  // namespace cf::render

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# `cellforge --headless` writes a PNG and an MP4 of a run; bad input exits 2.
+#   usage: headless_run.sh path/to/cellforge path/to/assets/scenarios
+set -u
+app="$1"
+scenarios="$2"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+out=$("$app" --headless "$scenarios/epidermis-movement.toml" --steps 30 --every 10 \
+  --screenshot "$work/frame.png" --record "$work/run.mp4" --size 320x240 2>&1)
+rc=$?
+echo "$out"
+if [ "$rc" -eq 77 ] || grep -q "no headless OpenGL" <<<"$out"; then
+  echo "skipped: no headless OpenGL here"; exit 0
+fi
+fail=0
+[ "$rc" -eq 0 ] || { echo "FAIL: exit $rc"; fail=1; }
+[ -s "$work/frame.png" ] || { echo "FAIL: no PNG"; fail=1; }
+if grep -q "movie:" <<<"$out"; then
+  grep -q "movie: .* (4 frames, 320x240" <<<"$out" || { echo "FAIL: movie frames/size"; fail=1; }
+  [ -s "$work/run.mp4" ] || { echo "FAIL: no MP4"; fail=1; }
+fi
+"$app" --headless "$scenarios/epidermis-movement.toml" --size 320x241 --record "$work/x.mp4" \
+  --steps 1 >/dev/null 2>&1
+[ $? -eq 2 ] || { echo "FAIL: an odd movie size must exit 2"; fail=1; }
+"$app" --headless "$work/missing.toml" >/dev/null 2>&1
+[ $? -eq 2 ] || { echo "FAIL: a missing scenario must exit 2"; fail=1; }
+"$app" --headless "$scenarios/epidermis-movement.toml" --set time.dt=-1 >/dev/null 2>&1
+[ $? -eq 2 ] || { echo "FAIL: a bad --set must exit 2"; fail=1; }
+[ "$fail" -eq 0 ] && echo "1 passed, 0 failed" || echo "0 passed, 1 failed"
+exit "$fail"
