@@ -84,16 +84,10 @@ int runHeadless(const HeadlessOptions& o) {
             throw render::RenderError("model '" + sc.model->name + "' offers nothing to draw");
         uploader.upload(views.clouds.front(), cloud, o.color);
         if (!framed) {
-            // Tissues are flat: frame the domain's footprint and a slab above it rather
-            // than the full (mostly empty) height of the domain.
-            const double wide =
-                std::max(views.boxHi[0] - views.boxLo[0], views.boxHi[1] - views.boxLo[1]);
-            const double top = std::min(views.boxHi[2], views.boxLo[2] + 0.25 * wide);
-            camera.fit({static_cast<float>(views.boxLo[0]), static_cast<float>(views.boxLo[1]),
-                        static_cast<float>(views.boxLo[2])},
-                       {static_cast<float>(views.boxHi[0]), static_cast<float>(views.boxHi[1]),
-                        static_cast<float>(top)});
-            camera.distance *= 0.8f;  // the bounding sphere of a flat slab is generous
+            camera.fit({static_cast<float>(views.focusLo[0]), static_cast<float>(views.focusLo[1]),
+                        static_cast<float>(views.focusLo[2])},
+                       {static_cast<float>(views.focusHi[0]), static_cast<float>(views.focusHi[1]),
+                        static_cast<float>(views.focusHi[2])});
             framed = true;
         }
         target.bind();

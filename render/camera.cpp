@@ -27,7 +27,13 @@ glm::mat4 OrbitCamera::projection(float aspect) const {
 void OrbitCamera::fit(const glm::vec3& lo, const glm::vec3& hi) {
     target = 0.5f * (lo + hi);
     const float radius = std::max(0.5f * glm::length(hi - lo), 1e-6f);
+    // The bounding sphere fits the vertical field of view; a flat slab's sphere is
+    // generous, so tighten by how much of the sphere the box's height really uses.
     distance = radius / std::sin(0.5f * glm::radians(fovYDegrees)) * 1.05f;
+    const glm::vec3 extent = hi - lo;
+    const float flatness = std::max(extent.z, 0.5f * std::max(extent.x, extent.y)) /
+                           std::max({extent.x, extent.y, extent.z, 1e-6f});
+    distance *= std::max(0.75f, std::min(1.0f, 0.5f + 0.5f * flatness));
 }
 
 }  // namespace cf::render

@@ -46,8 +46,12 @@ struct PlaneView {
 struct ModelViews {
     std::vector<PointCloudView> clouds;
     std::vector<PlaneView> planes;
-    double boxLo[3] = {0, 0, 0};
+    double boxLo[3] = {0, 0, 0};  // the model's domain
     double boxHi[3] = {1, 1, 1};
+    // What a camera should frame at first (a tissue's thin slab, not its tall domain);
+    // equal to the domain unless the model narrows it.
+    double focusLo[3] = {0, 0, 0};
+    double focusHi[3] = {1, 1, 1};
 };
 
 }  // namespace cf

@@ -31,6 +31,13 @@ struct HostState {
 };
 HostState readSnapshot(const BrownianParams& p, const Snapshot& s);
 
+// Host-side views for drawing (both backends: this test model keeps it simple and copies
+// its snapshot): cloud "particles" (radius = system.radius) with scalar "displacement".
+struct ViewBuffers {
+    std::vector<float> xyzr, displacement;
+};
+ModelViews hostViews(const BrownianParams& p, const Snapshot& s, ViewBuffers& buffers);
+
 std::unique_ptr<Model> makeCpuModel();
 std::unique_ptr<Model> makeCudaModel();  // defined only in CUDA builds
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "sim/models/epidermis/epidermis_views.hpp"
 
+#include <algorithm>
 #include <string>
 
 namespace cf::epidermis {
@@ -11,6 +12,12 @@ ModelViews assembleViews(const EpidermisParams& p, MemorySpace space, const Pack
     views.boxHi[0] = p.sizeX;
     views.boxHi[1] = p.sizeY;
     views.boxHi[2] = p.height;
+    // The tissue is a slab a few cell diameters thick on the membrane.
+    for (int a = 0; a < 3; ++a)
+        views.focusLo[a] = views.boxLo[a];
+    views.focusHi[0] = views.boxHi[0];
+    views.focusHi[1] = views.boxHi[1];
+    views.focusHi[2] = std::min<double>(p.height, 0.25 * std::max(p.sizeX, p.sizeY));
 
     PointCloudView elements;
     elements.name = "elements";

@@ -130,6 +130,27 @@ TEST_P(BrownianTest, InconsistentParametersAreRejected) {
     EXPECT_THROW(m->reset(fast, 1), ParameterError);  // mu k dt >= 1 overshoots
 }
 
+TEST_P(BrownianTest, ViewsCarryTheSnapshot) {
+    params.setFromAssignment("system.count=100");
+    params.setFromAssignment("system.box=10");
+    auto m = make();
+    m->reset(params, 3);
+    m->advance(3);
+    const ModelViews v = m->views();
+    const auto pos = m->snapshot().at("position").as<float>();
+    ASSERT_EQ(v.clouds.size(), 1u);
+    const PointCloudView& c = v.clouds[0];
+    ASSERT_EQ(c.space, MemorySpace::Host);
+    ASSERT_EQ(c.count, 100u);
+    for (std::size_t i = 0; i < c.count; ++i) {
+        for (int a = 0; a < 3; ++a)
+            ASSERT_EQ(c.positions[4 * i + a], pos[3 * i + a]);
+        ASSERT_EQ(c.positions[4 * i + 3], 0.5f);  // system.radius
+        ASSERT_GE(c.scalars.at(0).data[i], 0.0f);
+    }
+    EXPECT_EQ(v.boxHi[0], 10.0);
+}
+
 INSTANTIATE_TEST_SUITE_P(AllBackends, BrownianTest, testing::ValuesIn(test::builtBackends()),
                          test::backendName);
 

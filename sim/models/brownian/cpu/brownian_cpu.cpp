@@ -83,6 +83,8 @@ public:
         overlaps_.assign(x_.size(), 0);
     }
 
+    ModelViews views() override { return hostViews(p_, snapshot(), viewBuffers_); }
+
     void checkFinite() override { checkSnapshotFinite(snapshot(), "brownian"); }
 
 private:
@@ -140,6 +142,7 @@ private:
     }
 
     BrownianParams p_{};
+    ViewBuffers viewBuffers_;
     std::uint32_t seed_ = 0;
     std::vector<float> x_, y_, z_, nx_, ny_, nz_, dx_, dy_, dz_;
     std::vector<std::int32_t> overlaps_;

@@ -84,6 +84,8 @@ public:
         time_ = h.time;
     }
 
+    ModelViews views() override { return hostViews(p_, snapshot(), viewBuffers_); }
+
     void checkFinite() override {
         firstBad_.resize(1);
         const int none = INT_MAX;
@@ -149,6 +151,7 @@ private:
 
     cudaStream_t stream_ = nullptr;
     BrownianParams p_{};
+    ViewBuffers viewBuffers_;
     std::uint32_t seed_ = 0;
     DeviceBuffer<float> x_, y_, z_, nx_, ny_, nz_, dx_, dy_, dz_;
     DeviceBuffer<std::int32_t> overlaps_;
