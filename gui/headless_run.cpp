@@ -11,6 +11,7 @@
 
 #include "gui/view_upload.hpp"
 #include "render/camera.hpp"
+#include "render/guides.hpp"
 #include "render/headless_context.hpp"
 #include "render/movie_writer.hpp"
 #include "render/offscreen_target.hpp"
@@ -68,6 +69,7 @@ int runHeadless(const HeadlessOptions& o) {
 
     render::OffscreenTarget target(o.width, o.height);
     render::PointCloud cloud;
+    render::Guides guides;
     CloudUploader uploader;
     std::unique_ptr<render::MovieWriter> movie;
     if (o.record)
@@ -88,12 +90,21 @@ int runHeadless(const HeadlessOptions& o) {
                         static_cast<float>(views.focusLo[2])},
                        {static_cast<float>(views.focusHi[0]), static_cast<float>(views.focusHi[1]),
                         static_cast<float>(views.focusHi[2])});
+            guides.setBox({views.boxLo[0], views.boxLo[1], views.boxLo[2]},
+                          {views.boxHi[0], views.boxHi[1], views.focusHi[2]});
+            for (const PlaneView& plane : views.planes)
+                guides.addPlane({plane.point[0], plane.point[1], plane.point[2]},
+                                {plane.normal[0], plane.normal[1], plane.normal[2]},
+                                {plane.extent[0], plane.extent[1]}, {0.85f, 0.75f, 0.55f, 0.35f});
             framed = true;
         }
         target.bind();
         target.clear(0.12f, 0.12f, 0.14f, 1.0f);
-        cloud.draw(camera.view(),
-                   camera.projection(static_cast<float>(o.width) / static_cast<float>(o.height)));
+        const glm::mat4 proj =
+            camera.projection(static_cast<float>(o.width) / static_cast<float>(o.height));
+        guides.drawLines(proj * camera.view());
+        cloud.draw(camera.view(), proj);
+        guides.drawPlanes(proj * camera.view());
         pixels = target.readPixels();
         if (movie) movie->addFrame(pixels);
         camera.yawDegrees += o.yawPerFrame;

@@ -10,6 +10,7 @@
 #include <memory>
 
 #include "render/camera.hpp"
+#include "render/guides.hpp"
 #include "render/headless_context.hpp"
 #include "render/offscreen_target.hpp"
 #include "render/png_io.hpp"
@@ -172,6 +173,33 @@ TEST_F(RenderTest, GoldenBlockOfSpheres) {
     EXPECT_LT(sum / (3.0 * static_cast<double>(n)), 1.0) << "actual image: " << actual;
     EXPECT_LT(static_cast<double>(off), 0.005 * static_cast<double>(n))
         << "actual image: " << actual;
+}
+
+// A translucent plane blends over the background by its alpha (0.4 here, within 2 levels
+// of 8-bit rounding), and the box edges are drawn.
+TEST_F(RenderTest, PlaneBlendsAndBoxEdgesAreDrawn) {
+    OrbitCamera cam;
+    cam.pitchDegrees = 89.0f;  // looking down on the plane z = 0
+    cam.distance = 10.0f;
+    Guides guides;
+    guides.setBox({-2, -2, -1}, {2, 2, 1});
+    guides.addPlane({0, 0, 0}, {0, 0, 1}, {20, 20}, {1.0f, 0.0f, 0.0f, 0.4f});
+    OffscreenTarget target(100, 100);
+    target.bind();
+    target.clear(0.0f, 0.0f, 1.0f, 1.0f);
+    const glm::mat4 vp = cam.projection(1.0f) * cam.view();
+    guides.drawLines(vp);
+    guides.drawPlanes(vp);
+    const Image im{100, 100, target.readPixels()};
+    const std::uint8_t* c = pixel(im, 50, 50);
+    EXPECT_NEAR(c[0], 0.4 * 255, 2);
+    EXPECT_NEAR(c[2], 0.6 * 255, 2);
+    // Some pixels carry the grey box colour (0.55, 0.55, 0.6) blended under the plane.
+    int grey = 0;
+    for (int y = 0; y < 100; ++y)
+        for (int x = 0; x < 100; ++x)
+            grey += pixel(im, x, y)[1] > 40 ? 1 : 0;
+    EXPECT_GT(grey, 50) << "box edges drawn";
 }
 
 TEST_F(RenderTest, BadSizesAndFilesAreReported) {
