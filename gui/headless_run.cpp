@@ -78,6 +78,7 @@ int runHeadless(const HeadlessOptions& o) {
     render::OrbitCamera camera;
     bool framed = false;
     std::vector<std::uint8_t> pixels;
+    int movieBacklog = 0;
     const bool tty = isatty(STDERR_FILENO) == 1;
     auto drawFrame = [&] {
         const ModelViews views = model->views();
@@ -105,8 +106,12 @@ int runHeadless(const HeadlessOptions& o) {
         guides.drawLines(proj * camera.view());
         cloud.draw(camera.view(), proj);
         guides.drawPlanes(proj * camera.view());
-        pixels = target.readPixels();
-        if (movie) movie->addFrame(pixels);
+        if (movie) {
+            // Asynchronous readback: frame k's transfer overlaps the simulation and drawing
+            // of frame k+1; the frame is encoded one frame later.
+            target.queueReadback();
+            if (movieBacklog++ > 0) movie->addFrame(target.takeReadback());
+        }
         camera.yawDegrees += o.yawPerFrame;
     };
 
@@ -124,12 +129,17 @@ int runHeadless(const HeadlessOptions& o) {
     }
     if (tty) std::fputc('\n', stderr);
     if (movie) {
+        while (target.readbackPending()) {
+            pixels = target.takeReadback();
+            movie->addFrame(pixels);
+        }
         movie->finish();  // also on Ctrl-C: the recorded part stays playable
         std::printf("movie: %s (%d frames, %dx%d, %s, via %s)\n", o.record->c_str(),
                     movie->frames(), o.width, o.height, movie->codecName().c_str(),
                     uploader.path());
     }
     if (o.screenshot) {
+        if (pixels.empty()) pixels = target.readPixels();
         render::writePng(*o.screenshot, render::Image{o.width, o.height, pixels});
         std::printf("image: %s (%dx%d, step %llu)\n", o.screenshot->c_str(), o.width, o.height,
                     static_cast<unsigned long long>(model->step()));

@@ -59,6 +59,9 @@ struct MovieWriter::Impl {
             const int r = avcodec_receive_packet(codec, packet);
             if (r == AVERROR(EAGAIN) || r == AVERROR_EOF) return;
             if (r < 0) throw RenderError(path.string() + ": encoding failed: " + avError(r));
+            // One frame long: without a duration the last frame has none, and players
+            // running at a constant rate drop it.
+            packet->duration = 1;
             av_packet_rescale_ts(packet, codec->time_base, stream->time_base);
             packet->stream_index = stream->index;
             const int w = av_interleaved_write_frame(format, packet);
@@ -114,6 +117,7 @@ MovieWriter::MovieWriter(const std::filesystem::path& path, int width, int heigh
     if (r < 0) fail("cannot open the encoder: " + avError(r));
     avcodec_parameters_from_context(m.stream->codecpar, m.codec);
     m.stream->time_base = m.codec->time_base;
+    m.stream->avg_frame_rate = m.codec->framerate;
     r = avio_open(&m.format->pb, path.c_str(), AVIO_FLAG_WRITE);
     if (r < 0) fail("cannot create the file: " + avError(r));
     r = avformat_write_header(m.format, nullptr);
@@ -181,6 +185,10 @@ MovieInfo probeMovie(const std::filesystem::path& path) {
     info.width = par->width;
     info.height = par->height;
     info.codec = avcodec_get_name(par->codec_id);
+    const AVStream* st = format->streams[video];
+    if (st->duration != AV_NOPTS_VALUE)
+        info.seconds = static_cast<double>(st->duration) * av_q2d(st->time_base);
+    info.frameRate = av_q2d(st->avg_frame_rate);
     // Count packets: exact for a freshly written file (one packet per frame).
     AVPacket* packet = av_packet_alloc();
     while (av_read_frame(format, packet) >= 0) {

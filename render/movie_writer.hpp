@@ -39,6 +39,8 @@ struct MovieInfo {
     int height = 0;
     long frames = 0;
     std::string codec;
+    double seconds = 0.0;    // the video stream's duration
+    double frameRate = 0.0;  // its average frame rate
 };
 // Reads a movie's video stream (for tests and checks); throws RenderError.
 MovieInfo probeMovie(const std::filesystem::path& path);

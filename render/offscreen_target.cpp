@@ -41,6 +41,11 @@ OffscreenTarget::OffscreenTarget(int width, int height)
                           std::to_string(height) + " is incomplete");
 }
 
+OffscreenTarget::~OffscreenTarget() {
+    for (GLsync f : fence_)
+        if (f != nullptr) glDeleteSync(f);
+}
+
 void OffscreenTarget::bind() const {
     glBindFramebuffer(GL_FRAMEBUFFER, fbo_.get());
     glViewport(0, 0, width_, height_);
@@ -51,6 +56,46 @@ void OffscreenTarget::clear(float r, float g, float b, float a) const {
     const float depth = 1.0f;
     glClearNamedFramebufferfv(fbo_.get(), GL_COLOR, 0, color);
     glClearNamedFramebufferfv(fbo_.get(), GL_DEPTH, 0, &depth);
+}
+
+void OffscreenTarget::queueReadback() {
+    if (pending_ == 2) throw RenderError("two readbacks in flight: take one before queueing");
+    const auto bytes = static_cast<GLsizeiptr>(width_) * height_ * 4;
+    Buffer& pbo = pbo_[next_];
+    if (pbo.get() == 0) {
+        GLuint b = 0;
+        glCreateBuffers(1, &b);
+        glNamedBufferStorage(b, bytes, nullptr, GL_MAP_READ_BIT | GL_CLIENT_STORAGE_BIT);
+        pbo = Buffer(b);
+    }
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo_.get());
+    glBindBuffer(GL_PIXEL_PACK_BUFFER, pbo.get());
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glReadPixels(0, 0, width_, height_, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);  // into the PBO
+    glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
+    fence_[next_] = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+    glFlush();  // start the transfer now
+    next_ = 1 - next_;
+    ++pending_;
+}
+
+std::vector<std::uint8_t> OffscreenTarget::takeReadback() {
+    if (pending_ == 0) throw RenderError("no readback queued");
+    const int oldest = pending_ == 2 ? next_ : 1 - next_;
+    glClientWaitSync(fence_[oldest], GL_SYNC_FLUSH_COMMANDS_BIT,
+                     static_cast<GLuint64>(10'000'000'000));
+    glDeleteSync(fence_[oldest]);
+    fence_[oldest] = nullptr;
+    const auto w = static_cast<std::size_t>(width_), h = static_cast<std::size_t>(height_);
+    std::vector<std::uint8_t> image(w * h * 4);
+    const auto* src = static_cast<const std::uint8_t*>(glMapNamedBufferRange(
+        pbo_[oldest].get(), 0, static_cast<GLsizeiptr>(w * h * 4), GL_MAP_READ_BIT));
+    if (src == nullptr) throw RenderError("cannot map the readback buffer");
+    for (std::size_t y = 0; y < h; ++y)
+        std::memcpy(&image[y * w * 4], &src[(h - 1 - y) * w * 4], w * 4);
+    glUnmapNamedBuffer(pbo_[oldest].get());
+    --pending_;
+    return image;
 }
 
 std::vector<std::uint8_t> OffscreenTarget::readPixels() const {

@@ -43,6 +43,10 @@ TEST_F(MovieTest, EveryFrameArrivesAsH264AtTheRequestedSize) {
     EXPECT_EQ(info.height, 96);
     EXPECT_EQ(info.frames, 45);
     EXPECT_EQ(info.codec, "h264");
+    // Every frame lasts 1/fps, the last one included (players at a constant rate drop a
+    // final frame without a duration).
+    EXPECT_NEAR(info.seconds, 45.0 / 30.0, 1e-6);
+    EXPECT_NEAR(info.frameRate, 30.0, 1e-9);
 }
 
 TEST_F(MovieTest, InterruptedRecordingStaysPlayable) {
