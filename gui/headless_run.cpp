@@ -53,6 +53,10 @@ int runHeadless(const HeadlessOptions& o) {
     const std::uint64_t steps = o.steps.value_or(sc.steps);
     const std::uint64_t every = std::max<std::uint64_t>(1, o.every);
 
+    if (o.record && !render::movieSupport())
+        throw ParameterError(
+            "--record: this build has no movie support (FFmpeg libraries); "
+            "use --screenshot, or rebuild with libavcodec-dev installed");
     for (const auto& file : {o.screenshot, o.record}) {
         if (!file) continue;
         const std::filesystem::path parent = std::filesystem::path(*file).parent_path();
