@@ -29,23 +29,6 @@ const char* CloudUploader::path() const {
     return impl_->usedInterop ? "interop" : "host upload";
 }
 
-namespace {
-template <typename T>
-std::vector<T> toHost(const T* data, std::size_t n, MemorySpace space) {
-    std::vector<T> out(n);
-    if (n == 0) return out;
-    if (space == MemorySpace::Host) {
-        std::copy(data, data + n, out.begin());
-        return out;
-    }
-#if CELLFORGE_HAVE_CUDA
-    if (cudaMemcpy(out.data(), data, n * sizeof(T), cudaMemcpyDeviceToHost) != cudaSuccess)
-        throw std::runtime_error("copying a device view to the host failed");
-#endif
-    return out;
-}
-}  // namespace
-
 void CloudUploader::upload(const PointCloudView& view, render::PointCloud& cloud,
                            const std::string& color) {
     const std::size_t n = view.count;
@@ -80,10 +63,10 @@ void CloudUploader::upload(const PointCloudView& view, render::PointCloud& cloud
     }
 #endif
     if (!m.usedInterop) {
-        const auto xyzr = toHost(view.positions, 4 * n, view.space);
+        const auto xyzr = viewToHost(view.positions, 4 * n, view.space);
         cloud.setPoints(xyzr.data(), n);
         if (category != nullptr) {
-            const auto c = toHost(category->data, n, view.space);
+            const auto c = viewToHost(category->data, n, view.space);
             cloud.setCategories(c.data(), n);
         }
     }
@@ -91,7 +74,7 @@ void CloudUploader::upload(const PointCloudView& view, render::PointCloud& cloud
         cloud.colorByCategory();
     } else if (scalar != nullptr) {
         // The range needs the values on the host (a device reduction is the next step).
-        const auto v = toHost(scalar->data, n, view.space);
+        const auto v = viewToHost(scalar->data, n, view.space);
         cloud.setScalars(v.data(), n);
         const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
         cloud.colorByScalar(render::Colormap::Viridis, v.empty() ? 0.0f : *lo,

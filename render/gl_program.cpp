@@ -23,6 +23,27 @@ void deleteProgram(GLuint n) {
     glDeleteProgram(n);
 }
 
+GLuint createBuffer() {
+    GLuint n = 0;
+    glCreateBuffers(1, &n);
+    return n;
+}
+GLuint createVertexArray() {
+    GLuint n = 0;
+    glCreateVertexArrays(1, &n);
+    return n;
+}
+GLuint createTexture(GLenum target) {
+    GLuint n = 0;
+    glCreateTextures(target, 1, &n);
+    return n;
+}
+GLuint createFramebuffer() {
+    GLuint n = 0;
+    glCreateFramebuffers(1, &n);
+    return n;
+}
+
 namespace {
 GLuint compile(const char* name, GLenum type, const char* source) {
     const GLuint shader = glCreateShader(type);

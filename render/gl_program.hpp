@@ -44,6 +44,12 @@ using Texture = GlName<deleteTexture>;
 using Framebuffer = GlName<deleteFramebuffer>;
 using Program = GlName<deleteProgram>;
 
+// New GL names (DSA creation), for the owners above.
+GLuint createBuffer();
+GLuint createVertexArray();
+GLuint createTexture(GLenum target);
+GLuint createFramebuffer();
+
 // Compiles and links; throws RenderError with the GL info log and the shader's name.
 Program buildProgram(const char* name, const char* vertexSource, const char* fragmentSource);
 

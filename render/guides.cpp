@@ -7,24 +7,11 @@
 
 namespace cf::render {
 
-namespace {
-GLuint newBuffer() {
-    GLuint b = 0;
-    glCreateBuffers(1, &b);
-    return b;
-}
-GLuint newVertexArray() {
-    GLuint v = 0;
-    glCreateVertexArrays(1, &v);
-    return v;
-}
-}  // namespace
-
 Guides::Guides()
     : program_(buildProgram("guides", shaders::kGuidesVert, shaders::kGuidesFrag)),
-      vao_(newVertexArray()),
-      lines_(newBuffer()),
-      planes_(newBuffer()) {
+      vao_(createVertexArray()),
+      lines_(createBuffer()),
+      planes_(createBuffer()) {
     glEnableVertexArrayAttrib(vao_.get(), 0);
     glVertexArrayAttribFormat(vao_.get(), 0, 3, GL_FLOAT, GL_FALSE, 0);
     glVertexArrayAttribBinding(vao_.get(), 0, 0);
@@ -50,7 +37,7 @@ void Guides::setBox(const glm::vec3& lo, const glm::vec3& hi) {
         v.push_back(lo);
         v.push_back(end);
     }
-    lines_ = Buffer(newBuffer());
+    lines_ = Buffer(createBuffer());
     glNamedBufferStorage(lines_.get(), static_cast<GLsizeiptr>(v.size() * sizeof(glm::vec3)),
                          v.data(), 0);
 }
@@ -69,7 +56,7 @@ void Guides::addPlane(const glm::vec3& point, const glm::vec3& normal, const glm
     planeDraws_.push_back({static_cast<int>(planeVertices_.size()), rgba});
     for (const glm::vec3& p : {point - u - w, point + u - w, point - u + w, point + u + w})
         planeVertices_.push_back(p);
-    planes_ = Buffer(newBuffer());
+    planes_ = Buffer(createBuffer());
     glNamedBufferStorage(planes_.get(),
                          static_cast<GLsizeiptr>(planeVertices_.size() * sizeof(glm::vec3)),
                          planeVertices_.data(), 0);

@@ -8,25 +8,12 @@
 
 namespace cf::render {
 
-namespace {
-GLuint newTexture() {
-    GLuint t = 0;
-    glCreateTextures(GL_TEXTURE_2D, 1, &t);
-    return t;
-}
-GLuint newFramebuffer() {
-    GLuint f = 0;
-    glCreateFramebuffers(1, &f);
-    return f;
-}
-}  // namespace
-
 OffscreenTarget::OffscreenTarget(int width, int height)
     : width_(width),
       height_(height),
-      fbo_(newFramebuffer()),
-      color_(newTexture()),
-      depth_(newTexture()) {
+      fbo_(createFramebuffer()),
+      color_(createTexture(GL_TEXTURE_2D)),
+      depth_(createTexture(GL_TEXTURE_2D)) {
     GLint maxSize = 0;
     glGetIntegerv(GL_MAX_TEXTURE_SIZE, &maxSize);
     if (width < 1 || height < 1 || width > maxSize || height > maxSize)
@@ -63,10 +50,8 @@ void OffscreenTarget::queueReadback() {
     const auto bytes = static_cast<GLsizeiptr>(width_) * height_ * 4;
     Buffer& pbo = pbo_[next_];
     if (pbo.get() == 0) {
-        GLuint b = 0;
-        glCreateBuffers(1, &b);
-        glNamedBufferStorage(b, bytes, nullptr, GL_MAP_READ_BIT | GL_CLIENT_STORAGE_BIT);
-        pbo = Buffer(b);
+        pbo = Buffer(createBuffer());
+        glNamedBufferStorage(pbo.get(), bytes, nullptr, GL_MAP_READ_BIT | GL_CLIENT_STORAGE_BIT);
     }
     glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo_.get());
     glBindBuffer(GL_PIXEL_PACK_BUFFER, pbo.get());

@@ -9,31 +9,13 @@
 
 namespace cf::render {
 
-namespace {
-GLuint newBuffer() {
-    GLuint b = 0;
-    glCreateBuffers(1, &b);
-    return b;
-}
-GLuint newVertexArray() {
-    GLuint v = 0;
-    glCreateVertexArrays(1, &v);
-    return v;
-}
-GLuint newTexture1D() {
-    GLuint t = 0;
-    glCreateTextures(GL_TEXTURE_1D, 1, &t);
-    return t;
-}
-}  // namespace
-
 PointCloud::PointCloud()
     : program_(buildProgram("point_cloud", shaders::kPointCloudVert, shaders::kPointCloudFrag)),
-      vao_(newVertexArray()),
-      positions_(newBuffer()),
-      scalars_(newBuffer()),
-      categories_(newBuffer()),
-      colormap_(newTexture1D()) {
+      vao_(createVertexArray()),
+      positions_(createBuffer()),
+      scalars_(createBuffer()),
+      categories_(createBuffer()),
+      colormap_(createTexture(GL_TEXTURE_1D)) {
     glTextureStorage1D(colormap_.get(), 1, GL_RGB8, 256);
     glTextureParameteri(colormap_.get(), GL_TEXTURE_MIN_FILTER, GL_LINEAR);
     glTextureParameteri(colormap_.get(), GL_TEXTURE_MAG_FILTER, GL_LINEAR);
@@ -50,9 +32,9 @@ void PointCloud::ensureCapacity(std::size_t count) {
         cap *= 2;
     // New buffer objects: immutable storage cannot grow, and CUDA registrations of the old
     // ones must be renewed by whoever registered them (the size changed anyway).
-    positions_ = Buffer(newBuffer());
-    scalars_ = Buffer(newBuffer());
-    categories_ = Buffer(newBuffer());
+    positions_ = Buffer(createBuffer());
+    scalars_ = Buffer(createBuffer());
+    categories_ = Buffer(createBuffer());
     glNamedBufferStorage(positions_.get(), static_cast<GLsizeiptr>(cap * 4 * sizeof(float)),
                          nullptr, GL_DYNAMIC_STORAGE_BIT);
     glNamedBufferStorage(scalars_.get(), static_cast<GLsizeiptr>(cap * sizeof(float)), nullptr,

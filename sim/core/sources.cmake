@@ -7,6 +7,7 @@ list(APPEND CELLFORGE_SIM_SOURCES
   core/snapshot.cpp
   core/runner.cpp
   core/bench.cpp
-  core/output_observers.cpp)
+  core/output_observers.cpp
+  core/views.cpp)
 list(APPEND CELLFORGE_SIM_CUDA_SOURCES
   core/cuda_check.cpp)

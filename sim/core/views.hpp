@@ -54,4 +54,15 @@ struct ModelViews {
     double focusHi[3] = {1, 1, 1};
 };
 
+// Copies `bytes` of a view array to host memory (a plain copy for host views, a CUDA copy
+// for device views). Throws cf::Error when a device copy fails or the build has no CUDA.
+void copyViewToHost(const void* source, void* destination, std::size_t bytes, MemorySpace space);
+
+template <typename T>
+std::vector<T> viewToHost(const T* data, std::size_t count, MemorySpace space) {
+    std::vector<T> out(count);
+    if (count > 0) copyViewToHost(data, out.data(), count * sizeof(T), space);
+    return out;
+}
+
 }  // namespace cf

@@ -3,30 +3,11 @@
 // (device arrays on CUDA, copied back here only to check them).
 #include <gtest/gtest.h>
 
-#if CELLFORGE_HAVE_CUDA
-#include <cuda_runtime_api.h>
-#endif
-
 #include "sim/models/epidermis/epidermis_views.hpp"
 #include "tests/sim/models/epidermis_test_support.hpp"
 
 namespace cf::epidermis {
 namespace {
-
-template <typename T>
-std::vector<T> fetch(const T* data, std::size_t n, MemorySpace space) {
-    std::vector<T> out(n);
-    if (n == 0) return out;
-    if (space == MemorySpace::Host) {
-        std::copy(data, data + n, out.begin());
-        return out;
-    }
-#if CELLFORGE_HAVE_CUDA
-    if (cudaMemcpy(out.data(), data, n * sizeof(T), cudaMemcpyDeviceToHost) != cudaSuccess)
-        throw std::runtime_error("cudaMemcpy of a view failed");
-#endif
-    return out;
-}
 
 using EpidermisViews = test::epi::EpidermisFixture;
 
@@ -51,8 +32,8 @@ TEST_P(EpidermisViews, MatchTheSnapshot) {
     EXPECT_EQ(el.space, GetParam() == Backend::Cuda ? MemorySpace::Device : MemorySpace::Host);
     ASSERT_EQ(el.count, n);
     ASSERT_GT(n, 30u * 39u);  // the divisions happened
-    const auto xyzr = fetch(el.positions, 4 * n, el.space);
-    const auto st = fetch(el.categories.at(0).data, n, el.space);
+    const auto xyzr = viewToHost(el.positions, 4 * n, el.space);
+    const auto st = viewToHost(el.categories.at(0).data, n, el.space);
     for (std::size_t i = 0; i < n; ++i) {
         ASSERT_EQ(xyzr[4 * i], pos[3 * i]) << i;  // copies, so exactly equal
         ASSERT_EQ(xyzr[4 * i + 1], pos[3 * i + 1]) << i;
@@ -63,14 +44,15 @@ TEST_P(EpidermisViews, MatchTheSnapshot) {
     ASSERT_EQ(el.scalars.size(), static_cast<std::size_t>(kSpeciesCount));
     for (int k = 0; k < kSpeciesCount; ++k) {
         const auto perCell = s.at(speciesName(k)).as<float>();
-        const auto perElement = fetch(el.scalars[static_cast<std::size_t>(k)].data, n, el.space);
+        const auto perElement =
+            viewToHost(el.scalars[static_cast<std::size_t>(k)].data, n, el.space);
         EXPECT_EQ(el.scalars[static_cast<std::size_t>(k)].name, speciesName(k));
         for (std::size_t i = 0; i < n; ++i)
             ASSERT_EQ(perElement[i], perCell[static_cast<std::size_t>(cellOf[i])]) << k << " " << i;
     }
     const PointCloudView& cells = v.clouds[1];
     EXPECT_EQ(cells.count, s.at("cell_elements").count);
-    const auto centres = fetch(cells.positions, 4 * cells.count, cells.space);
+    const auto centres = viewToHost(cells.positions, 4 * cells.count, cells.space);
     for (std::size_t c = 0; c < cells.count; ++c) {
         ASSERT_GE(centres[4 * c + 3], 0.0f);  // radius
         ASSERT_LT(centres[4 * c + 3], 1.0f);  // cells of 20-40 elements stay compact
