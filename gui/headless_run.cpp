@@ -104,7 +104,10 @@ int runHeadless(const HeadlessOptions& o) {
             framed = true;
         }
         target.bind();
-        target.clear(0.12f, 0.12f, 0.14f, 1.0f);
+        if (o.transparent && !movie)
+            target.clear(0.0f, 0.0f, 0.0f, 0.0f);
+        else
+            target.clear(0.12f, 0.12f, 0.14f, 1.0f);
         const glm::mat4 proj =
             camera.projection(static_cast<float>(o.width) / static_cast<float>(o.height));
         guides.drawLines(proj * camera.view());
@@ -144,7 +147,8 @@ int runHeadless(const HeadlessOptions& o) {
     }
     if (o.screenshot) {
         if (pixels.empty()) pixels = target.readPixels();
-        render::writePng(*o.screenshot, render::Image{o.width, o.height, pixels});
+        render::writePng(*o.screenshot, render::Image{o.width, o.height, pixels},
+                         !(o.transparent && !movie));
         std::printf("image: %s (%dx%d, step %llu)\n", o.screenshot->c_str(), o.width, o.height,
                     static_cast<unsigned long long>(model->step()));
     }

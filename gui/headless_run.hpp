@@ -22,6 +22,7 @@ struct HeadlessOptions {
     int fps = 30;
     std::string color;         // channel to colour by (default: the view's first)
     float yawPerFrame = 0.0f;  // camera turn per frame, degrees
+    bool transparent = false;  // PNG with a transparent background (movies stay opaque)
 };
 
 // Returns the process exit code (0, 2 bad input, 3 failure, 130 interrupted); prints

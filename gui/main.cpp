@@ -27,12 +27,17 @@ int main(int argc, char** argv) {
     app.add_option("--fps", o.fps, "Movie frame rate")->check(CLI::Range(1, 240));
     app.add_option("--color", o.color, "Channel to colour by (a category or scalar name)");
     app.add_option("--turn", o.yawPerFrame, "Camera turn per frame in degrees");
+    app.add_flag("--transparent", o.transparent,
+                 "Screenshot with a transparent background (not with --record)");
     try {
         app.parse(argc, argv);
         if (std::sscanf(size.c_str(), "%dx%d", &o.width, &o.height) != 2 || o.width < 1 ||
             o.height < 1)
             throw CLI::ValidationError("--size",
                                        "expected WIDTHxHEIGHT, e.g. 1920x1080, got " + size);
+        if (o.transparent && o.record)
+            throw CLI::ValidationError(
+                "--transparent", "movies have no transparency; drop --record or --transparent");
         if (o.record && (o.width % 2 != 0 || o.height % 2 != 0))
             throw CLI::ValidationError(
                 "--size", "an H.264 movie needs an even width and height, got " + size);

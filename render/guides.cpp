@@ -92,7 +92,9 @@ void Guides::drawPlanes(const glm::mat4& viewProjection) const {
     glVertexArrayVertexBuffer(vao_.get(), 0, planes_.get(), 0, sizeof(glm::vec3));
     glEnable(GL_DEPTH_TEST);
     glEnable(GL_BLEND);
-    glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+    // "Over" for colour and coverage, so images with a transparent background get the
+    // plane's alpha right.
+    glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
     glDepthMask(GL_FALSE);  // translucent: do not hide what is drawn later behind it
     for (const PlaneDraw& d : planeDraws_) {
         glProgramUniform4fv(p, glGetUniformLocation(p, "uColor"), 1, glm::value_ptr(d.rgba));

@@ -202,6 +202,35 @@ TEST_F(RenderTest, PlaneBlendsAndBoxEdgesAreDrawn) {
     EXPECT_GT(grey, 50) << "box edges drawn";
 }
 
+// On a transparent background the sphere is opaque, the empty corner fully transparent and
+// the plane as opaque as its alpha (0.4, within 8-bit rounding); the PNG keeps the alpha.
+TEST_F(RenderTest, TransparentBackgroundKeepsCoverage) {
+    OrbitCamera cam;
+    cam.pitchDegrees = 89.0f;
+    cam.distance = 10.0f;
+    PointCloud cloud;
+    const float sphere[4] = {0.0f, 0.0f, 0.5f, 1.0f};
+    cloud.setPoints(sphere, 1);
+    Guides guides;
+    guides.addPlane({3, 0, 0}, {0, 0, 1}, {2, 8}, {1.0f, 1.0f, 1.0f, 0.4f});
+    OffscreenTarget target(120, 120);
+    target.bind();
+    target.clear(0.0f, 0.0f, 0.0f, 0.0f);
+    const glm::mat4 proj = cam.projection(1.0f);
+    cloud.draw(cam.view(), proj);
+    guides.drawPlanes(proj * cam.view());
+    const Image im{120, 120, target.readPixels()};
+    EXPECT_EQ(pixel(im, 60, 60)[3], 255);
+    EXPECT_EQ(pixel(im, 1, 1)[3], 0);
+    int planeAlpha = -1;
+    for (int x = 60; x < 120 && planeAlpha < 0; ++x)
+        if (pixel(im, x, 60)[3] > 0 && pixel(im, x, 60)[3] < 255) planeAlpha = pixel(im, x, 60)[3];
+    EXPECT_NEAR(planeAlpha, 0.4 * 255, 2);
+    const auto path = std::filesystem::temp_directory_path() / "cf_transparent.png";
+    writePng(path, im, /*opaque=*/false);
+    EXPECT_EQ(readPng(path).rgba[3], 0);  // corner pixel: still transparent in the file
+}
+
 TEST_F(RenderTest, BadSizesAndFilesAreReported) {
     EXPECT_THROW(OffscreenTarget(0, 10), RenderError);
     EXPECT_THROW(OffscreenTarget(1 << 20, 10), RenderError);
