@@ -4,7 +4,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -17,16 +16,10 @@
 #include "render/offscreen_target.hpp"
 #include "render/png_io.hpp"
 #include "render/render_error.hpp"
+#include "sim/core/interrupt.hpp"
 #include "sim/core/scenario.hpp"
 
 namespace cf::gui {
-
-namespace {
-volatile std::sig_atomic_t gStop = 0;
-extern "C" void onSignal(int) {
-    gStop = 1;
-}
-}  // namespace
 
 int runHeadless(const HeadlessOptions& o) {
     // Input first: errors here exit with 2.
@@ -42,14 +35,7 @@ int runHeadless(const HeadlessOptions& o) {
             throw;
         }
     }();
-    Backend backend = sc.backend.value_or(defaultBackend());
-    if (o.backend) {
-        const auto b = parseBackend(*o.backend);
-        if (!b) throw ParameterError("--backend must be cpu or cuda, not '" + *o.backend + "'");
-        backend = *b;
-    }
-    if (!isAvailable(backend))
-        throw ParameterError("backend 'cuda' is unavailable: " + cudaStatus());
+    const Backend backend = resolveBackend(o.backend, sc.backend);
     const std::uint64_t steps = o.steps.value_or(sc.steps);
     const std::uint64_t every = std::max<std::uint64_t>(1, o.every);
 
@@ -65,8 +51,7 @@ int runHeadless(const HeadlessOptions& o) {
         if (ec)
             throw IoError(parent.string() + ": cannot create output directory: " + ec.message());
     }
-    std::signal(SIGINT, onSignal);
-    std::signal(SIGTERM, onSignal);
+    installInterruptHandler();
     render::HeadlessContext context;
     std::unique_ptr<Model> model = sc.model->create(backend);
     model->reset(sc.parameters, sc.seed);
@@ -125,7 +110,7 @@ int runHeadless(const HeadlessOptions& o) {
     std::fprintf(stderr, "cellforge: %s on %s, renderer %s\n", sc.model->name.c_str(),
                  std::string(toString(backend)).c_str(), context.description().c_str());
     drawFrame();
-    while (model->step() < steps && gStop == 0) {
+    while (model->step() < steps && !interruptRequested()) {
         model->advance(std::min(every, steps - model->step()));
         model->checkFinite();
         drawFrame();
@@ -152,7 +137,7 @@ int runHeadless(const HeadlessOptions& o) {
         std::printf("image: %s (%dx%d, step %llu)\n", o.screenshot->c_str(), o.width, o.height,
                     static_cast<unsigned long long>(model->step()));
     }
-    if (gStop != 0) {
+    if (interruptRequested()) {
         std::fprintf(stderr, "cellforge: interrupted at step %llu\n",
                      static_cast<unsigned long long>(model->step()));
         return 130;

@@ -50,14 +50,7 @@ int runBench(const ModelRegistry& registry, const BenchOptionsCli& options) {
         throw ParameterError("model '" + model.name + "' registers no benchmark cases");
 
     std::vector<Backend> backends = availableBackends();
-    if (options.backend) {
-        const auto b = parseBackend(*options.backend);
-        if (!b)
-            throw ParameterError("--backend must be cpu or cuda, not '" + *options.backend + "'");
-        if (!isAvailable(*b))
-            throw ParameterError("backend 'cuda' is unavailable: " + cudaStatus());
-        backends = {*b};
-    }
+    if (options.backend) backends = {resolveBackend(options.backend, std::nullopt)};
     BenchOptions opts;
     opts.repeats = options.repeats;
     opts.scale = options.scale;

@@ -7,6 +7,7 @@
 
 #include "sim/cli/commands.hpp"
 #include "sim/cli/terminal.hpp"
+#include "sim/core/interrupt.hpp"
 #include "sim/core/output_observers.hpp"
 #include "sim/core/runner.hpp"
 #include "sim/core/scenario.hpp"
@@ -16,20 +17,6 @@
 namespace cf::cli {
 
 namespace {
-
-Backend chooseBackend(const RunOptions& options, const Scenario& sc) {
-    Backend b = sc.backend.value_or(defaultBackend());
-    if (options.backend) {
-        const auto parsed = parseBackend(*options.backend);
-        if (!parsed)
-            throw ParameterError("--backend must be cpu or cuda, not '" + *options.backend + "'");
-        b = *parsed;
-    }
-    if (!isAvailable(b))
-        throw ParameterError("backend 'cuda' was requested but is unavailable: " + cudaStatus() +
-                             " (use --backend cpu)");
-    return b;
-}
 
 void writeText(const std::filesystem::path& path, const std::string& text) {
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
@@ -63,7 +50,7 @@ int runScenario(const ModelRegistry& registry, const RunOptions& options) {
     if (options.steps) sc.steps = *options.steps;
     if (options.outDir) sc.output.dir = *options.outDir;
     if (options.every) sc.output.snapshotEvery = *options.every;
-    const Backend backend = chooseBackend(options, sc);
+    const Backend backend = resolveBackend(options.backend, sc.backend);
 
     const std::filesystem::path dir = sc.output.dir;
     std::error_code ec;

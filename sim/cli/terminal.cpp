@@ -3,34 +3,13 @@
 
 #include <unistd.h>
 
-#include <atomic>
 #include <cmath>
-#include <csignal>
 #include <cstdio>
 
 namespace cf::cli {
 
-namespace {
-volatile std::sig_atomic_t gInterrupted = 0;
-extern "C" void onInterrupt(int) {
-    gInterrupted = 1;
-}
-}  // namespace
-
 bool stderrIsTerminal() {
     return isatty(STDERR_FILENO) == 1;
-}
-
-void installInterruptHandler() {
-    struct sigaction sa {};
-    sa.sa_handler = onInterrupt;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, nullptr);
-    sigaction(SIGTERM, &sa, nullptr);
-}
-
-bool interruptRequested() {
-    return gInterrupted != 0;
 }
 
 std::string formatDuration(double seconds) {

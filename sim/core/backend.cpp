@@ -3,6 +3,8 @@
 
 #include <mutex>
 
+#include "sim/core/errors.hpp"
+
 #if CELLFORGE_HAVE_CUDA
 #include <cuda_runtime_api.h>
 #endif
@@ -84,6 +86,21 @@ std::string cudaStatus() {
 
 Backend defaultBackend() {
     return probeCuda().available ? Backend::Cuda : Backend::Cpu;
+}
+
+Backend resolveBackend(const std::optional<std::string>& requested,
+                       std::optional<Backend> preferred) {
+    Backend b = preferred.value_or(defaultBackend());
+    if (requested) {
+        const auto parsed = parseBackend(*requested);
+        if (!parsed)
+            throw ParameterError("--backend must be cpu or cuda, not '" + *requested + "'");
+        b = *parsed;
+    }
+    if (!isAvailable(b))
+        throw ParameterError("backend 'cuda' was requested but is unavailable: " + cudaStatus() +
+                             " (use --backend cpu)");
+    return b;
 }
 
 }  // namespace cf

@@ -28,4 +28,10 @@ std::string cudaStatus();
 // The best available backend: Cuda when available, else Cpu.
 Backend defaultBackend();
 
+// The backend a run uses: `requested` (a command-line name) when given, else `preferred`
+// (a scenario's choice), else the best available. Throws ParameterError for an unknown
+// name or an unavailable backend, with the reason.
+Backend resolveBackend(const std::optional<std::string>& requested,
+                       std::optional<Backend> preferred);
+
 }  // namespace cf

@@ -8,6 +8,7 @@ list(APPEND CELLFORGE_SIM_SOURCES
   core/runner.cpp
   core/bench.cpp
   core/output_observers.cpp
-  core/views.cpp)
+  core/views.cpp
+  core/interrupt.cpp)
 list(APPEND CELLFORGE_SIM_CUDA_SOURCES
   core/cuda_check.cpp)

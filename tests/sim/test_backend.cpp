@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "sim/core/backend.hpp"
+#include "sim/core/errors.hpp"
 #include "sim/core/model.hpp"
 
 namespace cf {
@@ -32,6 +33,21 @@ TEST(Backend, NamesRoundTrip) {
         EXPECT_EQ(parseBackend(toString(b)), b);
     EXPECT_FALSE(parseBackend("gpu"));
     EXPECT_FALSE(parseBackend("CPU"));
+}
+
+TEST(Backend, ResolveFollowsRequestThenScenarioThenBest) {
+    EXPECT_EQ(resolveBackend(std::nullopt, Backend::Cpu), Backend::Cpu);
+    EXPECT_EQ(resolveBackend(std::string("cpu"), Backend::Cuda), Backend::Cpu);
+    EXPECT_EQ(resolveBackend(std::nullopt, std::nullopt), defaultBackend());
+    EXPECT_THROW(resolveBackend(std::string("gpu"), std::nullopt), ParameterError);
+    if (!isAvailable(Backend::Cuda)) {
+        try {
+            resolveBackend(std::string("cuda"), std::nullopt);
+            FAIL() << "expected ParameterError";
+        } catch (const ParameterError& e) {
+            EXPECT_NE(std::string(e.what()).find(cudaStatus()), std::string::npos) << e.what();
+        }
+    }
 }
 
 TEST(Registry, BuiltinModelsHaveUniqueNamesAndValidTables) {

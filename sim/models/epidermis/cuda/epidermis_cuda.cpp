@@ -69,7 +69,6 @@ public:
         if (gridChanged) setupGrid();
         // Ordered on the stream: kernels already queued keep the old values.
         cuda::uploadParams(p_, stream_);
-        computeCentres(false);
     }
 
     // Runs of kGraphSteps steps without a growth event replay a captured CUDA graph: a step
@@ -146,7 +145,7 @@ public:
 
     // Packed on the device (no host copy of the state): ready for CUDA-GL interop.
     ModelViews views() override {
-        computeCentres(false);  // current even right after a division
+        // The centres are current: every step, division and upload ends by computing them.
         elementOffset_.resize(static_cast<std::size_t>(capacity_));
         const std::int64_t n =
             cuda::scanElementOffsets(view(), elementOffset_.data(), scratch_, stream_);
