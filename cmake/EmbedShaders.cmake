@@ -6,6 +6,8 @@ function(cellforge_embed_shaders shader_dir output)
   file(GLOB sources CONFIGURE_DEPENDS ${shader_dir}/*.vert ${shader_dir}/*.frag
        ${shader_dir}/*.comp ${shader_dir}/*.glsl)
   list(SORT sources)
+  # An edited shader re-runs the configure step, which regenerates the header.
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${sources})
   set(body "")
   foreach(source IN LISTS sources)
     get_filename_component(file_name ${source} NAME)

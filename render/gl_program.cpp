@@ -45,9 +45,23 @@ GLuint createFramebuffer() {
 }
 
 namespace {
-GLuint compile(const char* name, GLenum type, const char* source) {
+const char* stageName(GLenum type) {
+    switch (type) {
+        case GL_VERTEX_SHADER:
+            return "vertex";
+        case GL_FRAGMENT_SHADER:
+            return "fragment";
+        case GL_COMPUTE_SHADER:
+            return "compute";
+        default:
+            return "shader";
+    }
+}
+
+GLuint compile(const char* name, GLenum type, ShaderParts parts) {
     const GLuint shader = glCreateShader(type);
-    glShaderSource(shader, 1, &source, nullptr);
+    const std::vector<const char*> sources(parts);
+    glShaderSource(shader, static_cast<GLsizei>(sources.size()), sources.data(), nullptr);
     glCompileShader(shader);
     GLint ok = 0;
     glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
@@ -57,27 +71,18 @@ GLuint compile(const char* name, GLenum type, const char* source) {
     std::vector<char> log(static_cast<std::size_t>(length) + 1, '\0');
     glGetShaderInfoLog(shader, length, nullptr, log.data());
     glDeleteShader(shader);
-    throw RenderError(std::string("shader '") + name +
-                      (type == GL_VERTEX_SHADER ? "' (vertex)" : "' (fragment)") +
-                      " does not compile: " + log.data());
+    throw RenderError(std::string("shader '") + name + "' (" + stageName(type) +
+                      ") does not compile: " + log.data());
 }
-}  // namespace
 
-Program buildProgram(const char* name, const char* vertexSource, const char* fragmentSource) {
-    const GLuint vs = compile(name, GL_VERTEX_SHADER, vertexSource);
-    GLuint fs = 0;
-    try {
-        fs = compile(name, GL_FRAGMENT_SHADER, fragmentSource);
-    } catch (...) {
-        glDeleteShader(vs);
-        throw;
-    }
+// Links the compiled stages (and deletes them: the program keeps what it needs).
+Program link(const char* name, std::initializer_list<GLuint> stages) {
     Program program(glCreateProgram());
-    glAttachShader(program.get(), vs);
-    glAttachShader(program.get(), fs);
+    for (GLuint s : stages)
+        glAttachShader(program.get(), s);
     glLinkProgram(program.get());
-    glDeleteShader(vs);
-    glDeleteShader(fs);
+    for (GLuint s : stages)
+        glDeleteShader(s);
     GLint ok = 0;
     glGetProgramiv(program.get(), GL_LINK_STATUS, &ok);
     if (ok != GL_TRUE) {
@@ -89,6 +94,27 @@ Program buildProgram(const char* name, const char* vertexSource, const char* fra
                           "' does not link: " + log.data());
     }
     return program;
+}
+}  // namespace
+
+Program buildProgram(const char* name, ShaderParts vertexParts, ShaderParts fragmentParts) {
+    const GLuint vs = compile(name, GL_VERTEX_SHADER, vertexParts);
+    GLuint fs = 0;
+    try {
+        fs = compile(name, GL_FRAGMENT_SHADER, fragmentParts);
+    } catch (...) {
+        glDeleteShader(vs);
+        throw;
+    }
+    return link(name, {vs, fs});
+}
+
+Program buildProgram(const char* name, const char* vertexSource, const char* fragmentSource) {
+    return buildProgram(name, ShaderParts{vertexSource}, ShaderParts{fragmentSource});
+}
+
+Program buildComputeProgram(const char* name, ShaderParts parts) {
+    return link(name, {compile(name, GL_COMPUTE_SHADER, parts)});
 }
 
 }  // namespace cf::render

@@ -3,6 +3,7 @@
 // Small RAII owners of GL objects and a shader program built from embedded sources.
 #include <epoxy/gl.h>
 
+#include <initializer_list>
 #include <string>
 #include <utility>
 
@@ -52,5 +53,13 @@ GLuint createFramebuffer();
 
 // Compiles and links; throws RenderError with the GL info log and the shader's name.
 Program buildProgram(const char* name, const char* vertexSource, const char* fragmentSource);
+// Each stage from several strings, concatenated in order: lets shaders share GLSL (a
+// "#version" line, then common functions from shaders/*.glsl, then the stage's body).
+using ShaderParts = std::initializer_list<const char*>;
+Program buildProgram(const char* name, ShaderParts vertexParts, ShaderParts fragmentParts);
+Program buildComputeProgram(const char* name, ShaderParts parts);
+
+// The first line of every stage assembled from parts.
+inline constexpr const char* kGlslVersion = "#version 450 core\n";
 
 }  // namespace cf::render

@@ -10,7 +10,9 @@
 namespace cf::render {
 
 PointCloud::PointCloud()
-    : program_(buildProgram("point_cloud", shaders::kPointCloudVert, shaders::kPointCloudFrag)),
+    : program_(buildProgram("point_cloud",
+                            {kGlslVersion, shaders::kSphereCommonGlsl, shaders::kPointCloudVert},
+                            {kGlslVersion, shaders::kSphereCommonGlsl, shaders::kPointCloudFrag})),
       vao_(createVertexArray()),
       positions_(createBuffer()),
       scalars_(createBuffer()),
@@ -24,6 +26,8 @@ PointCloud::PointCloud()
     mode_ = ColorMode::Uniform;
     ensureCapacity(1);
 }
+
+PointCloud::~PointCloud() = default;
 
 void PointCloud::ensureCapacity(std::size_t count) {
     if (count <= capacity_) return;
@@ -93,14 +97,7 @@ void PointCloud::colorByCategory() {
     mode_ = ColorMode::Category;
 }
 
-void PointCloud::draw(const glm::mat4& view, const glm::mat4& projection) const {
-    if (count_ == 0) return;
-    const GLuint p = program_.get();
-    glUseProgram(p);
-    glProgramUniformMatrix4fv(p, glGetUniformLocation(p, "uView"), 1, GL_FALSE,
-                              glm::value_ptr(view));
-    glProgramUniformMatrix4fv(p, glGetUniformLocation(p, "uProjection"), 1, GL_FALSE,
-                              glm::value_ptr(projection));
+void PointCloud::setCommonUniforms(GLuint p) const {
     glProgramUniform1f(p, glGetUniformLocation(p, "uRadiusOverride"), radiusOverride_);
     glProgramUniform1i(p, glGetUniformLocation(p, "uColorMode"), static_cast<int>(mode_));
     glProgramUniform3fv(p, glGetUniformLocation(p, "uUniformColor"), 1,
@@ -110,7 +107,26 @@ void PointCloud::draw(const glm::mat4& view, const glm::mat4& projection) const 
     glProgramUniform1i(p, glGetUniformLocation(p, "uColormap"), 0);
     glProgramUniform3fv(p, glGetUniformLocation(p, "uPalette"), 16,
                         categoricalPalette().front().data());
+}
+
+void PointCloud::draw(const glm::mat4& view, const glm::mat4& projection) const {
+    if (count_ == 0) return;
     glBindTextureUnit(0, colormap_.get());
+    const bool splat =
+        path_ == DrawPath::Splat || (path_ == DrawPath::Auto && count_ >= kAutoSplatCount);
+    if (splat) {
+        if (!splatter_) splatter_ = std::make_unique<SphereSplatter>();
+        splatter_->draw({positions_.get(), scalars_.get(), categories_.get(), count_}, view,
+                        projection, [this](GLuint p) { setCommonUniforms(p); });
+        return;
+    }
+    const GLuint p = program_.get();
+    setCommonUniforms(p);
+    glProgramUniformMatrix4fv(p, glGetUniformLocation(p, "uView"), 1, GL_FALSE,
+                              glm::value_ptr(view));
+    glProgramUniformMatrix4fv(p, glGetUniformLocation(p, "uProjection"), 1, GL_FALSE,
+                              glm::value_ptr(projection));
+    glUseProgram(p);
     glBindVertexArray(vao_.get());
     glEnable(GL_DEPTH_TEST);
     glDepthFunc(GL_LESS);

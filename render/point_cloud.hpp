@@ -6,9 +6,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <glm/glm.hpp>
+#include <memory>
 
 #include "render/colormap.hpp"
 #include "render/gl_program.hpp"
+#include "render/sphere_splat.hpp"
 
 namespace cf::render {
 
@@ -16,7 +18,13 @@ class PointCloud {
 public:
     enum class ColorMode { Uniform = 0, Scalar = 1, Category = 2 };
 
+    // Raster: instanced quads through the rasteriser. Splat: the compute path
+    // (render/sphere_splat.hpp), same pixels. Auto: splat from kAutoSplatCount spheres up.
+    enum class DrawPath { Auto, Raster, Splat };
+    static constexpr std::size_t kAutoSplatCount = 500'000;
+
     PointCloud();  // needs a current GL 4.5 context
+    ~PointCloud();
 
     // count x (x, y, z, radius). Buffers grow to fit and are reused.
     void setPoints(const float* xyzr, std::size_t count);
@@ -27,6 +35,8 @@ public:
     void colorByScalar(Colormap map, float lo, float hi);
     void colorByCategory();
     void setRadiusOverride(float radius) { radiusOverride_ = radius; }  // <= 0: per point
+    void setDrawPath(DrawPath path) { path_ = path; }
+    DrawPath drawPath() const { return path_; }
 
     std::size_t count() const { return count_; }
     GLuint positionBuffer() const { return positions_.get(); }
@@ -42,6 +52,7 @@ public:
 
 private:
     void ensureCapacity(std::size_t count);
+    void setCommonUniforms(GLuint program) const;
 
     Program program_;
     VertexArray vao_;
@@ -53,6 +64,8 @@ private:
     glm::vec3 uniformColor_{0.8f, 0.8f, 0.8f};
     glm::vec2 scalarRange_{0.0f, 1.0f};
     float radiusOverride_ = 0.0f;
+    DrawPath path_ = DrawPath::Auto;
+    mutable std::unique_ptr<SphereSplatter> splatter_;  // made on first use (draw is const)
 };
 
 }  // namespace cf::render

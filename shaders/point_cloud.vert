@@ -1,19 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Sphere impostors: one camera-facing quad per point (instanced), sized to cover the
-// sphere's silhouette; the fragment shader ray-casts the exact sphere.
-#version 450 core
+// Sphere impostors: one quad per point (instanced), sized to cover the sphere's
+// silhouette; the fragment shader ray-casts the exact sphere. Assembled after
+// sphere_common.glsl (and, for CF_INDEXED, sphere_buffers.glsl: the draw then covers only
+// the spheres the splat path listed as large).
 layout(location = 0) in vec4 aCenterRadius;  // per instance: x, y, z, radius
 layout(location = 1) in float aScalar;        // per instance
 layout(location = 2) in uint aCategory;       // per instance
 
 uniform mat4 uView;
 uniform mat4 uProjection;
-uniform float uRadiusOverride;  // > 0: every point gets this radius
-uniform int uColorMode;         // 0 uniform, 1 scalar via colormap, 2 category palette
-uniform vec3 uUniformColor;
-uniform vec2 uScalarRange;
-uniform sampler1D uColormap;
-uniform vec3 uPalette[16];
 
 out vec3 vViewPosition;  // of this quad corner, view space
 flat out vec3 vCenter;   // sphere centre, view space
@@ -22,8 +17,18 @@ flat out vec3 vColor;
 
 void main() {
     const vec2 corners[4] = vec2[](vec2(-1, -1), vec2(1, -1), vec2(-1, 1), vec2(1, 1));
-    float radius = uRadiusOverride > 0.0 ? uRadiusOverride : aCenterRadius.w;
-    vec3 center = (uView * vec4(aCenterRadius.xyz, 1.0)).xyz;
+#ifdef CF_INDEXED
+    uint index = largeIndex[gl_InstanceID];
+    vec4 centerRadius = spherePoints[index];
+    float scalar = sphereScalars[index];
+    uint category = sphereCategory(index);
+#else
+    vec4 centerRadius = aCenterRadius;
+    float scalar = aScalar;
+    uint category = aCategory;
+#endif
+    float radius = sphereRadius(centerRadius.w);
+    vec3 center = (uView * vec4(centerRadius.xyz, 1.0)).xyz;
     // The quad lies in the plane z = center.z + radius, in front of every point of the
     // sphere (view space looks down -z), and spans the sphere's silhouette there: per axis
     // the tangents from the eye bound x/-z (and y/-z). Being in front lets the fragment
@@ -45,15 +50,7 @@ void main() {
     vViewPosition = vec3(mix(lo, hi, corner), zq);
     vCenter = center;
     vRadius = radius;
-    if (uColorMode == 1) {
-        float t = clamp((aScalar - uScalarRange.x) / max(uScalarRange.y - uScalarRange.x, 1e-30),
-                        0.0, 1.0);
-        vColor = texture(uColormap, t).rgb;
-    } else if (uColorMode == 2) {
-        vColor = uPalette[aCategory % 16u];
-    } else {
-        vColor = uUniformColor;
-    }
+    vColor = sphereColor(scalar, category);
     // The eye inside a sphere: nothing sensible to draw; put the quad outside the clip box.
     gl_Position = inside ? vec4(2.0, 2.0, 2.0, 1.0) : uProjection * vec4(vViewPosition, 1.0);
 }

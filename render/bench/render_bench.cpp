@@ -30,6 +30,7 @@ namespace {
 
 struct Result {
     std::size_t points;
+    const char* path;  // "raster" or "splat"
     double msPerFrame;
     double interopMs;  // < 0: not measured
 };
@@ -125,37 +126,46 @@ int main(int argc, char** argv) {
             cam.fit({0, 0, 0}, {side, side, side});
             const float aspect = static_cast<float>(width) / static_cast<float>(height);
             target.bind();
-            for (int f = 0; f < 5; ++f) {  // warm-up
-                target.clear(1, 1, 1, 1);
-                cloud.draw(cam.view(), cam.projection(aspect));
+            using Path = cf::render::PointCloud::DrawPath;
+            std::vector<std::pair<const char*, double>> perPath;
+            for (const auto& [name, path] :
+                 {std::pair{"raster", Path::Raster}, std::pair{"splat", Path::Splat}}) {
+                cloud.setDrawPath(path);
+                for (int f = 0; f < 5; ++f) {  // warm-up
+                    target.clear(1, 1, 1, 1);
+                    cloud.draw(cam.view(), cam.projection(aspect));
+                }
+                glFinish();
+                const auto t0 = std::chrono::steady_clock::now();
+                for (int f = 0; f < frames; ++f) {
+                    cam.yawDegrees += 1.0f;  // a turning camera, as in a movie
+                    target.clear(1, 1, 1, 1);
+                    cloud.draw(cam.view(), cam.projection(aspect));
+                }
+                glFinish();
+                perPath.emplace_back(name, std::chrono::duration<double, std::milli>(
+                                               std::chrono::steady_clock::now() - t0)
+                                                   .count() /
+                                               frames);
             }
-            glFinish();
-            const auto t0 = std::chrono::steady_clock::now();
-            for (int f = 0; f < frames; ++f) {
-                cam.yawDegrees += 1.0f;  // a turning camera, as in a movie
-                target.clear(1, 1, 1, 1);
-                cloud.draw(cam.view(), cam.projection(aspect));
-            }
-            glFinish();
-            const double ms =
-                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
-                    .count() /
-                frames;
             double interop = -1.0;
 #if CELLFORGE_HAVE_CUDA
             interop = interopCopyMs(cloud, xyzr);
 #endif
-            results.push_back({n, ms, interop});
-            std::printf("%10zu spheres: %8.3f ms/frame (%7.1f fps); interop copy %s\n", n, ms,
-                        1000.0 / ms,
-                        interop < 0 ? "n/a" : (std::to_string(interop) + " ms").c_str());
+            for (const auto& [name, ms] : perPath) {
+                results.push_back({n, name, ms, interop});
+                std::printf("%10zu spheres, %-6s: %8.3f ms/frame (%7.1f fps); interop copy %s\n", n,
+                            name, ms, 1000.0 / ms,
+                            interop < 0 ? "n/a" : (std::to_string(interop) + " ms").c_str());
+            }
         }
         if (!json.empty()) {
             std::ofstream out(json);
             out << "{\"renderer\": \"" << context.description() << "\", \"width\": " << width
                 << ", \"height\": " << height << ", \"frames\": " << frames << ", \"results\": [";
             for (std::size_t i = 0; i < results.size(); ++i)
-                out << (i ? ", " : "") << "{\"points\": " << results[i].points
+                out << (i ? ", " : "") << "{\"points\": " << results[i].points << ", \"path\": \""
+                    << results[i].path << "\""
                     << ", \"ms_per_frame\": " << results[i].msPerFrame
                     << ", \"fps\": " << 1000.0 / results[i].msPerFrame
                     << ", \"interop_copy_ms\": " << results[i].interopMs << "}";

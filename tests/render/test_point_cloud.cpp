@@ -16,28 +16,13 @@
 #include "render/png_io.hpp"
 #include "render/point_cloud.hpp"
 #include "render/render_error.hpp"
+#include "tests/support/gl_fixture.hpp"
 
 namespace cf::render {
 namespace {
 
-class RenderTest : public testing::Test {
-protected:
-    static void SetUpTestSuite() {
-        try {
-            context_ = std::make_unique<HeadlessContext>();
-        } catch (const RenderError& e) {
-            reason_ = e.what();
-        }
-    }
-    static void TearDownTestSuite() { context_.reset(); }
-    void SetUp() override {
-        if (!context_) GTEST_SKIP() << "no headless OpenGL here: " << reason_;
-    }
-    static std::unique_ptr<HeadlessContext> context_;
-    static std::string reason_;
-};
-std::unique_ptr<HeadlessContext> RenderTest::context_;
-std::string RenderTest::reason_;
+using RenderTest = test::GlTest;
+using test::pixel;
 
 Image render(PointCloud& cloud, const OrbitCamera& cam, int w, int h) {
     OffscreenTarget target(w, h);
@@ -45,12 +30,6 @@ Image render(PointCloud& cloud, const OrbitCamera& cam, int w, int h) {
     target.clear(0.0f, 0.0f, 0.0f, 1.0f);
     cloud.draw(cam.view(), cam.projection(static_cast<float>(w) / static_cast<float>(h)));
     return Image{w, h, target.readPixels()};
-}
-
-const std::uint8_t* pixel(const Image& im, int x, int y) {
-    return &im.rgba[(static_cast<std::size_t>(y) * static_cast<std::size_t>(im.width) +
-                     static_cast<std::size_t>(x)) *
-                    4];
 }
 
 // A sphere of radius r at distance d subtends a half-angle asin(r/d); its silhouette is a
