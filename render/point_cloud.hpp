@@ -21,7 +21,7 @@ public:
     // Raster: instanced quads through the rasteriser. Splat: the compute path
     // (render/sphere_splat.hpp), same pixels. Auto: splat from kAutoSplatCount spheres up.
     enum class DrawPath { Auto, Raster, Splat };
-    static constexpr std::size_t kAutoSplatCount = 500'000;
+    static constexpr std::size_t kAutoSplatCount = 10'000;
 
     PointCloud();  // needs a current GL 4.5 context
     ~PointCloud();

@@ -2,12 +2,14 @@
 // cellforge-render-bench: frames per second of sphere impostors at a given resolution on
 // the headless context, and (CUDA builds) the CUDA-GL interop copy time per frame.
 //   cellforge-render-bench [--points 1000000,4000000] [--size 1920x1080] [--frames 60]
-//                          [--json FILE]
+//                          [--json FILE] [--images DIR]
+// --images writes the last frame of each case as a PNG, to look at what was timed.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -17,6 +19,7 @@
 #include "render/camera.hpp"
 #include "render/headless_context.hpp"
 #include "render/offscreen_target.hpp"
+#include "render/png_io.hpp"
 #include "render/point_cloud.hpp"
 #include "render/render_error.hpp"
 
@@ -84,7 +87,7 @@ double interopCopyMs(cf::render::PointCloud& cloud, const std::vector<float>& xy
 int main(int argc, char** argv) {
     std::vector<std::size_t> counts = {1'000'000, 4'000'000};
     int width = 1920, height = 1080, frames = 60;
-    std::string json;
+    std::string json, images;
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string key = argv[i], value = argv[i + 1];
         if (key == "--points")
@@ -94,6 +97,8 @@ int main(int argc, char** argv) {
             frames = std::max(1, std::stoi(value));
         else if (key == "--json")
             json = value;
+        else if (key == "--images")
+            images = value;
         else {
             std::fprintf(stderr, "cellforge-render-bench: unknown option %s\n", key.c_str());
             return 2;
@@ -147,6 +152,10 @@ int main(int argc, char** argv) {
                                                std::chrono::steady_clock::now() - t0)
                                                    .count() /
                                                frames);
+                if (!images.empty())
+                    cf::render::writePng(std::filesystem::path(images) /
+                                             ("spheres-" + std::to_string(n) + "-" + name + ".png"),
+                                         {width, height, target.readPixels()});
             }
             double interop = -1.0;
 #if CELLFORGE_HAVE_CUDA
