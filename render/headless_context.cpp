@@ -54,6 +54,7 @@ std::vector<std::pair<EGLDisplay, std::string>> candidateDisplays() {
 struct HeadlessContext::Impl {
     EGLDisplay display = EGL_NO_DISPLAY;
     EGLContext context = EGL_NO_CONTEXT;
+    bool robust = false;
 };
 
 HeadlessContext::HeadlessContext() : impl_(std::make_unique<Impl>()) {
@@ -74,15 +75,25 @@ HeadlessContext::HeadlessContext() : impl_(std::make_unique<Impl>()) {
         EGLConfig config = nullptr;
         EGLint configs = 0;
         eglChooseConfig(display, configAttribs, &config, 1, &configs);
-        const EGLint contextAttribs[] = {EGL_CONTEXT_MAJOR_VERSION,
-                                         4,
-                                         EGL_CONTEXT_MINOR_VERSION,
-                                         5,
-                                         EGL_CONTEXT_OPENGL_PROFILE_MASK,
-                                         EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
-                                         EGL_NONE};
-        EGLContext ctx = eglCreateContext(display, configs > 0 ? config : EGL_NO_CONFIG_KHR,
-                                          EGL_NO_CONTEXT, contextAttribs);
+        // Robust first (a GPU reset is then reported by lost() instead of undefined
+        // behaviour), plain where the driver offers no robust 4.5 core context.
+        EGLContext ctx = EGL_NO_CONTEXT;
+        for (const bool robust : {true, false}) {
+            const EGLint contextAttribs[] = {
+                EGL_CONTEXT_MAJOR_VERSION,
+                4,
+                EGL_CONTEXT_MINOR_VERSION,
+                5,
+                EGL_CONTEXT_OPENGL_PROFILE_MASK,
+                EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
+                robust ? EGL_CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY : EGL_NONE,
+                EGL_LOSE_CONTEXT_ON_RESET,
+                EGL_NONE};
+            ctx = eglCreateContext(display, configs > 0 ? config : EGL_NO_CONFIG_KHR,
+                                   EGL_NO_CONTEXT, contextAttribs);
+            impl_->robust = robust;
+            if (ctx != EGL_NO_CONTEXT) break;
+        }
         if (ctx == EGL_NO_CONTEXT) {
             tried += name + ": no OpenGL 4.5 core context (" + eglErrorText() + "); ";
             eglTerminate(display);
@@ -112,6 +123,14 @@ HeadlessContext::~HeadlessContext() {
         eglDestroyContext(impl_->display, impl_->context);
     }
     if (impl_->display != EGL_NO_DISPLAY) eglTerminate(impl_->display);
+}
+
+bool HeadlessContext::robust() const {
+    return impl_->robust;
+}
+
+bool HeadlessContext::lost() const {
+    return glGetGraphicsResetStatus() != GL_NO_ERROR;
 }
 
 void HeadlessContext::makeCurrent() {

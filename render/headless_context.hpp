@@ -18,6 +18,12 @@ public:
     HeadlessContext& operator=(const HeadlessContext&) = delete;
 
     void makeCurrent();
+    // A robust context reports a GPU reset: lost() turns true and every GL object made in
+    // it is gone. The owner then destroys its renderer objects and makes a new context
+    // (the simulation's data live elsewhere and survive). Without robustness lost() stays
+    // false.
+    bool robust() const;
+    bool lost() const;
     // "NVIDIA H100 80GB HBM3 (EGL device)" or "llvmpipe (LLVM 15.0.6, 256 bits) (Mesa
     // surfaceless)": GL_RENDERER and the EGL platform used.
     const std::string& description() const { return description_; }

@@ -21,7 +21,10 @@ CudaGlBuffer::~CudaGlBuffer() {
 }
 
 void CudaGlBuffer::release() {
-    if (resource_ != nullptr) cudaGraphicsUnregisterResource(resource_);  // no throw here
+    // No throw from here (destructors). Fails when the GL context went first; the
+    // registration is gone with it then, and the error must not surface in a later call.
+    if (resource_ != nullptr && cudaGraphicsUnregisterResource(resource_) != cudaSuccess)
+        cudaGetLastError();
     resource_ = nullptr;
     buffer_ = 0;
 }

@@ -5,6 +5,7 @@
 
 #include <cuda_runtime_api.h>
 #include <memory>
+#include <vector>
 
 #include "render/camera.hpp"
 #include "render/cuda/cuda_gl_buffer.hpp"
@@ -58,6 +59,78 @@ TEST(RenderInteropCuda, DeviceCopyIsWhatGlReadsAndDraws) {
     EXPECT_THROW(interop.copyFromDevice(device, 1 << 30, nullptr), RenderError);
     cudaFree(device);
     std::printf("interop context: %s\n", context->description().c_str());
+}
+
+// The cloud's buffers are replaced when it grows; attach() then registers the new buffer
+// (the old registration is released). 40 grow/re-register/copy rounds: each copy lands,
+// and device memory does not creep (a leaked registration or buffer of 40 rounds would
+// hold > 200 MB; allowed 64 MB of driver slack).
+TEST(RenderInteropCuda, ReRegistrationAfterGrowthLandsAndDoesNotLeak) {
+    if (!isAvailable(Backend::Cuda)) GTEST_SKIP() << "no CUDA device: " << cudaStatus();
+    std::unique_ptr<HeadlessContext> context;
+    try {
+        context = std::make_unique<HeadlessContext>();
+    } catch (const RenderError& e) {
+        GTEST_SKIP() << "no headless OpenGL here: " << e.what();
+    }
+    if (!cudaGlInteropAvailable())
+        GTEST_SKIP() << "CUDA-GL interop unavailable with " << context->description();
+    const std::size_t maxCount = 1 << 19;
+    std::vector<float> values(4 * maxCount);
+    for (std::size_t i = 0; i < values.size(); ++i)
+        values[i] = static_cast<float>(i % 1000);
+    void* device = nullptr;
+    ASSERT_EQ(cudaMalloc(&device, values.size() * sizeof(float)), cudaSuccess);
+    ASSERT_EQ(
+        cudaMemcpy(device, values.data(), values.size() * sizeof(float), cudaMemcpyHostToDevice),
+        cudaSuccess);
+    std::size_t freeAfterWarmUp = 0, total = 0;
+    CudaGlBuffer interop;
+    for (int round = 0; round < 40; ++round) {
+        PointCloud cloud;  // a new cloud each round: new buffers, new registration
+        const std::size_t count = std::size_t{1} << (10 + round % 10);
+        cloud.resize(count / 2);
+        cloud.resize(count);  // grown: the buffer object changed
+        interop.attach(cloud.positionBuffer());
+        ASSERT_EQ(interop.buffer(), cloud.positionBuffer());
+        interop.copyFromDevice(device, 4 * count * sizeof(float), nullptr);
+        ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+        float last[4] = {};
+        glGetNamedBufferSubData(cloud.positionBuffer(),
+                                static_cast<GLintptr>((count - 1) * 4 * sizeof(float)), sizeof last,
+                                last);
+        for (int c = 0; c < 4; ++c)
+            ASSERT_EQ(last[c], values[4 * (count - 1) + static_cast<std::size_t>(c)]) << round;
+        if (round == 9) cudaMemGetInfo(&freeAfterWarmUp, &total);
+    }
+    std::size_t freeNow = 0;
+    cudaMemGetInfo(&freeNow, &total);
+    EXPECT_LT(static_cast<double>(freeAfterWarmUp) - static_cast<double>(freeNow), 64.0 * 1048576);
+    cudaFree(device);
+}
+
+// A registration whose GL context is gone first (window closed, context lost) is released
+// without a crash, and interop works again in a new context.
+TEST(RenderInteropCuda, RegistrationOutlivingItsContextIsReleasedQuietly) {
+    if (!isAvailable(Backend::Cuda)) GTEST_SKIP() << "no CUDA device: " << cudaStatus();
+    std::unique_ptr<HeadlessContext> context;
+    try {
+        context = std::make_unique<HeadlessContext>();
+    } catch (const RenderError& e) {
+        GTEST_SKIP() << "no headless OpenGL here: " << e.what();
+    }
+    if (!cudaGlInteropAvailable())
+        GTEST_SKIP() << "CUDA-GL interop unavailable with " << context->description();
+    auto cloud = std::make_unique<PointCloud>();
+    cloud->resize(1024);
+    auto interop = std::make_unique<CudaGlBuffer>();
+    interop->attach(cloud->positionBuffer());
+    context.reset();
+    interop.reset();
+    cloud.reset();
+    cudaGetLastError();  // the failed unregister may leave an error behind; it is not ours
+    HeadlessContext next;
+    EXPECT_TRUE(cudaGlInteropAvailable());
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 cellforge_add_test(test_render CPU_ONLY SOURCES render/test_point_cloud.cpp render/test_movie.cpp
-                   render/test_sphere_splat.cpp
+                   render/test_sphere_splat.cpp render/test_render_lifecycle.cpp
                    LIBS cellforge_render)
 target_compile_definitions(test_render PRIVATE CELLFORGE_TEST_DATA="${PROJECT_SOURCE_DIR}/tests")
 if(CELLFORGE_HAVE_CUDA)
