@@ -3,8 +3,14 @@ cellforge_add_test(test_render CPU_ONLY SOURCES render/test_point_cloud.cpp rend
                    render/test_sphere_splat.cpp render/test_render_lifecycle.cpp
                    LIBS cellforge_render)
 target_compile_definitions(test_render PRIVATE CELLFORGE_TEST_DATA="${PROJECT_SOURCE_DIR}/tests")
+cellforge_add_test(test_render_volume CPU_ONLY SOURCES render/test_volume.cpp
+                   LIBS cellforge_render)
+target_compile_definitions(test_render_volume PRIVATE
+                           CELLFORGE_TEST_DATA="${PROJECT_SOURCE_DIR}/tests")
 if(CELLFORGE_HAVE_CUDA)
   cellforge_add_test(test_render_interop GPU_ONLY SOURCES render/test_render_interop.cpp
+                     LIBS cellforge_render_cuda)
+  cellforge_add_test(test_render_volume_interop GPU_ONLY SOURCES render/test_volume_interop.cpp
                      LIBS cellforge_render_cuda)
 endif()
 
