@@ -2,7 +2,8 @@
 // cellforge-render-bench: frames per second of sphere impostors at a given resolution on
 // the headless context, and (CUDA builds) the CUDA-GL interop copy time per frame.
 //   cellforge-render-bench [--points 1000000,4000000] [--size 1920x1080] [--frames 60]
-//                          [--json FILE] [--images DIR]
+//                          [--volume 256] [--json FILE] [--images DIR]
+// --volume N times three slices through an N^3 scalar volume (0: skip).
 // --images writes the last frame of each case as a PNG, to look at what was timed.
 #include <algorithm>
 #include <chrono>
@@ -16,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "render/bench/volume_bench.hpp"
 #include "render/camera.hpp"
 #include "render/headless_context.hpp"
 #include "render/offscreen_target.hpp"
@@ -86,7 +88,7 @@ double interopCopyMs(cf::render::PointCloud& cloud, const std::vector<float>& xy
 
 int main(int argc, char** argv) {
     std::vector<std::size_t> counts = {1'000'000, 4'000'000};
-    int width = 1920, height = 1080, frames = 60;
+    int width = 1920, height = 1080, frames = 60, volume = 256;
     std::string json, images;
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string key = argv[i], value = argv[i + 1];
@@ -97,6 +99,8 @@ int main(int argc, char** argv) {
             frames = std::max(1, std::stoi(value));
         else if (key == "--json")
             json = value;
+        else if (key == "--volume")
+            volume = std::max(0, std::stoi(value));
         else if (key == "--images")
             images = value;
         else {
@@ -168,6 +172,12 @@ int main(int argc, char** argv) {
                             interop < 0 ? "n/a" : (std::to_string(interop) + " ms").c_str());
             }
         }
+        double volumeMs = -1.0;
+        if (volume > 0) {
+            volumeMs = cf::render::bench::benchVolumeSlices(volume, width, height, frames);
+            std::printf("%7d^3 volume, 3 slices: %8.3f ms/frame (%7.1f fps)\n", volume, volumeMs,
+                        1000.0 / volumeMs);
+        }
         if (!json.empty()) {
             std::ofstream out(json);
             out << "{\"renderer\": \"" << context.description() << "\", \"width\": " << width
@@ -178,7 +188,8 @@ int main(int argc, char** argv) {
                     << ", \"ms_per_frame\": " << results[i].msPerFrame
                     << ", \"fps\": " << 1000.0 / results[i].msPerFrame
                     << ", \"interop_copy_ms\": " << results[i].interopMs << "}";
-            out << "]}\n";
+            out << "], \"volume\": {\"size\": " << volume << ", \"ms_per_frame\": " << volumeMs
+                << "}}\n";
         }
     } catch (const std::exception& e) {
         std::fprintf(stderr, "cellforge-render-bench: %s\n", e.what());
