@@ -126,9 +126,11 @@ int runHeadless(const HeadlessOptions& o) {
             movie->addFrame(pixels);
         }
         movie->finish();  // also on Ctrl-C: the recorded part stays playable
-        std::printf("movie: %s (%d frames, %dx%d, %s, via %s)\n", o.record->c_str(),
-                    movie->frames(), o.width, o.height, movie->codecName().c_str(),
-                    uploader.path());
+        // What a player will see: the written file read back, not the writer's counters.
+        const render::MovieInfo probed = render::probeMovie(*o.record);
+        std::printf("movie: %s (%ld frames, %dx%d, %s, %.2f s at %.1f fps, via %s)\n",
+                    o.record->c_str(), probed.frames, probed.width, probed.height,
+                    probed.codec.c_str(), probed.seconds, probed.frameRate, uploader.path());
     }
     if (o.screenshot) {
         if (pixels.empty()) pixels = target.readPixels();
