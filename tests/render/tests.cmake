@@ -7,6 +7,10 @@ cellforge_add_test(test_render_volume CPU_ONLY SOURCES render/test_volume.cpp
                    LIBS cellforge_render)
 target_compile_definitions(test_render_volume PRIVATE
                            CELLFORGE_TEST_DATA="${PROJECT_SOURCE_DIR}/tests")
+cellforge_add_test(test_render_vectors CPU_ONLY SOURCES render/test_vector_field.cpp
+                   LIBS cellforge_render)
+target_compile_definitions(test_render_vectors PRIVATE
+                           CELLFORGE_TEST_DATA="${PROJECT_SOURCE_DIR}/tests")
 if(CELLFORGE_HAVE_CUDA)
   cellforge_add_test(test_render_interop GPU_ONLY SOURCES render/test_render_interop.cpp
                      LIBS cellforge_render_cuda)
