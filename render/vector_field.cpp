@@ -19,42 +19,6 @@ namespace {
 constexpr GLuint kStatsBinding = 0;  // SSBO for the reduction, UBO for its readers
 constexpr std::uint32_t kInfinityBits = 0x7f800000u;
 
-// buildProgram() links a vertex + fragment pair; the GPU passes here are compute shaders.
-Program buildComputeProgram(const char* name, const char* source) {
-    const GLuint shader = glCreateShader(GL_COMPUTE_SHADER);
-    glShaderSource(shader, 1, &source, nullptr);
-    glCompileShader(shader);
-    GLint ok = 0;
-    glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
-    auto log = [](GLuint object, bool isProgram) {
-        GLint length = 0;
-        if (isProgram)
-            glGetProgramiv(object, GL_INFO_LOG_LENGTH, &length);
-        else
-            glGetShaderiv(object, GL_INFO_LOG_LENGTH, &length);
-        std::vector<char> text(static_cast<std::size_t>(length) + 1, '\0');
-        if (isProgram)
-            glGetProgramInfoLog(object, length, nullptr, text.data());
-        else
-            glGetShaderInfoLog(object, length, nullptr, text.data());
-        return std::string(text.data());
-    };
-    if (ok != GL_TRUE) {
-        const std::string text = log(shader, false);
-        glDeleteShader(shader);
-        throw RenderError(std::string("shader '") + name + "' (compute) does not compile: " + text);
-    }
-    Program program(glCreateProgram());
-    glAttachShader(program.get(), shader);
-    glLinkProgram(program.get());
-    glDeleteShader(shader);
-    glGetProgramiv(program.get(), GL_LINK_STATUS, &ok);
-    if (ok != GL_TRUE)
-        throw RenderError(std::string("shader program '") + name +
-                          "' does not link: " + log(program.get(), true));
-    return program;
-}
-
 GLint uniform(GLuint program, const char* name) {
     return glGetUniformLocation(program, name);
 }
@@ -117,9 +81,9 @@ VectorField::VectorField()
     : arrowProgram_(buildProgram("arrows", shaders::kArrowsVert, shaders::kArrowsFrag)),
       licSurfaceProgram_(
           buildProgram("lic_surface", shaders::kLicSurfaceVert, shaders::kLicSurfaceFrag)),
-      statsProgram_(buildComputeProgram("vector_stats", shaders::kVectorStatsComp)),
-      velocityProgram_(buildComputeProgram("lic_velocity", shaders::kLicVelocityComp)),
-      licProgram_(buildComputeProgram("lic", shaders::kLicComp)),
+      statsProgram_(buildComputeProgram("vector_stats", {shaders::kVectorStatsComp})),
+      velocityProgram_(buildComputeProgram("lic_velocity", {shaders::kLicVelocityComp})),
+      licProgram_(buildComputeProgram("lic", {shaders::kLicComp})),
       arrowVao_(createVertexArray()),
       emptyVao_(createVertexArray()),
       arrowMesh_(createBuffer()),

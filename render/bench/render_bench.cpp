@@ -2,8 +2,9 @@
 // cellforge-render-bench: frames per second of sphere impostors at a given resolution on
 // the headless context, and (CUDA builds) the CUDA-GL interop copy time per frame.
 //   cellforge-render-bench [--points 1000000,4000000] [--size 1920x1080] [--frames 60]
-//                          [--volume 256] [--json FILE] [--images DIR]
-// --volume N times three slices through an N^3 scalar volume (0: skip).
+//                          [--volume 256] [--vectors 512] [--json FILE] [--images DIR]
+// --volume N times three slices through an N^3 scalar volume, --vectors N an N^2 vector
+// field as arrows, then with its line-integral convolution recomputed every frame (0: skip).
 // --images writes the last frame of each case as a PNG, to look at what was timed.
 #include <algorithm>
 #include <chrono>
@@ -17,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "render/bench/vector_bench.hpp"
 #include "render/bench/volume_bench.hpp"
 #include "render/camera.hpp"
 #include "render/headless_context.hpp"
@@ -88,7 +90,7 @@ double interopCopyMs(cf::render::PointCloud& cloud, const std::vector<float>& xy
 
 int main(int argc, char** argv) {
     std::vector<std::size_t> counts = {1'000'000, 4'000'000};
-    int width = 1920, height = 1080, frames = 60, volume = 256;
+    int width = 1920, height = 1080, frames = 60, volume = 256, vectors = 512;
     std::string json, images;
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string key = argv[i], value = argv[i + 1];
@@ -101,6 +103,8 @@ int main(int argc, char** argv) {
             json = value;
         else if (key == "--volume")
             volume = std::max(0, std::stoi(value));
+        else if (key == "--vectors")
+            vectors = std::max(0, std::stoi(value));
         else if (key == "--images")
             images = value;
         else {
@@ -178,6 +182,15 @@ int main(int argc, char** argv) {
             std::printf("%7d^3 volume, 3 slices: %8.3f ms/frame (%7.1f fps)\n", volume, volumeMs,
                         1000.0 / volumeMs);
         }
+        double arrowsMs = -1.0, licMs = -1.0;
+        if (vectors > 0) {
+            arrowsMs = cf::render::bench::benchVectorField(vectors, width, height, frames, false);
+            licMs = cf::render::bench::benchVectorField(vectors, width, height, frames, true);
+            std::printf("%7d^2 vector field, arrows: %8.3f ms/frame (%7.1f fps)\n", vectors,
+                        arrowsMs, 1000.0 / arrowsMs);
+            std::printf("%7d^2 vector field, arrows + LIC each frame: %8.3f ms/frame (%7.1f fps)\n",
+                        vectors, licMs, 1000.0 / licMs);
+        }
         if (!json.empty()) {
             std::ofstream out(json);
             out << "{\"renderer\": \"" << context.description() << "\", \"width\": " << width
@@ -189,7 +202,9 @@ int main(int argc, char** argv) {
                     << ", \"fps\": " << 1000.0 / results[i].msPerFrame
                     << ", \"interop_copy_ms\": " << results[i].interopMs << "}";
             out << "], \"volume\": {\"size\": " << volume << ", \"ms_per_frame\": " << volumeMs
-                << "}}\n";
+                << "}, \"vectors\": {\"size\": " << vectors
+                << ", \"arrows_ms_per_frame\": " << arrowsMs
+                << ", \"arrows_lic_ms_per_frame\": " << licMs << "}}\n";
         }
     } catch (const std::exception& e) {
         std::fprintf(stderr, "cellforge-render-bench: %s\n", e.what());
