@@ -36,4 +36,26 @@ void OrbitCamera::fit(const glm::vec3& lo, const glm::vec3& hi) {
     distance *= std::max(0.75f, std::min(1.0f, 0.5f + 0.5f * flatness));
 }
 
+glm::vec3 OrbitCamera::right() const {
+    const float yaw = glm::radians(yawDegrees);
+    // Perpendicular to the eye direction's horizontal part, so it stays defined looking
+    // straight down.
+    return glm::vec3(-std::sin(yaw), std::cos(yaw), 0.0f);
+}
+
+glm::vec3 OrbitCamera::up() const {
+    return glm::cross(right(), glm::normalize(target - eye()));
+}
+
+void OrbitCamera::pan(float dxPixels, float dyPixels, int viewportHeight) {
+    // World length of one pixel in the plane through the target, facing the eye.
+    const float perPixel = 2.0f * distance * std::tan(0.5f * glm::radians(fovYDegrees)) /
+                           static_cast<float>(std::max(viewportHeight, 1));
+    target += perPixel * (-dxPixels * right() + dyPixels * up());
+}
+
+void OrbitCamera::zoom(float factor) {
+    if (factor > 0.0f && std::isfinite(factor)) distance = std::max(distance / factor, 1e-6f);
+}
+
 }  // namespace cf::render

@@ -18,6 +18,16 @@ struct OrbitCamera {
     glm::mat4 projection(float aspect) const;  // near/far follow the distance
     // Centres the box and backs off until it fits the vertical field of view.
     void fit(const glm::vec3& lo, const glm::vec3& hi);
+
+    // Unit vectors of the view plane in world space (screen right and screen up).
+    glm::vec3 right() const;
+    glm::vec3 up() const;
+    // Drag the scene by (dx, dy) screen pixels (x right, y down) in a viewport
+    // `viewportHeight` pixels high: the point at the target follows the cursor exactly.
+    void pan(float dxPixels, float dyPixels, int viewportHeight);
+    // Dolly towards the target: factor 2 halves the distance, 0.5 doubles it; factors that
+    // are not positive and finite are ignored.
+    void zoom(float factor);
 };
 
 }  // namespace cf::render

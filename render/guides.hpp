@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// Orientation aids drawn with the data: the domain's bounding box (dashed look comes from
-// its colour only), coordinate axes at the box corner (x red, y green, z blue) and planes
-// such as the basement membrane (translucent, drawn after opaque structures).
+// Orientation aids drawn with the data: the domain's bounding box, coordinate axes at the
+// box corner (x red, y green, z blue) and planes such as the basement membrane (translucent,
+// drawn after opaque structures). A periodic domain's box shows which faces wrap: their
+// edges are dashed and teal, the others solid grey.
+#include <array>
 #include <glm/glm.hpp>
 #include <vector>
 
@@ -15,6 +17,13 @@ public:
     Guides();  // needs a current GL 4.5 context
 
     void setBox(const glm::vec3& lo, const glm::vec3& hi);
+    // The box with the faces across periodic axes marked: an edge on a face perpendicular
+    // to a periodic axis (x periodic: the faces x = lo and x = hi) is drawn dashed in
+    // kPeriodicColor. No periodic axis: the same as setBox().
+    void setPeriodicOutline(const glm::vec3& lo, const glm::vec3& hi,
+                            std::array<bool, 3> periodicAxes);
+    static inline const glm::vec3 kBoxColor{0.55f, 0.55f, 0.6f};
+    static inline const glm::vec3 kPeriodicColor{0.25f, 0.8f, 0.8f};
     void clearPlanes();
     // A rectangle centred at `point` with normal `normal`, `extent` wide along its two
     // in-plane axes.
@@ -28,7 +37,8 @@ private:
     Program program_;
     VertexArray vao_;
     Buffer lines_, planes_;
-    int boxVertices_ = 0;
+    int boxVertices_ = 0;     // solid box edges, then 6 axis vertices
+    int dashedVertices_ = 0;  // after the axes: periodic edges' dashes
     struct PlaneDraw {
         int first;
         glm::vec4 rgba;

@@ -11,6 +11,11 @@ cellforge_add_test(test_render_vectors CPU_ONLY SOURCES render/test_vector_field
                    LIBS cellforge_render)
 target_compile_definitions(test_render_vectors PRIVATE
                            CELLFORGE_TEST_DATA="${PROJECT_SOURCE_DIR}/tests")
+# Meshes, legends, camera views and paths, periodic outlines.
+cellforge_add_test(test_render_scene CPU_ONLY SOURCES render/test_scene.cpp
+                   render/test_scene_legend.cpp render/test_scene_camera.cpp LIBS cellforge_render)
+target_compile_definitions(test_render_scene PRIVATE
+                           CELLFORGE_TEST_DATA="${PROJECT_SOURCE_DIR}/tests")
 if(CELLFORGE_HAVE_CUDA)
   cellforge_add_test(test_render_interop GPU_ONLY SOURCES render/test_render_interop.cpp
                      LIBS cellforge_render_cuda)
