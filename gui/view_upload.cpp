@@ -53,10 +53,10 @@ void CloudUploader::upload(const PointCloudView& view, render::PointCloud& cloud
     if (view.space == MemorySpace::Device && m.interop) {
         // The simulation's stream work is complete (the caller synchronized the model);
         // the copies run on the default stream and finish before GL draws (unmap orders it).
-        m.positions.attach(cloud.positionBuffer());
+        m.positions.attach(cloud.positionBuffer(), cloud.storageId());
         m.positions.copyFromDevice(view.positions, n * 4 * sizeof(float), nullptr);
         if (category != nullptr) {
-            m.categories.attach(cloud.categoryBuffer());
+            m.categories.attach(cloud.categoryBuffer(), cloud.storageId());
             m.categories.copyFromDevice(category->data, n, nullptr);
         }
         m.usedInterop = true;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "render/gl_program.hpp"
 
+#include <atomic>
 #include <vector>
 
 #include "render/render_error.hpp"
@@ -42,6 +43,11 @@ GLuint createFramebuffer() {
     GLuint n = 0;
     glCreateFramebuffers(1, &n);
     return n;
+}
+
+std::uint64_t newStorageId() {
+    static std::atomic<std::uint64_t> next{1};
+    return next.fetch_add(1, std::memory_order_relaxed);
 }
 
 namespace {

@@ -3,6 +3,7 @@
 // Small RAII owners of GL objects and a shader program built from embedded sources.
 #include <epoxy/gl.h>
 
+#include <cstdint>
 #include <initializer_list>
 #include <string>
 #include <utility>
@@ -50,6 +51,11 @@ GLuint createBuffer();
 GLuint createVertexArray();
 GLuint createTexture(GLenum target);
 GLuint createFramebuffer();
+
+// A number unique in this process for every GL storage the renderer allocates. GL hands
+// out the names of deleted objects again, so a CUDA registration made for an earlier
+// object must be recognised by this id, not by the name.
+std::uint64_t newStorageId();
 
 // Compiles and links; throws RenderError with the GL info log and the shader's name.
 Program buildProgram(const char* name, const char* vertexSource, const char* fragmentSource);

@@ -32,7 +32,7 @@ void Heatmap2D::resize(int nx, int ny) {
     glTextureParameteri(fresh.get(), GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
     texture_ = std::move(fresh);
     size_ = {nx, ny};
-    ++generation_;
+    generation_ = newStorageId();
 }
 
 void Heatmap2D::setValues(const float* values, int nx, int ny) {

@@ -36,6 +36,7 @@ void PointCloud::ensureCapacity(std::size_t count) {
         cap *= 2;
     // New buffer objects: immutable storage cannot grow, and CUDA registrations of the old
     // ones must be renewed by whoever registered them (the size changed anyway).
+    storageId_ = newStorageId();
     positions_ = Buffer(createBuffer());
     scalars_ = Buffer(createBuffer());
     categories_ = Buffer(createBuffer());

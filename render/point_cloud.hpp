@@ -42,6 +42,8 @@ public:
     GLuint positionBuffer() const { return positions_.get(); }
     GLuint scalarBuffer() const { return scalars_.get(); }
     GLuint categoryBuffer() const { return categories_.get(); }
+    // Changes whenever the three buffers are replaced (growth): interop re-registers then.
+    std::uint64_t storageId() const { return storageId_; }
     // Makes room for `count` points (the interop path fills the buffers itself).
     void resize(std::size_t count) {
         ensureCapacity(count);
@@ -59,6 +61,7 @@ private:
     Buffer positions_, scalars_, categories_;
     Texture colormap_;
     std::size_t capacity_ = 0;
+    std::uint64_t storageId_ = 0;
     std::size_t count_ = 0;
     ColorMode mode_ = ColorMode::Uniform;
     glm::vec3 uniformColor_{0.8f, 0.8f, 0.8f};

@@ -154,6 +154,7 @@ void VectorField::ensureCapacity(std::size_t nodes) {
     // A new buffer object: immutable storage cannot grow, and an interop registration of the
     // old one must be renewed by its owner anyway.
     vectors_ = Buffer(createBuffer());
+    vectorStorageId_ = newStorageId();
     glNamedBufferStorage(vectors_.get(), static_cast<GLsizeiptr>(cap * 3 * sizeof(float)), nullptr,
                          GL_DYNAMIC_STORAGE_BIT);
     glTextureBuffer(vectorTexture_.get(), GL_RGB32F, vectors_.get());

@@ -34,6 +34,7 @@ public:
     // buffer). vectorBuffer() may name a new buffer object afterwards: re-attach interop.
     void resize(int nx, int ny, int nz = 1);
     GLuint vectorBuffer() const { return vectors_.get(); }
+    std::uint64_t vectorStorageId() const { return vectorStorageId_; }  // see newStorageId()
     // After writing vectorBuffer() outside setVectors() (CUDA): derived data are stale.
     void notifyVectorsChanged();
     glm::ivec3 dimensions() const { return dims_; }
@@ -90,6 +91,7 @@ private:
     Program arrowProgram_, licSurfaceProgram_, statsProgram_, velocityProgram_, licProgram_;
     VertexArray arrowVao_, emptyVao_;
     Buffer arrowMesh_, vectors_, stats_;
+    std::uint64_t vectorStorageId_ = 0;
     Texture vectorTexture_;  // buffer texture (RGB32F) over vectors_
     Texture colormap_, velocity_, noise_, lic_;
     int arrowMeshVertices_ = 0;

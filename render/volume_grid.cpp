@@ -77,7 +77,7 @@ void VolumeGrid::resize(int nx, int ny, int nz, ValueFormat format) {
     texture_ = std::move(fresh);
     format_ = format;
     size_ = {nx, ny, nz};
-    ++generation_;
+    generation_ = newStorageId();
 }
 
 void VolumeGrid::setScalars(const float* values, int nx, int ny, int nz) {

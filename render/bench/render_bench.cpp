@@ -63,7 +63,7 @@ double interopCopyMs(cf::render::PointCloud& cloud, const std::vector<float>& xy
     cudaStream_t stream = nullptr;
     cudaStreamCreate(&stream);
     cf::render::CudaGlBuffer interop;
-    interop.attach(cloud.positionBuffer());
+    interop.attach(cloud.positionBuffer(), cloud.storageId());
     cudaEvent_t start, stop;
     cudaEventCreate(&start);
     cudaEventCreate(&stop);

@@ -27,14 +27,16 @@ void CudaGlBuffer::release() {
         cudaGetLastError();
     resource_ = nullptr;
     buffer_ = 0;
+    storageId_ = 0;
 }
 
-void CudaGlBuffer::attach(GLuint buffer) {
-    if (buffer == buffer_ && resource_ != nullptr) return;
+void CudaGlBuffer::attach(GLuint buffer, std::uint64_t storageId) {
+    if (buffer == buffer_ && storageId == storageId_ && resource_ != nullptr) return;
     release();
     check(cudaGraphicsGLRegisterBuffer(&resource_, buffer, cudaGraphicsRegisterFlagsWriteDiscard),
           "cudaGraphicsGLRegisterBuffer");
     buffer_ = buffer;
+    storageId_ = storageId;
 }
 
 CudaGlBuffer::Mapping::Mapping(cudaGraphicsResource_t resource, cudaStream_t stream)

@@ -6,6 +6,7 @@
 #include <epoxy/gl.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <cuda_runtime_api.h>
 
 namespace cf::render {
@@ -17,10 +18,11 @@ public:
     CudaGlBuffer(const CudaGlBuffer&) = delete;
     CudaGlBuffer& operator=(const CudaGlBuffer&) = delete;
 
-    // (Re)registers when `buffer` differs from the registered one; write-discard: CUDA
-    // overwrites the whole range it copies. Throws RenderError (e.g. no interop: the
-    // caller falls back to a host upload).
-    void attach(GLuint buffer);
+    // (Re)registers when `buffer` or its `storageId` (the owner's, see newStorageId():
+    // GL reuses names) differ from the registered ones; write-discard: CUDA overwrites the
+    // whole range it copies. Throws RenderError (e.g. no interop: the caller falls back to
+    // a host upload).
+    void attach(GLuint buffer, std::uint64_t storageId);
     GLuint buffer() const { return buffer_; }
 
     class Mapping {
@@ -48,6 +50,7 @@ public:
 private:
     void release();
     GLuint buffer_ = 0;
+    std::uint64_t storageId_ = 0;
     cudaGraphicsResource_t resource_ = nullptr;
 };
 

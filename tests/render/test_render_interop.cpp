@@ -39,7 +39,7 @@ TEST(RenderInteropCuda, DeviceCopyIsWhatGlReadsAndDraws) {
     ASSERT_EQ(cudaMalloc(&device, sizeof wanted), cudaSuccess);
     ASSERT_EQ(cudaMemcpy(device, wanted, sizeof wanted, cudaMemcpyHostToDevice), cudaSuccess);
     CudaGlBuffer interop;
-    interop.attach(cloud.positionBuffer());
+    interop.attach(cloud.positionBuffer(), cloud.storageId());
     interop.copyFromDevice(device, sizeof wanted, nullptr);
     ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
 
@@ -62,9 +62,10 @@ TEST(RenderInteropCuda, DeviceCopyIsWhatGlReadsAndDraws) {
 }
 
 // The cloud's buffers are replaced when it grows; attach() then registers the new buffer
-// (the old registration is released). 40 grow/re-register/copy rounds: each copy lands,
-// and device memory does not creep (a leaked registration or buffer of 40 rounds would
-// hold > 200 MB; allowed 64 MB of driver slack).
+// (the old registration is released). A new cloud may get the very GL names of the one
+// destroyed before it (drivers reuse names): its storage id tells them apart. 40
+// grow/re-register/copy rounds: each copy lands, and device memory does not creep (a leaked
+// registration or buffer of 40 rounds would hold > 200 MB; allowed 64 MB of driver slack).
 TEST(RenderInteropCuda, ReRegistrationAfterGrowthLandsAndDoesNotLeak) {
     if (!isAvailable(Backend::Cuda)) GTEST_SKIP() << "no CUDA device: " << cudaStatus();
     std::unique_ptr<HeadlessContext> context;
@@ -91,7 +92,7 @@ TEST(RenderInteropCuda, ReRegistrationAfterGrowthLandsAndDoesNotLeak) {
         const std::size_t count = std::size_t{1} << (10 + round % 10);
         cloud.resize(count / 2);
         cloud.resize(count);  // grown: the buffer object changed
-        interop.attach(cloud.positionBuffer());
+        interop.attach(cloud.positionBuffer(), cloud.storageId());
         ASSERT_EQ(interop.buffer(), cloud.positionBuffer());
         interop.copyFromDevice(device, 4 * count * sizeof(float), nullptr);
         ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
@@ -124,7 +125,7 @@ TEST(RenderInteropCuda, RegistrationOutlivingItsContextIsReleasedQuietly) {
     auto cloud = std::make_unique<PointCloud>();
     cloud->resize(1024);
     auto interop = std::make_unique<CudaGlBuffer>();
-    interop->attach(cloud->positionBuffer());
+    interop->attach(cloud->positionBuffer(), cloud->storageId());
     context.reset();
     interop.reset();
     cloud.reset();
