@@ -24,9 +24,12 @@ if [ "$status_build" = ok ]; then
     --steps 3000 --every 30 --turn 0.5 --size 1280x720 --screenshot "$out/epidermis.png" \
     --record "$out/epidermis.mp4" >"$out/movie.txt" 2>&1 \
     && grep -q "movie: .*(101 frames, 1280x720, h264" "$out/movie.txt" && status_movie=ok
+  mkdir -p "$out/bench-images"
   build/gpu/render/cellforge-render-bench --points 1000000,4000000 --size 1920x1080 --frames 60 \
-    --volume 256 --vectors 512 --json "$out/bench-render.json" --images "$out" \
+    --volume 256 --vectors 512 --json "$out/bench-render.json" --images "$out/bench-images" \
     >"$out/bench.txt" 2>&1 && status_bench=ok
+  # One file for the frames the benchmark timed (fewer files come back from the machine).
+  tar -cf "$out/bench-images.tar" -C "$out" bench-images && rm -rf "$out/bench-images"
 fi
 echo "================ Cellforge renderer on the GPU machine ================"
 [ -f "$out/device.txt" ] && sed 's/^/device: /' "$out/device.txt"
