@@ -6,12 +6,16 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <memory>
+#include <sstream>
 
 #include "gui/view_upload.hpp"
 #include "render/camera.hpp"
+#include "render/camera_path.hpp"
 #include "render/guides.hpp"
 #include "render/headless_context.hpp"
+#include "render/legend.hpp"
 #include "render/movie_writer.hpp"
 #include "render/offscreen_target.hpp"
 #include "render/png_io.hpp"
@@ -20,6 +24,21 @@
 #include "sim/core/scenario.hpp"
 
 namespace cf::gui {
+
+namespace {
+// A camera path file: bad JSON or key frames are bad input (exit 2) naming the file.
+render::CameraPath loadCameraPath(const std::string& file) {
+    std::ifstream in(file);
+    if (!in) throw IoError(file + ": cannot open the camera path");
+    std::stringstream text;
+    text << in.rdbuf();
+    try {
+        return render::CameraPath::fromJson(text.str());
+    } catch (const render::RenderError& e) {
+        throw ParameterError(file + ": " + e.what());
+    }
+}
+}  // namespace
 
 int runHeadless(const HeadlessOptions& o) {
     // Input first: errors here exit with 2.
@@ -65,6 +84,10 @@ int runHeadless(const HeadlessOptions& o) {
         movie = std::make_unique<render::MovieWriter>(*o.record, o.width, o.height, o.fps);
 
     render::OrbitCamera camera;
+    std::optional<render::CameraPath> cameraPath;
+    if (o.cameraPath) cameraPath = loadCameraPath(*o.cameraPath);
+    render::LegendOverlay legend;
+    int frameIndex = 0;
     bool framed = false;
     std::vector<std::uint8_t> pixels;
     int movieBacklog = 0;
@@ -88,6 +111,7 @@ int runHeadless(const HeadlessOptions& o) {
                                 {plane.extent[0], plane.extent[1]}, {0.85f, 0.75f, 0.55f, 0.35f});
             framed = true;
         }
+        if (cameraPath) camera = cameraPath->evaluate(frameIndex / static_cast<double>(o.fps));
         target.bind();
         if (o.transparent && !movie)
             target.clear(0.0f, 0.0f, 0.0f, 0.0f);
@@ -98,6 +122,8 @@ int runHeadless(const HeadlessOptions& o) {
         guides.drawLines(proj * camera.view());
         cloud.draw(camera.view(), proj);
         guides.drawPlanes(proj * camera.view());
+        if (o.legend && !uploader.legend().title.empty())
+            legend.draw(uploader.legend(), o.width, o.height);
         if (movie) {
             // Asynchronous readback: frame k's transfer overlaps the simulation and drawing
             // of frame k+1; the frame is encoded one frame later.
@@ -105,6 +131,7 @@ int runHeadless(const HeadlessOptions& o) {
             if (movieBacklog++ > 0) movie->addFrame(target.takeReadback());
         }
         camera.yawDegrees += o.yawPerFrame;
+        ++frameIndex;
     };
 
     std::fprintf(stderr, "cellforge: %s on %s, renderer %s\n", sc.model->name.c_str(),

@@ -23,6 +23,8 @@ struct HeadlessOptions {
     std::string color;         // channel to colour by (default: the view's first)
     float yawPerFrame = 0.0f;  // camera turn per frame, degrees
     bool transparent = false;  // PNG with a transparent background (movies stay opaque)
+    std::optional<std::string> cameraPath;  // JSON key frames; frame k is at k / fps seconds
+    bool legend = true;                     // colour legend in the images and movie
 };
 
 // Returns the process exit code (0, 2 bad input, 3 failure, 130 interrupted); prints

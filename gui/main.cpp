@@ -27,6 +27,10 @@ int main(int argc, char** argv) {
     app.add_option("--fps", o.fps, "Movie frame rate")->check(CLI::Range(1, 240));
     app.add_option("--color", o.color, "Channel to colour by (a category or scalar name)");
     app.add_option("--turn", o.yawPerFrame, "Camera turn per frame in degrees");
+    app.add_option("--camera-path", o.cameraPath,
+                   "JSON key frames [{time, target, distance, yaw, pitch, fov}], seconds of movie")
+        ->check(CLI::ExistingFile);
+    app.add_flag("!--no-legend", o.legend, "Leave the colour legend out of images and movies");
     app.add_flag("--transparent", o.transparent,
                  "Screenshot with a transparent background (not with --record)");
     try {

@@ -17,6 +17,7 @@ struct CloudUploader::Impl {
     bool triedInterop = false;
     bool interop = false;
     bool usedInterop = false;
+    render::LegendSpec legend;
 #if CELLFORGE_HAVE_CUDA
     render::CudaGlBuffer positions, scalars, categories;
 #endif
@@ -24,6 +25,10 @@ struct CloudUploader::Impl {
 
 CloudUploader::CloudUploader() : impl_(std::make_unique<Impl>()) {}
 CloudUploader::~CloudUploader() = default;
+
+const render::LegendSpec& CloudUploader::legend() const {
+    return impl_->legend;
+}
 
 const char* CloudUploader::path() const {
     return impl_->usedInterop ? "interop" : "host upload";
@@ -72,15 +77,19 @@ void CloudUploader::upload(const PointCloudView& view, render::PointCloud& cloud
     }
     if (category != nullptr) {
         cloud.colorByCategory();
+        m.legend = render::buildCategoricalLegend(category->labels, category->name);
     } else if (scalar != nullptr) {
         // The range needs the values on the host (a device reduction is the next step).
         const auto v = viewToHost(scalar->data, n, view.space);
         cloud.setScalars(v.data(), n);
         const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
-        cloud.colorByScalar(render::Colormap::Viridis, v.empty() ? 0.0f : *lo,
-                            v.empty() ? 1.0f : *hi);
+        const float rangeLo = v.empty() ? 0.0f : *lo, rangeHi = v.empty() ? 1.0f : *hi;
+        cloud.colorByScalar(render::Colormap::Viridis, rangeLo, rangeHi);
+        m.legend = render::buildLegend(render::Colormap::Viridis, rangeLo, rangeHi, scalar->name,
+                                       scalar->unit);
     } else {
         cloud.colorUniform({0.8f, 0.8f, 0.8f});
+        m.legend = render::LegendSpec{};
     }
 }
 

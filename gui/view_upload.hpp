@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 
+#include "render/legend.hpp"
 #include "render/point_cloud.hpp"
 #include "sim/core/views.hpp"
 
@@ -21,6 +22,9 @@ public:
     void upload(const PointCloudView& view, render::PointCloud& cloud, const std::string& color);
     // "interop" or "host upload": how the last upload moved the data.
     const char* path() const;
+    // The legend of the last upload's colouring (categories with their labels, or the
+    // scalar's colormap, range and unit); empty title when the cloud is uniform.
+    const render::LegendSpec& legend() const;
 
 private:
     struct Impl;

@@ -32,6 +32,16 @@ fi
 "$app" --headless "$scenarios/epidermis-movement.toml" --size 320x241 --record "$work/x.mp4" \
   --steps 1 >/dev/null 2>&1
 [ $? -eq 2 ] || { echo "FAIL: an odd movie size must exit 2"; fail=1; }
+# A scripted camera path drives the frames; a broken one is bad input naming the file.
+"$app" --headless "$scenarios/epidermis-movement.toml" --steps 20 --every 10 --size 160x120 \
+  --camera-path "$scenarios/../camera-paths/epidermis-flyover.json" \
+  --screenshot "$work/path.png" >/dev/null 2>&1 || { echo "FAIL: camera path run"; fail=1; }
+[ -s "$work/path.png" ] || { echo "FAIL: no PNG from the camera path run"; fail=1; }
+echo '[{"time": 0, "distance": 5}]' >"$work/bad-path.json"
+out=$("$app" --headless "$scenarios/epidermis-movement.toml" --steps 1 \
+  --camera-path "$work/bad-path.json" --screenshot "$work/y.png" 2>&1)
+[ $? -eq 2 ] && grep -q "bad-path.json: camera path: key frame 0: missing field 'target'" <<<"$out" \
+  || { echo "FAIL: a bad camera path must exit 2 naming the file and field: $out"; fail=1; }
 "$app" --headless "$work/missing.toml" >/dev/null 2>&1
 [ $? -eq 2 ] || { echo "FAIL: a missing scenario must exit 2"; fail=1; }
 "$app" --headless "$scenarios/epidermis-movement.toml" --set time.dt=-1 >/dev/null 2>&1
