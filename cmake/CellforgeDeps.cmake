@@ -45,3 +45,25 @@ if(CELLFORGE_RENDER AND NOT CELLFORGE_FFMPEG STREQUAL "OFF")
     message(STATUS "FFmpeg libraries not found: no MP4 export (PNG still works)")
   endif()
 endif()
+
+# The desktop window: Qt 6 Widgets + OpenGL widgets + Charts, Dear ImGui for the overlay
+# (Debian's libimgui-dev: the library plus the OpenGL3 backend's source under /usr/share).
+set(CELLFORGE_HAVE_GUI OFF)
+if(CELLFORGE_RENDER AND NOT CELLFORGE_GUI STREQUAL "OFF")
+  set(cellforge_qt_components Widgets OpenGL OpenGLWidgets Charts Test)
+  if(CELLFORGE_GUI STREQUAL "ON")
+    find_package(Qt6 REQUIRED COMPONENTS ${cellforge_qt_components})
+    pkg_check_modules(IMGUI REQUIRED IMPORTED_TARGET imgui)
+  else()
+    find_package(Qt6 QUIET COMPONENTS ${cellforge_qt_components})
+    pkg_check_modules(IMGUI QUIET IMPORTED_TARGET imgui)
+  endif()
+  set(CELLFORGE_IMGUI_BACKEND_DIR /usr/share/doc/libimgui-dev/examples/backends
+      CACHE PATH "Where Dear ImGui's backend sources are (imgui_impl_opengl3.cpp)")
+  if(Qt6_FOUND AND IMGUI_FOUND AND EXISTS ${CELLFORGE_IMGUI_BACKEND_DIR}/imgui_impl_opengl3.cpp)
+    set(CELLFORGE_HAVE_GUI ON)
+  else()
+    message(STATUS "Qt 6 (Widgets, OpenGLWidgets, Charts) or Dear ImGui not found: "
+                   "no desktop window (cellforge --headless still works)")
+  endif()
+endif()

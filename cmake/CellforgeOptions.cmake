@@ -3,7 +3,8 @@
 # needed to build (availableBackends() decides at run time whether a device answers).
 set(CELLFORGE_CUDA AUTO CACHE STRING "Build the CUDA backends: AUTO, ON or OFF")
 set_property(CACHE CELLFORGE_CUDA PROPERTY STRINGS AUTO ON OFF)
-option(CELLFORGE_GUI "Build the Qt 6 desktop application" OFF)
+set(CELLFORGE_GUI AUTO CACHE STRING "Build the Qt 6 desktop window: AUTO (when Qt 6 is found), ON or OFF")
+set_property(CACHE CELLFORGE_GUI PROPERTY STRINGS AUTO ON OFF)
 option(CELLFORGE_RENDER "Build the OpenGL renderer (libepoxy, EGL, libpng)" ON)
 set(CELLFORGE_HDF5 AUTO CACHE STRING "HDF5 snapshots with XDMF sidecars: AUTO, ON or OFF")
 set_property(CACHE CELLFORGE_HDF5 PROPERTY STRINGS AUTO ON OFF)

@@ -55,7 +55,10 @@ std::future<void> Runner::play() {
 }
 
 std::future<void> Runner::pause() {
-    return enqueue([this] { playing_ = false; });
+    return enqueue([this] {
+        playing_ = false;
+        if (viewsStep_ != model_->step()) publishViews(true);  // the state it paused at
+    });
 }
 
 std::future<void> Runner::stepBy(std::uint64_t steps) {
@@ -204,7 +207,36 @@ ParamSet Runner::activeParameters() const {
     return active_;
 }
 
+void Runner::setViewExchange(std::shared_ptr<ViewExchange> exchange,
+                             std::chrono::milliseconds minInterval) {
+    {
+        std::lock_guard lock(mutex_);
+        viewExchange_ = std::move(exchange);
+        viewInterval_ = minInterval;
+    }
+    // The first views arrive without waiting for a step.
+    enqueue([this] { publish(0.0); });
+}
+
+void Runner::publishViews(bool force) {
+    std::shared_ptr<ViewExchange> exchange;
+    std::chrono::milliseconds interval;
+    {
+        std::lock_guard lock(mutex_);
+        exchange = viewExchange_;
+        interval = viewInterval_;
+    }
+    const auto now = std::chrono::steady_clock::now();
+    if (!exchange || (!force && now - lastViews_ < interval)) return;
+    exchange->publish(*model_);
+    lastViews_ = now;
+    viewsStep_ = model_->step();
+}
+
 void Runner::publish(double stepsPerSecond) {
+    // While playing, at most one view publication per interval; a stopped run shows its
+    // last state.
+    publishViews(!playing_);
     auto frame = std::make_shared<Frame>();
     frame->step = model_->step();
     frame->time = model_->time();

@@ -18,6 +18,7 @@
 
 #include "sim/core/model.hpp"
 #include "sim/core/params.hpp"
+#include "sim/core/view_exchange.hpp"
 
 namespace cf {
 
@@ -65,6 +66,11 @@ public:
     // `observeNow`: also show it the current state right away (the first row of a series).
     std::future<void> addObserver(std::shared_ptr<StepObserver> observer, bool observeNow = false);
     void setStepsPerBatch(std::uint64_t steps);
+    // Publishes the model's views into `exchange` after each batch (at most once per
+    // `minInterval` while playing; always after reset, load and single steps), for a
+    // drawing thread. nullptr stops it.
+    void setViewExchange(std::shared_ptr<ViewExchange> exchange,
+                         std::chrono::milliseconds minInterval = std::chrono::milliseconds(15));
     void setPublishState(bool publish);
 
     // Queries (any thread).
@@ -93,6 +99,7 @@ private:
     void threadMain();
     void runBatch();
     void publish(double stepsPerSecond);
+    void publishViews(bool force);
     void applyReset();
 
     const ModelDescriptor& descriptor_;
@@ -118,6 +125,10 @@ private:
     std::vector<std::shared_ptr<StepObserver>> observers_;
     std::atomic<std::uint64_t> stepsPerBatch_{10};
     std::atomic<bool> publishState_{false};
+    std::shared_ptr<ViewExchange> viewExchange_;  // guarded by mutex_
+    std::chrono::milliseconds viewInterval_{15};
+    std::chrono::steady_clock::time_point lastViews_{};
+    std::uint64_t viewsStep_ = UINT64_MAX;  // step of the last view publication
     std::atomic<bool> running_{false};
     std::uint64_t frameIndex_ = 0;
 

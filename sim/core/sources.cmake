@@ -9,6 +9,7 @@ list(APPEND CELLFORGE_SIM_SOURCES
   core/bench.cpp
   core/output_observers.cpp
   core/views.cpp
+  core/view_exchange.cpp
   core/interrupt.cpp)
 list(APPEND CELLFORGE_SIM_CUDA_SOURCES
   core/cuda_check.cpp)

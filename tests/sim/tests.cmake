@@ -3,7 +3,8 @@ cellforge_add_test(test_core SOURCES
   sim/test_params.cpp
   sim/test_scenario.cpp
   sim/test_backend.cpp
-  sim/test_runner.cpp)
+  sim/test_runner.cpp
+  sim/test_view_exchange.cpp)
 
 include(sim/grid/tests.cmake)
 include(sim/io/tests.cmake)
