@@ -1,10 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// cellforge: the desktop application. This build has the background mode only
-// (`--headless`); the Qt window arrives with the GUI work.
+// cellforge: the desktop application. `cellforge [SCENARIO.toml]` opens the window;
+// `cellforge --headless SCENARIO.toml ...` runs without a display and writes images and
+// movies.
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <cstdlib>
 
 #include "gui/headless_run.hpp"
+#if CELLFORGE_HAVE_GUI
+#include "gui/desktop_app.hpp"
+#endif
 #include "render/render_error.hpp"
 #include "sim/core/errors.hpp"
 
@@ -14,6 +19,9 @@ int main(int argc, char** argv) {
         "Exit codes: 0 success, 2 bad input, 3 failure during the run, 130 interrupted."};
     cf::gui::HeadlessOptions o;
     std::string size = "1280x720";
+    std::string windowScenario;
+    app.add_option("scenario", windowScenario, "Scenario to open in the window");
+    app.allow_extras();  // Qt's own options (-platform, -style, ...) pass through
     app.add_option("--headless", o.scenario,
                    "Run SCENARIO.toml without a display and write images/movies");
     app.add_option("--steps", o.steps, "Simulation steps (default: the scenario's)");
@@ -49,10 +57,24 @@ int main(int argc, char** argv) {
         return app.exit(e) == 0 ? 0 : 2;
     }
     if (o.scenario.empty()) {
+#if CELLFORGE_HAVE_GUI
+        if (std::getenv("DISPLAY") == nullptr && std::getenv("WAYLAND_DISPLAY") == nullptr &&
+            std::getenv("QT_QPA_PLATFORM") == nullptr) {
+            std::fprintf(stderr,
+                         "cellforge: no display; run a scenario in the background with "
+                         "--headless SCENARIO.toml (see --help)\n");
+            return 2;
+        }
+        cf::gui::DesktopOptions d;
+        if (!windowScenario.empty()) d.scenario = windowScenario;
+        d.backend = o.backend;
+        return cf::gui::runDesktop(argc, argv, d);
+#else
         std::fprintf(stderr,
-                     "cellforge: this build has no desktop window yet; run a scenario in the "
-                     "background with --headless SCENARIO.toml (see --help)\n");
+                     "cellforge: this build has no desktop window (Qt 6 was not found); run a "
+                     "scenario in the background with --headless SCENARIO.toml (see --help)\n");
         return 2;
+#endif
     }
     try {
         return cf::gui::runHeadless(o);

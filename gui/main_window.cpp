@@ -1,0 +1,293 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "gui/main_window.hpp"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDateTime>
+#include <QDockWidget>
+#include <QFile>
+#include <QFileDialog>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QSettings>
+#include <QSpinBox>
+#include <QStatusBar>
+#include <QTimer>
+#include <QToolBar>
+#include <fstream>
+
+#include "gui/viewport.hpp"
+#include "sim/core/errors.hpp"
+
+namespace cf::gui {
+
+MainWindow::MainWindow(const DesktopOptions& options, QWidget* parent)
+    : QMainWindow(parent), options_(options) {
+    setWindowTitle("Cellforge");
+    viewport_ = new Viewport(this);
+    setCentralWidget(viewport_);
+    connect(viewport_, &Viewport::renderError, this,
+            [this](const QString& m) { log(Level::Error, "renderer: " + m); });
+    buildDocks();
+    buildActions();
+    status_ = new QLabel(this);
+    statusBar()->addPermanentWidget(status_, 1);
+    poll_ = new QTimer(this);
+    connect(poll_, &QTimer::timeout, this, &MainWindow::poll);
+    poll_->start(50);
+    restoreSettings();
+    openScenario(
+        QString::fromStdString(options_.scenario.value_or(bundledScenarioDir() + "/default.toml")));
+}
+
+MainWindow::~MainWindow() = default;
+
+QAction* MainWindow::action(const QString& name) const {
+    return findChild<QAction*>(name);
+}
+
+QString MainWindow::logText() const {
+    return logView_->toPlainText();
+}
+
+void MainWindow::buildDocks() {
+    logView_ = new QPlainTextEdit(this);
+    logView_->setReadOnly(true);
+    logView_->setMaximumBlockCount(5000);
+    auto* logDock = new QDockWidget(tr("Log"), this);
+    logDock->setObjectName("logDock");
+    logDock->setWidget(logView_);
+    addDockWidget(Qt::BottomDockWidgetArea, logDock);
+}
+
+void MainWindow::buildActions() {
+    auto make = [this](const QString& name, const QString& text, const QKeySequence& key,
+                       auto slot) {
+        auto* a = new QAction(text, this);
+        a->setObjectName(name);
+        if (!key.isEmpty()) a->setShortcut(key);
+        connect(a, &QAction::triggered, this, slot);
+        return a;
+    };
+    QAction* open = make("open", tr("&Open scenario..."), QKeySequence::Open, [this] {
+        QSettings settings;
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Open scenario"),
+            settings.value("scenarioDir", QString::fromStdString(bundledScenarioDir())).toString(),
+            tr("Scenarios (*.toml)"));
+        if (path.isEmpty()) return;
+        settings.setValue("scenarioDir", QFileInfo(path).absolutePath());
+        openScenario(path);
+    });
+    QAction* save = make("save", tr("&Save scenario as..."), QKeySequence::SaveAs, [this] {
+        const QString path =
+            QFileDialog::getSaveFileName(this, tr("Save scenario"), {}, tr("Scenarios (*.toml)"));
+        if (!path.isEmpty()) saveScenario(path);
+    });
+    QAction* shot = make("screenshot", tr("Screens&hot..."), QKeySequence(Qt::Key_F12),
+                         &MainWindow::takeScreenshot);
+    QAction* quit = make("quit", tr("&Quit"), QKeySequence::Quit, &QWidget::close);
+    QAction* play = make("play", tr("&Play"), QKeySequence(Qt::Key_Space), &MainWindow::togglePlay);
+    play->setCheckable(true);
+    QAction* step = make("step", tr("&Step"), QKeySequence(Qt::Key_Period), &MainWindow::stepOnce);
+    QAction* reset =
+        make("reset", tr("&Reset"), QKeySequence(Qt::CTRL | Qt::Key_R), &MainWindow::resetRun);
+    QAction* fit =
+        make("fit", tr("&Fit view"), QKeySequence(Qt::Key_F), [this] { viewport_->fitToScene(); });
+    QAction* present = make("presentation", tr("Pr&esentation mode"), QKeySequence(Qt::Key_F11),
+                            &MainWindow::setPresentationMode);
+    present->setCheckable(true);
+    QAction* about = make("about", tr("&About Cellforge"), {}, [this] {
+        QMessageBox::about(
+            this, tr("About Cellforge"),
+            tr("<b>Cellforge %1</b><p>GPU workbench for cell and tissue simulation.</p>"
+               "<p>License: GPL-3.0-or-later.</p>")
+                .arg(CELLFORGE_VERSION));
+    });
+
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addActions({open, save});
+    file->addSeparator();
+    file->addAction(shot);
+    file->addSeparator();
+    file->addAction(quit);
+    QMenu* sim = menuBar()->addMenu(tr("&Simulation"));
+    sim->addActions({play, step, reset});
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    view->addActions({fit, present});
+    view->addSeparator();
+    for (QDockWidget* dock : findChildren<QDockWidget*>())
+        view->addAction(dock->toggleViewAction());
+    menuBar()->addMenu(tr("&Help"))->addAction(about);
+
+    QToolBar* bar = addToolBar(tr("Simulation"));
+    bar->setObjectName("simulationToolBar");
+    bar->addActions({open, play, step, reset});
+    bar->addSeparator();
+    bar->addWidget(new QLabel(tr(" Steps per frame "), this));
+    stepsPerFrame_ = new QSpinBox(this);
+    stepsPerFrame_->setObjectName("stepsPerFrame");
+    stepsPerFrame_->setRange(1, 100000);
+    stepsPerFrame_->setValue(10);
+    stepsPerFrame_->setToolTip(tr("Simulation steps between two published frames"));
+    connect(stepsPerFrame_, &QSpinBox::valueChanged, this, [this](int v) {
+        if (runner_) runner_->setStepsPerBatch(static_cast<std::uint64_t>(v));
+    });
+    bar->addWidget(stepsPerFrame_);
+    bar->addSeparator();
+    bar->addActions({shot, fit});
+}
+
+bool MainWindow::openScenario(const QString& path) {
+    try {
+        const ModelRegistry registry = builtinModels();
+        Scenario sc = loadScenario(path.toStdString(), registry);
+        const Backend backend = resolveBackend(options_.backend, sc.backend);
+        auto runner = std::make_unique<Runner>(*sc.model, backend, sc.parameters, sc.seed);
+        runner->setStepsPerBatch(static_cast<std::uint64_t>(stepsPerFrame_->value()));
+        auto exchange = std::make_shared<ViewExchange>();
+        runner->setViewExchange(exchange);
+        // The old run stops before the new one is shown (its thread joins here).
+        runner_ = std::move(runner);
+        exchange_ = std::move(exchange);
+        scenario_.emplace(std::move(sc));
+        viewport_->setExchange(exchange_);
+        lastFrameIndex_ = 0;
+        errorShown_ = false;
+        action("play")->setChecked(false);
+        setWindowTitle(QString("Cellforge — %1 (%2, %3)")
+                           .arg(QFileInfo(path).fileName(),
+                                QString::fromStdString(scenario_->model->name),
+                                QString::fromStdString(std::string(toString(backend)))));
+        log(Level::Info, tr("opened %1: model %2 on %3")
+                             .arg(path, QString::fromStdString(scenario_->model->name),
+                                  QString::fromStdString(std::string(toString(backend)))));
+        return true;
+    } catch (const std::exception& e) {
+        showError(tr("cannot open %1: %2").arg(path, QString::fromStdString(e.what())));
+        return false;
+    }
+}
+
+bool MainWindow::saveScenario(const QString& path) {
+    if (!scenario_ || !runner_) return false;
+    Scenario copy = *scenario_;
+    copy.parameters = runner_->parameters();
+    std::ofstream out(path.toStdString());
+    out << scenarioToToml(copy);
+    if (!out) {
+        showError(tr("cannot write %1").arg(path));
+        return false;
+    }
+    log(Level::Info, tr("saved %1").arg(path));
+    return true;
+}
+
+void MainWindow::togglePlay() {
+    if (!runner_) return;
+    if (runner_->isRunning()) {
+        runner_->pause();
+        action("play")->setChecked(false);
+    } else {
+        runner_->play();
+        action("play")->setChecked(true);
+    }
+}
+
+void MainWindow::stepOnce() {
+    if (!runner_) return;
+    runner_->stepBy(static_cast<std::uint64_t>(stepsPerFrame_->value()));
+}
+
+void MainWindow::resetRun() {
+    if (!runner_) return;
+    runner_->reset();
+    action("play")->setChecked(false);
+    errorShown_ = false;
+    log(Level::Info, tr("reset (structural edits applied)"));
+}
+
+void MainWindow::takeScreenshot() {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Screenshot"), "cellforge.png",
+                                                      tr("PNG images (*.png)"));
+    if (path.isEmpty()) return;
+    const QImage image = viewport_->renderImage(1920, 1080);
+    if (image.isNull() || !image.save(path, "PNG"))
+        showError(tr("cannot write the screenshot %1").arg(path));
+    else
+        log(Level::Info, tr("screenshot %1 (1920x1080)").arg(path));
+}
+
+void MainWindow::setPresentationMode(bool on) {
+    QFont f = QApplication::font();
+    f.setPointSizeF(on ? f.pointSizeF() * 1.6 : QApplication::font().pointSizeF());
+    for (QDockWidget* dock : findChildren<QDockWidget*>())
+        dock->setVisible(!on);
+    menuBar()->setVisible(!on);
+    statusBar()->setVisible(!on);
+    if (on)
+        showFullScreen();
+    else
+        showNormal();
+}
+
+void MainWindow::log(Level level, const QString& text) {
+    static const char* names[] = {"info", "warning", "error"};
+    logView_->appendPlainText(QString("%1 %2: %3")
+                                  .arg(QDateTime::currentDateTime().toString("HH:mm:ss"),
+                                       names[static_cast<int>(level)], text));
+}
+
+void MainWindow::showError(const QString& text) {
+    log(Level::Error, text);
+    // Non-modal: the window stays usable while the message is up.
+    auto* box = new QMessageBox(QMessageBox::Warning, tr("Cellforge"), text, QMessageBox::Ok, this);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setModal(false);
+    box->show();
+}
+
+void MainWindow::poll() {
+    if (!runner_) return;
+    for (const std::string& note : runner_->takeNotes())
+        log(Level::Info, QString::fromStdString(note));
+    if (auto error = runner_->error(); error && !errorShown_) {
+        errorShown_ = true;
+        action("play")->setChecked(false);
+        try {
+            std::rethrow_exception(error);
+        } catch (const std::exception& e) {
+            showError(tr("the simulation stopped: %1").arg(QString::fromStdString(e.what())));
+        }
+    }
+    const auto frame = runner_->latestFrame();
+    if (!frame) return;
+    lastFrameIndex_ = frame->index;
+    status_->setText(tr("step %1   t = %2 %3   %4 steps/s   %5 fps   %6, %7")
+                         .arg(frame->step)
+                         .arg(frame->time, 0, 'g', 6)
+                         .arg(QString::fromStdString(scenario_->model->timeUnit))
+                         .arg(frame->stepsPerSecond, 0, 'f', 0)
+                         .arg(viewport_->framesPerSecond(), 0, 'f', 0)
+                         .arg(QString::fromStdString(std::string(toString(runner_->backend()))),
+                              QString::fromStdString(viewport_->uploadPath())));
+}
+
+void MainWindow::restoreSettings() {
+    QSettings settings;
+    restoreGeometry(settings.value("window/geometry").toByteArray());
+    restoreState(settings.value("window/state").toByteArray());
+}
+
+void MainWindow::closeEvent(QCloseEvent* e) {
+    QSettings settings;
+    settings.setValue("window/geometry", saveGeometry());
+    settings.setValue("window/state", saveState());
+    runner_.reset();  // stops the simulation thread before the window goes
+    e->accept();
+}
+
+}  // namespace cf::gui

@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// The main window: the viewport in the centre, docks around it, menus and a toolbar. It
+// owns the simulation (a Runner on its own thread) and polls it; it never blocks on the
+// GPU. Errors from the simulation or from files go to the log dock and a non-modal
+// message; the window stays usable.
+#include <QMainWindow>
+#include <QString>
+#include <memory>
+#include <optional>
+
+#include "gui/desktop_app.hpp"
+#include "sim/core/runner.hpp"
+#include "sim/core/scenario.hpp"
+
+class QAction;
+class QLabel;
+class QPlainTextEdit;
+class QSpinBox;
+class QTimer;
+
+namespace cf::gui {
+
+class Viewport;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(const DesktopOptions& options, QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    // Loads a scenario and starts a paused simulation on it. On error the current run
+    // stays, the error is logged and shown, and false is returned.
+    bool openScenario(const QString& path);
+    bool saveScenario(const QString& path);
+
+    Runner* runner() { return runner_.get(); }
+    const Scenario* scenario() const { return scenario_ ? &*scenario_ : nullptr; }
+    Viewport* viewport() { return viewport_; }
+    // Actions by object name ("play", "step", "reset", "screenshot", ...), for tests.
+    QAction* action(const QString& name) const;
+    QString logText() const;
+
+    enum class Level { Info, Warning, Error };
+    void log(Level level, const QString& text);
+
+public slots:
+    void togglePlay();
+    void stepOnce();
+    void resetRun();
+    void takeScreenshot();
+    void setPresentationMode(bool on);
+
+protected:
+    void closeEvent(QCloseEvent* e) override;
+
+private:
+    void buildActions();
+    void buildDocks();
+    void poll();
+    void showError(const QString& text);
+    void restoreSettings();
+
+    DesktopOptions options_;
+    std::optional<Scenario> scenario_;
+    std::unique_ptr<Runner> runner_;
+    std::shared_ptr<ViewExchange> exchange_;
+    Viewport* viewport_ = nullptr;
+    QPlainTextEdit* logView_ = nullptr;
+    QSpinBox* stepsPerFrame_ = nullptr;
+    QLabel* status_ = nullptr;
+    QTimer* poll_ = nullptr;
+    std::uint64_t lastFrameIndex_ = 0;
+    bool errorShown_ = false;
+};
+
+}  // namespace cf::gui

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// The 3D viewport: a QOpenGLWidget that draws the newest views the simulation thread
+// published (sim/core/view_exchange.hpp) with the renderer. It never waits for the
+// simulation: without new views it draws the buffers it already has. Device views reach
+// the GL buffers through CUDA-GL interop, host views by upload (gui/view_upload.hpp).
+// Mouse: left drag orbits, right or middle drag pans, the wheel zooms, double click fits.
+// libepoxy replaces the system GL headers, so it must come before Qt's OpenGL headers.
+#include <epoxy/gl.h>
+
+#include <QElapsedTimer>
+#include <QImage>
+#include <QOpenGLWidget>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "render/camera.hpp"
+#include "sim/core/view_exchange.hpp"
+
+namespace cf::render {
+struct LegendSpec;  // render/legend.hpp includes libepoxy, which must precede Qt's GL
+}
+
+namespace cf::gui {
+
+class Viewport : public QOpenGLWidget {
+    Q_OBJECT
+public:
+    explicit Viewport(QWidget* parent = nullptr);
+    ~Viewport() override;
+
+    // Where views come from; nullptr shows an empty scene.
+    void setExchange(std::shared_ptr<ViewExchange> exchange);
+    // Channel to colour by (a category or scalar name; empty: the view's first).
+    void setColorBy(const std::string& channel);
+    const std::string& colorBy() const { return colorBy_; }
+    void fitToScene();
+    render::OrbitCamera& camera() { return camera_; }
+
+    // Draws the current scene at any size into an image (screenshots, movie frames).
+    QImage renderImage(int width, int height);
+    // Called after each frame that showed new views, with that frame drawn at the given
+    // size (recording). Empty function: off.
+    using FrameSink = std::function<void(const QImage& frame, std::uint64_t step)>;
+    void setFrameSink(FrameSink sink, int width, int height);
+
+    double framesPerSecond() const { return fps_; }
+    std::uint64_t shownStep() const { return shownStep_; }
+    const std::string& uploadPath() const;  // "interop" / "host upload"
+    const render::LegendSpec& legend() const;
+    // Channel names of the shown cloud: categories first, then scalars.
+    QStringList channels() const { return channels_; }
+
+signals:
+    void viewsShown(quint64 step);
+    void renderError(const QString& message);
+
+protected:
+    void initializeGL() override;
+    void paintGL() override;
+    void resizeGL(int w, int h) override;
+    void mousePressEvent(QMouseEvent* e) override;
+    void mouseMoveEvent(QMouseEvent* e) override;
+    void wheelEvent(QWheelEvent* e) override;
+    void mouseDoubleClickEvent(QMouseEvent* e) override;
+
+private:
+    struct Scene;  // renderer objects, tied to this widget's GL context
+    void releaseScene();
+    void drawScene(int width, int height);
+    bool takeViews();
+
+    std::shared_ptr<ViewExchange> exchange_;
+    std::unique_ptr<Scene> scene_;
+    render::OrbitCamera camera_;
+    bool framed_ = false;
+    std::string colorBy_;
+    QStringList channels_;
+    std::uint64_t shownStep_ = 0;
+    QPoint lastMouse_;
+    QElapsedTimer fpsClock_;
+    int framesSinceClock_ = 0;
+    double fps_ = 0.0;
+    FrameSink sink_;
+    int sinkWidth_ = 0, sinkHeight_ = 0;
+};
+
+}  // namespace cf::gui
