@@ -25,7 +25,7 @@
 namespace cf::gui {
 
 MainWindow::MainWindow(const DesktopOptions& options, QWidget* parent)
-    : QMainWindow(parent), options_(options) {
+    : QMainWindow(parent), options_(options), registry_(builtinModels()) {
     setWindowTitle("Cellforge");
     viewport_ = new Viewport(this);
     setCentralWidget(viewport_);
@@ -143,8 +143,7 @@ void MainWindow::buildActions() {
 
 bool MainWindow::openScenario(const QString& path) {
     try {
-        const ModelRegistry registry = builtinModels();
-        Scenario sc = loadScenario(path.toStdString(), registry);
+        Scenario sc = loadScenario(path.toStdString(), registry_);
         const Backend backend = resolveBackend(options_.backend, sc.backend);
         auto runner = std::make_unique<Runner>(*sc.model, backend, sc.parameters, sc.seed);
         runner->setStepsPerBatch(static_cast<std::uint64_t>(stepsPerFrame_->value()));

@@ -62,6 +62,8 @@ private:
     void restoreSettings();
 
     DesktopOptions options_;
+    // Scenarios and runners refer to the model descriptors in here: it outlives them.
+    const ModelRegistry registry_;
     std::optional<Scenario> scenario_;
     std::unique_ptr<Runner> runner_;
     std::shared_ptr<ViewExchange> exchange_;

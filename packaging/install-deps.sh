@@ -18,8 +18,11 @@ packages=(
   libgl1-mesa-dri
   # movies: MP4/H.264 through FFmpeg's libraries (Debian's libavcodec includes libx264)
   libavcodec-dev libavformat-dev libswscale-dev libavutil-dev
-  # tests
-  libgtest-dev libgmock-dev
+  # the desktop window: Qt 6 widgets, OpenGL widgets and charts; Dear ImGui for the
+  # viewport overlay (library + the OpenGL3 backend's source)
+  qt6-base-dev qt6-charts-dev libimgui-dev
+  # tests (the window's tests run under a virtual X server)
+  libgtest-dev libgmock-dev xvfb xauth
 )
 
 missing=()

@@ -1,0 +1,29 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# The desktop window's tests (QTest). Widgets with OpenGL run under a virtual X server
+# (Xvfb with Mesa's llvmpipe); plain widgets on Qt's offscreen platform.
+find_program(CELLFORGE_XVFB_RUN xvfb-run)
+
+# cellforge_add_gui_test(NAME [XVFB] SOURCES ...)
+function(cellforge_add_gui_test name)
+  cmake_parse_arguments(ARG "XVFB" "" "SOURCES" ${ARGN})
+  add_executable(${name} ${ARG_SOURCES})
+  set_target_properties(${name} PROPERTIES AUTOMOC ON)
+  target_link_libraries(${name} PRIVATE cellforge_gui Qt6::Test)
+  target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR})
+  target_compile_definitions(${name} PRIVATE CELLFORGE_TEST_DATA="${PROJECT_SOURCE_DIR}/tests")
+  cellforge_warnings(${name})
+  if(ARG_XVFB)
+    if(NOT CELLFORGE_XVFB_RUN)
+      message(STATUS "xvfb-run not found: ${name} is not registered (install xvfb)")
+      return()
+    endif()
+    add_test(NAME ${name} COMMAND ${CELLFORGE_XVFB_RUN} -a -s "-screen 0 1600x1000x24"
+                                  $<TARGET_FILE:${name}>)
+  else()
+    add_test(NAME ${name} COMMAND ${name})
+    set_tests_properties(${name} PROPERTIES ENVIRONMENT QT_QPA_PLATFORM=offscreen)
+  endif()
+  set_tests_properties(${name} PROPERTIES LABELS cpu TIMEOUT 600)
+endfunction()
+
+cellforge_add_gui_test(test_gui_window XVFB SOURCES gui/test_main_window.cpp)
