@@ -61,6 +61,10 @@ public:
 
     // Arrays for drawing (see views.hpp). Models without views return none.
     virtual ModelViews views() { return {}; }
+    // The parameter struct as the device's constant memory holds it now (read back after
+    // the model's queued work): how tests see that a live edit reached the GPU. Host
+    // backends return nothing.
+    virtual std::vector<std::uint8_t> deviceParameterBlock() { return {}; }
 
     // Messages for the user that the model raised since the last call (a capacity grew,
     // ...). Library code does not print: the Runner forwards these in its frames.

@@ -120,6 +120,10 @@ std::future<void> Runner::setParameter(const std::string& key, const ParamValue&
     });
 }
 
+std::future<void> Runner::withModel(std::function<void(Model&)> inspect) {
+    return enqueue([this, inspect = std::move(inspect)] { inspect(*model_); });
+}
+
 std::future<void> Runner::save(const std::filesystem::path& checkpoint) {
     return enqueue([this, checkpoint] {
         io::Checkpoint cp{descriptor_.name,   seed_,     backend_,

@@ -62,6 +62,9 @@ public:
     // takes effect at the next step boundary (live) or at the next reset (structural).
     std::future<void> setParameter(const std::string& key, const ParamValue& value);
     std::future<void> save(const std::filesystem::path& checkpoint);
+    // Runs `inspect` on the simulation thread between batches, with the model (diagnostics
+    // and tests: e.g. reading back Model::deviceParameterBlock()).
+    std::future<void> withModel(std::function<void(Model&)> inspect);
     std::future<void> load(const std::filesystem::path& checkpoint);
     // `observeNow`: also show it the current state right away (the first row of a series).
     std::future<void> addObserver(std::shared_ptr<StepObserver> observer, bool observeNow = false);

@@ -2,6 +2,7 @@
 // CUDA backend of `brownian` (host side): owns device buffers, the grid and the stream;
 // kernels live in brownian_kernels.cu.
 #include <climits>
+#include <cstring>
 
 #include "sim/core/device_buffer.hpp"
 #include "sim/grid/cuda/uniform_grid_cuda.cuh"
@@ -104,6 +105,14 @@ public:
     }
 
     void synchronize() override { CF_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
+
+    std::vector<std::uint8_t> deviceParameterBlock() override {
+        BrownianParams onDevice{};
+        cuda::downloadParams(onDevice, stream_);
+        std::vector<std::uint8_t> bytes(sizeof onDevice);
+        std::memcpy(bytes.data(), &onDevice, sizeof onDevice);
+        return bytes;
+    }
 
 private:
     int count() const { return static_cast<int>(x_.size()); }

@@ -85,6 +85,12 @@ __global__ void nonFiniteKernel(FloatArrays arrays, int arrayCount, int n, int* 
 
 }  // namespace
 
+void downloadParams(BrownianParams& params, cudaStream_t stream) {
+    CF_CUDA_CHECK(cudaMemcpyFromSymbolAsync(&params, cParams, sizeof params, 0,
+                                            cudaMemcpyDeviceToHost, stream));
+    CF_CUDA_CHECK(cudaStreamSynchronize(stream));
+}
+
 void uploadParams(const BrownianParams& params, cudaStream_t stream) {
     CF_CUDA_CHECK(cudaMemcpyToSymbolAsync(cParams, &params, sizeof params, 0,
                                           cudaMemcpyHostToDevice, stream));

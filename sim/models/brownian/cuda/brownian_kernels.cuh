@@ -32,6 +32,8 @@ static_assert(std::is_trivially_copyable_v<StepArgs>);
 
 // Copies the parameters into the kernels' __constant__ struct, ordered on `stream`.
 void uploadParams(const BrownianParams& params, cudaStream_t stream);
+// Reads the constant-memory copy back, ordered after the work queued on `stream`.
+void downloadParams(BrownianParams& params, cudaStream_t stream);
 
 void launchStep(const StepArgs& args, cudaStream_t stream);
 

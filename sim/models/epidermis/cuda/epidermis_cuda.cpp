@@ -4,6 +4,7 @@
 // the step loop are two integers at growth events (how many cells divide).
 #include <algorithm>
 #include <climits>
+#include <cstring>
 #include <type_traits>
 
 #include "sim/core/device_buffer.hpp"
@@ -142,6 +143,14 @@ public:
     }
 
     void synchronize() override { CF_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
+
+    std::vector<std::uint8_t> deviceParameterBlock() override {
+        EpidermisParams onDevice{};
+        cuda::downloadParams(onDevice, stream_);
+        std::vector<std::uint8_t> bytes(sizeof onDevice);
+        std::memcpy(bytes.data(), &onDevice, sizeof onDevice);
+        return bytes;
+    }
 
     // Packed on the device (no host copy of the state): ready for CUDA-GL interop.
     ModelViews views() override {

@@ -37,6 +37,8 @@ struct CentreView {
 static_assert(std::is_trivially_copyable_v<CentreView>);
 
 void uploadParams(const EpidermisParams& params, cudaStream_t stream);
+// Reads the constant-memory copy back, ordered after the work queued on `stream`.
+void downloadParams(EpidermisParams& params, cudaStream_t stream);
 
 // Centres and radii of the elements at (x, y, z) (the state's layout and counts).
 void launchCentres(const StateView& s, const float* x, const float* y, const float* z,
