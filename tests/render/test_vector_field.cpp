@@ -11,38 +11,21 @@
 #include <glm/glm.hpp>
 #include <glm/gtc/matrix_transform.hpp>
 #include <limits>
-#include <memory>
 #include <vector>
 
 #include "render/bench/vector_bench.hpp"
 #include "render/camera.hpp"
-#include "render/headless_context.hpp"
 #include "render/offscreen_target.hpp"
 #include "render/png_io.hpp"
 #include "render/render_error.hpp"
 #include "render/vector_field.hpp"
+#include "tests/support/gl_fixture.hpp"
 
 namespace cf::render {
 namespace {
 
-class VectorFieldTest : public testing::Test {
-protected:
-    static void SetUpTestSuite() {
-        try {
-            context_ = std::make_unique<HeadlessContext>();
-        } catch (const RenderError& e) {
-            reason_ = e.what();
-        }
-    }
-    static void TearDownTestSuite() { context_.reset(); }
-    void SetUp() override {
-        if (!context_) GTEST_SKIP() << "no headless OpenGL here: " << reason_;
-    }
-    static std::unique_ptr<HeadlessContext> context_;
-    static std::string reason_;
-};
-std::unique_ptr<HeadlessContext> VectorFieldTest::context_;
-std::string VectorFieldTest::reason_;
+using VectorFieldTest = test::GlTest;
+using test::pixel;
 
 // Looking straight down -z with an orthographic projection: `ppu` pixels per world unit, the
 // image's left edge at x = left and its top edge at y = top. gridView() places integer y on
@@ -81,12 +64,6 @@ Image render(VectorField& field, const glm::mat4& view, const glm::mat4& project
 
 Image render(VectorField& field, const TopView& v) {
     return render(field, v.view(), v.projection(), v.width, v.height);
-}
-
-const std::uint8_t* pixel(const Image& im, int x, int y) {
-    return &im.rgba[(static_cast<std::size_t>(y) * static_cast<std::size_t>(im.width) +
-                     static_cast<std::size_t>(x)) *
-                    4];
 }
 
 // Arrows are lit at >= 30% of a colour >= 0.3: far above 20 on a black background.

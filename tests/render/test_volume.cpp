@@ -12,13 +12,11 @@
 #include <filesystem>
 #include <glm/glm.hpp>
 #include <glm/gtc/matrix_transform.hpp>
-#include <memory>
 #include <vector>
 
 #include "render/bench/volume_bench.hpp"
 #include "render/camera.hpp"
 #include "render/colormap.hpp"
-#include "render/headless_context.hpp"
 #include "render/heatmap.hpp"
 #include "render/offscreen_target.hpp"
 #include "render/png_io.hpp"
@@ -26,6 +24,7 @@
 #include "render/render_error.hpp"
 #include "render/volume_grid.hpp"
 #include "tests/render/top_view.hpp"
+#include "tests/support/gl_fixture.hpp"
 
 namespace cf::render {
 namespace {
@@ -37,24 +36,7 @@ using test_support::pixel;
 using test_support::Rgb;
 using test_support::TopView;
 
-class VolumeTest : public testing::Test {
-protected:
-    static void SetUpTestSuite() {
-        try {
-            context_ = std::make_unique<HeadlessContext>();
-        } catch (const RenderError& e) {
-            reason_ = e.what();
-        }
-    }
-    static void TearDownTestSuite() { context_.reset(); }
-    void SetUp() override {
-        if (!context_) GTEST_SKIP() << "no headless OpenGL here: " << reason_;
-    }
-    static std::unique_ptr<HeadlessContext> context_;
-    static std::string reason_;
-};
-std::unique_ptr<HeadlessContext> VolumeTest::context_;
-std::string VolumeTest::reason_;
+using VolumeTest = test::GlTest;
 
 void onlySlice(VolumeGrid& volume, int axis) {
     for (int a = 0; a < 3; ++a)

@@ -16,6 +16,7 @@
 
 #include "render/colormap.hpp"
 #include "render/png_io.hpp"
+#include "tests/support/gl_fixture.hpp"
 
 namespace cf::render::test_support {
 
@@ -55,11 +56,7 @@ struct Rgb {
     int r, g, b;
 };
 
-inline const std::uint8_t* pixel(const Image& im, int x, int y) {
-    return &im.rgba[(static_cast<std::size_t>(y) * static_cast<std::size_t>(im.width) +
-                     static_cast<std::size_t>(x)) *
-                    4];
-}
+using cf::test::pixel;
 
 // colormapTable(map, 256) interpolated at u * 255: what the shaders draw for normalised u.
 inline Rgb colormapAt(Colormap map, double u) {
