@@ -18,6 +18,7 @@
 #include "render/offscreen_target.hpp"
 #include "render/point_cloud.hpp"
 #include "tests/render/scene_test_support.hpp"
+#include "tests/support/golden.hpp"
 
 namespace cf::render {
 namespace {
@@ -437,31 +438,8 @@ TEST_F(GlTest, GoldenMeshWithLegend) {
             overlay.draw(legend, w, h);
         },
         {0.12f, 0.12f, 0.14f, 1.0f});
-    const std::filesystem::path golden = testData("render/golden/mesh_with_legend.png");
-    if (const char* update = std::getenv("CELLFORGE_UPDATE_GOLDEN"); update && *update == '1') {
-        writePng(golden, im);
-        GTEST_SKIP() << "golden image rewritten: " << golden;
-    }
-    const Image ref = readPng(golden);
-    ASSERT_EQ(ref.width, im.width);
-    ASSERT_EQ(ref.height, im.height);
-    double sum = 0.0;
-    std::size_t off = 0;
-    const std::size_t n = static_cast<std::size_t>(w) * static_cast<std::size_t>(h);
-    for (std::size_t i = 0; i < n; ++i) {
-        int worst = 0;
-        for (int c = 0; c < 3; ++c) {
-            const int d = std::abs(static_cast<int>(im.rgba[4 * i + c]) - ref.rgba[4 * i + c]);
-            sum += d;
-            worst = std::max(worst, d);
-        }
-        off += worst > 24 ? 1 : 0;
-    }
-    const auto actual = std::filesystem::temp_directory_path() / "mesh_with_legend.png";
-    writePng(actual, im);
-    EXPECT_LT(sum / (3.0 * static_cast<double>(n)), 1.0) << "actual image: " << actual;
-    EXPECT_LT(static_cast<double>(off), 0.005 * static_cast<double>(n))
-        << "actual image: " << actual;
+    cf::test::expectMatchesGolden(im, "mesh_with_legend",
+                                  {.maxMeanLevels = 1.0, .maxFractionOff = 0.005, .offLevels = 24});
 }
 
 }  // namespace

@@ -6,8 +6,6 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <cstdlib>
-#include <filesystem>
 #include <glm/glm.hpp>
 #include <glm/gtc/matrix_transform.hpp>
 #include <limits>
@@ -20,6 +18,7 @@
 #include "render/render_error.hpp"
 #include "render/vector_field.hpp"
 #include "tests/support/gl_fixture.hpp"
+#include "tests/support/golden.hpp"
 
 namespace cf::render {
 namespace {
@@ -566,32 +565,8 @@ TEST_F(VectorFieldTest, GoldenVortex) {
     cam.fit({-1.0f, -1.0f, -0.1f}, {1.0f, 1.0f, 0.1f});
     cam.pitchDegrees = 55.0f;
     const Image im = render(field, cam.view(), cam.projection(160.0f / 120.0f), 160, 120);
-    const std::filesystem::path golden =
-        std::filesystem::path(CELLFORGE_TEST_DATA) / "render/golden/vector_field_vortex.png";
-    if (const char* update = std::getenv("CELLFORGE_UPDATE_GOLDEN"); update && *update == '1') {
-        writePng(golden, im);
-        GTEST_SKIP() << "golden image rewritten: " << golden;
-    }
-    const Image ref = readPng(golden);
-    ASSERT_EQ(ref.width, im.width);
-    ASSERT_EQ(ref.height, im.height);
-    double sum = 0.0;
-    std::size_t off = 0;
-    const std::size_t count = static_cast<std::size_t>(im.width) * im.height;
-    for (std::size_t i = 0; i < count; ++i) {
-        int worst = 0;
-        for (int c = 0; c < 3; ++c) {
-            const int d = std::abs(static_cast<int>(im.rgba[4 * i + c]) - ref.rgba[4 * i + c]);
-            sum += d;
-            worst = std::max(worst, d);
-        }
-        off += worst > 32 ? 1 : 0;
-    }
-    const auto actual = std::filesystem::temp_directory_path() / "vector_field_vortex.png";
-    writePng(actual, im);
-    EXPECT_LT(sum / (3.0 * static_cast<double>(count)), 1.5) << "actual image: " << actual;
-    EXPECT_LT(static_cast<double>(off), 0.01 * static_cast<double>(count))
-        << "actual image: " << actual;
+    test::expectMatchesGolden(im, "vector_field_vortex",
+                              {.maxMeanLevels = 1.5, .maxFractionOff = 0.01, .offLevels = 32});
 }
 
 // The benchmark hook runs and reports a positive, finite time per frame.

@@ -8,8 +8,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
-#include <filesystem>
 #include <glm/glm.hpp>
 #include <glm/gtc/matrix_transform.hpp>
 #include <vector>
@@ -25,6 +23,7 @@
 #include "render/volume_grid.hpp"
 #include "tests/render/top_view.hpp"
 #include "tests/support/gl_fixture.hpp"
+#include "tests/support/golden.hpp"
 
 namespace cf::render {
 namespace {
@@ -444,32 +443,8 @@ TEST_F(VolumeTest, GoldenThreeSlices) {
     tissue.drawSlices(cam.view(), proj);
     sphere.draw(cam.view(), proj);
     const Image im{w, h, target.readPixels()};
-    const std::filesystem::path golden =
-        std::filesystem::path(CELLFORGE_TEST_DATA) / "render/golden/volume_three_slices.png";
-    if (const char* update = std::getenv("CELLFORGE_UPDATE_GOLDEN"); update && *update == '1') {
-        writePng(golden, im);
-        GTEST_SKIP() << "golden image rewritten: " << golden;
-    }
-    const Image ref = readPng(golden);
-    ASSERT_EQ(ref.width, im.width);
-    ASSERT_EQ(ref.height, im.height);
-    double sum = 0.0;
-    std::size_t off = 0;
-    const std::size_t count = static_cast<std::size_t>(w) * static_cast<std::size_t>(h);
-    for (std::size_t i = 0; i < count; ++i) {
-        int worst = 0;
-        for (std::size_t c = 0; c < 3; ++c) {
-            const int d = std::abs(static_cast<int>(im.rgba[4 * i + c]) - ref.rgba[4 * i + c]);
-            sum += d;
-            worst = std::max(worst, d);
-        }
-        off += worst > 24 ? 1 : 0;
-    }
-    const auto actual = std::filesystem::temp_directory_path() / "volume_three_slices.png";
-    writePng(actual, im);
-    EXPECT_LT(sum / (3.0 * static_cast<double>(count)), 1.0) << "actual image: " << actual;
-    EXPECT_LT(static_cast<double>(off), 0.005 * static_cast<double>(count))
-        << "actual image: " << actual;
+    test::expectMatchesGolden(im, "volume_three_slices",
+                              {.maxMeanLevels = 1.0, .maxFractionOff = 0.005, .offLevels = 24});
 }
 
 // The benchmark hook runs and reports a positive time (its speed is measured on the GPU).
