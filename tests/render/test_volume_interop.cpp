@@ -7,20 +7,17 @@
 
 #include <cstdio>
 #include <cuda_runtime_api.h>
-#include <memory>
 #include <string>
 #include <vector>
 
-#include "render/cuda/cuda_gl_buffer.hpp"
 #include "render/cuda/cuda_gl_texture.hpp"
 #include "render/cuda/surface_write.hpp"
-#include "render/headless_context.hpp"
 #include "render/heatmap.hpp"
 #include "render/offscreen_target.hpp"
 #include "render/render_error.hpp"
 #include "render/volume_grid.hpp"
-#include "sim/core/backend.hpp"
 #include "tests/render/top_view.hpp"
+#include "tests/support/interop_fixture.hpp"
 
 namespace cf::render {
 namespace {
@@ -31,20 +28,7 @@ using test_support::paletteColour;
 using test_support::pixel;
 using test_support::TopView;
 
-class VolumeInteropCuda : public testing::Test {
-protected:
-    void SetUp() override {
-        if (!isAvailable(Backend::Cuda)) GTEST_SKIP() << "no CUDA device: " << cudaStatus();
-        try {
-            context_ = std::make_unique<HeadlessContext>();
-        } catch (const RenderError& e) {
-            GTEST_SKIP() << "no headless OpenGL here: " << e.what();
-        }
-        if (!cudaGlInteropAvailable())
-            GTEST_SKIP() << "CUDA-GL interop unavailable with " << context_->description();
-    }
-    std::unique_ptr<HeadlessContext> context_;
-};
+using VolumeInteropCuda = test::CudaGlInteropTest;
 
 // Device memory holding a host vector, freed at scope end.
 template <typename T>
