@@ -101,6 +101,18 @@ int arrowPixelLength(const Image& im, const TopView& v, int i, int j, float half
     return hi < 0 ? -1 : hi - lo + 1;
 }
 
+// The rotation (-y, x) about the origin, 33 x 33 nodes on the square [-1, 1]^2 of z = 0.
+void setVortex(VectorField& field) {
+    field.setPlaneZ({-1, -1}, {1, 1}, 0.0f);
+    const int n = 33;
+    const auto xyz = grid2d(n, n, [&](int i, int j) {
+        const float x = -1.0f + 2.0f * static_cast<float>(i) / (n - 1);
+        const float y = -1.0f + 2.0f * static_cast<float>(j) / (n - 1);
+        return glm::vec3(-y, x, 0.0f);
+    });
+    field.setVectors(xyz.data(), n, n);
+}
+
 constexpr int kNx = 8, kNy = 6;
 TopView gridView(float ppu) {
     // Nodes at x = 0..7, y = 0..5; arrows reach 0.9 (stride 1) or 1.8 (stride 2) to the right.
@@ -381,6 +393,24 @@ double meanDifference(const std::vector<float>& im, int w, glm::ivec2 centre, gl
     return sum / n;
 }
 
+// Mean |I(x + 1, y) - I(x, y)| (along x) and |I(x, y + 1) - I(x, y)| (along y) of a w x h
+// image, over the texels at least `margin` from its edges.
+glm::dvec2 meanNeighbourDifferences(const std::vector<float>& im, int w, int h, int margin) {
+    auto at = [&](int x, int y) {
+        return im[static_cast<std::size_t>(y) * static_cast<std::size_t>(w) +
+                  static_cast<std::size_t>(x)];
+    };
+    double gx = 0, gy = 0;
+    int n = 0;
+    for (int y = margin; y < h - margin; ++y)
+        for (int x = margin; x < w - margin; ++x) {
+            gx += std::abs(at(x + 1, y) - at(x, y));
+            gy += std::abs(at(x, y + 1) - at(x, y));
+            ++n;
+        }
+    return {gx / n, gy / n};
+}
+
 // A uniform field along x streaks the noise along x: neighbours along a streamline share
 // 2 * 10 of their 21 noise samples, across they share none, so the mean neighbour difference
 // along x is ~1/sqrt(21) ~ 0.22 of that along y. Asserted: below 0.35 (margin for the
@@ -392,35 +422,17 @@ TEST_F(VectorFieldTest, LicOfAUniformFieldStreaksAlongIt) {
     field.setVectors(xyz.data(), 16, 16);
     field.setLicResolution(128, 128);
     field.setLicKernelSteps(10);
-    const std::vector<float> im = licImage(field);
-    double gx = 0, gy = 0;
-    int n = 0;
-    for (int y = 12; y < 116; ++y)
-        for (int x = 12; x < 116; ++x) {
-            const float c = im[y * 128 + x];
-            gx += std::abs(im[y * 128 + x + 1] - c);
-            gy += std::abs(im[(y + 1) * 128 + x] - c);
-            ++n;
-        }
-    gx /= n;
-    gy /= n;
-    EXPECT_GT(gy, 15.0);
-    EXPECT_LT(gx, 0.35 * gy) << "gx " << gx << " gy " << gy;
+    const glm::dvec2 g = meanNeighbourDifferences(licImage(field), 128, 128, 12);
+    EXPECT_GT(g.y, 15.0);
+    EXPECT_LT(g.x, 0.35 * g.y) << "gx " << g.x << " gy " << g.y;
     // A field along y (and a rectangle 2 x 1 with square texels) flips it.
     field.setPlaneZ({0, 0}, {2, 1}, 0.0f);
     const auto along = grid2d(16, 16, [](int, int) { return glm::vec3(0, 3, 0); });
     field.setVectors(along.data(), 16, 16);
     field.setLicResolution(0, 0);
     EXPECT_EQ(field.licResolution(), glm::ivec2(512, 256));
-    const std::vector<float> im2 = licImage(field);
-    gx = gy = 0;
-    for (int y = 20; y < 236; ++y)
-        for (int x = 20; x < 492; ++x) {
-            const float c = im2[y * 512 + x];
-            gx += std::abs(im2[y * 512 + x + 1] - c);
-            gy += std::abs(im2[(y + 1) * 512 + x] - c);
-        }
-    EXPECT_LT(gy, 0.35 * gx) << "gx " << gx << " gy " << gy;
+    const glm::dvec2 g2 = meanNeighbourDifferences(licImage(field), 512, 256, 20);
+    EXPECT_LT(g2.y, 0.35 * g2.x) << "gx " << g2.x << " gy " << g2.y;
 }
 
 // A rotation (-y, x) streaks along circles. At eight points on the circle of radius 0.5
@@ -431,14 +443,7 @@ TEST_F(VectorFieldTest, LicOfAUniformFieldStreaksAlongIt) {
 // ~sqrt(2/31) = 0.25 (0.31 on diagonals); asserted < 0.5 at each point.
 TEST_F(VectorFieldTest, LicOfARotationStreaksAlongCircles) {
     VectorField field;
-    field.setPlaneZ({-1, -1}, {1, 1}, 0.0f);
-    const int n = 33;
-    const auto xyz = grid2d(n, n, [&](int i, int j) {
-        const float x = -1.0f + 2.0f * static_cast<float>(i) / (n - 1);
-        const float y = -1.0f + 2.0f * static_cast<float>(j) / (n - 1);
-        return glm::vec3(-y, x, 0.0f);
-    });
-    field.setVectors(xyz.data(), n, n);
+    setVortex(field);
     field.setLicResolution(256, 256);
     field.setLicKernelSteps(15);
     const std::vector<float> im = licImage(field);
@@ -546,14 +551,7 @@ TEST_F(VectorFieldTest, ResizeAndDirectBufferWrites) {
 // CELLFORGE_UPDATE_GOLDEN=1 rewrites the reference.
 TEST_F(VectorFieldTest, GoldenVortex) {
     VectorField field;
-    field.setPlaneZ({-1, -1}, {1, 1}, 0.0f);
-    const int n = 33;
-    const auto xyz = grid2d(n, n, [&](int i, int j) {
-        const float x = -1.0f + 2.0f * static_cast<float>(i) / (n - 1);
-        const float y = -1.0f + 2.0f * static_cast<float>(j) / (n - 1);
-        return glm::vec3(-y, x, 0.0f);
-    });
-    field.setVectors(xyz.data(), n, n);
+    setVortex(field);
     field.setStride(8);
     field.colorByMagnitude(Colormap::Viridis);
     field.colorUniform({0.95f, 0.95f, 0.95f});
