@@ -30,26 +30,14 @@ namespace {
 
 using test_support::colormapAt;
 using test_support::expectColour;
+using test_support::onlySlice;
 using test_support::paletteColour;
 using test_support::pixel;
+using test_support::renderTop;
 using test_support::Rgb;
 using test_support::TopView;
 
 using VolumeTest = test::GlTest;
-
-void onlySlice(VolumeGrid& volume, int axis) {
-    for (int a = 0; a < 3; ++a)
-        volume.enableSlice(a, a == axis);
-}
-
-template <typename Draw>
-Image renderTop(const TopView& v, Draw draw, glm::vec4 background = {0, 0, 0, 1}) {
-    OffscreenTarget target(v.width, v.height);
-    target.bind();
-    target.clear(background.r, background.g, background.b, background.a);
-    draw(v.view(), v.projection());
-    return Image{v.width, v.height, target.readPixels()};
-}
 
 // f = x at the cell centres, trilinear sampling: on the z-slice the value is exactly the
 // world x between the first and last cell centres and the end value beyond, so every
