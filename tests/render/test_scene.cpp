@@ -274,18 +274,24 @@ TEST_F(GlTest, MeshAndSpheresOccludeEachOther) {
                 M_PI * silhouette);
 }
 
+// Scalars = the height z of each vertex, viridis over [-1, 1]: the z range of cube.obj.
+void colourByHeight(Mesh& mesh, const MeshData& data) {
+    std::vector<float> height;
+    for (const glm::vec3& p : data.positions)
+        height.push_back(p.z);
+    mesh.setScalars(height.data(), height.size());
+    mesh.colorByScalar(Colormap::Viridis, -1.0f, 1.0f);
+}
+
 // The mesh shares the point clouds' light: where the surface faces the eye, diffuse 1 and
 // specular 0.2 add to the colour. Viridis' ends therefore appear as in
 // test_point_cloud.cpp (first/last colour + 51, clamped), within 8 levels.
 TEST_F(GlTest, ScalarColouredMeshFollowsTheColormap) {
     const MeshData data = loadMesh(testData("render/meshes/cube.obj"));
     Mesh cube(data);
-    std::vector<float> height;
-    for (const glm::vec3& p : data.positions)
-        height.push_back(p.z);
-    cube.setScalars(height.data(), height.size());
-    cube.colorByScalar(Colormap::Viridis, -1.0f, 1.0f);
-    EXPECT_THROW(cube.setScalars(height.data(), 3), RenderError);
+    colourByHeight(cube, data);
+    const float tooFew[3] = {};
+    EXPECT_THROW(cube.setScalars(tooFew, 3), RenderError);
     const int expected[2][3] = {{0x44 + 51, 0x01 + 51, 0x54 + 51}, {255, 255, 0x25 + 51}};
     for (int end = 0; end < 2; ++end) {
         OrbitCamera cam;
@@ -417,11 +423,7 @@ TEST_F(GlTest, PeriodicFacesAreDashed) {
 TEST_F(GlTest, GoldenMeshWithLegend) {
     const MeshData data = loadMesh(testData("render/meshes/cube.obj"));
     Mesh cube(data);
-    std::vector<float> height;
-    for (const glm::vec3& p : data.positions)
-        height.push_back(p.z);
-    cube.setScalars(height.data(), height.size());
-    cube.colorByScalar(Colormap::Viridis, -1.0f, 1.0f);
+    colourByHeight(cube, data);
     OrbitCamera cam;
     cam.fit(data.boundsLo, data.boundsHi);
     cam.yawDegrees = -55.0f;
