@@ -13,6 +13,7 @@
 #include <map>
 #include <string>
 
+#include "render/colormap_texture.hpp"
 #include "render/embedded_shaders.hpp"
 
 namespace cf::render {
@@ -130,11 +131,7 @@ MeshData loadMesh(const std::filesystem::path& path) {
 Mesh::Mesh()
     : program_(buildProgram("mesh", shaders::kMeshVert, shaders::kMeshFrag)),
       vao_(createVertexArray()),
-      colormap_(createTexture(GL_TEXTURE_1D)) {
-    glTextureStorage1D(colormap_.get(), 1, GL_RGB8, 256);
-    glTextureParameteri(colormap_.get(), GL_TEXTURE_MIN_FILTER, GL_LINEAR);
-    glTextureParameteri(colormap_.get(), GL_TEXTURE_MAG_FILTER, GL_LINEAR);
-    glTextureParameteri(colormap_.get(), GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+      colormap_(createColormapTexture(Colormap::Viridis)) {
     const GLuint vao = vao_.get();
     glVertexArrayAttribFormat(vao, 0, 3, GL_FLOAT, GL_FALSE, 0);
     glVertexArrayAttribFormat(vao, 1, 3, GL_FLOAT, GL_FALSE, 0);
@@ -195,8 +192,7 @@ void Mesh::colorUniform(const glm::vec3& rgb) {
 }
 
 void Mesh::colorByScalar(Colormap map, float lo, float hi) {
-    const std::vector<std::uint8_t> table = colormapTable(map, 256);
-    glTextureSubImage1D(colormap_.get(), 0, 0, 256, GL_RGB, GL_UNSIGNED_BYTE, table.data());
+    uploadColormap(colormap_.get(), map);
     byScalar_ = true;
     scalarRange_ = {lo, hi};
 }

@@ -2,8 +2,8 @@
 #include "render/point_cloud.hpp"
 
 #include <glm/gtc/type_ptr.hpp>
-#include <vector>
 
+#include "render/colormap_texture.hpp"
 #include "render/embedded_shaders.hpp"
 #include "render/render_error.hpp"
 
@@ -17,13 +17,7 @@ PointCloud::PointCloud()
       positions_(createBuffer()),
       scalars_(createBuffer()),
       categories_(createBuffer()),
-      colormap_(createTexture(GL_TEXTURE_1D)) {
-    glTextureStorage1D(colormap_.get(), 1, GL_RGB8, 256);
-    glTextureParameteri(colormap_.get(), GL_TEXTURE_MIN_FILTER, GL_LINEAR);
-    glTextureParameteri(colormap_.get(), GL_TEXTURE_MAG_FILTER, GL_LINEAR);
-    glTextureParameteri(colormap_.get(), GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
-    colorByScalar(Colormap::Viridis, 0.0f, 1.0f);
-    mode_ = ColorMode::Uniform;
+      colormap_(createColormapTexture(Colormap::Viridis)) {
     ensureCapacity(1);
 }
 
@@ -88,8 +82,7 @@ void PointCloud::colorUniform(const glm::vec3& rgb) {
 }
 
 void PointCloud::colorByScalar(Colormap map, float lo, float hi) {
-    const std::vector<std::uint8_t> table = colormapTable(map, 256);
-    glTextureSubImage1D(colormap_.get(), 0, 0, 256, GL_RGB, GL_UNSIGNED_BYTE, table.data());
+    uploadColormap(colormap_.get(), map);
     mode_ = ColorMode::Scalar;
     scalarRange_ = {lo, hi};
 }

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "render/colormap_texture.hpp"
 #include "render/embedded_shaders.hpp"
 #include "render/render_error.hpp"
 
@@ -89,7 +90,7 @@ VectorField::VectorField()
       arrowMesh_(createBuffer()),
       stats_(createBuffer()),
       vectorTexture_(createTexture(GL_TEXTURE_BUFFER)),
-      colormap_(createTexture(GL_TEXTURE_1D)) {
+      colormap_(createColormapTexture(Colormap::Viridis)) {
     const std::vector<glm::vec4> mesh = arrowMesh();
     arrowMeshVertices_ = static_cast<int>(mesh.size());
     glNamedBufferStorage(arrowMesh_.get(), static_cast<GLsizeiptr>(mesh.size() * sizeof(glm::vec4)),
@@ -100,10 +101,6 @@ VectorField::VectorField()
     glVertexArrayAttribBinding(arrowVao_.get(), 0, 0);
 
     glNamedBufferStorage(stats_.get(), 4 * sizeof(std::uint32_t), nullptr, GL_DYNAMIC_STORAGE_BIT);
-    glTextureStorage1D(colormap_.get(), 1, GL_RGB8, 256);
-    setupTexture(colormap_.get(), GL_LINEAR, GL_CLAMP_TO_EDGE);
-    colorByMagnitude(Colormap::Viridis);
-    colorByMagnitude_ = false;
 
     // Texture units: 0 vectors, 1 colormap, 2 velocity, 3 noise, 4 LIC image.
     const GLuint a = arrowProgram_.get(), l = licProgram_.get();
@@ -193,8 +190,7 @@ void VectorField::colorUniform(const glm::vec3& rgb) {
 }
 
 void VectorField::colorByMagnitude(Colormap map, float lo, float hi) {
-    const std::vector<std::uint8_t> table = colormapTable(map, 256);
-    glTextureSubImage1D(colormap_.get(), 0, 0, 256, GL_RGB, GL_UNSIGNED_BYTE, table.data());
+    uploadColormap(colormap_.get(), map);
     colorByMagnitude_ = true;
     range_ = {lo, hi};
     if (licColored_) licDirty_ = true;

@@ -17,6 +17,7 @@
 #include "render/point_cloud.hpp"
 #include "render/render_error.hpp"
 #include "tests/support/gl_fixture.hpp"
+#include "tests/support/golden.hpp"
 
 namespace cf::render {
 namespace {
@@ -125,33 +126,8 @@ TEST_F(RenderTest, GoldenBlockOfSpheres) {
     OrbitCamera cam;
     cam.fit({-0.5f, -0.5f, -0.5f}, {2.9f, 2.9f, 2.9f});
     const Image im = render(cloud, cam, 320, 240);
-    const std::filesystem::path golden =
-        std::filesystem::path(CELLFORGE_TEST_DATA) / "render/golden/block_of_spheres.png";
-    if (const char* update = std::getenv("CELLFORGE_UPDATE_GOLDEN"); update && *update == '1') {
-        writePng(golden, im);
-        GTEST_SKIP() << "golden image rewritten: " << golden;
-    }
-    const Image ref = readPng(golden);
-    ASSERT_EQ(ref.width, im.width);
-    ASSERT_EQ(ref.height, im.height);
-    double sum = 0.0;
-    std::size_t off = 0;
-    const std::size_t n = static_cast<std::size_t>(im.width) * static_cast<std::size_t>(im.height);
-    for (std::size_t i = 0; i < n; ++i) {
-        int worst = 0;
-        for (int c = 0; c < 3; ++c) {
-            const int d = std::abs(static_cast<int>(im.rgba[4 * i + c]) - ref.rgba[4 * i + c]);
-            sum += d;
-            worst = std::max(worst, d);
-        }
-        off += worst > 24 ? 1 : 0;
-    }
-    const std::filesystem::path actual =
-        std::filesystem::temp_directory_path() / "block_of_spheres.png";
-    writePng(actual, im);
-    EXPECT_LT(sum / (3.0 * static_cast<double>(n)), 1.0) << "actual image: " << actual;
-    EXPECT_LT(static_cast<double>(off), 0.005 * static_cast<double>(n))
-        << "actual image: " << actual;
+    test::expectMatchesGolden(im, "block_of_spheres",
+                              {.maxMeanLevels = 1.0, .maxFractionOff = 0.005, .offLevels = 24});
 }
 
 // A translucent plane blends over the background by its alpha (0.4 here, within 2 levels

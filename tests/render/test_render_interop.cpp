@@ -9,26 +9,17 @@
 
 #include "render/camera.hpp"
 #include "render/cuda/cuda_gl_buffer.hpp"
-#include "render/headless_context.hpp"
 #include "render/offscreen_target.hpp"
 #include "render/point_cloud.hpp"
 #include "render/render_error.hpp"
-#include "sim/core/backend.hpp"
+#include "tests/support/interop_fixture.hpp"
 
 namespace cf::render {
 namespace {
 
-TEST(RenderInteropCuda, DeviceCopyIsWhatGlReadsAndDraws) {
-    if (!isAvailable(Backend::Cuda)) GTEST_SKIP() << "no CUDA device: " << cudaStatus();
-    std::unique_ptr<HeadlessContext> context;
-    try {
-        context = std::make_unique<HeadlessContext>();
-    } catch (const RenderError& e) {
-        GTEST_SKIP() << "no headless OpenGL here: " << e.what();
-    }
-    if (!cudaGlInteropAvailable())
-        GTEST_SKIP() << "CUDA-GL interop unavailable with " << context->description();
+using RenderInteropCuda = test::CudaGlInteropTest;
 
+TEST_F(RenderInteropCuda, DeviceCopyIsWhatGlReadsAndDraws) {
     // Two frames: the second moves the sphere, so a stale copy would show.
     PointCloud cloud;
     const float initial[4] = {100.0f, 100.0f, 100.0f, 1.0f};  // off screen
@@ -58,7 +49,7 @@ TEST(RenderInteropCuda, DeviceCopyIsWhatGlReadsAndDraws) {
     EXPECT_GT(px[(100 * 200 + 100) * 4], 200) << "the sphere CUDA placed at the origin is drawn";
     EXPECT_THROW(interop.copyFromDevice(device, 1 << 30, nullptr), RenderError);
     cudaFree(device);
-    std::printf("interop context: %s\n", context->description().c_str());
+    std::printf("interop context: %s\n", context_->description().c_str());
 }
 
 // The cloud's buffers are replaced when it grows; attach() then registers the new buffer
@@ -66,16 +57,7 @@ TEST(RenderInteropCuda, DeviceCopyIsWhatGlReadsAndDraws) {
 // destroyed before it (drivers reuse names): its storage id tells them apart. 40
 // grow/re-register/copy rounds: each copy lands, and device memory does not creep (a leaked
 // registration or buffer of 40 rounds would hold > 200 MB; allowed 64 MB of driver slack).
-TEST(RenderInteropCuda, ReRegistrationAfterGrowthLandsAndDoesNotLeak) {
-    if (!isAvailable(Backend::Cuda)) GTEST_SKIP() << "no CUDA device: " << cudaStatus();
-    std::unique_ptr<HeadlessContext> context;
-    try {
-        context = std::make_unique<HeadlessContext>();
-    } catch (const RenderError& e) {
-        GTEST_SKIP() << "no headless OpenGL here: " << e.what();
-    }
-    if (!cudaGlInteropAvailable())
-        GTEST_SKIP() << "CUDA-GL interop unavailable with " << context->description();
+TEST_F(RenderInteropCuda, ReRegistrationAfterGrowthLandsAndDoesNotLeak) {
     const std::size_t maxCount = 1 << 19;
     std::vector<float> values(4 * maxCount);
     for (std::size_t i = 0; i < values.size(); ++i)
@@ -112,21 +94,12 @@ TEST(RenderInteropCuda, ReRegistrationAfterGrowthLandsAndDoesNotLeak) {
 
 // A registration whose GL context is gone first (window closed, context lost) is released
 // without a crash, and interop works again in a new context.
-TEST(RenderInteropCuda, RegistrationOutlivingItsContextIsReleasedQuietly) {
-    if (!isAvailable(Backend::Cuda)) GTEST_SKIP() << "no CUDA device: " << cudaStatus();
-    std::unique_ptr<HeadlessContext> context;
-    try {
-        context = std::make_unique<HeadlessContext>();
-    } catch (const RenderError& e) {
-        GTEST_SKIP() << "no headless OpenGL here: " << e.what();
-    }
-    if (!cudaGlInteropAvailable())
-        GTEST_SKIP() << "CUDA-GL interop unavailable with " << context->description();
+TEST_F(RenderInteropCuda, RegistrationOutlivingItsContextIsReleasedQuietly) {
     auto cloud = std::make_unique<PointCloud>();
     cloud->resize(1024);
     auto interop = std::make_unique<CudaGlBuffer>();
     interop->attach(cloud->positionBuffer(), cloud->storageId());
-    context.reset();
+    context_.reset();
     interop.reset();
     cloud.reset();
     cudaGetLastError();  // the failed unregister may leave an error behind; it is not ours

@@ -18,6 +18,7 @@
 #include "render/offscreen_target.hpp"
 #include "render/point_cloud.hpp"
 #include "tests/render/scene_test_support.hpp"
+#include "tests/support/golden.hpp"
 
 namespace cf::render {
 namespace {
@@ -273,18 +274,24 @@ TEST_F(GlTest, MeshAndSpheresOccludeEachOther) {
                 M_PI * silhouette);
 }
 
+// Scalars = the height z of each vertex, viridis over [-1, 1]: the z range of cube.obj.
+void colourByHeight(Mesh& mesh, const MeshData& data) {
+    std::vector<float> height;
+    for (const glm::vec3& p : data.positions)
+        height.push_back(p.z);
+    mesh.setScalars(height.data(), height.size());
+    mesh.colorByScalar(Colormap::Viridis, -1.0f, 1.0f);
+}
+
 // The mesh shares the point clouds' light: where the surface faces the eye, diffuse 1 and
 // specular 0.2 add to the colour. Viridis' ends therefore appear as in
 // test_point_cloud.cpp (first/last colour + 51, clamped), within 8 levels.
 TEST_F(GlTest, ScalarColouredMeshFollowsTheColormap) {
     const MeshData data = loadMesh(testData("render/meshes/cube.obj"));
     Mesh cube(data);
-    std::vector<float> height;
-    for (const glm::vec3& p : data.positions)
-        height.push_back(p.z);
-    cube.setScalars(height.data(), height.size());
-    cube.colorByScalar(Colormap::Viridis, -1.0f, 1.0f);
-    EXPECT_THROW(cube.setScalars(height.data(), 3), RenderError);
+    colourByHeight(cube, data);
+    const float tooFew[3] = {};
+    EXPECT_THROW(cube.setScalars(tooFew, 3), RenderError);
     const int expected[2][3] = {{0x44 + 51, 0x01 + 51, 0x54 + 51}, {255, 255, 0x25 + 51}};
     for (int end = 0; end < 2; ++end) {
         OrbitCamera cam;
@@ -416,11 +423,7 @@ TEST_F(GlTest, PeriodicFacesAreDashed) {
 TEST_F(GlTest, GoldenMeshWithLegend) {
     const MeshData data = loadMesh(testData("render/meshes/cube.obj"));
     Mesh cube(data);
-    std::vector<float> height;
-    for (const glm::vec3& p : data.positions)
-        height.push_back(p.z);
-    cube.setScalars(height.data(), height.size());
-    cube.colorByScalar(Colormap::Viridis, -1.0f, 1.0f);
+    colourByHeight(cube, data);
     OrbitCamera cam;
     cam.fit(data.boundsLo, data.boundsHi);
     cam.yawDegrees = -55.0f;
@@ -437,31 +440,8 @@ TEST_F(GlTest, GoldenMeshWithLegend) {
             overlay.draw(legend, w, h);
         },
         {0.12f, 0.12f, 0.14f, 1.0f});
-    const std::filesystem::path golden = testData("render/golden/mesh_with_legend.png");
-    if (const char* update = std::getenv("CELLFORGE_UPDATE_GOLDEN"); update && *update == '1') {
-        writePng(golden, im);
-        GTEST_SKIP() << "golden image rewritten: " << golden;
-    }
-    const Image ref = readPng(golden);
-    ASSERT_EQ(ref.width, im.width);
-    ASSERT_EQ(ref.height, im.height);
-    double sum = 0.0;
-    std::size_t off = 0;
-    const std::size_t n = static_cast<std::size_t>(w) * static_cast<std::size_t>(h);
-    for (std::size_t i = 0; i < n; ++i) {
-        int worst = 0;
-        for (int c = 0; c < 3; ++c) {
-            const int d = std::abs(static_cast<int>(im.rgba[4 * i + c]) - ref.rgba[4 * i + c]);
-            sum += d;
-            worst = std::max(worst, d);
-        }
-        off += worst > 24 ? 1 : 0;
-    }
-    const auto actual = std::filesystem::temp_directory_path() / "mesh_with_legend.png";
-    writePng(actual, im);
-    EXPECT_LT(sum / (3.0 * static_cast<double>(n)), 1.0) << "actual image: " << actual;
-    EXPECT_LT(static_cast<double>(off), 0.005 * static_cast<double>(n))
-        << "actual image: " << actual;
+    cf::test::expectMatchesGolden(im, "mesh_with_legend",
+                                  {.maxMeanLevels = 1.0, .maxFractionOff = 0.005, .offLevels = 24});
 }
 
 }  // namespace

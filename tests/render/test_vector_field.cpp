@@ -6,43 +6,25 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <cstdlib>
-#include <filesystem>
 #include <glm/glm.hpp>
 #include <glm/gtc/matrix_transform.hpp>
 #include <limits>
-#include <memory>
 #include <vector>
 
 #include "render/bench/vector_bench.hpp"
 #include "render/camera.hpp"
-#include "render/headless_context.hpp"
 #include "render/offscreen_target.hpp"
 #include "render/png_io.hpp"
 #include "render/render_error.hpp"
 #include "render/vector_field.hpp"
+#include "tests/support/gl_fixture.hpp"
+#include "tests/support/golden.hpp"
 
 namespace cf::render {
 namespace {
 
-class VectorFieldTest : public testing::Test {
-protected:
-    static void SetUpTestSuite() {
-        try {
-            context_ = std::make_unique<HeadlessContext>();
-        } catch (const RenderError& e) {
-            reason_ = e.what();
-        }
-    }
-    static void TearDownTestSuite() { context_.reset(); }
-    void SetUp() override {
-        if (!context_) GTEST_SKIP() << "no headless OpenGL here: " << reason_;
-    }
-    static std::unique_ptr<HeadlessContext> context_;
-    static std::string reason_;
-};
-std::unique_ptr<HeadlessContext> VectorFieldTest::context_;
-std::string VectorFieldTest::reason_;
+using VectorFieldTest = test::GlTest;
+using test::pixel;
 
 // Looking straight down -z with an orthographic projection: `ppu` pixels per world unit, the
 // image's left edge at x = left and its top edge at y = top. gridView() places integer y on
@@ -83,12 +65,6 @@ Image render(VectorField& field, const TopView& v) {
     return render(field, v.view(), v.projection(), v.width, v.height);
 }
 
-const std::uint8_t* pixel(const Image& im, int x, int y) {
-    return &im.rgba[(static_cast<std::size_t>(y) * static_cast<std::size_t>(im.width) +
-                     static_cast<std::size_t>(x)) *
-                    4];
-}
-
 // Arrows are lit at >= 30% of a colour >= 0.3: far above 20 on a black background.
 bool lit(const Image& im, int x, int y) {
     const std::uint8_t* p = pixel(im, x, y);
@@ -123,6 +99,18 @@ int arrowPixelLength(const Image& im, const TopView& v, int i, int j, float half
             hi = std::max(hi, px);
         }
     return hi < 0 ? -1 : hi - lo + 1;
+}
+
+// The rotation (-y, x) about the origin, 33 x 33 nodes on the square [-1, 1]^2 of z = 0.
+void setVortex(VectorField& field) {
+    field.setPlaneZ({-1, -1}, {1, 1}, 0.0f);
+    const int n = 33;
+    const auto xyz = grid2d(n, n, [&](int i, int j) {
+        const float x = -1.0f + 2.0f * static_cast<float>(i) / (n - 1);
+        const float y = -1.0f + 2.0f * static_cast<float>(j) / (n - 1);
+        return glm::vec3(-y, x, 0.0f);
+    });
+    field.setVectors(xyz.data(), n, n);
 }
 
 constexpr int kNx = 8, kNy = 6;
@@ -405,6 +393,24 @@ double meanDifference(const std::vector<float>& im, int w, glm::ivec2 centre, gl
     return sum / n;
 }
 
+// Mean |I(x + 1, y) - I(x, y)| (along x) and |I(x, y + 1) - I(x, y)| (along y) of a w x h
+// image, over the texels at least `margin` from its edges.
+glm::dvec2 meanNeighbourDifferences(const std::vector<float>& im, int w, int h, int margin) {
+    auto at = [&](int x, int y) {
+        return im[static_cast<std::size_t>(y) * static_cast<std::size_t>(w) +
+                  static_cast<std::size_t>(x)];
+    };
+    double gx = 0, gy = 0;
+    int n = 0;
+    for (int y = margin; y < h - margin; ++y)
+        for (int x = margin; x < w - margin; ++x) {
+            gx += std::abs(at(x + 1, y) - at(x, y));
+            gy += std::abs(at(x, y + 1) - at(x, y));
+            ++n;
+        }
+    return {gx / n, gy / n};
+}
+
 // A uniform field along x streaks the noise along x: neighbours along a streamline share
 // 2 * 10 of their 21 noise samples, across they share none, so the mean neighbour difference
 // along x is ~1/sqrt(21) ~ 0.22 of that along y. Asserted: below 0.35 (margin for the
@@ -416,35 +422,17 @@ TEST_F(VectorFieldTest, LicOfAUniformFieldStreaksAlongIt) {
     field.setVectors(xyz.data(), 16, 16);
     field.setLicResolution(128, 128);
     field.setLicKernelSteps(10);
-    const std::vector<float> im = licImage(field);
-    double gx = 0, gy = 0;
-    int n = 0;
-    for (int y = 12; y < 116; ++y)
-        for (int x = 12; x < 116; ++x) {
-            const float c = im[y * 128 + x];
-            gx += std::abs(im[y * 128 + x + 1] - c);
-            gy += std::abs(im[(y + 1) * 128 + x] - c);
-            ++n;
-        }
-    gx /= n;
-    gy /= n;
-    EXPECT_GT(gy, 15.0);
-    EXPECT_LT(gx, 0.35 * gy) << "gx " << gx << " gy " << gy;
+    const glm::dvec2 g = meanNeighbourDifferences(licImage(field), 128, 128, 12);
+    EXPECT_GT(g.y, 15.0);
+    EXPECT_LT(g.x, 0.35 * g.y) << "gx " << g.x << " gy " << g.y;
     // A field along y (and a rectangle 2 x 1 with square texels) flips it.
     field.setPlaneZ({0, 0}, {2, 1}, 0.0f);
     const auto along = grid2d(16, 16, [](int, int) { return glm::vec3(0, 3, 0); });
     field.setVectors(along.data(), 16, 16);
     field.setLicResolution(0, 0);
     EXPECT_EQ(field.licResolution(), glm::ivec2(512, 256));
-    const std::vector<float> im2 = licImage(field);
-    gx = gy = 0;
-    for (int y = 20; y < 236; ++y)
-        for (int x = 20; x < 492; ++x) {
-            const float c = im2[y * 512 + x];
-            gx += std::abs(im2[y * 512 + x + 1] - c);
-            gy += std::abs(im2[(y + 1) * 512 + x] - c);
-        }
-    EXPECT_LT(gy, 0.35 * gx) << "gx " << gx << " gy " << gy;
+    const glm::dvec2 g2 = meanNeighbourDifferences(licImage(field), 512, 256, 20);
+    EXPECT_LT(g2.y, 0.35 * g2.x) << "gx " << g2.x << " gy " << g2.y;
 }
 
 // A rotation (-y, x) streaks along circles. At eight points on the circle of radius 0.5
@@ -455,14 +443,7 @@ TEST_F(VectorFieldTest, LicOfAUniformFieldStreaksAlongIt) {
 // ~sqrt(2/31) = 0.25 (0.31 on diagonals); asserted < 0.5 at each point.
 TEST_F(VectorFieldTest, LicOfARotationStreaksAlongCircles) {
     VectorField field;
-    field.setPlaneZ({-1, -1}, {1, 1}, 0.0f);
-    const int n = 33;
-    const auto xyz = grid2d(n, n, [&](int i, int j) {
-        const float x = -1.0f + 2.0f * static_cast<float>(i) / (n - 1);
-        const float y = -1.0f + 2.0f * static_cast<float>(j) / (n - 1);
-        return glm::vec3(-y, x, 0.0f);
-    });
-    field.setVectors(xyz.data(), n, n);
+    setVortex(field);
     field.setLicResolution(256, 256);
     field.setLicKernelSteps(15);
     const std::vector<float> im = licImage(field);
@@ -570,14 +551,7 @@ TEST_F(VectorFieldTest, ResizeAndDirectBufferWrites) {
 // CELLFORGE_UPDATE_GOLDEN=1 rewrites the reference.
 TEST_F(VectorFieldTest, GoldenVortex) {
     VectorField field;
-    field.setPlaneZ({-1, -1}, {1, 1}, 0.0f);
-    const int n = 33;
-    const auto xyz = grid2d(n, n, [&](int i, int j) {
-        const float x = -1.0f + 2.0f * static_cast<float>(i) / (n - 1);
-        const float y = -1.0f + 2.0f * static_cast<float>(j) / (n - 1);
-        return glm::vec3(-y, x, 0.0f);
-    });
-    field.setVectors(xyz.data(), n, n);
+    setVortex(field);
     field.setStride(8);
     field.colorByMagnitude(Colormap::Viridis);
     field.colorUniform({0.95f, 0.95f, 0.95f});
@@ -589,32 +563,8 @@ TEST_F(VectorFieldTest, GoldenVortex) {
     cam.fit({-1.0f, -1.0f, -0.1f}, {1.0f, 1.0f, 0.1f});
     cam.pitchDegrees = 55.0f;
     const Image im = render(field, cam.view(), cam.projection(160.0f / 120.0f), 160, 120);
-    const std::filesystem::path golden =
-        std::filesystem::path(CELLFORGE_TEST_DATA) / "render/golden/vector_field_vortex.png";
-    if (const char* update = std::getenv("CELLFORGE_UPDATE_GOLDEN"); update && *update == '1') {
-        writePng(golden, im);
-        GTEST_SKIP() << "golden image rewritten: " << golden;
-    }
-    const Image ref = readPng(golden);
-    ASSERT_EQ(ref.width, im.width);
-    ASSERT_EQ(ref.height, im.height);
-    double sum = 0.0;
-    std::size_t off = 0;
-    const std::size_t count = static_cast<std::size_t>(im.width) * im.height;
-    for (std::size_t i = 0; i < count; ++i) {
-        int worst = 0;
-        for (int c = 0; c < 3; ++c) {
-            const int d = std::abs(static_cast<int>(im.rgba[4 * i + c]) - ref.rgba[4 * i + c]);
-            sum += d;
-            worst = std::max(worst, d);
-        }
-        off += worst > 32 ? 1 : 0;
-    }
-    const auto actual = std::filesystem::temp_directory_path() / "vector_field_vortex.png";
-    writePng(actual, im);
-    EXPECT_LT(sum / (3.0 * static_cast<double>(count)), 1.5) << "actual image: " << actual;
-    EXPECT_LT(static_cast<double>(off), 0.01 * static_cast<double>(count))
-        << "actual image: " << actual;
+    test::expectMatchesGolden(im, "vector_field_vortex",
+                              {.maxMeanLevels = 1.5, .maxFractionOff = 0.01, .offLevels = 32});
 }
 
 // The benchmark hook runs and reports a positive, finite time per frame.

@@ -8,17 +8,13 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
-#include <filesystem>
 #include <glm/glm.hpp>
 #include <glm/gtc/matrix_transform.hpp>
-#include <memory>
 #include <vector>
 
 #include "render/bench/volume_bench.hpp"
 #include "render/camera.hpp"
 #include "render/colormap.hpp"
-#include "render/headless_context.hpp"
 #include "render/heatmap.hpp"
 #include "render/offscreen_target.hpp"
 #include "render/png_io.hpp"
@@ -26,49 +22,22 @@
 #include "render/render_error.hpp"
 #include "render/volume_grid.hpp"
 #include "tests/render/top_view.hpp"
+#include "tests/support/gl_fixture.hpp"
+#include "tests/support/golden.hpp"
 
 namespace cf::render {
 namespace {
 
 using test_support::colormapAt;
 using test_support::expectColour;
+using test_support::onlySlice;
 using test_support::paletteColour;
 using test_support::pixel;
+using test_support::renderTop;
 using test_support::Rgb;
 using test_support::TopView;
 
-class VolumeTest : public testing::Test {
-protected:
-    static void SetUpTestSuite() {
-        try {
-            context_ = std::make_unique<HeadlessContext>();
-        } catch (const RenderError& e) {
-            reason_ = e.what();
-        }
-    }
-    static void TearDownTestSuite() { context_.reset(); }
-    void SetUp() override {
-        if (!context_) GTEST_SKIP() << "no headless OpenGL here: " << reason_;
-    }
-    static std::unique_ptr<HeadlessContext> context_;
-    static std::string reason_;
-};
-std::unique_ptr<HeadlessContext> VolumeTest::context_;
-std::string VolumeTest::reason_;
-
-void onlySlice(VolumeGrid& volume, int axis) {
-    for (int a = 0; a < 3; ++a)
-        volume.enableSlice(a, a == axis);
-}
-
-template <typename Draw>
-Image renderTop(const TopView& v, Draw draw, glm::vec4 background = {0, 0, 0, 1}) {
-    OffscreenTarget target(v.width, v.height);
-    target.bind();
-    target.clear(background.r, background.g, background.b, background.a);
-    draw(v.view(), v.projection());
-    return Image{v.width, v.height, target.readPixels()};
-}
+using VolumeTest = test::GlTest;
 
 // f = x at the cell centres, trilinear sampling: on the z-slice the value is exactly the
 // world x between the first and last cell centres and the end value beyond, so every
@@ -462,32 +431,8 @@ TEST_F(VolumeTest, GoldenThreeSlices) {
     tissue.drawSlices(cam.view(), proj);
     sphere.draw(cam.view(), proj);
     const Image im{w, h, target.readPixels()};
-    const std::filesystem::path golden =
-        std::filesystem::path(CELLFORGE_TEST_DATA) / "render/golden/volume_three_slices.png";
-    if (const char* update = std::getenv("CELLFORGE_UPDATE_GOLDEN"); update && *update == '1') {
-        writePng(golden, im);
-        GTEST_SKIP() << "golden image rewritten: " << golden;
-    }
-    const Image ref = readPng(golden);
-    ASSERT_EQ(ref.width, im.width);
-    ASSERT_EQ(ref.height, im.height);
-    double sum = 0.0;
-    std::size_t off = 0;
-    const std::size_t count = static_cast<std::size_t>(w) * static_cast<std::size_t>(h);
-    for (std::size_t i = 0; i < count; ++i) {
-        int worst = 0;
-        for (std::size_t c = 0; c < 3; ++c) {
-            const int d = std::abs(static_cast<int>(im.rgba[4 * i + c]) - ref.rgba[4 * i + c]);
-            sum += d;
-            worst = std::max(worst, d);
-        }
-        off += worst > 24 ? 1 : 0;
-    }
-    const auto actual = std::filesystem::temp_directory_path() / "volume_three_slices.png";
-    writePng(actual, im);
-    EXPECT_LT(sum / (3.0 * static_cast<double>(count)), 1.0) << "actual image: " << actual;
-    EXPECT_LT(static_cast<double>(off), 0.005 * static_cast<double>(count))
-        << "actual image: " << actual;
+    test::expectMatchesGolden(im, "volume_three_slices",
+                              {.maxMeanLevels = 1.0, .maxFractionOff = 0.005, .offLevels = 24});
 }
 
 // The benchmark hook runs and reports a positive time (its speed is measured on the GPU).

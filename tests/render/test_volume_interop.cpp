@@ -7,44 +7,29 @@
 
 #include <cstdio>
 #include <cuda_runtime_api.h>
-#include <memory>
 #include <string>
 #include <vector>
 
-#include "render/cuda/cuda_gl_buffer.hpp"
 #include "render/cuda/cuda_gl_texture.hpp"
 #include "render/cuda/surface_write.hpp"
-#include "render/headless_context.hpp"
 #include "render/heatmap.hpp"
-#include "render/offscreen_target.hpp"
 #include "render/render_error.hpp"
 #include "render/volume_grid.hpp"
-#include "sim/core/backend.hpp"
 #include "tests/render/top_view.hpp"
+#include "tests/support/interop_fixture.hpp"
 
 namespace cf::render {
 namespace {
 
 using test_support::colormapAt;
 using test_support::expectColour;
+using test_support::onlySlice;
 using test_support::paletteColour;
 using test_support::pixel;
+using test_support::renderTop;
 using test_support::TopView;
 
-class VolumeInteropCuda : public testing::Test {
-protected:
-    void SetUp() override {
-        if (!isAvailable(Backend::Cuda)) GTEST_SKIP() << "no CUDA device: " << cudaStatus();
-        try {
-            context_ = std::make_unique<HeadlessContext>();
-        } catch (const RenderError& e) {
-            GTEST_SKIP() << "no headless OpenGL here: " << e.what();
-        }
-        if (!cudaGlInteropAvailable())
-            GTEST_SKIP() << "CUDA-GL interop unavailable with " << context_->description();
-    }
-    std::unique_ptr<HeadlessContext> context_;
-};
+using VolumeInteropCuda = test::CudaGlInteropTest;
 
 // Device memory holding a host vector, freed at scope end.
 template <typename T>
@@ -129,16 +114,11 @@ TEST_F(VolumeInteropCuda, SurfaceKernelWritesWhatGlReadsAndDraws) {
     for (std::size_t c = 0; c < values.size(); ++c)
         ASSERT_EQ(back[c], values[c]) << "cell " << c;
 
-    for (int a = 0; a < 3; ++a)
-        volume.enableSlice(a, a == 2);
+    onlySlice(volume, 2);
     const float zSlice = -1.0f + 2.5f * 2.0f / nz;  // the middle of layer k = 2
     volume.setSlice(2, zSlice);
     const TopView v{200, 160, 4.0f};
-    OffscreenTarget target(v.width, v.height);
-    target.bind();
-    target.clear(0, 0, 0, 1);
-    volume.drawSlices(v.view(), v.projection());
-    const Image im{v.width, v.height, target.readPixels()};
+    const Image im = renderTop(v, [&](auto view, auto proj) { volume.drawSlices(view, proj); });
     for (int j = 0; j < ny; ++j)
         for (int i = 0; i < nx; ++i) {
             const glm::vec3 centre(-1.0f + (i + 0.5f) * 2.0f / nx, -1.0f + (j + 0.5f) * 2.0f / ny,
@@ -181,16 +161,11 @@ TEST_F(VolumeInteropCuda, PitchedCopyOfCategoriesIsWhatGlReadsAndDraws) {
     ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
     EXPECT_EQ(readCategories(volume.texture(), sites.size()), sites);
 
-    for (int a = 0; a < 3; ++a)
-        volume.enableSlice(a, a == 2);
+    onlySlice(volume, 2);
     const float zSlice = -1.0f + 1.5f * 2.0f / nz;  // layer k = 1
     volume.setSlice(2, zSlice);
     const TopView v{160, 160, 4.0f};
-    OffscreenTarget target(v.width, v.height);
-    target.bind();
-    target.clear(0, 0, 0, 1);
-    volume.drawSlices(v.view(), v.projection());
-    const Image im{v.width, v.height, target.readPixels()};
+    const Image im = renderTop(v, [&](auto view, auto proj) { volume.drawSlices(view, proj); });
     for (int j = 0; j < ny; ++j)
         for (int i = 0; i < nx; ++i) {
             const glm::ivec2 px =

@@ -2,8 +2,8 @@
 #pragma once
 // Test helpers for the field renderers: a camera looking straight down -z (x to the right,
 // y up in the image) from a height, through a perspective of vertical field of view 35
-// degrees, so a pixel's footprint on a plane z = c is known in closed form; and the colour
-// the shaders draw for a normalised value.
+// degrees, so a pixel's footprint on a plane z = c is known in closed form; images drawn
+// through it; and the colour the shaders draw for a normalised value.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -15,7 +15,10 @@
 #include <vector>
 
 #include "render/colormap.hpp"
+#include "render/offscreen_target.hpp"
 #include "render/png_io.hpp"
+#include "render/volume_grid.hpp"
+#include "tests/support/gl_fixture.hpp"
 
 namespace cf::render::test_support {
 
@@ -51,15 +54,26 @@ struct TopView {
     }
 };
 
+// The image of draw(view, projection) through `v` on the given background.
+template <typename Draw>
+Image renderTop(const TopView& v, Draw draw, glm::vec4 background = {0, 0, 0, 1}) {
+    OffscreenTarget target(v.width, v.height);
+    target.bind();
+    target.clear(background.r, background.g, background.b, background.a);
+    draw(v.view(), v.projection());
+    return Image{v.width, v.height, target.readPixels()};
+}
+
+inline void onlySlice(VolumeGrid& volume, int axis) {
+    for (int a = 0; a < 3; ++a)
+        volume.enableSlice(a, a == axis);
+}
+
 struct Rgb {
     int r, g, b;
 };
 
-inline const std::uint8_t* pixel(const Image& im, int x, int y) {
-    return &im.rgba[(static_cast<std::size_t>(y) * static_cast<std::size_t>(im.width) +
-                     static_cast<std::size_t>(x)) *
-                    4];
-}
+using cf::test::pixel;
 
 // colormapTable(map, 256) interpolated at u * 255: what the shaders draw for normalised u.
 inline Rgb colormapAt(Colormap map, double u) {
