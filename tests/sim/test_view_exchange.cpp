@@ -12,6 +12,7 @@
 #include "sim/core/runner.hpp"
 #include "sim/core/view_exchange.hpp"
 #include "sim/models/brownian/brownian_model.hpp"
+#include "sim/models/epidermis/epidermis_model.hpp"
 #include "tests/support/backends.hpp"
 
 namespace cf {
@@ -63,8 +64,31 @@ TEST_P(ViewExchangeTest, ViewsFollowTheStepsWithoutTearing) {
     ASSERT_TRUE(later);
     EXPECT_EQ(later->step(), 40u);
     EXPECT_NE(positions(*later), held) << "the particles moved in 40 steps";
-    EXPECT_EQ(later->views().clouds.at(0).space,
-              GetParam() == Backend::Cuda ? MemorySpace::Device : MemorySpace::Host);
+}
+
+// The epidermis offers device views on CUDA: the exchange keeps them on the device (its
+// copies are device to device) and they read back equal to the model's own views.
+TEST_P(ViewExchangeTest, DeviceViewsStayOnTheDevice) {
+    const ModelDescriptor epi = epidermis::descriptor();
+    Runner runner(epi, GetParam(), ParamSet(epi.parameters()), 3);
+    auto exchange = std::make_shared<ViewExchange>();
+    runner.setViewExchange(exchange, 0ms);
+    runner.stepBy(10).get();
+    ASSERT_TRUE(runner.waitUntilIdle(30s));
+    auto lease = waitFor(*exchange, 10);
+    ASSERT_TRUE(lease);
+    const PointCloudView& shown = lease->views().clouds.at(0);
+    EXPECT_EQ(shown.space, GetParam() == Backend::Cuda ? MemorySpace::Device : MemorySpace::Host);
+    std::vector<float> direct;
+    runner
+        .withModel([&](Model& m) {
+            const ModelViews v = m.views();
+            m.synchronize();
+            direct = viewToHost(v.clouds.at(0).positions, 4 * v.clouds.at(0).count,
+                                v.clouds.at(0).space);
+        })
+        .get();
+    EXPECT_EQ(positions(*lease), direct);
 }
 
 // While playing, publication is rate-limited (the window cannot show more than its
