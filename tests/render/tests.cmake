@@ -13,7 +13,8 @@ target_compile_definitions(test_render_vectors PRIVATE
                            CELLFORGE_TEST_DATA="${PROJECT_SOURCE_DIR}/tests")
 # Meshes, legends, camera views and paths, periodic outlines.
 cellforge_add_test(test_render_scene CPU_ONLY SOURCES render/test_scene.cpp
-                   render/test_scene_legend.cpp render/test_scene_camera.cpp LIBS cellforge_render)
+                   render/test_scene_legend.cpp render/test_scene_camera.cpp
+                   render/test_geometry_export.cpp LIBS cellforge_render)
 target_compile_definitions(test_render_scene PRIVATE
                            CELLFORGE_TEST_DATA="${PROJECT_SOURCE_DIR}/tests")
 if(CELLFORGE_HAVE_CUDA)
