@@ -19,8 +19,11 @@
 #include <QToolBar>
 #include <fstream>
 
+#include "gui/view_upload.hpp"
 #include "gui/viewport.hpp"
+#include "render/geometry_export.hpp"
 #include "sim/core/errors.hpp"
+#include "sim/io/snapshot_writer.hpp"
 
 namespace cf::gui {
 
@@ -89,6 +92,28 @@ void MainWindow::buildActions() {
     });
     QAction* shot = make("screenshot", tr("Screens&hot..."), QKeySequence(Qt::Key_F12),
                          &MainWindow::takeScreenshot);
+    auto askSave = [this](const QString& title, const QString& name, const QString& filter) {
+        return QFileDialog::getSaveFileName(this, title, name, filter);
+    };
+    QAction* saveCp = make("saveCheckpoint", tr("Save &checkpoint..."), {}, [this, askSave] {
+        const QString p = askSave(tr("Save checkpoint"), "run.cfchk", tr("Checkpoints (*.cfchk)"));
+        if (!p.isEmpty()) saveCheckpoint(p);
+    });
+    QAction* loadCp = make("loadCheckpoint", tr("&Load checkpoint..."), {}, [this] {
+        const QString p = QFileDialog::getOpenFileName(this, tr("Load checkpoint"), {},
+                                                       tr("Checkpoints (*.cfchk)"));
+        if (!p.isEmpty()) loadCheckpoint(p);
+    });
+    QAction* snap = make("exportSnapshot", tr("Export &snapshot (HDF5/XDMF)..."), {}, [this] {
+        const QString d = QFileDialog::getExistingDirectory(this, tr("Export snapshot into"));
+        if (!d.isEmpty()) exportSnapshot(d);
+    });
+    QAction* geo =
+        make("exportGeometry", tr("Export &geometry (PLY/OBJ/glTF)..."), {}, [this, askSave] {
+            const QString p = askSave(tr("Export geometry"), "cells.ply",
+                                      tr("Geometry (*.ply *.obj *.glb *.gltf *.stl)"));
+            if (!p.isEmpty()) exportGeometry(p);
+        });
     QAction* quit = make("quit", tr("&Quit"), QKeySequence::Quit, &QWidget::close);
     QAction* play = make("play", tr("&Play"), QKeySequence(Qt::Key_Space), &MainWindow::togglePlay);
     play->setCheckable(true);
@@ -111,7 +136,9 @@ void MainWindow::buildActions() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addActions({open, save});
     file->addSeparator();
-    file->addAction(shot);
+    file->addActions({saveCp, loadCp});
+    file->addSeparator();
+    file->addActions({shot, snap, geo});
     file->addSeparator();
     file->addAction(quit);
     QMenu* sim = menuBar()->addMenu(tr("&Simulation"));
@@ -169,6 +196,42 @@ bool MainWindow::openScenario(const QString& path) {
         showError(tr("cannot open %1: %2").arg(path, QString::fromStdString(e.what())));
         return false;
     }
+}
+
+void MainWindow::track(const QString& done, std::future<void> result) {
+    pending_.push_back({done, std::move(result)});
+}
+
+void MainWindow::saveCheckpoint(const QString& path) {
+    if (runner_) track(tr("checkpoint saved: %1").arg(path), runner_->save(path.toStdString()));
+}
+
+void MainWindow::loadCheckpoint(const QString& path) {
+    if (runner_) track(tr("checkpoint loaded: %1").arg(path), runner_->load(path.toStdString()));
+}
+
+void MainWindow::exportSnapshot(const QString& directory) {
+    if (!runner_) return;
+    const std::string dir = directory.toStdString(), model = scenario_->model->name;
+    track(tr("snapshot written to %1 (HDF5 + XDMF: open the .xmf in ParaView)").arg(directory),
+          runner_->withModel([dir, model](Model& m) {
+              io::SnapshotWriter writer(dir, model);
+              writer.adoptExisting(UINT64_MAX);  // keep earlier exports in the .xmf
+              writer.write(m.snapshot());
+          }));
+}
+
+void MainWindow::exportGeometry(const QString& path) {
+    if (!runner_) return;
+    const std::string file = path.toStdString(), color = viewport_->colorBy();
+    track(tr("geometry written to %1").arg(path), runner_->withModel([file, color](Model& m) {
+        const ModelViews views = m.views();
+        m.synchronize();
+        if (views.clouds.empty()) throw Error("this model has no geometry to export");
+        const render::ExportSummary s =
+            render::exportSpheres(file, sphereGeometry(views.clouds.front(), color));
+        if (s.spheres == 0) throw Error("nothing to export: the model has no elements");
+    }));
 }
 
 bool MainWindow::saveScenario(const QString& path) {
@@ -250,6 +313,19 @@ void MainWindow::showError(const QString& text) {
 }
 
 void MainWindow::poll() {
+    for (auto it = pending_.begin(); it != pending_.end();) {
+        if (it->result.wait_for(std::chrono::seconds(0)) != std::future_status::ready) {
+            ++it;
+            continue;
+        }
+        try {
+            it->result.get();
+            log(Level::Info, it->done);
+        } catch (const std::exception& e) {
+            showError(QString::fromStdString(e.what()));
+        }
+        it = pending_.erase(it);
+    }
     if (!runner_) return;
     for (const std::string& note : runner_->takeNotes())
         log(Level::Info, QString::fromStdString(note));

@@ -6,8 +6,10 @@
 // message; the window stays usable.
 #include <QMainWindow>
 #include <QString>
+#include <future>
 #include <memory>
 #include <optional>
+#include <vector>
 
 #include "gui/desktop_app.hpp"
 #include "sim/core/runner.hpp"
@@ -50,6 +52,13 @@ public slots:
     void resetRun();
     void takeScreenshot();
     void setPresentationMode(bool on);
+    // File operations run on the simulation thread between batches (the model is there);
+    // the window logs the result when they are done and never waits for them.
+    void saveCheckpoint(const QString& path);
+    void loadCheckpoint(const QString& path);
+    void exportSnapshot(const QString& directory);
+    void exportGeometry(const QString& path);
+    bool hasPendingTasks() const { return !pending_.empty(); }
 
 protected:
     void closeEvent(QCloseEvent* e) override;
@@ -73,6 +82,12 @@ private:
     QLabel* status_ = nullptr;
     QTimer* poll_ = nullptr;
     std::uint64_t lastFrameIndex_ = 0;
+    struct PendingTask {
+        QString done;  // logged on success
+        std::future<void> result;
+    };
+    std::vector<PendingTask> pending_;
+    void track(const QString& done, std::future<void> result);
     bool errorShown_ = false;
 };
 

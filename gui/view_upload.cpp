@@ -34,18 +34,58 @@ const char* CloudUploader::path() const {
     return impl_->usedInterop ? "interop" : "host upload";
 }
 
+namespace {
+struct Channels {
+    const CategoryChannel* category = nullptr;
+    const ScalarChannel* scalar = nullptr;
+};
+// The channel to colour by: `color` by name, or (empty) the first category, else the first
+// scalar. Throws for a name the view does not have.
+Channels chooseChannel(const PointCloudView& view, const std::string& color) {
+    Channels ch;
+    for (const auto& c : view.categories)
+        if (color.empty() || c.name == color) ch.category = ch.category ? ch.category : &c;
+    if (ch.category == nullptr)
+        for (const auto& s : view.scalars)
+            if (color.empty() || s.name == color) ch.scalar = ch.scalar ? ch.scalar : &s;
+    if (!color.empty() && ch.category == nullptr && ch.scalar == nullptr)
+        throw std::runtime_error("view '" + view.name + "' has no channel '" + color + "'");
+    return ch;
+}
+}  // namespace
+
+render::SphereGeometry sphereGeometry(const PointCloudView& view, const std::string& color) {
+    const Channels ch = chooseChannel(view, color);
+    render::SphereGeometry g;
+    g.xyzr = viewToHost(view.positions, 4 * view.count, view.space);
+    g.rgb.resize(3 * view.count, 204);
+    if (ch.category != nullptr) {
+        const auto c = viewToHost(ch.category->data, view.count, view.space);
+        const auto& palette = render::categoricalPalette();
+        for (std::size_t i = 0; i < view.count; ++i)
+            for (int k = 0; k < 3; ++k)
+                g.rgb[3 * i + k] = static_cast<std::uint8_t>(255.0f * palette[c[i] % 16][k]);
+    } else if (ch.scalar != nullptr) {
+        const auto v = viewToHost(ch.scalar->data, view.count, view.space);
+        const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
+        const float a = v.empty() ? 0.0f : *lo, span = v.empty() ? 1.0f : *hi - *lo;
+        const auto table = render::colormapTable(render::Colormap::Viridis, 256);
+        for (std::size_t i = 0; i < view.count; ++i) {
+            const int j =
+                span > 0 ? std::clamp(static_cast<int>((v[i] - a) / span * 255.0f), 0, 255) : 0;
+            for (int k = 0; k < 3; ++k)
+                g.rgb[3 * i + k] = table[3 * static_cast<std::size_t>(j) + k];
+        }
+    }
+    return g;
+}
+
 void CloudUploader::upload(const PointCloudView& view, render::PointCloud& cloud,
                            const std::string& color) {
     const std::size_t n = view.count;
-    const CategoryChannel* category = nullptr;
-    const ScalarChannel* scalar = nullptr;
-    for (const auto& c : view.categories)
-        if (color.empty() || c.name == color) category = category ? category : &c;
-    if (category == nullptr)
-        for (const auto& s : view.scalars)
-            if (color.empty() || s.name == color) scalar = scalar ? scalar : &s;
-    if (!color.empty() && category == nullptr && scalar == nullptr)
-        throw std::runtime_error("view '" + view.name + "' has no channel '" + color + "'");
+    const Channels ch = chooseChannel(view, color);
+    const CategoryChannel* category = ch.category;
+    const ScalarChannel* scalar = ch.scalar;
 
     cloud.resize(n);
     Impl& m = *impl_;

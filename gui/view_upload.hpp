@@ -6,11 +6,15 @@
 #include <memory>
 #include <string>
 
+#include "render/geometry_export.hpp"
 #include "render/legend.hpp"
 #include "render/point_cloud.hpp"
 #include "sim/core/views.hpp"
 
 namespace cf::gui {
+
+// The cloud as geometry for export (host copies; colours as the viewport shows them).
+render::SphereGeometry sphereGeometry(const PointCloudView& view, const std::string& color);
 
 class CloudUploader {
 public:

@@ -105,6 +105,33 @@ private slots:
         QVERIFY(waitForShownStep(0));
     }
 
+    // Checkpoint, snapshot and geometry are written on the simulation thread; the window
+    // logs them when done. A checkpoint loaded later brings the run back to its step.
+    void checkpointsAndExportsArrive() {
+        QTemporaryDir dir;
+        window_->findChild<QSpinBox*>("stepsPerFrame")->setValue(12);
+        window_->action("step")->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(window_->runner()->latestFrame()->step, std::uint64_t{12}, 30000);
+        window_->saveCheckpoint(dir.filePath("run.cfchk"));
+        window_->exportGeometry(dir.filePath("cells.ply"));
+        window_->exportSnapshot(dir.filePath("snap"));
+        QTRY_VERIFY_WITH_TIMEOUT(!window_->hasPendingTasks(), 60000);
+        QVERIFY(QFileInfo(dir.filePath("run.cfchk")).size() > 0);
+        QVERIFY(QFileInfo(dir.filePath("cells.ply")).size() > 0);
+        QVERIFY(window_->logText().contains("checkpoint saved"));
+        QVERIFY(window_->logText().contains("geometry written"));
+        QVERIFY(window_->logText().contains("snapshot written") ||
+                window_->logText().contains("HDF5"));  // a build without HDF5 says so
+        window_->action("step")->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(window_->runner()->latestFrame()->step, std::uint64_t{24}, 30000);
+        window_->loadCheckpoint(dir.filePath("run.cfchk"));
+        QTRY_VERIFY_WITH_TIMEOUT(!window_->hasPendingTasks(), 30000);
+        QTRY_COMPARE_WITH_TIMEOUT(window_->runner()->latestFrame()->step, std::uint64_t{12}, 30000);
+        window_->exportGeometry(dir.filePath("cells.xyz"));  // unknown format: an error
+        QTRY_VERIFY_WITH_TIMEOUT(!window_->hasPendingTasks(), 30000);
+        QVERIFY(window_->logText().contains("unknown geometry format"));
+    }
+
     // A broken file is reported (log + message) and the current run stays.
     void badScenarioIsReportedAndTheRunStays() {
         QTemporaryDir dir;
