@@ -1,0 +1,387 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The panel's state and edits: apply, reject, undo/redo, slider drags, resets, values set
+// from outside. Building and drawing the rows is in parameter_panel_view.cpp.
+#include "gui/parameter_panel.hpp"
+
+#include <QHBoxLayout>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QTimer>
+#include <QToolButton>
+#include <QUndoCommand>
+#include <QUndoStack>
+#include <QVBoxLayout>
+#include <cmath>
+
+#include "gui/parameter_panel_rows.hpp"
+
+namespace cf::gui {
+
+// One applied change on the undo stack. The change is applied before the command is
+// pushed (so a rejected value never reaches the stack); the first redo() is QUndoStack's
+// call from push() and does nothing.
+class ParameterPanel::EditCommand : public QUndoCommand {
+public:
+    static constexpr int kSliderStepId = 0x50617261;
+
+    EditCommand(ParameterPanel* panel, std::string key, ParamValue oldValue, ParamValue newValue,
+                std::size_t historyIndex, bool mergeable, QUndoCommand* parent)
+        : QUndoCommand(parent),
+          panel_(panel),
+          key_(std::move(key)),
+          old_(std::move(oldValue)),
+          new_(std::move(newValue)),
+          historyIndex_(historyIndex),
+          mergeable_(mergeable),
+          last_(std::chrono::steady_clock::now()) {
+        updateText();
+    }
+
+    int id() const override { return mergeable_ ? kSliderStepId : -1; }
+
+    bool mergeWith(const QUndoCommand* other) override {
+        const auto* o = static_cast<const EditCommand*>(other);  // same id: an EditCommand
+        if (o->key_ != key_ || touched_ || o->last_ - last_ > kSliderMergeWindow) return false;
+        new_ = o->new_;
+        last_ = o->last_;
+        ParamEdit& entry = panel_->history_[historyIndex_];
+        entry.newValue = new_;
+        entry.time = panel_->history_.back().time;
+        panel_->history_.pop_back();  // the other command's entry, appended just before
+        updateText();
+        return true;
+    }
+
+    void undo() override {
+        touched_ = true;
+        if (!panel_->applyFromCommand(key_, old_, ParamEdit::Kind::Undo, historyIndex_))
+            setObsolete(true);  // cannot be undone: QUndoStack drops it
+    }
+
+    void redo() override {
+        if (first_) {
+            first_ = false;
+            return;
+        }
+        if (!panel_->applyFromCommand(key_, new_, ParamEdit::Kind::Redo, historyIndex_))
+            setObsolete(true);
+    }
+
+private:
+    void updateText() { setText(QObject::tr("%1 = %2").arg(qs(key_), qs(formatValue(new_)))); }
+
+    ParameterPanel* panel_;
+    std::string key_;
+    ParamValue old_;
+    ParamValue new_;
+    std::size_t historyIndex_;
+    bool mergeable_;
+    bool first_ = true;
+    bool touched_ = false;  // undone or redone once: no longer merges
+    std::chrono::steady_clock::time_point last_;
+};
+
+ParameterPanel::ParameterPanel(QWidget* parent) : QWidget(parent) {
+    undo_ = new QUndoStack(this);
+    dragTimer_ = new QTimer(this);
+    dragTimer_->setSingleShot(true);
+    connect(dragTimer_, &QTimer::timeout, this, &ParameterPanel::flushDrag);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    auto* bar = new QHBoxLayout;
+    search_ = new QLineEdit(this);
+    search_->setObjectName("search");
+    search_->setPlaceholderText(tr("Search parameters"));
+    search_->setClearButtonEnabled(true);
+    search_->setToolTip(
+        tr("Shows only parameters whose name, key or description contains "
+           "this text (case-insensitive)"));
+    connect(search_, &QLineEdit::textChanged, this, &ParameterPanel::applyFilter);
+    bar->addWidget(search_, 1);
+    // Fixed labels (the stack's own actions put the command text in the label); what would
+    // be undone is in the tooltip.
+    auto* undoButton = new QToolButton(this);
+    undoButton->setObjectName("panelUndo");
+    undoButton->setText(tr("Undo"));
+    undoButton->setEnabled(false);
+    connect(undoButton, &QToolButton::clicked, undo_, &QUndoStack::undo);
+    connect(undo_, &QUndoStack::canUndoChanged, undoButton, &QToolButton::setEnabled);
+    connect(undo_, &QUndoStack::undoTextChanged, undoButton,
+            [undoButton](const QString& t) { undoButton->setToolTip(tr("Undo %1").arg(t)); });
+    bar->addWidget(undoButton);
+    auto* redoButton = new QToolButton(this);
+    redoButton->setObjectName("panelRedo");
+    redoButton->setText(tr("Redo"));
+    redoButton->setEnabled(false);
+    connect(redoButton, &QToolButton::clicked, undo_, &QUndoStack::redo);
+    connect(undo_, &QUndoStack::canRedoChanged, redoButton, &QToolButton::setEnabled);
+    connect(undo_, &QUndoStack::redoTextChanged, redoButton,
+            [redoButton](const QString& t) { redoButton->setToolTip(tr("Redo %1").arg(t)); });
+    bar->addWidget(redoButton);
+    auto* resetAllButton = new QPushButton(tr("Reset all"), this);
+    resetAllButton->setObjectName("resetAll");
+    resetAllButton->setToolTip(tr("Set every parameter to its default (one undo step)"));
+    connect(resetAllButton, &QPushButton::clicked, this, &ParameterPanel::resetAll);
+    bar->addWidget(resetAllButton);
+    layout->addLayout(bar);
+
+    scroll_ = new QScrollArea(this);
+    scroll_->setWidgetResizable(true);
+    scroll_->setFrameShape(QFrame::NoFrame);
+    layout->addWidget(scroll_, 1);
+    setParameters(ParamTable{}, ParamSet(ParamTable{}));  // an empty content widget
+}
+
+ParameterPanel::~ParameterPanel() {
+    dragTimer_->stop();
+    undo_->clear();
+    delete content_;  // while the rows its connections point to still exist
+    content_ = nullptr;
+}
+
+void ParameterPanel::setApplyFunction(ApplyFunction apply) {
+    apply_ = std::move(apply);
+}
+
+void ParameterPanel::connectRow(Row& row) {
+    Row* r = &row;
+    if (r->slider) {
+        connect(r->slider, &QSlider::valueChanged, this, [this, r](int p) { sliderMoved(*r, p); });
+        connect(r->slider, &QSlider::sliderPressed, this, [this, r] { beginDrag(*r); });
+        connect(r->slider, &QSlider::sliderReleased, this, [this, r] { endDrag(*r); });
+    }
+    if (r->real)
+        connect(r->real, &QDoubleSpinBox::valueChanged, this,
+                [this, r](double v) { userEdit(*r, v, false); });
+    if (r->integer)
+        connect(r->integer, &QSpinBox::valueChanged, this,
+                [this, r](int v) { userEdit(*r, static_cast<std::int64_t>(v), false); });
+    if (r->check)
+        connect(r->check, &QCheckBox::toggled, this, [this, r](bool v) { userEdit(*r, v, false); });
+    if (r->combo)
+        connect(r->combo, &QComboBox::currentIndexChanged, this, [this, r](int i) {
+            if (i >= 0) userEdit(*r, r->combo->itemText(i).toStdString(), false);
+        });
+    connect(r->reset, &QToolButton::clicked, this, [this, r] { resetToDefault(r->spec->key()); });
+}
+
+ParameterPanel::Row* ParameterPanel::rowFor(const std::string& key) {
+    for (auto& r : rows_)
+        if (r->spec->key() == key) return r.get();
+    return nullptr;
+}
+
+const ParameterPanel::Row* ParameterPanel::rowFor(const std::string& key) const {
+    return const_cast<ParameterPanel*>(this)->rowFor(key);
+}
+
+ParamValue ParameterPanel::widgetValue(const Row& row, int position) const {
+    const double v = row.scale.valueAt(position);
+    if (row.spec->type == ParamType::Integer) return static_cast<std::int64_t>(std::llround(v));
+    return v;
+}
+
+// ---- edits -------------------------------------------------------------------------------
+
+bool ParameterPanel::applyValue(Row& row, const ParamValue& value, bool reportRejection) {
+    const std::string key = row.spec->key();
+    QString failure;
+    applying_ = true;
+    try {
+        const ParamValue v = validateValue(*row.spec, value);
+        if (apply_) apply_(key, v);
+        current_[key] = v;
+    } catch (const std::exception& e) {
+        failure = QString::fromUtf8(e.what());
+    } catch (...) {
+        failure = tr("parameter '%1': the value was rejected").arg(qs(key));
+    }
+    applying_ = false;
+    if (!failure.isEmpty()) {
+        showError(row, failure, reportRejection);
+        return false;
+    }
+    row.error.clear();
+    showValue(row);
+    updateTooltip(row);
+    updatePending();
+    return true;
+}
+
+void ParameterPanel::userEdit(Row& row, const ParamValue& value, bool mergeableSliderStep) {
+    if (applying_) return;  // a widget echoing a value the panel is setting
+    const std::string key = row.spec->key();
+    const ParamValue old = current_.at(key);
+    if (value == old) {
+        showValue(row);
+        return;
+    }
+    if (!applyValue(row, value)) return;
+    pushEdit(row, old, current_.at(key), ParamEdit::Kind::Edit, mergeableSliderStep, nullptr);
+}
+
+void ParameterPanel::pushEdit(Row& row, const ParamValue& oldValue, const ParamValue& newValue,
+                              ParamEdit::Kind kind, bool mergeable, QUndoCommand* parent) {
+    const std::string key = row.spec->key();
+    history_.push_back({std::chrono::system_clock::now(), key, oldValue, newValue, kind, false});
+    auto* command =
+        new EditCommand(this, key, oldValue, newValue, history_.size() - 1, mergeable, parent);
+    if (!parent) undo_->push(command);
+    emit parameterEdited(qs(key), qs(formatValue(newValue)));
+}
+
+bool ParameterPanel::applyFromCommand(const std::string& key, const ParamValue& value,
+                                      ParamEdit::Kind kind, std::size_t historyIndex) {
+    Row* row = rowFor(key);
+    if (!row) return false;
+    const ParamValue old = current_.at(key);
+    if (!applyValue(*row, value)) return false;
+    if (historyIndex < history_.size())
+        history_[historyIndex].undone = kind == ParamEdit::Kind::Undo;
+    history_.push_back({std::chrono::system_clock::now(), key, old, value, kind, false});
+    emit parameterEdited(qs(key), qs(formatValue(value)));
+    return true;
+}
+
+void ParameterPanel::sliderMoved(Row& row, int position) {
+    if (applying_) return;
+    const ParamValue v = widgetValue(row, position);
+    if (!(row.slider->isSliderDown() && drag_.row == &row)) {
+        userEdit(row, v, true);  // keyboard, wheel, page click: merged while quick
+        return;
+    }
+    {  // show the value at once; applying it waits for the rate limit
+        const QSignalBlocker b1(row.real), b2(row.integer);
+        if (row.real) row.real->setValue(std::get<double>(v));
+        if (row.integer) row.integer->setValue(static_cast<int>(std::get<std::int64_t>(v)));
+    }
+    drag_.waiting = v;
+    const auto since = std::chrono::steady_clock::now() - drag_.lastApply;
+    if (since >= kDragApplyInterval) {
+        flushDrag();
+    } else if (!dragTimer_->isActive()) {
+        dragTimer_->start(
+            std::chrono::duration_cast<std::chrono::milliseconds>(kDragApplyInterval - since));
+    }
+}
+
+void ParameterPanel::beginDrag(Row& row) {
+    if (drag_.row && drag_.row != &row) endDrag(*drag_.row);
+    drag_ = Drag{};
+    drag_.row = &row;
+    drag_.start = current_.at(row.spec->key());
+}
+
+void ParameterPanel::flushDrag() {
+    if (!drag_.row || !drag_.waiting) return;
+    const ParamValue v = *drag_.waiting;
+    drag_.waiting.reset();
+    drag_.lastApply = std::chrono::steady_clock::now();
+    // Rejections in the middle of a drag only mark the row; the signal (which the window
+    // logs) is for where the drag ends.
+    if (v != current_.at(drag_.row->spec->key()))
+        drag_.lastFailed = !applyValue(*drag_.row, v, false);
+}
+
+void ParameterPanel::endDrag(Row& row) {
+    if (drag_.row != &row) return;
+    dragTimer_->stop();
+    if (drag_.waiting) {  // the value where the drag ends is always applied
+        const ParamValue last = *drag_.waiting;
+        drag_.waiting.reset();
+        if (last != current_.at(row.spec->key())) applyValue(row, last, true);
+    } else if (drag_.lastFailed) {
+        emit editRejected(row.error);  // the end position was tried (and refused) already
+    }
+    const ParamValue start = drag_.start;
+    drag_ = Drag{};
+    showValue(row);
+    const ParamValue& now = current_.at(row.spec->key());
+    if (now != start) pushEdit(row, start, now, ParamEdit::Kind::Edit, false, nullptr);
+}
+
+void ParameterPanel::resetToDefault(const std::string& key) {
+    if (Row* r = rowFor(key)) resetRows({r}, tr("Reset %1").arg(qs(key)));
+}
+
+void ParameterPanel::resetGroup(const std::string& group) {
+    std::vector<Row*> rows;
+    for (auto& r : rows_)
+        if (r->spec->group == group) rows.push_back(r.get());
+    resetRows(rows, tr("Reset group %1").arg(qs(group)));
+}
+
+void ParameterPanel::resetAll() {
+    std::vector<Row*> rows;
+    for (auto& r : rows_)
+        rows.push_back(r.get());
+    resetRows(rows, tr("Reset all parameters"));
+}
+
+void ParameterPanel::resetRows(const std::vector<Row*>& rows, const QString& text) {
+    if (applying_) return;
+    auto macro = std::make_unique<QUndoCommand>(text);
+    for (Row* r : rows) {
+        const std::string key = r->spec->key();
+        const ParamValue old = current_.at(key);
+        if (old == r->spec->defaultValue) continue;
+        if (applyValue(*r, r->spec->defaultValue))
+            pushEdit(*r, old, current_.at(key), ParamEdit::Kind::Reset, false, macro.get());
+    }
+    if (macro->childCount() > 0) undo_->push(macro.release());
+}
+
+// ---- outside changes ---------------------------------------------------------------------
+
+void ParameterPanel::setValue(const std::string& key, const ParamValue& value) {
+    Row* row = rowFor(key);
+    if (!row) table_->at(key);  // throws ParameterError naming the closest keys
+    if (!row) throw ParameterError("parameter '" + key + "' is not shown in the panel");
+    current_[key] = validateValue(*row->spec, value);
+    row->error.clear();
+    showValue(*row);
+    updateTooltip(*row);
+    updatePending();
+}
+
+void ParameterPanel::setValues(const ParamSet& values) {
+    for (const ParamSpec& s : table_->specs())
+        if (values.table().find(s.key())) setValue(s.key(), values.get(s.key()));
+}
+
+void ParameterPanel::markApplied() {
+    applied_ = current_;
+    for (auto& r : rows_)
+        showValue(*r);
+    updatePending();
+}
+
+std::vector<std::string> ParameterPanel::pendingKeys() const {
+    std::vector<std::string> keys;
+    for (const auto& r : rows_) {
+        const std::string key = r->spec->key();
+        if (r->spec->mutability == Mutability::Structural && current_.at(key) != applied_.at(key))
+            keys.push_back(key);
+    }
+    return keys;
+}
+
+bool ParameterPanel::hasPendingReset() const {
+    return !pendingKeys().empty();
+}
+
+ParamSet ParameterPanel::values() const {
+    ParamSet set(*table_);
+    for (const auto& [key, value] : current_)
+        set.set(key, value);
+    return set;
+}
+
+QString ParameterPanel::errorText(const std::string& key) const {
+    const Row* r = rowFor(key);
+    return r ? r->error : QString();
+}
+
+}  // namespace cf::gui

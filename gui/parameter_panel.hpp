@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// The parameter dock: generated from the model's parameter declarations (ParamTable).
+// One collapsible section per group, in declaration order; per parameter a row with its
+// name, a slider and a spin box (reals, integers), a check box (booleans) or a combo box
+// (choices), the unit, an error marker and a reset-to-default button. Every user edit
+// goes through the apply function (the lead's Runner::setParameter) and onto the panel's
+// undo stack; an apply that throws is rejected: the row goes back to its last good value
+// and shows the error. Structural parameters are marked "reset"; while an edit of one is
+// waiting for the next reset the row shows "pending reset" in italics.
+#include <QString>
+#include <QWidget>
+#include <chrono>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gui/parameter_history.hpp"
+#include "sim/core/params.hpp"
+
+class QLineEdit;
+class QScrollArea;
+class QTimer;
+class QUndoCommand;
+class QUndoStack;
+class QVBoxLayout;
+
+namespace cf::gui {
+
+class ParameterPanel : public QWidget {
+    Q_OBJECT
+public:
+    // Applies one validated value; throws (cf::ParameterError or any std::exception) to
+    // reject it. The panel never calls it re-entrantly.
+    using ApplyFunction = std::function<void(const std::string& key, const ParamValue& value)>;
+    // While a slider is dragged the apply function runs at most this often (and always
+    // with the value where the drag ends).
+    static constexpr std::chrono::milliseconds kDragApplyInterval{50};
+    // Slider steps by keyboard or wheel on the same parameter within this interval merge
+    // into one undo entry.
+    static constexpr std::chrono::milliseconds kSliderMergeWindow{700};
+
+    explicit ParameterPanel(QWidget* parent = nullptr);
+    ~ParameterPanel() override;
+
+    // Rebuilds the panel for `table` showing `values`, which also become the applied
+    // values (nothing pending). Clears the undo stack and the edit history (a new run).
+    // `table` must outlive the panel or the next call (model tables are static).
+    void setParameters(const ParamTable& table, const ParamSet& values);
+    void setApplyFunction(ApplyFunction apply);
+
+    // Shows a value changed elsewhere (ImGui quick panel, loaded checkpoint): no apply
+    // call, no undo entry, no history entry. Throws ParameterError for an unknown key or
+    // an invalid value. A structural value that differs from the applied one is pending.
+    void setValue(const std::string& key, const ParamValue& value);
+    void setValues(const ParamSet& values);
+    // The current values are what the model runs with now (after a reset): clears every
+    // "pending reset" marker.
+    void markApplied();
+    bool hasPendingReset() const;
+    std::vector<std::string> pendingKeys() const;
+
+    // Current values. The set refers to the table given to setParameters.
+    ParamSet values() const;
+    QUndoStack* undoStack() const { return undo_; }
+    std::vector<ParamEdit> editHistory() const { return history_; }
+    std::string historyJson() const { return historyToJson(history_); }
+    // The last rejection message of a row ("" when its last edit was accepted).
+    QString errorText(const std::string& key) const;
+
+    // The same as the buttons: each applies the defaults and makes one undo entry.
+    void resetToDefault(const std::string& key);
+    void resetGroup(const std::string& group);
+    void resetAll();
+    // The same as typing into the search box.
+    void setFilter(const QString& text);
+
+signals:
+    // After a committed edit was applied (a discrete edit, the end of a slider drag, an
+    // undo, a redo, a reset); not for the rate-limited applies in the middle of a drag,
+    // nor for setValue.
+    void parameterEdited(const QString& key, const QString& valueText);
+    // An apply threw; `message` is its text (names the parameter and the allowed range).
+    void editRejected(const QString& message);
+    void pendingResetChanged(bool pending);
+
+private:
+    struct Row;
+    struct Section;
+    class EditCommand;
+    friend class EditCommand;
+
+    void buildRow(Section& section, const ParamSpec& spec, int gridRow);
+    void connectRow(Row& row);
+    Row* rowFor(const std::string& key);
+    const Row* rowFor(const std::string& key) const;
+
+    // Edits from the row's widgets.
+    void userEdit(Row& row, const ParamValue& value, bool mergeableSliderStep);
+    void sliderMoved(Row& row, int position);
+    void beginDrag(Row& row);
+    void endDrag(Row& row);
+    void flushDrag();
+
+    // Validates and calls the apply function. On success stores the value; on failure
+    // restores the last good value and shows the error. Either way the row is refreshed.
+    bool applyValue(Row& row, const ParamValue& value, bool reportRejection = true);
+    // Undo/redo of a command: the same path as an edit, recorded as Undo/Redo.
+    bool applyFromCommand(const std::string& key, const ParamValue& value, ParamEdit::Kind kind,
+                          std::size_t historyIndex);
+    // Records an applied change and puts it on the undo stack (or under `parent`, a macro).
+    void pushEdit(Row& row, const ParamValue& oldValue, const ParamValue& newValue,
+                  ParamEdit::Kind kind, bool mergeable, QUndoCommand* parent);
+    void resetRows(const std::vector<Row*>& rows, const QString& text);
+
+    void showValue(Row& row);
+    void showError(Row& row, const QString& message, bool report);
+    void updateTooltip(Row& row);
+    void updatePending();
+    void applyFilter();
+    ParamValue widgetValue(const Row& row, int sliderPosition) const;
+
+    const ParamTable* table_ = nullptr;
+    ApplyFunction apply_;
+    QUndoStack* undo_ = nullptr;
+    QLineEdit* search_ = nullptr;
+    QScrollArea* scroll_ = nullptr;
+    QWidget* content_ = nullptr;
+    QVBoxLayout* sectionsLayout_ = nullptr;
+    std::vector<std::unique_ptr<Section>> sections_;
+    std::vector<std::unique_ptr<Row>> rows_;
+    std::map<std::string, ParamValue, std::less<>> current_;
+    std::map<std::string, ParamValue, std::less<>> applied_;  // what the model runs with
+    std::vector<ParamEdit> history_;
+    bool pending_ = false;
+    bool applying_ = false;
+
+    struct Drag {
+        Row* row = nullptr;
+        ParamValue start;
+        std::optional<ParamValue> waiting;  // moved to, not yet applied
+        bool lastFailed = false;            // the last apply of the drag was rejected
+        std::chrono::steady_clock::time_point lastApply{};
+    };
+    Drag drag_;
+    QTimer* dragTimer_ = nullptr;
+};
+
+}  // namespace cf::gui
