@@ -38,3 +38,16 @@ add_test(NAME test_gui_parameter_panel COMMAND test_gui_parameter_panel
          WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
 set_tests_properties(test_gui_parameter_panel PROPERTIES LABELS cpu TIMEOUT 300
                      ENVIRONMENT QT_QPA_PLATFORM=offscreen)
+
+# The Dear ImGui overlay (GoogleTest, under Xvfb): drawing over a QOpenGLWidget, input
+# routing, callbacks.
+add_executable(test_gui_imgui gui/test_imgui_overlay.cpp)
+target_link_libraries(test_gui_imgui PRIVATE cellforge_gui Qt6::Test GTest::gtest)
+target_include_directories(test_gui_imgui PRIVATE ${PROJECT_SOURCE_DIR})
+cellforge_warnings(test_gui_imgui)
+if(CELLFORGE_XVFB_RUN)
+  add_test(NAME test_gui_imgui
+           COMMAND ${CELLFORGE_XVFB_RUN} -a -s "-screen 0 1600x1000x24" $<TARGET_FILE:test_gui_imgui>
+           WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+  set_tests_properties(test_gui_imgui PROPERTIES LABELS cpu TIMEOUT 300)
+endif()

@@ -1,0 +1,361 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// What the overlay shows: the HUD, the colour legend and the Quick panel; and the Quick
+// panel entries made from declared parameters.
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "gui/imgui_overlay.hpp"
+
+namespace cf::gui {
+
+namespace {
+
+constexpr ImGuiWindowFlags kInfoWindow =
+    ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
+    ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
+    ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoInputs | ImGuiWindowFlags_NoMove;
+
+const ImVec4 kDim(0.68f, 0.70f, 0.74f, 1.0f);
+const ImVec4 kRunning(0.45f, 0.85f, 0.45f, 1.0f);
+const ImVec4 kPaused(0.95f, 0.75f, 0.35f, 1.0f);
+const ImVec4 kError(1.0f, 0.45f, 0.40f, 1.0f);
+
+ImU32 rgba8(int r, int g, int b, int a = 255) {
+    return static_cast<ImU32>(r) | (static_cast<ImU32>(g) << 8) | (static_cast<ImU32>(b) << 16) |
+           (static_cast<ImU32>(a) << 24);
+}
+
+// Counts read as integers ("12034"), everything else with four significant digits.
+std::string formatNumber(double v) {
+    char buf[64];
+    if (!std::isfinite(v))
+        std::snprintf(buf, sizeof buf, "%s", std::isnan(v) ? "nan" : (v > 0 ? "inf" : "-inf"));
+    else if (v == std::floor(v) && std::fabs(v) < 1e12)
+        std::snprintf(buf, sizeof buf, "%.0f", v);
+    else
+        std::snprintf(buf, sizeof buf, "%.4g", v);
+    return buf;
+}
+
+std::string withUnit(const std::string& text, const std::string& unit) {
+    return unit.empty() || unit == "1" ? text : text + " [" + unit + "]";
+}
+
+QRectF windowRect() {
+    const ImVec2 p = ImGui::GetWindowPos(), s = ImGui::GetWindowSize();
+    return {p.x, p.y, s.x, s.y};
+}
+
+void text(const std::string& s) {
+    ImGui::TextUnformatted(s.c_str(), s.c_str() + s.size());
+}
+
+void dimText(const std::string& s) {
+    ImGui::PushStyleColor(ImGuiCol_Text, kDim);
+    text(s);
+    ImGui::PopStyleColor();
+}
+
+}  // namespace
+
+void ImGuiOverlay::drawHud(const OverlayState& state) {
+    const float margin = 8.0f * scale_;
+    ImGui::SetNextWindowPos(ImVec2(margin, margin), ImGuiCond_Always);
+    if (!ImGui::Begin("##hud", nullptr, kInfoWindow)) {
+        ImGui::End();
+        return;
+    }
+    if (!state.title.empty()) {
+        text(state.title);
+        ImGui::SameLine();
+    }
+    ImGui::TextColored(state.running ? kRunning : kPaused, "%s",
+                       state.running ? "running" : "paused");
+
+    char line[160];
+    std::snprintf(line, sizeof line, "%.0f fps   %s steps/s", state.framesPerSecond,
+                  formatNumber(std::round(state.stepsPerSecond)).c_str());
+    text(line);
+    std::snprintf(line, sizeof line, "t = %.6g%s%s   step %llu", state.time,
+                  state.timeUnit.empty() ? "" : " ", state.timeUnit.c_str(),
+                  static_cast<unsigned long long>(state.step));
+    text(line);
+    if (!state.backend.empty() || !state.uploadPath.empty())
+        dimText(state.backend + (state.uploadPath.empty() ? "" : ", " + state.uploadPath));
+
+    if (!state.metrics.empty()) {
+        ImGui::Separator();
+        if (ImGui::BeginTable("##metrics", 3, ImGuiTableFlags_SizingFixedFit)) {
+            for (const Metric& m : state.metrics) {
+                ImGui::TableNextRow();
+                ImGui::TableNextColumn();
+                dimText(m.name);
+                ImGui::TableNextColumn();
+                const std::string v = formatNumber(m.value);
+                const float w = ImGui::CalcTextSize(v.c_str()).x;
+                ImGui::SetCursorPosX(ImGui::GetCursorPosX() +
+                                     std::max(0.0f, ImGui::GetContentRegionAvail().x - w));
+                text(v);  // right-aligned: digits line up
+                ImGui::TableNextColumn();
+                if (m.unit != "1") dimText(m.unit);
+            }
+            ImGui::EndTable();
+        }
+    }
+    rects_.hud = windowRect();
+    ImGui::End();
+}
+
+void ImGuiOverlay::drawLegend(const OverlayState& state) {
+    const render::LegendSpec& spec = state.legend;
+    const bool continuous = spec.kind == render::LegendSpec::Kind::Continuous;
+    if (continuous ? spec.ticks.empty() : spec.entries.empty()) return;
+    const ImVec2 display = ImGui::GetIO().DisplaySize;
+    const float margin = 8.0f * scale_;
+    ImGui::SetNextWindowPos(ImVec2(display.x - margin, display.y - margin), ImGuiCond_Always,
+                            ImVec2(1.0f, 1.0f));
+    if (!ImGui::Begin("##legend", nullptr, kInfoWindow)) {
+        ImGui::End();
+        return;
+    }
+    if (!spec.title.empty()) text(spec.title);
+    const float fs = ImGui::GetFontSize();
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImU32 white = rgba8(255, 255, 255);
+
+    if (continuous) {
+        // Colour bar: hi at the top. One gradient quad per step of a 256-entry table, so the
+        // bar shows what the points are coloured with, row for row.
+        const float barW = std::round(fs * 0.9f);
+        const float barH = std::round(std::clamp(fs * 10.0f, fs * 4.0f, display.y * 0.4f));
+        float labelW = 0.0f;
+        for (const render::LegendTick& t : spec.ticks)
+            labelW = std::max(labelW, ImGui::CalcTextSize(t.label.c_str()).x);
+        const ImVec2 origin = ImGui::GetCursorScreenPos();
+        const float x0 = std::round(origin.x), x1 = x0 + barW;
+        const float top = std::round(origin.y + fs * 0.5f), bottom = top + barH;
+        const int n = 256;
+        const std::vector<std::uint8_t> table = render::colormapTable(spec.colormap, n);
+        const auto color = [&](int i) {
+            return rgba8(table[3 * i], table[3 * i + 1], table[3 * i + 2]);
+        };
+        for (int i = 0; i + 1 < n; ++i) {
+            const float y0 = bottom - barH * static_cast<float>(i) / (n - 1);
+            const float y1 = bottom - barH * static_cast<float>(i + 1) / (n - 1);
+            const ImU32 lo = color(i), hi = color(i + 1);
+            dl->AddRectFilledMultiColor(ImVec2(x0, y1), ImVec2(x1, y0), hi, hi, lo, lo);
+        }
+        const double span = spec.hi - spec.lo;
+        for (const render::LegendTick& t : spec.ticks) {
+            const double f = span > 0.0 && std::isfinite(span) ? (t.value - spec.lo) / span : 0.5;
+            const float y = std::round(bottom - barH * static_cast<float>(std::clamp(f, 0.0, 1.0)));
+            dl->AddLine(ImVec2(x1, y), ImVec2(x1 + fs * 0.3f, y), white, std::max(1.0f, scale_));
+            dl->AddText(ImVec2(x1 + fs * 0.55f, y - fs * 0.5f), white, t.label.c_str());
+        }
+        ImGui::Dummy(ImVec2(barW + fs * 0.55f + labelW, barH + fs));
+        rects_.legendBar = QRectF(x0, top, barW, barH);
+    } else {
+        const std::size_t shownEntries = std::min<std::size_t>(spec.entries.size(), 24);
+        for (std::size_t i = 0; i < shownEntries; ++i) {
+            const render::LegendEntry& e = spec.entries[i];
+            const ImVec2 p = ImGui::GetCursorScreenPos();
+            const float s = std::round(fs * 0.8f), pad = std::round((fs - s) * 0.5f);
+            const auto c = [](float v) {
+                return static_cast<int>(std::lround(std::clamp(v, 0.0f, 1.0f) * 255.0f));
+            };
+            dl->AddRectFilled(ImVec2(p.x, p.y + pad), ImVec2(p.x + s, p.y + pad + s),
+                              rgba8(c(e.rgb[0]), c(e.rgb[1]), c(e.rgb[2])));
+            ImGui::Dummy(ImVec2(s, fs));
+            ImGui::SameLine();
+            text(e.name);
+        }
+        if (spec.entries.size() > shownEntries)
+            dimText("... " + std::to_string(spec.entries.size() - shownEntries) + " more");
+    }
+    rects_.legend = windowRect();
+    ImGui::End();
+}
+
+void ImGuiOverlay::drawQuick(const OverlayState& state) {
+    if (state.quick.empty() && state.channels.empty()) return;
+    const ImVec2 display = ImGui::GetIO().DisplaySize;
+    const float margin = 8.0f * scale_;
+    ImGui::SetNextWindowPos(ImVec2(display.x - margin, margin), ImGuiCond_Always,
+                            ImVec2(1.0f, 0.0f));
+    if (openQuick_) {
+        ImGui::SetNextWindowCollapsed(!*openQuick_, ImGuiCond_Always);
+        openQuick_.reset();
+    }
+    const ImGuiWindowFlags flags = ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoMove |
+                                   ImGuiWindowFlags_NoSavedSettings |
+                                   ImGuiWindowFlags_NoFocusOnAppearing;
+    const bool open = ImGui::Begin("Quick", nullptr, flags);
+    rects_.quick = windowRect();
+    interactive_.push_back(rects_.quick);
+    if (open) {
+        for (const QuickParam& p : state.quick)
+            drawSlider(p);
+        if (!state.channels.empty()) {
+            if (!state.quick.empty()) ImGui::Separator();
+            drawColorBy(state);
+        }
+        if (!error_.empty()) {
+            ImGui::PushTextWrapPos(ImGui::GetFontSize() * 22.0f);
+            ImGui::TextColored(kError, "%s", error_.c_str());
+            ImGui::PopTextWrapPos();
+        }
+    }
+    ImGui::End();
+}
+
+// The slider shows the state's value, except while the user drags or types (their value)
+// and for a moment after an edit, until the state has caught up with it.
+bool ImGuiOverlay::drawSlider(const QuickParam& p) {
+    const qint64 now = clock_.elapsed();
+    double value = p.value;
+    if (editingKey_ == p.key) {
+        value = editingValue_;
+    } else if (auto it = shown_.find(p.key); it != shown_.end()) {
+        const double tol = 1e-9 * std::max(1.0, std::fabs(it->second.value));
+        if (now < it->second.untilMs && std::fabs(it->second.value - p.value) > tol)
+            value = it->second.value;
+        else
+            shown_.erase(it);
+    }
+    const std::string id = withUnit(p.label, p.unit) + "##" + p.key;
+    ImGuiSliderFlags flags = ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_NoRoundToFormat;
+    if (p.logarithmic) flags |= ImGuiSliderFlags_Logarithmic;
+    const float width = ImGui::GetFontSize() * 10.0f;
+    ImGui::SetNextItemWidth(width);
+    bool changed = false;
+    if (p.integer) {
+        ImS64 v = std::llround(value);
+        const ImS64 lo = static_cast<ImS64>(std::ceil(p.min)),
+                    hi = static_cast<ImS64>(std::floor(p.max));
+        changed = ImGui::SliderScalar(id.c_str(), ImGuiDataType_S64, &v, &lo, &hi, nullptr, flags);
+        value = static_cast<double>(v);
+    } else {
+        double lo = p.min, hi = p.max;
+        changed =
+            ImGui::SliderScalar(id.c_str(), ImGuiDataType_Double, &value, &lo, &hi, "%.4g", flags);
+    }
+    // The item's rectangle includes the label; the slider's frame is its first `width`.
+    const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+    rects_.sliders[p.key] = QRectF(a.x, a.y, std::min(width, b.x - a.x), b.y - a.y);
+    if (ImGui::IsItemHovered() && !ImGui::IsItemActive()) {
+        ImGui::BeginTooltip();
+        ImGui::PushTextWrapPos(ImGui::GetFontSize() * 24.0f);
+        if (!p.description.empty()) text(p.description);
+        dimText("range " + formatNumber(p.min) + " to " + formatNumber(p.max) +
+                (p.unit.empty() || p.unit == "1" ? "" : " " + p.unit) +
+                (p.logarithmic ? ", logarithmic" : ""));
+        dimText("Ctrl+click to type a value");
+        ImGui::PopTextWrapPos();
+        ImGui::EndTooltip();
+    }
+
+    const bool active = ImGui::IsItemActive();
+    if (changed) {
+        editingKey_ = p.key;
+        editingValue_ = value;
+        editingDirty_ = true;
+        if (p.reportWhileDragging) {
+            edits_.emplace_back(p.key, value);
+            shown_[p.key] = {value, now + 1000};
+            editingDirty_ = false;
+        }
+    }
+    if (editingKey_ == p.key && !active) {
+        if (editingDirty_) {  // the drag or the typed value is done: one report
+            edits_.emplace_back(p.key, editingValue_);
+            shown_[p.key] = {editingValue_, now + 1000};
+        }
+        editingKey_.clear();
+        editingDirty_ = false;
+    }
+    return changed;
+}
+
+void ImGuiOverlay::drawColorBy(const OverlayState& state) {
+    const qint64 now = clock_.elapsed();
+    if (shownColorBy_ && (now >= shownColorByUntil_ || *shownColorBy_ == state.colorBy))
+        shownColorBy_.reset();
+    const std::string current = shownColorBy_ ? *shownColorBy_ : state.colorBy;
+    const std::string preview = current.empty() ? state.channels.front() : current;
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10.0f);
+    const bool open = ImGui::BeginCombo("Colour by", preview.c_str());
+    {
+        const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+        rects_.colorByCombo = QRectF(a.x, a.y, b.x - a.x, b.y - a.y);
+    }
+    if (!open) {
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("What the points' colours show");
+        return;
+    }
+    interactive_.push_back(windowRect());  // the drop-down list is a window of its own
+    for (const std::string& name : state.channels) {
+        const bool selected = name == preview;
+        const bool clicked = ImGui::Selectable(name.c_str(), selected);
+        const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+        rects_.colorByItems.emplace_back(a.x, a.y, b.x - a.x, b.y - a.y);
+        if (clicked && !selected) {
+            chosenColorBy_ = name;
+            shownColorBy_ = name;
+            shownColorByUntil_ = now + 1000;
+        }
+        if (selected) ImGui::SetItemDefaultFocus();
+    }
+    ImGui::EndCombo();
+}
+
+// ---- parameters -> Quick panel entries ------------------------------------------------
+
+std::optional<QuickParam> makeQuickParam(const ParamSpec& spec, const ParamValue& value) {
+    QuickParam p;
+    if (spec.type == ParamType::Real && std::holds_alternative<double>(value)) {
+        p.value = std::get<double>(value);
+    } else if (spec.type == ParamType::Integer && std::holds_alternative<std::int64_t>(value)) {
+        p.value = static_cast<double>(std::get<std::int64_t>(value));
+        p.integer = true;
+    } else {
+        return std::nullopt;
+    }
+    p.key = spec.key();
+    p.label = spec.name;
+    std::replace(p.label.begin(), p.label.end(), '_', ' ');
+    p.unit = spec.unit;
+    p.description = spec.description;
+    if (spec.mutability == Mutability::Structural)
+        p.description += (p.description.empty() ? "" : " ") + std::string("(applies at reset)");
+    p.min = spec.min;
+    p.max = spec.max;
+    p.logarithmic = spec.min > 0.0 && spec.max / spec.min >= 100.0;
+    return p;
+}
+
+std::vector<QuickParam> makeQuickParams(const ParamSet& values,
+                                        const std::vector<std::string>& keys) {
+    std::vector<QuickParam> out;
+    for (const std::string& key : keys) {
+        const ParamSpec* spec = values.table().find(key);
+        if (!spec) continue;
+        if (auto p = makeQuickParam(*spec, values.get(key))) out.push_back(std::move(*p));
+    }
+    return out;
+}
+
+std::vector<std::string> defaultQuickKeys(const ParamTable& table, std::size_t count) {
+    std::vector<std::string> keys;
+    for (const ParamSpec& s : table.specs()) {
+        if (keys.size() >= count) break;
+        if (s.mutability == Mutability::Live &&
+            (s.type == ParamType::Real || s.type == ParamType::Integer) && s.max > s.min)
+            keys.push_back(s.key());
+    }
+    return keys;
+}
+
+}  // namespace cf::gui
