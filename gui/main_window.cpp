@@ -17,8 +17,11 @@
 #include <QStatusBar>
 #include <QTimer>
 #include <QToolBar>
+#include <QUndoStack>
+#include <cmath>
 #include <fstream>
 
+#include "gui/parameter_panel.hpp"
 #include "gui/view_upload.hpp"
 #include "gui/viewport.hpp"
 #include "render/geometry_export.hpp"
@@ -34,6 +37,24 @@ MainWindow::MainWindow(const DesktopOptions& options, QWidget* parent)
     setCentralWidget(viewport_);
     connect(viewport_, &Viewport::renderError, this,
             [this](const QString& m) { log(Level::Error, "renderer: " + m); });
+    viewport_->overlay().onParameterEdited([this](const std::string& key, double value) {
+        if (!runner_) return;
+        const ParamSpec& spec = runner_->parameters().table().at(key);
+        const ParamValue v = spec.type == ParamType::Integer
+                                 ? ParamValue(static_cast<std::int64_t>(std::llround(value)))
+                                 : ParamValue(value);
+        try {
+            runner_->setParameter(key, v);
+            parameters_->setValue(key, v);  // the dock shows what the quick panel set
+            log(Level::Info, tr("%1 = %2").arg(QString::fromStdString(key),
+                                               QString::fromStdString(formatValue(v))));
+        } catch (const ParameterError& e) {
+            log(Level::Error, QString::fromStdString(e.what()));
+            throw;  // the overlay shows it under the sliders
+        }
+    });
+    viewport_->overlay().onColorByChosen(
+        [this](const std::string& channel) { viewport_->setColorBy(channel); });
     buildDocks();
     buildActions();
     status_ = new QLabel(this);
@@ -64,6 +85,28 @@ void MainWindow::buildDocks() {
     logDock->setObjectName("logDock");
     logDock->setWidget(logView_);
     addDockWidget(Qt::BottomDockWidgetArea, logDock);
+
+    parameters_ = new ParameterPanel(this);
+    auto* paramDock = new QDockWidget(tr("Parameters"), this);
+    paramDock->setObjectName("parameterDock");
+    paramDock->setWidget(parameters_);
+    addDockWidget(Qt::RightDockWidgetArea, paramDock);
+    resizeDocks({paramDock}, {480}, Qt::Horizontal);
+    // Validated at once (a bad value is refused here, in the GUI thread, and the panel
+    // reverts); applied by the simulation thread at the next step boundary.
+    parameters_->setApplyFunction([this](const std::string& key, const ParamValue& v) {
+        if (!runner_) throw Error("no simulation is loaded");
+        runner_->setParameter(key, v);
+    });
+    connect(parameters_, &ParameterPanel::parameterEdited, this,
+            [this](const QString& k, const QString& v) { log(Level::Info, k + " = " + v); });
+    connect(parameters_, &ParameterPanel::editRejected, this, [this](const QString& m) {
+        log(Level::Warning, m);
+        statusBar()->showMessage(m, 5000);
+    });
+    connect(parameters_, &ParameterPanel::pendingResetChanged, this, [this](bool pending) {
+        action("reset")->setText(pending ? tr("&Reset (apply pending edits)") : tr("&Reset"));
+    });
 }
 
 void MainWindow::buildActions() {
@@ -141,6 +184,13 @@ void MainWindow::buildActions() {
     file->addActions({shot, snap, geo});
     file->addSeparator();
     file->addAction(quit);
+    QAction* undo = parameters_->undoStack()->createUndoAction(this, tr("&Undo"));
+    undo->setObjectName("undo");
+    undo->setShortcut(QKeySequence::Undo);
+    QAction* redo = parameters_->undoStack()->createRedoAction(this, tr("&Redo"));
+    redo->setObjectName("redo");
+    redo->setShortcut(QKeySequence::Redo);
+    menuBar()->addMenu(tr("&Edit"))->addActions({undo, redo});
     QMenu* sim = menuBar()->addMenu(tr("&Simulation"));
     sim->addActions({play, step, reset});
     QMenu* view = menuBar()->addMenu(tr("&View"));
@@ -180,6 +230,7 @@ bool MainWindow::openScenario(const QString& path) {
         runner_ = std::move(runner);
         exchange_ = std::move(exchange);
         scenario_.emplace(std::move(sc));
+        parameters_->setParameters(scenario_->model->parameters(), scenario_->parameters);
         viewport_->setExchange(exchange_);
         lastFrameIndex_ = 0;
         errorShown_ = false;
@@ -207,7 +258,9 @@ void MainWindow::saveCheckpoint(const QString& path) {
 }
 
 void MainWindow::loadCheckpoint(const QString& path) {
-    if (runner_) track(tr("checkpoint loaded: %1").arg(path), runner_->load(path.toStdString()));
+    if (!runner_) return;
+    track(tr("checkpoint loaded: %1").arg(path), runner_->load(path.toStdString()));
+    checkpointLoading_ = true;  // poll() shows the loaded parameters in the dock when done
 }
 
 void MainWindow::exportSnapshot(const QString& directory) {
@@ -267,6 +320,7 @@ void MainWindow::stepOnce() {
 void MainWindow::resetRun() {
     if (!runner_) return;
     runner_->reset();
+    parameters_->markApplied();
     action("play")->setChecked(false);
     errorShown_ = false;
     log(Level::Info, tr("reset (structural edits applied)"));
@@ -290,6 +344,7 @@ void MainWindow::setPresentationMode(bool on) {
         dock->setVisible(!on);
     menuBar()->setVisible(!on);
     statusBar()->setVisible(!on);
+    viewport_->overlay().setScale(on ? 1.6f : 1.0f);
     if (on)
         showFullScreen();
     else
@@ -321,10 +376,15 @@ void MainWindow::poll() {
         try {
             it->result.get();
             log(Level::Info, it->done);
+            if (checkpointLoading_ && runner_) {
+                parameters_->setValues(runner_->parameters());
+                parameters_->markApplied();
+            }
         } catch (const std::exception& e) {
             showError(QString::fromStdString(e.what()));
         }
         it = pending_.erase(it);
+        checkpointLoading_ = false;
     }
     if (!runner_) return;
     for (const std::string& note : runner_->takeNotes())
@@ -349,6 +409,18 @@ void MainWindow::poll() {
                          .arg(viewport_->framesPerSecond(), 0, 'f', 0)
                          .arg(QString::fromStdString(std::string(toString(runner_->backend()))),
                               QString::fromStdString(viewport_->uploadPath())));
+    OverlayState hud;
+    hud.title = scenario_->model->name;
+    hud.running = runner_->isRunning();
+    hud.stepsPerSecond = frame->stepsPerSecond;
+    hud.time = frame->time;
+    hud.timeUnit = scenario_->model->timeUnit;
+    hud.step = frame->step;
+    hud.backend = std::string(toString(runner_->backend()));
+    hud.metrics = frame->metrics;
+    hud.quick =
+        makeQuickParams(runner_->parameters(), defaultQuickKeys(scenario_->model->parameters()));
+    viewport_->setOverlayState(std::move(hud));
 }
 
 void MainWindow::restoreSettings() {

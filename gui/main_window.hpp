@@ -23,6 +23,7 @@ class QTimer;
 
 namespace cf::gui {
 
+class ParameterPanel;
 class Viewport;
 
 class MainWindow : public QMainWindow {
@@ -39,6 +40,7 @@ public:
     Runner* runner() { return runner_.get(); }
     const Scenario* scenario() const { return scenario_ ? &*scenario_ : nullptr; }
     Viewport* viewport() { return viewport_; }
+    ParameterPanel* parameterPanel() { return parameters_; }
     // Actions by object name ("play", "step", "reset", "screenshot", ...), for tests.
     QAction* action(const QString& name) const;
     QString logText() const;
@@ -78,6 +80,7 @@ private:
     std::shared_ptr<ViewExchange> exchange_;
     Viewport* viewport_ = nullptr;
     QPlainTextEdit* logView_ = nullptr;
+    ParameterPanel* parameters_ = nullptr;
     QSpinBox* stepsPerFrame_ = nullptr;
     QLabel* status_ = nullptr;
     QTimer* poll_ = nullptr;
@@ -87,6 +90,7 @@ private:
         std::future<void> result;
     };
     std::vector<PendingTask> pending_;
+    bool checkpointLoading_ = false;
     void track(const QString& done, std::future<void> result);
     bool errorShown_ = false;
 };

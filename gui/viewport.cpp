@@ -37,6 +37,7 @@ glm::vec3 toVec(const double v[3]) {
 Viewport::Viewport(QWidget* parent) : QOpenGLWidget(parent) {
     setMinimumSize(320, 240);
     setFocusPolicy(Qt::StrongFocus);
+    overlay_ = new ImGuiOverlay(this);
     auto* timer = new QTimer(this);  // redraws at the display's rate; vsync paces it
     connect(timer, &QTimer::timeout, this, qOverload<>(&QWidget::update));
     timer->start(16);
@@ -44,9 +45,10 @@ Viewport::Viewport(QWidget* parent) : QOpenGLWidget(parent) {
 }
 
 Viewport::~Viewport() {
-    if (scene_) {
+    if (scene_ || overlay_->initialized()) {
         makeCurrent();
         releaseScene();
+        overlay_->shutdown();
         doneCurrent();
     }
 }
@@ -87,6 +89,7 @@ void Viewport::initializeGL() {
     connect(context(), &QOpenGLContext::aboutToBeDestroyed, this, [this] {
         makeCurrent();
         releaseScene();
+        overlay_->shutdown();
         doneCurrent();
     });
     try {
@@ -95,6 +98,7 @@ void Viewport::initializeGL() {
     } catch (const render::RenderError& e) {
         emit renderError(QString::fromStdString(e.what()));
     }
+    overlay_->initialize();
 }
 
 void Viewport::releaseScene() {
@@ -133,7 +137,7 @@ bool Viewport::takeViews() {
     return true;
 }
 
-void Viewport::drawScene(int width, int height) {
+void Viewport::drawScene(int width, int height, bool legend) {
     glViewport(0, 0, width, height);
     glClearColor(0.12f, 0.12f, 0.14f, 1.0f);
     glClearDepth(1.0);
@@ -145,7 +149,7 @@ void Viewport::drawScene(int width, int height) {
     scene_->guides.drawLines(proj * view);
     scene_->cloud.draw(view, proj);
     scene_->guides.drawPlanes(proj * view);
-    if (!scene_->uploader.legend().title.empty())
+    if (legend && !scene_->uploader.legend().title.empty())
         scene_->legend.draw(scene_->uploader.legend(), width, height);
 }
 
@@ -153,8 +157,17 @@ void Viewport::paintGL() {
     try {
         const bool fresh = takeViews();
         const qreal dpr = devicePixelRatioF();
-        drawScene(static_cast<int>(std::lround(width() * dpr)),
-                  static_cast<int>(std::lround(height() * dpr)));
+        const int w = static_cast<int>(std::lround(width() * dpr));
+        const int h = static_cast<int>(std::lround(height() * dpr));
+        drawScene(w, h, /*legend=*/false);  // on screen the overlay draws the legend
+        overlayState_.framesPerSecond = fps_;
+        overlayState_.uploadPath = uploadPath();
+        overlayState_.legend = legend();
+        overlayState_.colorBy = colorBy_;
+        overlayState_.channels.clear();
+        for (const QString& c : channels_)
+            overlayState_.channels.push_back(c.toStdString());
+        overlay_->draw(w, h, dpr, overlayState_);
         if (fresh && sink_) {
             render::OffscreenTarget target(sinkWidth_, sinkHeight_);
             target.bind();

@@ -15,6 +15,7 @@
 #include <memory>
 #include <string>
 
+#include "gui/imgui_overlay.hpp"
 #include "render/camera.hpp"
 #include "sim/core/view_exchange.hpp"
 
@@ -51,6 +52,10 @@ public:
     const render::LegendSpec& legend() const;
     // Channel names of the shown cloud: categories first, then scalars.
     QStringList channels() const { return channels_; }
+    // The ImGui overlay (HUD, legend, Quick panel); its callbacks are the window's to set.
+    ImGuiOverlay& overlay() { return *overlay_; }
+    // What the overlay shows; the viewport fills fps, upload path, legend and channels.
+    void setOverlayState(OverlayState state) { overlayState_ = std::move(state); }
 
 signals:
     void viewsShown(quint64 step);
@@ -68,7 +73,7 @@ protected:
 private:
     struct Scene;  // renderer objects, tied to this widget's GL context
     void releaseScene();
-    void drawScene(int width, int height);
+    void drawScene(int width, int height, bool legend = true);
     bool takeViews();
 
     std::shared_ptr<ViewExchange> exchange_;
@@ -84,6 +89,8 @@ private:
     double fps_ = 0.0;
     FrameSink sink_;
     int sinkWidth_ = 0, sinkHeight_ = 0;
+    ImGuiOverlay* overlay_ = nullptr;  // child object: filters this widget's input
+    OverlayState overlayState_;
 };
 
 }  // namespace cf::gui
