@@ -6,6 +6,7 @@
 
 #include <QAction>
 #include <QSignalSpy>
+#include <QDoubleSpinBox>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -80,12 +81,28 @@ private slots:
         QVERIFY(window_->logText().contains("reset"));
     }
 
-    // A live edit made while running takes effect at a step boundary: the runner's history
-    // records the step it applied from, and the model runs with it.
+    // A live edit made in the parameter dock while running takes effect at a step
+    // boundary: the runner's history records the step it applied from, and the model runs
+    // with it. Undo in the Edit menu takes it back the same way; a value out of range is
+    // refused and the widget reverts.
     void liveEditReachesTheModelAtAStepBoundary() {
         window_->action("play")->trigger();
         QTRY_VERIFY_WITH_TIMEOUT(window_->runner()->latestFrame()->step > 0, 30000);
-        window_->runner()->setParameter("dynamics.diffusion", ParamValue{2.5}).get();
+        auto* spin = window_->findChild<QDoubleSpinBox*>("spin:dynamics.diffusion");
+        QVERIFY(spin != nullptr);
+        spin->setValue(4.0);
+        QTRY_COMPARE_WITH_TIMEOUT(
+            std::get<double>(window_->runner()->activeParameters().get("dynamics.diffusion")),
+            4.0, 10000);
+        window_->action("undo")->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(
+            std::get<double>(window_->runner()->activeParameters().get("dynamics.diffusion")),
+            1.0, 10000);
+        QCOMPARE(spin->value(), 1.0);
+        spin->setValue(2.5);
+        QTRY_COMPARE_WITH_TIMEOUT(
+            std::get<double>(window_->runner()->activeParameters().get("dynamics.diffusion")),
+            2.5, 10000);
         const auto history = window_->runner()->history();
         QVERIFY(!history.empty());
         QCOMPARE(QString::fromStdString(history.back().key), QString("dynamics.diffusion"));
