@@ -10,5 +10,6 @@ int main(int argc, char** argv) {
     QApplication app(argc, argv);
     int failed = 0;
     failed += cf::gui::test::runPlotsDockTests(argc, argv);
+    failed += cf::gui::test::runScenarioBrowserTests(argc, argv);
     return failed == 0 ? 0 : 1;
 }

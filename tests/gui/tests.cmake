@@ -4,7 +4,8 @@
 # The docks and dialogs that need no OpenGL: plots, scenario browser, movie recording.
 add_executable(test_gui_docks
   gui/test_gui_docks_main.cpp
-  gui/test_plots_dock.cpp)
+  gui/test_plots_dock.cpp
+  gui/test_scenario_browser.cpp)
 set_target_properties(test_gui_docks PROPERTIES AUTOMOC ON)
 target_link_libraries(test_gui_docks PRIVATE cellforge_gui Qt6::Test)
 target_include_directories(test_gui_docks PRIVATE ${PROJECT_SOURCE_DIR})
