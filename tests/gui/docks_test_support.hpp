@@ -10,6 +10,7 @@ namespace cf::gui::test {
 
 int runPlotsDockTests(int argc, char** argv);
 int runScenarioBrowserTests(int argc, char** argv);
+int runRecordDialogTests(int argc, char** argv);
 
 // Saves `widget` (shown at `width`x`height`) as $CELLFORGE_GUI_SHOTS/<name>.png; no-op
 // without the variable.

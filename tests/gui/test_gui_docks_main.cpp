@@ -11,5 +11,6 @@ int main(int argc, char** argv) {
     int failed = 0;
     failed += cf::gui::test::runPlotsDockTests(argc, argv);
     failed += cf::gui::test::runScenarioBrowserTests(argc, argv);
+    failed += cf::gui::test::runRecordDialogTests(argc, argv);
     return failed == 0 ? 0 : 1;
 }

@@ -5,6 +5,7 @@
 add_executable(test_gui_docks
   gui/test_gui_docks_main.cpp
   gui/test_plots_dock.cpp
+  gui/test_record_dialog.cpp
   gui/test_scenario_browser.cpp)
 set_target_properties(test_gui_docks PROPERTIES AUTOMOC ON)
 target_link_libraries(test_gui_docks PRIVATE cellforge_gui Qt6::Test)
