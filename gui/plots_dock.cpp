@@ -1,0 +1,450 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "gui/plots_dock.hpp"
+
+#include <QChart>
+#include <QChartView>
+#include <QComboBox>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QListWidget>
+#include <QMessageBox>
+#include <QPainter>
+#include <QPixmap>
+#include <QPushButton>
+#include <QSaveFile>
+#include <QScrollArea>
+#include <QSplitter>
+#include <QValueAxis>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "sim/io/series_writer.hpp"
+
+namespace cf::gui {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// Tableau 10: distinct on white, and a metric keeps its colour in every arrangement.
+QColor trackColor(int index) {
+    static const QRgb colors[] = {0x4e79a7, 0xf28e2b, 0xe15759, 0x76b7b2, 0x59a14f,
+                                  0xedc948, 0xb07aa1, 0xff9da7, 0x9c755f, 0xbab0ac};
+    return QColor(colors[index % 10]);
+}
+
+QString label(const QString& name, const QString& unit) {
+    return unit.isEmpty() ? name : QString("%1 [%2]").arg(name, unit);
+}
+
+QIcon swatch(const QColor& color) {
+    QPixmap pixmap(12, 12);
+    pixmap.fill(color);
+    return QIcon(pixmap);
+}
+
+// Padded so that a line at the top or bottom stays visible; a constant gets a band
+// around it rather than an empty range.
+std::pair<double, double> paddedRange(double lo, double hi) {
+    if (!(lo <= hi)) return {0.0, 1.0};
+    if (hi - lo <= 1e-12 * std::max(std::abs(lo), std::abs(hi))) {
+        const double pad = lo == 0.0 ? 1.0 : 0.1 * std::abs(lo);
+        return {lo - pad, hi + pad};
+    }
+    const double pad = 0.05 * (hi - lo);
+    return {lo - pad, hi + pad};
+}
+
+// 1, 2 or 5 times a power of ten, at least `raw`: tick steps that read well.
+double niceStep(double raw) {
+    if (!(raw > 0.0) || !std::isfinite(raw)) return 1.0;
+    const double decade = std::pow(10.0, std::floor(std::log10(raw)));
+    for (double m : {1.0, 2.0, 5.0})
+        if (m * decade >= raw * (1.0 - 1e-9)) return m * decade;
+    return 10.0 * decade;
+}
+
+// The range exactly as given (the newest sample at the right edge), ticks at round values.
+void setAxis(QValueAxis* axis, double lo, double hi) {
+    axis->setRange(lo, hi);
+    const double step = niceStep((hi - lo) / 4.0);
+    axis->setTickType(QValueAxis::TicksDynamic);
+    axis->setTickAnchor(std::ceil(lo / step) * step);
+    axis->setTickInterval(step);
+}
+
+}  // namespace
+
+MetricsPlot::MetricsPlot(QWidget* parent) : QWidget(parent) {
+    list_ = new QListWidget(this);
+    list_->setObjectName("metricList");
+    list_->setToolTip(
+        tr("Metrics of the model: uncheck one to hide its curve (it is still "
+           "recorded and exported)"));
+    connect(list_, &QListWidget::itemChanged, this, &MetricsPlot::onItemChanged);
+
+    groupingBox_ = new QComboBox(this);
+    groupingBox_->setObjectName("grouping");
+    groupingBox_->addItem(tr("One chart per metric"));
+    groupingBox_->addItem(tr("One chart per unit"));
+    groupingBox_->setToolTip(
+        tr("Per unit: metrics with the same unit share a chart and its y "
+           "axis, to compare them"));
+    connect(groupingBox_, &QComboBox::currentIndexChanged, this,
+            [this](int i) { setGrouping(i == 1 ? Grouping::PerUnit : Grouping::PerMetric); });
+
+    exportButton_ = new QPushButton(tr("Export CSV..."), this);
+    exportButton_->setObjectName("exportCsv");
+    exportButton_->setToolTip(
+        tr("Write the plotted samples (time and every metric, with units "
+           "in the header) to a CSV file"));
+    exportButton_->setEnabled(false);
+    connect(exportButton_, &QPushButton::clicked, this, &MetricsPlot::onExportClicked);
+
+    auto* side = new QWidget(this);
+    auto* sideLayout = new QVBoxLayout(side);
+    sideLayout->setContentsMargins(0, 0, 0, 0);
+    sideLayout->addWidget(list_, 1);
+    sideLayout->addWidget(groupingBox_);
+    sideLayout->addWidget(exportButton_);
+
+    auto* chartsHost = new QWidget(this);
+    chartsLayout_ = new QVBoxLayout(chartsHost);
+    chartsLayout_->setContentsMargins(0, 0, 0, 0);
+    chartsLayout_->setSpacing(2);
+    emptyLabel_ = new QLabel(tr("No samples yet: play or step the simulation."), chartsHost);
+    emptyLabel_->setAlignment(Qt::AlignCenter);
+    chartsLayout_->addWidget(emptyLabel_);
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidget(chartsHost);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+
+    auto* splitter = new QSplitter(Qt::Horizontal, this);
+    splitter->addWidget(side);
+    splitter->addWidget(scroll);
+    splitter->setStretchFactor(0, 0);
+    splitter->setStretchFactor(1, 1);
+    splitter->setSizes({170, 500});
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    layout->addWidget(splitter);
+}
+
+MetricsPlot::~MetricsPlot() = default;
+
+void MetricsPlot::setTimeUnit(const QString& unit) {
+    timeUnit_ = unit;
+    for (ChartGroup& g : charts_)
+        g.x->setTitleText(label(tr("time"), timeUnit_));
+}
+
+void MetricsPlot::setGrouping(Grouping grouping) {
+    if (grouping == grouping_) return;
+    grouping_ = grouping;
+    groupingBox_->setCurrentIndex(grouping == Grouping::PerUnit ? 1 : 0);
+    rebuildCharts();
+}
+
+void MetricsPlot::setMaxPointsPerSeries(int count) {
+    maxPoints_ = std::max(4, count);
+    bool changed = false;
+    while (sampleCount() > maxPoints_) {
+        decimate();
+        changed = true;
+    }
+    if (changed) rebuildCharts();
+}
+
+void MetricsPlot::setMetricVisible(const QString& name, bool visible) {
+    auto it = byName_.find(name);
+    if (it == byName_.end() || tracks_[it->second].visible == visible) return;
+    tracks_[it->second].visible = visible;
+    updatingList_ = true;
+    list_->item(it->second)->setCheckState(visible ? Qt::Checked : Qt::Unchecked);
+    updatingList_ = false;
+    rebuildCharts();
+}
+
+bool MetricsPlot::isMetricVisible(const QString& name) const {
+    auto it = byName_.find(name);
+    return it != byName_.end() && tracks_[it->second].visible;
+}
+
+void MetricsPlot::onItemChanged(QListWidgetItem* item) {
+    if (updatingList_) return;
+    setMetricVisible(item->data(Qt::UserRole).toString(), item->checkState() == Qt::Checked);
+}
+
+QStringList MetricsPlot::metricNames() const {
+    QStringList names;
+    for (const Track& t : tracks_)
+        names << t.name;
+    return names;
+}
+
+QString MetricsPlot::unitOf(const QString& metric) const {
+    auto it = byName_.find(metric);
+    return it == byName_.end() ? QString() : tracks_[it->second].unit;
+}
+
+std::vector<double> MetricsPlot::values(const QString& metric) const {
+    auto it = byName_.find(metric);
+    return it == byName_.end() ? std::vector<double>{} : tracks_[it->second].values;
+}
+
+QLineSeries* MetricsPlot::series(const QString& metric) const {
+    auto it = byName_.find(metric);
+    return it == byName_.end() ? nullptr : tracks_[it->second].series;
+}
+
+QChart* MetricsPlot::chartOf(const QString& metric) const {
+    auto it = byName_.find(metric);
+    return it == byName_.end() ? nullptr : tracks_[it->second].chart;
+}
+
+int MetricsPlot::trackIndex(const QString& name, const QString& unit) {
+    if (auto it = byName_.find(name); it != byName_.end()) return it->second;
+    const int index = static_cast<int>(tracks_.size());
+    Track t;
+    t.name = name;
+    t.unit = unit;
+    t.values.assign(times_.size(), kNaN);
+    tracks_.push_back(std::move(t));
+    byName_[name] = index;
+    updatingList_ = true;
+    auto* item = new QListWidgetItem(swatch(trackColor(index)), label(name, unit), list_);
+    item->setData(Qt::UserRole, name);
+    item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+    item->setCheckState(Qt::Checked);
+    item->setToolTip(tr("%1, unit %2").arg(name, unit.isEmpty() ? tr("none") : unit));
+    updatingList_ = false;
+    return index;
+}
+
+void MetricsPlot::dropData() {
+    times_.clear();
+    for (Track& t : tracks_)
+        t.values.clear();
+    sampleIndex_ = 0;
+    stride_ = 1;
+    lastProvisional_ = false;
+}
+
+void MetricsPlot::clear() {
+    dropData();
+    tracks_.clear();
+    byName_.clear();
+    list_->clear();
+    rebuildCharts();
+}
+
+void MetricsPlot::addSample(double time, const std::vector<Metric>& metrics) {
+    if (!std::isfinite(time)) return;
+    if (!times_.empty() && time == times_.back()) return;
+    bool rebuild = false;
+    if (!times_.empty() && time < times_.back()) {
+        // The run was reset or replaced: a new series of the same metrics.
+        dropData();
+        rebuild = true;
+    }
+    const bool onGrid = sampleIndex_ % stride_ == 0;
+    if (lastProvisional_) {
+        times_.pop_back();
+        for (Track& t : tracks_) {
+            if (t.series && std::isfinite(t.values.back())) t.series->remove(t.series->count() - 1);
+            t.values.pop_back();
+        }
+    }
+    times_.push_back(time);
+    for (Track& t : tracks_)
+        t.values.push_back(kNaN);
+    for (const Metric& m : metrics) {
+        const std::size_t before = tracks_.size();
+        const int i = trackIndex(QString::fromStdString(m.name), QString::fromStdString(m.unit));
+        if (tracks_.size() != before) rebuild = true;
+        tracks_[i].values.back() = m.value;
+    }
+    lastProvisional_ = !onGrid;
+    ++sampleIndex_;
+    if (sampleCount() > maxPoints_) {
+        decimate();
+        rebuild = true;
+    }
+    exportButton_->setEnabled(true);
+    if (rebuild) {
+        rebuildCharts();
+    } else {
+        for (Track& t : tracks_)
+            if (t.series && std::isfinite(t.values.back())) t.series->append(time, t.values.back());
+        updateAxes();
+    }
+    emit sampleAdded(time);
+}
+
+void MetricsPlot::decimate() {
+    // Rows are the grid samples 0, s, 2s, ... and maybe a provisional latest one. Keeping
+    // the even grid positions leaves the multiples of 2s; the latest row always stays.
+    const std::size_t n = times_.size();
+    const std::size_t gridRows = lastProvisional_ ? n - 1 : n;
+    std::vector<std::size_t> keep;
+    for (std::size_t i = 0; i < gridRows; i += 2)
+        keep.push_back(i);
+    const bool lastKeptOnGrid = !keep.empty() && keep.back() == n - 1;
+    if (!lastKeptOnGrid) keep.push_back(n - 1);
+    lastProvisional_ = !lastKeptOnGrid;
+    auto pick = [&keep](std::vector<double>& v) {
+        std::vector<double> out;
+        out.reserve(keep.size());
+        for (std::size_t i : keep)
+            out.push_back(v[i]);
+        v = std::move(out);
+    };
+    pick(times_);
+    for (Track& t : tracks_)
+        pick(t.values);
+    stride_ *= 2;
+}
+
+void MetricsPlot::rebuildCharts() {
+    for (ChartGroup& g : charts_)
+        delete g.view;  // owns its chart, which owns the series and axes
+    charts_.clear();
+    for (Track& t : tracks_) {
+        t.series = nullptr;
+        t.chart = nullptr;
+    }
+
+    // Which tracks go into which chart, in the order the metrics first appeared.
+    std::vector<std::vector<int>> groups;
+    std::map<QString, std::size_t> groupOfUnit;
+    for (int i = 0; i < static_cast<int>(tracks_.size()); ++i) {
+        if (!tracks_[i].visible) continue;
+        if (grouping_ == Grouping::PerUnit) {
+            auto [it, fresh] = groupOfUnit.try_emplace(tracks_[i].unit, groups.size());
+            if (fresh) groups.emplace_back();
+            groups[it->second].push_back(i);
+        } else {
+            groups.push_back({i});
+        }
+    }
+
+    emptyLabel_->setText(tracks_.empty() ? tr("No samples yet: play or step the simulation.")
+                                         : tr("No metric checked."));
+    emptyLabel_->setVisible(groups.empty());
+    for (const std::vector<int>& members : groups) {
+        ChartGroup g;
+        g.tracks = members;
+        g.chart = new QChart();
+        g.chart->setMargins(QMargins(4, 4, 4, 4));
+        g.chart->setBackgroundRoundness(0);
+        g.chart->legend()->setAlignment(Qt::AlignTop);
+        g.x = new QValueAxis(g.chart);
+        g.x->setTitleText(label(tr("time"), timeUnit_));
+        g.x->setLabelFormat("%.6g");
+        g.y = new QValueAxis(g.chart);
+        const QString& unit = tracks_[members.front()].unit;
+        g.y->setTitleText(unit.isEmpty() ? tr("value") : QString("[%1]").arg(unit));
+        g.y->setLabelFormat("%.6g");
+        g.chart->addAxis(g.x, Qt::AlignBottom);
+        g.chart->addAxis(g.y, Qt::AlignLeft);
+        for (int i : members) {
+            Track& t = tracks_[i];
+            auto* s = new QLineSeries(g.chart);
+            s->setName(t.name);
+            QPen pen(trackColor(i));
+            pen.setWidthF(1.5);
+            s->setPen(pen);
+            QList<QPointF> points;
+            points.reserve(static_cast<qsizetype>(times_.size()));
+            for (std::size_t k = 0; k < times_.size(); ++k)
+                if (std::isfinite(t.values[k])) points.append(QPointF(times_[k], t.values[k]));
+            s->replace(points);
+            g.chart->addSeries(s);
+            s->attachAxis(g.x);
+            s->attachAxis(g.y);
+            t.series = s;
+            t.chart = g.chart;
+        }
+        g.view = new QChartView(g.chart);
+        g.view->setRenderHint(QPainter::Antialiasing);
+        g.view->setMinimumHeight(170);
+        g.view->setToolTip(tr("Drag the splitter or float the dock to enlarge"));
+        chartsLayout_->addWidget(g.view);
+        charts_.push_back(g);
+    }
+    updateAxes();
+}
+
+void MetricsPlot::updateAxes() {
+    if (times_.empty()) {
+        for (ChartGroup& g : charts_) {
+            setAxis(g.x, 0.0, 1.0);
+            setAxis(g.y, 0.0, 1.0);
+        }
+        return;
+    }
+    double t0 = times_.front(), t1 = times_.back();
+    if (t1 <= t0) t1 = t0 + (t0 == 0.0 ? 1.0 : std::abs(t0) * 0.1);
+    for (ChartGroup& g : charts_) {
+        setAxis(g.x, t0, t1);
+        double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+        for (int i : g.tracks)
+            for (double v : tracks_[i].values)
+                if (std::isfinite(v)) {
+                    lo = std::min(lo, v);
+                    hi = std::max(hi, v);
+                }
+        const auto [a, b] = paddedRange(lo, hi);
+        setAxis(g.y, a, b);
+    }
+}
+
+QString MetricsPlot::csvText() const {
+    auto cell = [](const QString& s) {
+        return QString::fromStdString(io::csvCell(s.toStdString()));
+    };
+    QString out = cell(label("time", timeUnit_));
+    for (const Track& t : tracks_)
+        out += "," + cell(label(t.name, t.unit));
+    out += "\n";
+    for (std::size_t k = 0; k < times_.size(); ++k) {
+        out += QString::fromStdString(io::formatDouble(times_[k]));
+        for (const Track& t : tracks_) {
+            out += ",";
+            if (!std::isnan(t.values[k]))
+                out += QString::fromStdString(io::formatDouble(t.values[k]));
+        }
+        out += "\n";
+    }
+    return out;
+}
+
+bool MetricsPlot::exportCsv(const QString& path, QString* error) const {
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
+        if (error) *error = tr("cannot write %1: %2").arg(path, file.errorString());
+        return false;
+    }
+    file.write(csvText().toUtf8());
+    if (!file.commit()) {
+        if (error) *error = tr("cannot write %1: %2").arg(path, file.errorString());
+        return false;
+    }
+    return true;
+}
+
+void MetricsPlot::onExportClicked() {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export metrics"), "metrics.csv",
+                                                      tr("CSV files (*.csv)"));
+    if (path.isEmpty()) return;
+    QString error;
+    if (!exportCsv(path, &error)) QMessageBox::warning(this, tr("Export CSV"), error);
+}
+
+}  // namespace cf::gui

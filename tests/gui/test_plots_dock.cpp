@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// MetricsPlot: what the series hold, axis titles with units, bounded memory with the first
+// and latest samples kept, repeated times ignored, CSV export byte for byte, clear().
+#include <QAbstractAxis>
+#include <QChart>
+#include <QFile>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QTemporaryDir>
+#include <QValueAxis>
+#include <QtTest>
+#include <cmath>
+#include <limits>
+
+#include "gui/plots_dock.hpp"
+#include "sim/core/model.hpp"
+#include "tests/gui/docks_test_support.hpp"
+
+namespace cf::gui::test {
+
+namespace {
+
+QString axisTitle(QChart* chart, Qt::Orientation o) {
+    const auto axes = chart->axes(o);
+    return axes.isEmpty() ? QString() : axes.front()->titleText();
+}
+
+QStringList legendLabels(QChart* chart) {
+    QStringList labels;
+    for (QLegendMarker* m : chart->legend()->markers())
+        labels << m->label();
+    return labels;
+}
+
+}  // namespace
+
+class PlotsDockTest : public QObject {
+    Q_OBJECT
+private slots:
+    void seriesGetTheValues() {
+        MetricsPlot plot;
+        plot.addSample(0.0, {{"msd", "um^2", 1.5}, {"pairs", "1", 2.0}});
+        plot.addSample(0.5, {{"msd", "um^2", 3.25}, {"pairs", "1", 4.0}});
+        QCOMPARE(plot.metricNames(), QStringList({"msd", "pairs"}));
+        QCOMPARE(plot.sampleCount(), 2);
+        QLineSeries* msd = plot.series("msd");
+        QVERIFY(msd != nullptr);
+        QCOMPARE(msd->points(), QList<QPointF>({{0.0, 1.5}, {0.5, 3.25}}));
+        QCOMPARE(plot.series("pairs")->points(), QList<QPointF>({{0.0, 2.0}, {0.5, 4.0}}));
+        QCOMPARE(msd->name(), QString("msd"));
+        QCOMPARE(legendLabels(plot.chartOf("msd")), QStringList({"msd"}));
+        // The axes hold every point (autoscale), with some margin.
+        auto* y = qobject_cast<QValueAxis*>(plot.chartOf("msd")->axes(Qt::Vertical).front());
+        auto* x = qobject_cast<QValueAxis*>(plot.chartOf("msd")->axes(Qt::Horizontal).front());
+        QVERIFY(y->min() < 1.5 && y->max() > 3.25);
+        QCOMPARE(x->min(), 0.0);
+        QCOMPARE(x->max(), 0.5);
+    }
+
+    void unitsInAxisTitles() {
+        MetricsPlot plot;
+        plot.setTimeUnit("s");
+        plot.addSample(1.0, {{"msd", "um^2", 1}, {"pairs", "1", 2}, {"rg", "um^2", 3}});
+        QCOMPARE(plot.chartCount(), 3);  // one chart per metric by default
+        QCOMPARE(axisTitle(plot.chartOf("msd"), Qt::Horizontal), QString("time [s]"));
+        QCOMPARE(axisTitle(plot.chartOf("msd"), Qt::Vertical), QString("[um^2]"));
+        QCOMPARE(axisTitle(plot.chartOf("pairs"), Qt::Vertical), QString("[1]"));
+
+        plot.setGrouping(MetricsPlot::Grouping::PerUnit);
+        QCOMPARE(plot.chartCount(), 2);
+        QCOMPARE(plot.chartOf("msd"), plot.chartOf("rg"));  // same unit, same y axis
+        QVERIFY(plot.chartOf("msd") != plot.chartOf("pairs"));
+        QCOMPARE(legendLabels(plot.chartOf("msd")), QStringList({"msd", "rg"}));
+        QCOMPARE(axisTitle(plot.chartOf("rg"), Qt::Vertical), QString("[um^2]"));
+        QCOMPARE(plot.series("rg")->points(), QList<QPointF>({{1.0, 3.0}}));
+
+        plot.setTimeUnit("min");
+        QCOMPARE(axisTitle(plot.chartOf("pairs"), Qt::Horizontal), QString("time [min]"));
+    }
+
+    void hiddenMetricsAreRecordedButNotDrawn() {
+        MetricsPlot plot;
+        plot.addSample(0.0, {{"a", "1", 1}, {"b", "1", 2}});
+        plot.setMetricVisible("b", false);
+        QCOMPARE(plot.series("b"), nullptr);
+        QCOMPARE(plot.chartCount(), 1);
+        plot.addSample(1.0, {{"a", "1", 3}, {"b", "1", 4}});
+        QCOMPARE(plot.values("b"), std::vector<double>({2.0, 4.0}));
+        plot.setMetricVisible("b", true);
+        QCOMPARE(plot.series("b")->points(), QList<QPointF>({{0.0, 2.0}, {1.0, 4.0}}));
+    }
+
+    void decimationKeepsFirstAndLatestAndBoundsTheCount() {
+        MetricsPlot plot;
+        plot.setMaxPointsPerSeries(100);
+        const int n = 10000;
+        for (int i = 0; i < n; ++i) {
+            const double t = 0.1 * i;
+            plot.addSample(t, {{"v", "1", 2.0 * i}});
+            QVERIFY2(plot.sampleCount() <= 100, qPrintable(QString::number(plot.sampleCount())));
+            QCOMPARE(plot.sampleTimes().back(), t);  // the latest, exactly
+            QCOMPARE(plot.series("v")->points().back(), QPointF(t, 2.0 * i));
+        }
+        const std::vector<double> times = plot.sampleTimes();
+        const std::vector<double> values = plot.values("v");
+        QCOMPARE(times.front(), 0.0);
+        QCOMPARE(values.front(), 0.0);
+        QCOMPARE(times.back(), 0.1 * (n - 1));
+        QCOMPARE(values.back(), 2.0 * (n - 1));
+        // Halving, not more: at least half the budget stays in use.
+        QVERIFY(plot.sampleCount() >= 50);
+        // Evenly spaced samples (on a grid of a power of two), then the latest.
+        const double spacing = times[1] - times[0];
+        for (std::size_t k = 1; k + 1 < times.size(); ++k)
+            QVERIFY(std::abs(times[k] - times[k - 1] - spacing) < 1e-9);
+        QVERIFY(times.back() - times[times.size() - 2] <= spacing + 1e-9);
+        const int stride = static_cast<int>(std::lround(spacing / 0.1));
+        QVERIFY(stride > 1 && (stride & (stride - 1)) == 0);
+        // Each kept value belongs to its time (nothing shifted by the dropping).
+        for (std::size_t k = 0; k < times.size(); ++k)
+            QCOMPARE(values[k], 2.0 * std::lround(times[k] / 0.1));
+        // The series shows exactly what is kept.
+        const QList<QPointF> points = plot.series("v")->points();
+        QCOMPARE(points.size(), plot.sampleCount());
+        QCOMPARE(points.front(), QPointF(0.0, 0.0));
+    }
+
+    void repeatedTimeIsIgnoredAndEarlierTimeStartsOver() {
+        MetricsPlot plot;
+        plot.addSample(1.0, {{"a", "1", 1.0}});
+        plot.addSample(1.0, {{"a", "1", 2.0}});  // the same frame again
+        QCOMPARE(plot.sampleCount(), 1);
+        QCOMPARE(plot.values("a"), std::vector<double>({1.0}));
+        QCOMPARE(plot.series("a")->count(), 1);
+        plot.addSample(2.0, {{"a", "1", 3.0}});
+        QCOMPARE(plot.sampleCount(), 2);
+        plot.addSample(0.0, {{"a", "1", 7.0}});  // reset: a new series
+        QCOMPARE(plot.sampleTimes(), std::vector<double>({0.0}));
+        QCOMPARE(plot.series("a")->points(), QList<QPointF>({{0.0, 7.0}}));
+    }
+
+    void csvExportIsExact() {
+        MetricsPlot plot;
+        plot.setTimeUnit("s");
+        plot.addSample(0.0, {{"msd", "um^2", 0.1}, {"pairs, overlapping", "1", 3.0}});
+        plot.addSample(0.25, {{"msd", "um^2", 1e-300}});  // a metric missing: empty cell
+        plot.addSample(0.5, {{"msd", "um^2", -2.5},
+                             {"pairs, overlapping", "1", 1234567.0},
+                             {"late", "", 0.3333333333333333}});
+        const QString expected =
+            "time [s],msd [um^2],\"pairs, overlapping [1]\",late\n"
+            "0,0.1,3,\n"
+            "0.25,1e-300,,\n"
+            "0.5,-2.5,1234567,0.3333333333333333\n";
+        QCOMPARE(plot.csvText(), expected);
+        QTemporaryDir dir;
+        QString error;
+        QVERIFY(plot.exportCsv(dir.filePath("m.csv"), &error));
+        QFile f(dir.filePath("m.csv"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(QString::fromUtf8(f.readAll()), expected);
+        QVERIFY(!plot.exportCsv(dir.filePath("no/such/dir/m.csv"), &error));
+        QVERIFY2(error.contains("no/such/dir/m.csv"), qPrintable(error));
+    }
+
+    void clearForgetsEverything() {
+        MetricsPlot plot;
+        plot.addSample(0.0, {{"a", "1", 1.0}, {"b", "m", 2.0}});
+        plot.addSample(1.0, {{"a", "1", 1.0}, {"b", "m", 2.0}});
+        plot.clear();
+        QCOMPARE(plot.sampleCount(), 0);
+        QVERIFY(plot.metricNames().isEmpty());
+        QCOMPARE(plot.chartCount(), 0);
+        QCOMPARE(plot.series("a"), nullptr);
+        QCOMPARE(plot.csvText(), QString("time [s]\n"));
+        plot.addSample(5.0, {{"c", "K", 9.0}});  // a new model's metrics
+        QCOMPARE(plot.metricNames(), QStringList({"c"}));
+        QCOMPARE(plot.series("c")->points(), QList<QPointF>({{5.0, 9.0}}));
+    }
+
+    void screenshot() {
+        // What the dock looks like with the epidermis metrics (shapes like a growing run).
+        MetricsPlot plot;
+        plot.setTimeUnit("1");
+        for (int i = 0; i <= 1300; ++i) {
+            const double t = i;
+            const double cells = 100.0 * std::pow(2.0, std::floor(t / 400.0) * 0.8);
+            plot.addSample(t, {{"cells", "1", cells},
+                               {"elements", "1", cells * 20},
+                               {"mean_height", "1", 0.5 + 0.001 * t},
+                               {"layers", "1", 1.0 + std::floor(t / 500.0)},
+                               {"mean_ovol1", "1", 0.3 + 0.2 * std::sin(t / 200.0)},
+                               {"mean_notch", "1", 0.5 + 0.1 * std::cos(t / 150.0)}});
+        }
+        plot.setMetricVisible("elements", false);
+        saveShot(plot, "plots_per_metric", 900, 700);
+        plot.setMetricVisible("cells", false);
+        plot.setMetricVisible("mean_height", false);
+        plot.setMetricVisible("layers", false);
+        plot.setGrouping(MetricsPlot::Grouping::PerUnit);
+        QCOMPARE(plot.chartCount(), 1);
+        saveShot(plot, "plots_per_unit", 700, 320);
+    }
+};
+
+int runPlotsDockTests(int argc, char** argv) {
+    PlotsDockTest t;
+    return QTest::qExec(&t, argc, argv);
+}
+
+}  // namespace cf::gui::test
+
+#include "test_plots_dock.moc"
