@@ -21,7 +21,11 @@
 #include <cmath>
 #include <fstream>
 
+#include "gui/movie_recorder.hpp"
 #include "gui/parameter_panel.hpp"
+#include "gui/plots_dock.hpp"
+#include "gui/record_dialog.hpp"
+#include "gui/scenario_browser.hpp"
 #include "gui/view_upload.hpp"
 #include "gui/viewport.hpp"
 #include "render/geometry_export.hpp"
@@ -85,6 +89,29 @@ void MainWindow::buildDocks() {
     logDock->setObjectName("logDock");
     logDock->setWidget(logView_);
     addDockWidget(Qt::BottomDockWidgetArea, logDock);
+
+    plots_ = new MetricsPlot(this);
+    auto* plotsDock = new QDockWidget(tr("Plots"), this);
+    plotsDock->setObjectName("plotsDock");
+    plotsDock->setWidget(plots_);
+    addDockWidget(Qt::BottomDockWidgetArea, plotsDock);
+    tabifyDockWidget(logDock, plotsDock);
+    plotsDock->raise();
+
+    browser_ = new ScenarioBrowser(this);
+    browser_->setDirectory(QString::fromStdString(bundledScenarioDir()));
+    auto* browserDock = new QDockWidget(tr("Scenarios"), this);
+    browserDock->setObjectName("scenarioDock");
+    browserDock->setWidget(browser_);
+    addDockWidget(Qt::LeftDockWidgetArea, browserDock);
+    resizeDocks({browserDock}, {300}, Qt::Horizontal);
+    connect(browser_, &ScenarioBrowser::scenarioChosen, this,
+            [this](const QString& path) { openScenario(path); });
+
+    recordProgress_ = new RecordingProgress(this);
+    recordProgress_->hide();
+    statusBar()->addWidget(recordProgress_);
+    connect(recordProgress_, &RecordingProgress::cancelRequested, this, &MainWindow::stopRecording);
 
     parameters_ = new ParameterPanel(this);
     auto* paramDock = new QDockWidget(tr("Parameters"), this);
@@ -157,6 +184,29 @@ void MainWindow::buildActions() {
                                       tr("Geometry (*.ply *.obj *.glb *.gltf *.stl)"));
             if (!p.isEmpty()) exportGeometry(p);
         });
+    QAction* record =
+        make("record", tr("&Record movie..."), QKeySequence(Qt::CTRL | Qt::Key_M), [this] {
+            if (isRecording()) {
+                stopRecording();
+                return;
+            }
+            QSettings settings;
+            RecordSettings s;
+            s.path = settings.value("record/path", "cellforge.mp4").toString();
+            s.width = settings.value("record/width", 1920).toInt();
+            s.height = settings.value("record/height", 1080).toInt();
+            s.fps = settings.value("record/fps", 30).toInt();
+            s.stepsPerFrame = settings.value("record/steps", 10).toInt();
+            RecordDialog dialog(s, this);
+            if (dialog.exec() != QDialog::Accepted) return;
+            s = dialog.settings();
+            settings.setValue("record/path", s.path);
+            settings.setValue("record/width", s.width);
+            settings.setValue("record/height", s.height);
+            settings.setValue("record/fps", s.fps);
+            settings.setValue("record/steps", s.stepsPerFrame);
+            startRecording(s);
+        });
     QAction* quit = make("quit", tr("&Quit"), QKeySequence::Quit, &QWidget::close);
     QAction* play = make("play", tr("&Play"), QKeySequence(Qt::Key_Space), &MainWindow::togglePlay);
     play->setCheckable(true);
@@ -181,7 +231,7 @@ void MainWindow::buildActions() {
     file->addSeparator();
     file->addActions({saveCp, loadCp});
     file->addSeparator();
-    file->addActions({shot, snap, geo});
+    file->addActions({shot, record, snap, geo});
     file->addSeparator();
     file->addAction(quit);
     QAction* undo = parameters_->undoStack()->createUndoAction(this, tr("&Undo"));
@@ -215,7 +265,7 @@ void MainWindow::buildActions() {
     });
     bar->addWidget(stepsPerFrame_);
     bar->addSeparator();
-    bar->addActions({shot, fit});
+    bar->addActions({shot, record, fit});
 }
 
 bool MainWindow::openScenario(const QString& path) {
@@ -226,11 +276,15 @@ bool MainWindow::openScenario(const QString& path) {
         runner->setStepsPerBatch(static_cast<std::uint64_t>(stepsPerFrame_->value()));
         auto exchange = std::make_shared<ViewExchange>();
         runner->setViewExchange(exchange);
+        stopRecording();  // a movie shows one run
         // The old run stops before the new one is shown (its thread joins here).
         runner_ = std::move(runner);
         exchange_ = std::move(exchange);
         scenario_.emplace(std::move(sc));
         parameters_->setParameters(scenario_->model->parameters(), scenario_->parameters);
+        plots_->clear();
+        plots_->setTimeUnit(QString::fromStdString(scenario_->model->timeUnit));
+        browser_->selectPath(path);
         viewport_->setExchange(exchange_);
         lastFrameIndex_ = 0;
         errorShown_ = false;
@@ -326,6 +380,87 @@ void MainWindow::resetRun() {
     log(Level::Info, tr("reset (structural edits applied)"));
 }
 
+bool MainWindow::startRecording(const RecordSettings& settings) {
+    if (!runner_ || isRecording()) return false;
+    try {
+        recordPath_.reset();
+        if (settings.cameraPathFile) {
+            QFile f(*settings.cameraPathFile);
+            if (!f.open(QIODevice::ReadOnly))
+                throw Error(settings.cameraPathFile->toStdString() + ": cannot open");
+            recordPath_ = render::CameraPath::fromJson(f.readAll().toStdString());
+            viewport_->camera() = recordPath_->evaluate(0.0);
+        }
+        recorder_ = std::make_unique<MovieRecorder>(settings);
+    } catch (const std::exception& e) {
+        showError(tr("cannot record: %1").arg(QString::fromStdString(e.what())));
+        return false;
+    }
+    // Exact spacing: the window steps the run itself, one batch of stepsPerFrame steps per
+    // frame, and asks for the next batch when the frame is in the movie.
+    runner_->pause();
+    action("play")->setChecked(false);
+    action("play")->setEnabled(false);
+    action("step")->setEnabled(false);
+    action("record")->setText(tr("Stop &recording"));
+    viewport_->setFrameSink(
+        [this](const QImage& frame, std::uint64_t step) { onRecordedFrame(frame, step); },
+        settings.width, settings.height);
+    recordProgress_->start(settings);
+    recordProgress_->show();
+    log(Level::Info, tr("recording %1 (%2x%3, %4 fps, one frame every %5 steps)")
+                         .arg(settings.path)
+                         .arg(settings.width)
+                         .arg(settings.height)
+                         .arg(settings.fps)
+                         .arg(settings.stepsPerFrame));
+    runner_->stepBy(static_cast<std::uint64_t>(settings.stepsPerFrame));
+    return true;
+}
+
+void MainWindow::onRecordedFrame(const QImage& frame, std::uint64_t step) {
+    if (!recorder_ || !runner_) return;
+    try {
+        recorder_->addFrame(frame, step);
+    } catch (const std::exception& e) {
+        showError(tr("recording stopped: %1").arg(QString::fromStdString(e.what())));
+        stopRecording();
+        return;
+    }
+    recordProgress_->setFramesWritten(recorder_->frames());
+    if (recordPath_)
+        viewport_->camera() =
+            recordPath_->evaluate(recorder_->frames() / double(recorder_->settings().fps));
+    if (!recorder_->wantsMoreFrames() || runner_->error()) {
+        QTimer::singleShot(0, this, &MainWindow::stopRecording);
+        return;
+    }
+    runner_->stepBy(static_cast<std::uint64_t>(recorder_->settings().stepsPerFrame));
+}
+
+void MainWindow::stopRecording() {
+    if (!recorder_) return;
+    viewport_->setFrameSink({}, 0, 0);
+    const QString path = recorder_->settings().path;
+    try {
+        recorder_->finish();
+        const QString done = tr("saved %1 (%2 frames, %3 s)")
+                                 .arg(path)
+                                 .arg(recorder_->frames())
+                                 .arg(recorder_->seconds(), 0, 'f', 1);
+        recordProgress_->finish(done);
+        log(Level::Info, done);
+    } catch (const std::exception& e) {
+        recordProgress_->finish(tr("recording failed"));
+        showError(tr("%1: %2").arg(path, QString::fromStdString(e.what())));
+    }
+    recorder_.reset();
+    recordPath_.reset();
+    action("play")->setEnabled(true);
+    action("step")->setEnabled(true);
+    action("record")->setText(tr("&Record movie..."));
+}
+
 void MainWindow::takeScreenshot() {
     const QString path = QFileDialog::getSaveFileName(this, tr("Screenshot"), "cellforge.png",
                                                       tr("PNG images (*.png)"));
@@ -400,6 +535,7 @@ void MainWindow::poll() {
     }
     const auto frame = runner_->latestFrame();
     if (!frame) return;
+    if (frame->index != lastFrameIndex_) plots_->addSample(frame->time, frame->metrics);
     lastFrameIndex_ = frame->index;
     status_->setText(tr("step %1   t = %2 %3   %4 steps/s   %5 fps   %6, %7")
                          .arg(frame->step)
@@ -433,6 +569,7 @@ void MainWindow::closeEvent(QCloseEvent* e) {
     QSettings settings;
     settings.setValue("window/geometry", saveGeometry());
     settings.setValue("window/state", saveState());
+    stopRecording();  // the movie stays playable
     runner_.reset();  // stops the simulation thread before the window goes
     e->accept();
 }

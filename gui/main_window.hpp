@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "gui/desktop_app.hpp"
+#include "render/camera_path.hpp"
 #include "sim/core/runner.hpp"
 #include "sim/core/scenario.hpp"
 
@@ -23,7 +24,12 @@ class QTimer;
 
 namespace cf::gui {
 
+class MetricsPlot;
+class MovieRecorder;
 class ParameterPanel;
+class RecordingProgress;
+class ScenarioBrowser;
+struct RecordSettings;
 class Viewport;
 
 class MainWindow : public QMainWindow {
@@ -61,6 +67,11 @@ public slots:
     void exportSnapshot(const QString& directory);
     void exportGeometry(const QString& path);
     bool hasPendingTasks() const { return !pending_.empty(); }
+    // Movie recording: one frame every settings.stepsPerFrame simulation steps, exactly
+    // (the window steps the run itself while recording), optionally along a camera path.
+    bool startRecording(const RecordSettings& settings);
+    void stopRecording();
+    bool isRecording() const { return recorder_ != nullptr; }
 
 protected:
     void closeEvent(QCloseEvent* e) override;
@@ -81,6 +92,12 @@ private:
     Viewport* viewport_ = nullptr;
     QPlainTextEdit* logView_ = nullptr;
     ParameterPanel* parameters_ = nullptr;
+    MetricsPlot* plots_ = nullptr;
+    ScenarioBrowser* browser_ = nullptr;
+    RecordingProgress* recordProgress_ = nullptr;
+    std::unique_ptr<MovieRecorder> recorder_;
+    std::optional<render::CameraPath> recordPath_;
+    void onRecordedFrame(const QImage& frame, std::uint64_t step);
     QSpinBox* stepsPerFrame_ = nullptr;
     QLabel* status_ = nullptr;
     QTimer* poll_ = nullptr;

@@ -70,12 +70,16 @@ double niceStep(double raw) {
 }
 
 // The range exactly as given (the newest sample at the right edge), ticks at round values.
+// Fixed ticks while the range changes: with dynamic ticks Qt lays out the new range at the
+// old interval first, and a range 10^8 intervals wide (a metric jumping from 0.001 to
+// 26000) hangs the window building tick items.
 void setAxis(QValueAxis* axis, double lo, double hi) {
-    axis->setRange(lo, hi);
     const double step = niceStep((hi - lo) / 4.0);
-    axis->setTickType(QValueAxis::TicksDynamic);
+    axis->setTickType(QValueAxis::TicksFixed);
+    axis->setRange(lo, hi);
     axis->setTickAnchor(std::ceil(lo / step) * step);
     axis->setTickInterval(step);
+    axis->setTickType(QValueAxis::TicksDynamic);
 }
 
 }  // namespace

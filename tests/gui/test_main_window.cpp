@@ -5,8 +5,8 @@
 #include <epoxy/gl.h>
 
 #include <QAction>
-#include <QSignalSpy>
 #include <QDoubleSpinBox>
+#include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -15,7 +15,11 @@
 #include <cstdlib>
 
 #include "gui/main_window.hpp"
+#include "gui/movie_recorder.hpp"
+#include "gui/plots_dock.hpp"
+#include "gui/scenario_browser.hpp"
 #include "gui/viewport.hpp"
+#include "render/movie_writer.hpp"
 #include "render/png_io.hpp"
 
 namespace cf::gui {
@@ -92,17 +96,17 @@ private slots:
         QVERIFY(spin != nullptr);
         spin->setValue(4.0);
         QTRY_COMPARE_WITH_TIMEOUT(
-            std::get<double>(window_->runner()->activeParameters().get("dynamics.diffusion")),
-            4.0, 10000);
+            std::get<double>(window_->runner()->activeParameters().get("dynamics.diffusion")), 4.0,
+            10000);
         window_->action("undo")->trigger();
         QTRY_COMPARE_WITH_TIMEOUT(
-            std::get<double>(window_->runner()->activeParameters().get("dynamics.diffusion")),
-            1.0, 10000);
+            std::get<double>(window_->runner()->activeParameters().get("dynamics.diffusion")), 1.0,
+            10000);
         QCOMPARE(spin->value(), 1.0);
         spin->setValue(2.5);
         QTRY_COMPARE_WITH_TIMEOUT(
-            std::get<double>(window_->runner()->activeParameters().get("dynamics.diffusion")),
-            2.5, 10000);
+            std::get<double>(window_->runner()->activeParameters().get("dynamics.diffusion")), 2.5,
+            10000);
         const auto history = window_->runner()->history();
         QVERIFY(!history.empty());
         QCOMPARE(QString::fromStdString(history.back().key), QString("dynamics.diffusion"));
@@ -147,6 +151,44 @@ private slots:
         window_->exportGeometry(dir.filePath("cells.xyz"));  // unknown format: an error
         QTRY_VERIFY_WITH_TIMEOUT(!window_->hasPendingTasks(), 30000);
         QVERIFY(window_->logText().contains("unknown geometry format"));
+    }
+
+    // A movie of 5 frames, one every 3 steps: the window steps the run itself, so the
+    // movie's frames are exactly 3 steps apart and the run ends at step 15.
+    void recordingWritesOneFrameEveryStepsPerFrame() {
+        if (!render::movieSupport()) QSKIP("this build has no movie support (FFmpeg)");
+        QVERIFY(window_->openScenario(scenarios_ + "/default.toml"));
+        QVERIFY(waitForShownStep(0));
+        QTemporaryDir dir;
+        RecordSettings s;
+        s.path = dir.filePath("run.mp4");
+        s.width = 320;
+        s.height = 240;
+        s.fps = 10;
+        s.stepsPerFrame = 3;
+        s.durationFrames = 5;
+        QVERIFY(window_->startRecording(s));
+        QTRY_VERIFY_WITH_TIMEOUT(!window_->isRecording(), 120000);
+        QCOMPARE(window_->runner()->latestFrame()->step, std::uint64_t{15});
+        const render::MovieInfo info = render::probeMovie(s.path.toStdString());
+        QCOMPARE(info.frames, 5L);
+        QCOMPARE(info.width, 320);
+        QCOMPARE(info.codec, std::string("h264"));
+        QVERIFY(window_->logText().contains("saved"));
+        QVERIFY(window_->findChild<MetricsPlot*>()->sampleCount() > 0);
+    }
+
+    // The scenario browser opens what is chosen in it: here the epidermis.
+    void scenarioBrowserOpensTheChosenScenario() {
+        auto* browser = window_->findChild<ScenarioBrowser*>();
+        QVERIFY(browser != nullptr);
+        QSignalSpy chosen(browser, &ScenarioBrowser::scenarioChosen);
+        QVERIFY(browser->selectPath(scenarios_ + "/epidermis-movement.toml"));
+        browser->openCurrent();
+        QCOMPARE(chosen.count(), 1);
+        QCOMPARE(QString::fromStdString(window_->scenario()->model->name), QString("epidermis"));
+        QVERIFY(waitForShownStep(0));
+        window_->grab().save(QDir::temp().filePath("cellforge-window-epidermis.png"), "PNG");
     }
 
     // A broken file is reported (log + message) and the current run stays.

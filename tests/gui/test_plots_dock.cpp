@@ -140,6 +140,24 @@ private slots:
         QCOMPARE(plot.series("a")->points(), QList<QPointF>({{0.0, 7.0}}));
     }
 
+    // A metric that jumps by eight orders of magnitude (0.0002 to 26000, as the brownian
+    // MSD does in its first steps) re-scales at once: this once hung the window in Qt
+    // Charts' tick layout. Bound: 5 s for three samples on a loaded machine.
+    void hugeRangeChangesRescaleAtOnce() {
+        MetricsPlot plot;
+        plot.resize(600, 400);
+        plot.show();
+        QElapsedTimer clock;
+        clock.start();
+        plot.addSample(0.0, {{"msd", "um^2", 0.0001}});
+        plot.addSample(0.001, {{"msd", "um^2", 0.0002}});
+        QCoreApplication::processEvents();
+        plot.addSample(0.01, {{"msd", "um^2", 26000.0}});
+        QCoreApplication::processEvents();
+        QVERIFY2(clock.elapsed() < 5000, qPrintable(QString("%1 ms").arg(clock.elapsed())));
+        QCOMPARE(plot.values("msd").back(), 26000.0);
+    }
+
     void csvExportIsExact() {
         MetricsPlot plot;
         plot.setTimeUnit("s");
