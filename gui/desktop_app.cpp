@@ -34,7 +34,7 @@ int runDesktop(int& argc, char** argv, const DesktopOptions& options) {
     QCoreApplication::setApplicationVersion(CELLFORGE_VERSION);
     QApplication app(argc, argv);
     MainWindow window(options);
-    window.resize(1400, 900);
+    window.resize(1600, 1000);
     window.show();
     return app.exec();
 }

@@ -57,6 +57,8 @@ MainWindow::MainWindow(const DesktopOptions& options, QWidget* parent)
             throw;  // the overlay shows it under the sliders
         }
     });
+    // The quick panel starts folded so the first view is the model; one click opens it.
+    viewport_->overlay().setQuickPanelOpen(false);
     viewport_->overlay().onColorByChosen(
         [this](const std::string& channel) { viewport_->setColorBy(channel); });
     buildDocks();
@@ -104,7 +106,7 @@ void MainWindow::buildDocks() {
     browserDock->setObjectName("scenarioDock");
     browserDock->setWidget(browser_);
     addDockWidget(Qt::LeftDockWidgetArea, browserDock);
-    resizeDocks({browserDock}, {300}, Qt::Horizontal);
+    resizeDocks({browserDock}, {260}, Qt::Horizontal);
     connect(browser_, &ScenarioBrowser::scenarioChosen, this,
             [this](const QString& path) { openScenario(path); });
 
@@ -118,7 +120,9 @@ void MainWindow::buildDocks() {
     paramDock->setObjectName("parameterDock");
     paramDock->setWidget(parameters_);
     addDockWidget(Qt::RightDockWidgetArea, paramDock);
-    resizeDocks({paramDock}, {480}, Qt::Horizontal);
+    resizeDocks({paramDock}, {440}, Qt::Horizontal);
+    // The viewport gets the most room: the plots and log share a low strip.
+    resizeDocks({logDock}, {200}, Qt::Vertical);
     // Validated at once (a bad value is refused here, in the GUI thread, and the panel
     // reverts); applied by the simulation thread at the next step boundary.
     parameters_->setApplyFunction([this](const std::string& key, const ParamValue& v) {
@@ -540,7 +544,9 @@ void MainWindow::poll() {
     status_->setText(tr("step %1   t = %2 %3   %4 steps/s   %5 fps   %6, %7")
                          .arg(frame->step)
                          .arg(frame->time, 0, 'g', 6)
-                         .arg(QString::fromStdString(scenario_->model->timeUnit))
+                         .arg(scenario_->model->timeUnit == "1"
+                                  ? QString()
+                                  : QString::fromStdString(scenario_->model->timeUnit))
                          .arg(frame->stepsPerSecond, 0, 'f', 0)
                          .arg(viewport_->framesPerSecond(), 0, 'f', 0)
                          .arg(QString::fromStdString(std::string(toString(runner_->backend()))),
@@ -550,7 +556,8 @@ void MainWindow::poll() {
     hud.running = runner_->isRunning();
     hud.stepsPerSecond = frame->stepsPerSecond;
     hud.time = frame->time;
-    hud.timeUnit = scenario_->model->timeUnit;
+    // "1" is a dimensionless time (model time units): shown as a bare number.
+    hud.timeUnit = scenario_->model->timeUnit == "1" ? "" : scenario_->model->timeUnit;
     hud.step = frame->step;
     hud.backend = std::string(toString(runner_->backend()));
     hud.metrics = frame->metrics;

@@ -48,7 +48,7 @@ private slots:
         QStandardPaths::setTestModeEnabled(true);  // settings do not touch the user's
         QCoreApplication::setOrganizationName("CellforgeTests");
         window_ = std::make_unique<MainWindow>(DesktopOptions{});
-        window_->resize(1200, 800);
+        window_->resize(1600, 1000);
         window_->show();
         QVERIFY(QTest::qWaitForWindowExposed(window_.get()));
     }
