@@ -305,6 +305,7 @@ void ImGuiOverlay::draw(int framebufferWidth, int framebufferHeight, double dpr,
         if (state.showHud) drawHud(state);
         if (state.showLegend) drawLegend(state);
         if (state.showQuick) drawQuick(state);
+        if (!state.caption.empty()) drawCaption(state);
         ImGui::Render();
         ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
 

@@ -71,6 +71,8 @@ struct OverlayState {
     std::vector<std::string> channels;  // colour-by choices
     std::string colorBy;                // the current one
     bool showHud = true, showLegend = true, showQuick = true;
+    // Presentation: a line of text across the bottom of the view (empty: none).
+    std::string caption;
 };
 
 // Where the last frame put things, in logical pixels (y down); empty when not drawn.
@@ -158,6 +160,7 @@ private:
 
     void drawHud(const OverlayState& state);
     void drawLegend(const OverlayState& state);
+    void drawCaption(const OverlayState& state);
     void drawQuick(const OverlayState& state);
     bool drawSlider(const QuickParam& param);
     void drawColorBy(const OverlayState& state);

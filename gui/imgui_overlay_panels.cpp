@@ -61,6 +61,25 @@ void dimText(const std::string& s) {
 
 }  // namespace
 
+// Bottom centre, wrapped to two thirds of the view, larger than the HUD: what a lecture
+// audience reads from the back of the room.
+void ImGuiOverlay::drawCaption(const OverlayState& state) {
+    const ImVec2 display = ImGui::GetIO().DisplaySize;
+    const float margin = 16.0f * scale_;
+    const float width = display.x * 2.0f / 3.0f;
+    ImGui::SetNextWindowPos(ImVec2(display.x * 0.5f, display.y - margin), ImGuiCond_Always,
+                            ImVec2(0.5f, 1.0f));
+    ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0), ImVec2(width, display.y * 0.3f));
+    ImGui::SetNextWindowBgAlpha(0.6f);
+    if (ImGui::Begin("##caption", nullptr, kInfoWindow)) {
+        ImGui::SetWindowFontScale(1.4f);
+        ImGui::PushTextWrapPos(width - 2.0f * ImGui::GetStyle().WindowPadding.x);
+        ImGui::TextUnformatted(state.caption.c_str());
+        ImGui::PopTextWrapPos();
+    }
+    ImGui::End();
+}
+
 void ImGuiOverlay::drawHud(const OverlayState& state) {
     const float margin = 8.0f * scale_;
     ImGui::SetNextWindowPos(ImVec2(margin, margin), ImGuiCond_Always);

@@ -8,11 +8,13 @@
 #include <QDockWidget>
 #include <QFile>
 #include <QFileDialog>
+#include <QInputDialog>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QSettings>
+#include <QShortcut>
 #include <QSpinBox>
 #include <QStatusBar>
 #include <QTimer>
@@ -147,6 +149,7 @@ void MainWindow::buildActions() {
         a->setObjectName(name);
         if (!key.isEmpty()) a->setShortcut(key);
         connect(a, &QAction::triggered, this, slot);
+        addAction(a);  // shortcuts work with the menu bar hidden (presentation mode)
         return a;
     };
     QAction* open = make("open", tr("&Open scenario..."), QKeySequence::Open, [this] {
@@ -222,6 +225,15 @@ void MainWindow::buildActions() {
     QAction* present = make("presentation", tr("Pr&esentation mode"), QKeySequence(Qt::Key_F11),
                             &MainWindow::setPresentationMode);
     present->setCheckable(true);
+    auto* leave = new QShortcut(QKeySequence(Qt::Key_Escape), this);
+    connect(leave, &QShortcut::activated, this, [this] { setPresentationMode(false); });
+    QAction* caption = make("caption", tr("Presentation &caption..."), {}, [this] {
+        bool ok = false;
+        const QString text = QInputDialog::getMultiLineText(
+            this, tr("Presentation caption"), tr("Shown across the bottom in presentation mode:"),
+            caption_, &ok);
+        if (ok) caption_ = text;
+    });
     QAction* about = make("about", tr("&About Cellforge"), {}, [this] {
         QMessageBox::about(
             this, tr("About Cellforge"),
@@ -248,7 +260,7 @@ void MainWindow::buildActions() {
     QMenu* sim = menuBar()->addMenu(tr("&Simulation"));
     sim->addActions({play, step, reset});
     QMenu* view = menuBar()->addMenu(tr("&View"));
-    view->addActions({fit, present});
+    view->addActions({fit, present, caption});
     view->addSeparator();
     for (QDockWidget* dock : findChildren<QDockWidget*>())
         view->addAction(dock->toggleViewAction());
@@ -286,6 +298,7 @@ bool MainWindow::openScenario(const QString& path) {
         exchange_ = std::move(exchange);
         scenario_.emplace(std::move(sc));
         parameters_->setParameters(scenario_->model->parameters(), scenario_->parameters);
+        caption_ = QString::fromStdString(scenario_->model->description);
         plots_->clear();
         plots_->setTimeUnit(QString::fromStdString(scenario_->model->timeUnit));
         browser_->selectPath(path);
@@ -477,10 +490,18 @@ void MainWindow::takeScreenshot() {
 }
 
 void MainWindow::setPresentationMode(bool on) {
-    QFont f = QApplication::font();
-    f.setPointSizeF(on ? f.pointSizeF() * 1.6 : QApplication::font().pointSizeF());
-    for (QDockWidget* dock : findChildren<QDockWidget*>())
-        dock->setVisible(!on);
+    if (on == presenting_) return;
+    presenting_ = on;
+    if (on) {
+        dockState_ = saveState();  // which docks were open, and where
+        for (QDockWidget* dock : findChildren<QDockWidget*>())
+            dock->hide();
+        for (QToolBar* bar : findChildren<QToolBar*>())
+            bar->hide();
+    } else {
+        restoreState(dockState_);
+    }
+    action("presentation")->setChecked(on);
     menuBar()->setVisible(!on);
     statusBar()->setVisible(!on);
     viewport_->overlay().setScale(on ? 1.6f : 1.0f);
@@ -561,6 +582,7 @@ void MainWindow::poll() {
     hud.step = frame->step;
     hud.backend = std::string(toString(runner_->backend()));
     hud.metrics = frame->metrics;
+    if (presenting_) hud.caption = caption_.toStdString();
     hud.quick =
         makeQuickParams(runner_->parameters(), defaultQuickKeys(scenario_->model->parameters()));
     viewport_->setOverlayState(std::move(hud));

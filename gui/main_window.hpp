@@ -46,6 +46,8 @@ public:
     Runner* runner() { return runner_.get(); }
     const Scenario* scenario() const { return scenario_ ? &*scenario_ : nullptr; }
     Viewport* viewport() { return viewport_; }
+    bool isPresenting() const { return presenting_; }
+    void setCaption(const QString& text) { caption_ = text; }
     ParameterPanel* parameterPanel() { return parameters_; }
     // Actions by object name ("play", "step", "reset", "screenshot", ...), for tests.
     QAction* action(const QString& name) const;
@@ -108,6 +110,9 @@ private:
     };
     std::vector<PendingTask> pending_;
     bool checkpointLoading_ = false;
+    bool presenting_ = false;
+    QByteArray dockState_;  // the layout to return to after presentation mode
+    QString caption_;       // presentation caption; the model's description by default
     void track(const QString& done, std::future<void> result);
     bool errorShown_ = false;
 };

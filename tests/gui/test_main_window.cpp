@@ -5,7 +5,9 @@
 #include <epoxy/gl.h>
 
 #include <QAction>
+#include <QDockWidget>
 #include <QDoubleSpinBox>
+#include <QMenuBar>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
@@ -41,6 +43,23 @@ private:
                 return true;
         }
         return false;
+    }
+
+    // Presentation mode: full screen, no docks or menus, a caption across the view; it
+    // returns to the same layout (the docks that were open).
+    void presentationModeAndBack() {
+        window_->setCaption("Epidermal stratification: 100 basal cells on the membrane");
+        window_->action("presentation")->trigger();
+        QTRY_VERIFY_WITH_TIMEOUT(window_->isFullScreen(), 10000);
+        QVERIFY(!window_->menuBar()->isVisible());
+        QVERIFY(!window_->findChild<QDockWidget*>("parameterDock")->isVisible());
+        QTest::qWait(800);  // the HUD and the caption are drawn with the next frames
+        window_->grab().save(QDir::temp().filePath("cellforge-presentation.png"), "PNG");
+        QTest::keyClick(window_.get(), Qt::Key_Escape);
+        QTRY_VERIFY_WITH_TIMEOUT(!window_->isPresenting(), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(window_->findChild<QDockWidget*>("parameterDock")->isVisible(),
+                                 10000);
+        QVERIFY(window_->menuBar()->isVisible());
     }
 
 private slots:
@@ -108,6 +127,19 @@ private slots:
             std::get<double>(window_->runner()->activeParameters().get("dynamics.diffusion")), 2.5,
             10000);
         const auto history = window_->runner()->history();
+        // A structural edit waits for the reset (the dock marks it), then is undone.
+        auto* count = window_->findChild<QSpinBox*>("spin:system.count");
+        QVERIFY(count != nullptr);
+        count->setValue(30000);
+        QTRY_VERIFY_WITH_TIMEOUT(window_->runner()->history().back().pendingReset, 10000);
+        QCOMPARE(window_->runner()->activeParameters().integer("system.count"), 20000);
+        QTest::qWait(200);
+        window_->findChild<QDockWidget*>("parameterDock")
+            ->grab()
+            .save(QDir::temp().filePath("cellforge-parameter-edit.png"), "PNG");
+        window_->action("undo")->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(window_->runner()->parameters().integer("system.count"), 20000,
+                                  10000);
         QVERIFY(!history.empty());
         QCOMPARE(QString::fromStdString(history.back().key), QString("dynamics.diffusion"));
         QVERIFY(history.back().step > 0);
@@ -189,6 +221,7 @@ private slots:
         QCOMPARE(QString::fromStdString(window_->scenario()->model->name), QString("epidermis"));
         QVERIFY(waitForShownStep(0));
         window_->grab().save(QDir::temp().filePath("cellforge-window-epidermis.png"), "PNG");
+        presentationModeAndBack();
     }
 
     // A broken file is reported (log + message) and the current run stays.
