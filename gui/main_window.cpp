@@ -21,6 +21,7 @@
 #include <QToolBar>
 #include <QUndoStack>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 
 #include "gui/movie_recorder.hpp"
@@ -325,7 +326,15 @@ void MainWindow::track(const QString& done, std::future<void> result) {
 }
 
 void MainWindow::saveCheckpoint(const QString& path) {
-    if (runner_) track(tr("checkpoint saved: %1").arg(path), runner_->save(path.toStdString()));
+    if (!runner_) return;
+    track(tr("checkpoint saved: %1").arg(path), runner_->save(path.toStdString()));
+    // The checkpoint holds the edits as applied (step, old, new); the dock's history next
+    // to it adds when they were made and what was undone.
+    QFile edits(path + ".edits.json");
+    if (edits.open(QIODevice::WriteOnly | QIODevice::Truncate))
+        edits.write(QByteArray::fromStdString(parameters_->historyJson()));
+    else
+        log(Level::Warning, tr("cannot write %1").arg(edits.fileName()));
 }
 
 void MainWindow::loadCheckpoint(const QString& path) {
@@ -479,14 +488,33 @@ void MainWindow::stopRecording() {
 }
 
 void MainWindow::takeScreenshot() {
+    const QSize view = viewport_->size() * viewport_->devicePixelRatioF();
+    const QString viewSize = tr("%1x%2 (the viewport)").arg(view.width()).arg(view.height());
+    const QStringList sizes = {viewSize, "1280x720", "1920x1080", "2560x1440", "3840x2160"};
+    QSettings settings;
+    bool ok = false;
+    const QString choice = QInputDialog::getItem(
+        this, tr("Screenshot"), tr("Image size in pixels (drawn at that size, not scaled):"), sizes,
+        std::max(0, static_cast<int>(sizes.indexOf(settings.value("shot/size").toString()))), false,
+        &ok);
+    if (!ok) return;
+    settings.setValue("shot/size", choice);
     const QString path = QFileDialog::getSaveFileName(this, tr("Screenshot"), "cellforge.png",
                                                       tr("PNG images (*.png)"));
     if (path.isEmpty()) return;
-    const QImage image = viewport_->renderImage(1920, 1080);
-    if (image.isNull() || !image.save(path, "PNG"))
+    int w = view.width(), h = view.height();
+    if (choice != viewSize) std::sscanf(choice.toLatin1().constData(), "%dx%d", &w, &h);
+    saveScreenshot(path, w, h);
+}
+
+bool MainWindow::saveScreenshot(const QString& path, int width, int height) {
+    const QImage image = viewport_->renderImage(width, height);
+    if (image.isNull() || !image.save(path, "PNG")) {
         showError(tr("cannot write the screenshot %1").arg(path));
-    else
-        log(Level::Info, tr("screenshot %1 (1920x1080)").arg(path));
+        return false;
+    }
+    log(Level::Info, tr("screenshot %1 (%2x%3)").arg(path).arg(width).arg(height));
+    return true;
 }
 
 void MainWindow::setPresentationMode(bool on) {

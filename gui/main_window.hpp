@@ -60,7 +60,8 @@ public slots:
     void togglePlay();
     void stepOnce();
     void resetRun();
-    void takeScreenshot();
+    void takeScreenshot();  // asks for a size and a file
+    bool saveScreenshot(const QString& path, int width, int height);
     void setPresentationMode(bool on);
     // File operations run on the simulation thread between batches (the model is there);
     // the window logs the result when they are done and never waits for them.

@@ -170,6 +170,9 @@ private slots:
         window_->exportSnapshot(dir.filePath("snap"));
         QTRY_VERIFY_WITH_TIMEOUT(!window_->hasPendingTasks(), 60000);
         QVERIFY(QFileInfo(dir.filePath("run.cfchk")).size() > 0);
+        QVERIFY(QFileInfo(dir.filePath("run.cfchk.edits.json")).size() > 0);
+        QVERIFY(window_->saveScreenshot(dir.filePath("shot.png"), 640, 360));
+        QCOMPARE(QImage(dir.filePath("shot.png")).size(), QSize(640, 360));
         QVERIFY(QFileInfo(dir.filePath("cells.ply")).size() > 0);
         QVERIFY(window_->logText().contains("checkpoint saved"));
         QVERIFY(window_->logText().contains("geometry written"));
