@@ -66,6 +66,13 @@ public:
     // backends return nothing.
     virtual std::vector<std::uint8_t> deviceParameterBlock() { return {}; }
 
+    // The bytes of a plain parameter struct (for deviceParameterBlock()).
+    template <typename Pod>
+    static std::vector<std::uint8_t> bytesOf(const Pod& pod) {
+        const auto* p = reinterpret_cast<const std::uint8_t*>(&pod);
+        return std::vector<std::uint8_t>(p, p + sizeof pod);
+    }
+
     // Messages for the user that the model raised since the last call (a capacity grew,
     // ...). Library code does not print: the Runner forwards these in its frames.
     std::vector<std::string> takeNotes() { return std::exchange(notes_, {}); }

@@ -109,9 +109,7 @@ public:
     std::vector<std::uint8_t> deviceParameterBlock() override {
         BrownianParams onDevice{};
         cuda::downloadParams(onDevice, stream_);
-        std::vector<std::uint8_t> bytes(sizeof onDevice);
-        std::memcpy(bytes.data(), &onDevice, sizeof onDevice);
-        return bytes;
+        return bytesOf(onDevice);
     }
 
 private:

@@ -147,9 +147,7 @@ public:
     std::vector<std::uint8_t> deviceParameterBlock() override {
         EpidermisParams onDevice{};
         cuda::downloadParams(onDevice, stream_);
-        std::vector<std::uint8_t> bytes(sizeof onDevice);
-        std::memcpy(bytes.data(), &onDevice, sizeof onDevice);
-        return bytes;
+        return bytesOf(onDevice);
     }
 
     // Packed on the device (no host copy of the state): ready for CUDA-GL interop.
