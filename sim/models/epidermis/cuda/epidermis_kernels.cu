@@ -335,8 +335,8 @@ __global__ void nonFiniteKernel(StateView s, std::int32_t* badElement, std::int3
 }  // namespace
 
 void downloadParams(EpidermisParams& params, cudaStream_t stream) {
-    CF_CUDA_CHECK(cudaMemcpyFromSymbolAsync(&params, cP, sizeof params, 0,
-                                            cudaMemcpyDeviceToHost, stream));
+    CF_CUDA_CHECK(
+        cudaMemcpyFromSymbolAsync(&params, cP, sizeof params, 0, cudaMemcpyDeviceToHost, stream));
     CF_CUDA_CHECK(cudaStreamSynchronize(stream));
 }
 
