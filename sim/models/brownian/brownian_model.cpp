@@ -124,6 +124,16 @@ ModelViews hostViews(const BrownianParams& p, const Snapshot& s, ViewBuffers& b)
             std::sqrt(disp[3 * i] * disp[3 * i] + disp[3 * i + 1] * disp[3 * i + 1] +
                       disp[3 * i + 2] * disp[3 * i + 2]);
     }
+    ModelViews v = viewLayout(p);
+    PointCloudView& cloud = v.clouds.front();
+    cloud.space = MemorySpace::Host;
+    cloud.positions = b.xyzr.data();
+    cloud.count = n;
+    cloud.scalars.front().data = b.displacement.data();
+    return v;
+}
+
+ModelViews viewLayout(const BrownianParams& p) {
     ModelViews v;
     for (int a = 0; a < 3; ++a) {
         v.boxLo[a] = 0.0;
@@ -133,10 +143,7 @@ ModelViews hostViews(const BrownianParams& p, const Snapshot& s, ViewBuffers& b)
     }
     PointCloudView cloud;
     cloud.name = "particles";
-    cloud.space = MemorySpace::Host;
-    cloud.positions = b.xyzr.data();
-    cloud.count = n;
-    cloud.scalars.push_back({"displacement", "um", b.displacement.data()});
+    cloud.scalars.push_back({"displacement", "um", nullptr});
     v.clouds.push_back(std::move(cloud));
     return v;
 }

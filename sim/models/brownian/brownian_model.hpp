@@ -37,6 +37,9 @@ struct ViewBuffers {
     std::vector<float> xyzr, displacement;
 };
 ModelViews hostViews(const BrownianParams& p, const Snapshot& s, ViewBuffers& buffers);
+// The views' frame (box, cloud "particles" with scalar "displacement"), arrays unset: the
+// CUDA backend fills them with device arrays it packs itself.
+ModelViews viewLayout(const BrownianParams& p);
 
 std::unique_ptr<Model> makeCpuModel();
 std::unique_ptr<Model> makeCudaModel();  // defined only in CUDA builds

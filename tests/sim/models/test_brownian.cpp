@@ -137,16 +137,24 @@ TEST_P(BrownianTest, ViewsCarryTheSnapshot) {
     m->reset(params, 3);
     m->advance(3);
     const ModelViews v = m->views();
+    m->synchronize();
     const auto pos = m->snapshot().at("position").as<float>();
+    const auto disp = m->snapshot().at("displacement").as<float>();
     ASSERT_EQ(v.clouds.size(), 1u);
     const PointCloudView& c = v.clouds[0];
-    ASSERT_EQ(c.space, MemorySpace::Host);
+    // CUDA packs its views on the device (for interop), the CPU backend on the host.
+    ASSERT_EQ(c.space, GetParam() == Backend::Cuda ? MemorySpace::Device : MemorySpace::Host);
     ASSERT_EQ(c.count, 100u);
+    const auto xyzr = viewToHost(c.positions, 4 * c.count, c.space);
+    const auto d = viewToHost(c.scalars.at(0).data, c.count, c.space);
     for (std::size_t i = 0; i < c.count; ++i) {
         for (int a = 0; a < 3; ++a)
-            ASSERT_EQ(c.positions[4 * i + a], pos[3 * i + a]);
-        ASSERT_EQ(c.positions[4 * i + 3], 0.5f);  // system.radius
-        ASSERT_GE(c.scalars.at(0).data[i], 0.0f);
+            ASSERT_EQ(xyzr[4 * i + a], pos[3 * i + a]);
+        ASSERT_EQ(xyzr[4 * i + 3], 0.5f);  // system.radius
+        const double expected =
+            std::sqrt(disp[3 * i] * disp[3 * i] + disp[3 * i + 1] * disp[3 * i + 1] +
+                      disp[3 * i + 2] * disp[3 * i + 2]);
+        ASSERT_NEAR(d[i], expected, 1e-6 * (1.0 + expected));  // float sqrt vs double
     }
     EXPECT_EQ(v.boxHi[0], 10.0);
 }

@@ -85,7 +85,21 @@ public:
         time_ = h.time;
     }
 
-    ModelViews views() override { return hostViews(p_, snapshot(), viewBuffers_); }
+    // Packed on the device, so the window copies them into GL buffers device to device.
+    ModelViews views() override {
+        const int n = count();
+        viewXyzr_.resize(4 * static_cast<std::size_t>(n));
+        viewDisplacement_.resize(static_cast<std::size_t>(n));
+        cuda::launchPackViews(x_.data(), y_.data(), z_.data(), dx_.data(), dy_.data(), dz_.data(),
+                              p_.radius, n, viewXyzr_.data(), viewDisplacement_.data(), stream_);
+        ModelViews v = viewLayout(p_);
+        PointCloudView& cloud = v.clouds.front();
+        cloud.space = MemorySpace::Device;
+        cloud.positions = viewXyzr_.data();
+        cloud.count = static_cast<std::size_t>(n);
+        cloud.scalars.front().data = viewDisplacement_.data();
+        return v;
+    }
 
     void checkFinite() override {
         firstBad_.resize(1);
@@ -158,12 +172,12 @@ private:
 
     cudaStream_t stream_ = nullptr;
     BrownianParams p_{};
-    ViewBuffers viewBuffers_;
     std::uint32_t seed_ = 0;
     DeviceBuffer<float> x_, y_, z_, nx_, ny_, nz_, dx_, dy_, dz_;
     DeviceBuffer<std::int32_t> overlaps_;
     DeviceBuffer<double> terms_, sums_;
     DeviceBuffer<int> firstBad_;
+    DeviceBuffer<float> viewXyzr_, viewDisplacement_;
     DeviceBuffer<unsigned char> scratch_;  // CUB temporary storage
     grid::GridGeometry geometry_{};
     grid::CudaUniformGrid grid_;

@@ -83,6 +83,15 @@ __global__ void nonFiniteKernel(FloatArrays arrays, int arrayCount, int n, int* 
     }
 }
 
+__global__ void packViewsKernel(const float* x, const float* y, const float* z, const float* dx,
+                                const float* dy, const float* dz, float radius, int n, float4* xyzr,
+                                float* displacement) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    xyzr[i] = make_float4(x[i], y[i], z[i], radius);
+    displacement[i] = sqrtf(dx[i] * dx[i] + dy[i] * dy[i] + dz[i] * dz[i]);
+}
+
 }  // namespace
 
 void downloadParams(BrownianParams& params, cudaStream_t stream) {
@@ -94,6 +103,15 @@ void downloadParams(BrownianParams& params, cudaStream_t stream) {
 void uploadParams(const BrownianParams& params, cudaStream_t stream) {
     CF_CUDA_CHECK(cudaMemcpyToSymbolAsync(cParams, &params, sizeof params, 0,
                                           cudaMemcpyHostToDevice, stream));
+}
+
+void launchPackViews(const float* x, const float* y, const float* z, const float* dx,
+                     const float* dy, const float* dz, float radius, int n, float* xyzr,
+                     float* displacement, cudaStream_t stream) {
+    if (n == 0) return;
+    packViewsKernel<<<blocksFor(n), kBlock, 0, stream>>>(
+        x, y, z, dx, dy, dz, radius, n, reinterpret_cast<float4*>(xyzr), displacement);
+    CF_CUDA_CHECK_LAUNCH("brownian::packViewsKernel", stream);
 }
 
 void launchStep(const StepArgs& args, cudaStream_t stream) {

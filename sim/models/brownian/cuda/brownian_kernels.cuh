@@ -37,6 +37,11 @@ void downloadParams(BrownianParams& params, cudaStream_t stream);
 
 void launchStep(const StepArgs& args, cudaStream_t stream);
 
+// The drawing views on the device: xyzr[i] = (x, y, z, radius), displacement[i] = |d|.
+void launchPackViews(const float* x, const float* y, const float* z, const float* dx,
+                     const float* dy, const float* dz, float radius, int n, float* xyzr,
+                     float* displacement, cudaStream_t stream);
+
 // Writes per particle |displacement|^2 into squared[0..n) and the overlap count into
 // squared[n..2n), as doubles, for the reductions below.
 void launchMetricTerms(const float* dx, const float* dy, const float* dz,
