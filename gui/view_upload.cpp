@@ -3,12 +3,14 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 #if CELLFORGE_HAVE_CUDA
 #include <cuda_runtime_api.h>
 
 #include "render/cuda/cuda_gl_buffer.hpp"
+#include "render/cuda/device_range.hpp"
 #endif
 
 namespace cf::gui {
@@ -18,6 +20,7 @@ struct CloudUploader::Impl {
     bool interop = false;
     bool usedInterop = false;
     render::LegendSpec legend;
+    std::pair<float, float> range{0.0f, 1.0f};  // of the scalar coloured by
 #if CELLFORGE_HAVE_CUDA
     render::CudaGlBuffer positions, scalars, categories;
 #endif
@@ -103,6 +106,10 @@ void CloudUploader::upload(const PointCloudView& view, render::PointCloud& cloud
         if (category != nullptr) {
             m.categories.attach(cloud.categoryBuffer(), cloud.storageId());
             m.categories.copyFromDevice(category->data, n, nullptr);
+        } else if (scalar != nullptr) {
+            m.scalars.attach(cloud.scalarBuffer(), cloud.storageId());
+            m.scalars.copyFromDevice(scalar->data, n * sizeof(float), nullptr);
+            m.range = render::deviceRange(scalar->data, n, nullptr);
         }
         m.usedInterop = true;
     }
@@ -119,11 +126,13 @@ void CloudUploader::upload(const PointCloudView& view, render::PointCloud& cloud
         cloud.colorByCategory();
         m.legend = render::buildCategoricalLegend(category->labels, category->name);
     } else if (scalar != nullptr) {
-        // The range needs the values on the host (a device reduction is the next step).
-        const auto v = viewToHost(scalar->data, n, view.space);
-        cloud.setScalars(v.data(), n);
-        const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
-        const float rangeLo = v.empty() ? 0.0f : *lo, rangeHi = v.empty() ? 1.0f : *hi;
+        if (!m.usedInterop) {  // host values: upload them and take the range here
+            const auto v = viewToHost(scalar->data, n, view.space);
+            cloud.setScalars(v.data(), n);
+            const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
+            m.range = v.empty() ? std::pair{0.0f, 1.0f} : std::pair{*lo, *hi};
+        }
+        const auto [rangeLo, rangeHi] = m.range;
         cloud.colorByScalar(render::Colormap::Viridis, rangeLo, rangeHi);
         m.legend = render::buildLegend(render::Colormap::Viridis, rangeLo, rangeHi, scalar->name,
                                        scalar->unit);

@@ -3,12 +3,14 @@
 // device) is what GL reads back and draws. Runs on the GPU machine (EGL device context).
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cuda_runtime_api.h>
 #include <memory>
 #include <vector>
 
 #include "render/camera.hpp"
 #include "render/cuda/cuda_gl_buffer.hpp"
+#include "render/cuda/device_range.hpp"
 #include "render/offscreen_target.hpp"
 #include "render/point_cloud.hpp"
 #include "render/render_error.hpp"
@@ -105,6 +107,28 @@ TEST_F(RenderInteropCuda, RegistrationOutlivingItsContextIsReleasedQuietly) {
     cudaGetLastError();  // the failed unregister may leave an error behind; it is not ours
     HeadlessContext next;
     EXPECT_TRUE(cudaGlInteropAvailable());
+}
+
+// The colouring range reduced on the device equals the host's min/max, also for an array
+// whose extremes sit at its ends and for a single value.
+TEST_F(RenderInteropCuda, DeviceRangeIsTheArraysMinAndMax) {
+    std::vector<float> values(1000003);
+    for (std::size_t i = 0; i < values.size(); ++i)
+        values[i] = std::sin(0.001f * static_cast<float>(i)) * 3.0f;
+    values.front() = -7.5f;
+    values.back() = 9.25f;
+    float* device = nullptr;
+    ASSERT_EQ(cudaMalloc(&device, values.size() * sizeof(float)), cudaSuccess);
+    ASSERT_EQ(
+        cudaMemcpy(device, values.data(), values.size() * sizeof(float), cudaMemcpyHostToDevice),
+        cudaSuccess);
+    const auto [lo, hi] = deviceRange(device, values.size(), nullptr);
+    EXPECT_EQ(lo, -7.5f);
+    EXPECT_EQ(hi, 9.25f);
+    const auto [one, same] = deviceRange(device + 5, 1, nullptr);
+    EXPECT_EQ(one, values[5]);
+    EXPECT_EQ(same, values[5]);
+    cudaFree(device);
 }
 
 }  // namespace
