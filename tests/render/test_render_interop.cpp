@@ -117,8 +117,9 @@ TEST_F(RenderInteropCuda, DeviceRangeIsTheArraysMinAndMax) {
         values[i] = std::sin(0.001f * static_cast<float>(i)) * 3.0f;
     values.front() = -7.5f;
     values.back() = 9.25f;
-    float* device = nullptr;
-    ASSERT_EQ(cudaMalloc(&device, values.size() * sizeof(float)), cudaSuccess);
+    void* memory = nullptr;
+    ASSERT_EQ(cudaMalloc(&memory, values.size() * sizeof(float)), cudaSuccess);
+    auto* device = static_cast<float*>(memory);
     ASSERT_EQ(
         cudaMemcpy(device, values.data(), values.size() * sizeof(float), cudaMemcpyHostToDevice),
         cudaSuccess);
