@@ -76,7 +76,8 @@ void updateThresholds(const LatticeParams& p, Geometry& g) {
         q = 0;
     for (int s = 1; s <= p.speciesCount; ++s) {
         const double q = std::min(0.5, qOf(p, s));
-        g.qInt[s] = static_cast<std::uint32_t>(std::min(2147483648.0, std::floor(q * 4294967296.0)));
+        g.qInt[s] =
+            static_cast<std::uint32_t>(std::min(2147483648.0, std::floor(q * 4294967296.0)));
     }
 }
 
@@ -121,8 +122,8 @@ HostState initialState(const LatticeParams& p, const Geometry& g) {
     s.words.assign(static_cast<std::size_t>(sites) * g.wordsPerSite, 0u);
     s.types.assign(sites, kTypeFree);
     const rng::Philox obstacles(g.seed, kObstacleStream);
-    const auto threshold =
-        static_cast<std::uint64_t>(std::floor(static_cast<double>(p.obstacleFraction) * 4294967296.0));
+    const auto threshold = static_cast<std::uint64_t>(
+        std::floor(static_cast<double>(p.obstacleFraction) * 4294967296.0));
     std::vector<std::uint32_t> freeSites;
     freeSites.reserve(sites);
     for (std::uint32_t i = 0; i < sites; ++i) {
@@ -137,10 +138,10 @@ HostState initialState(const LatticeParams& p, const Geometry& g) {
     for (int sp = 1; sp <= p.speciesCount; ++sp)
         total += p.initialCount(sp);
     if (static_cast<double>(total) > static_cast<double>(freeSites.size()) * g.capacity)
-        throw ParameterError(std::to_string(total) + " particles do not fit the " +
-                             std::to_string(freeSites.size()) + " free sites x " +
-                             std::to_string(g.capacity) + " slots (lattice.obstacle_fraction = " +
-                             fmt("%g", p.obstacleFraction) + ")");
+        throw ParameterError(
+            std::to_string(total) + " particles do not fit the " +
+            std::to_string(freeSites.size()) + " free sites x " + std::to_string(g.capacity) +
+            " slots (lattice.obstacle_fraction = " + fmt("%g", p.obstacleFraction) + ")");
     if (freeSites.empty()) return s;
     const bool tracking = p.tracked > 0;
     if (tracking) s.ids.assign(static_cast<std::size_t>(sites) * g.capacity, 0u);
@@ -149,8 +150,8 @@ HostState initialState(const LatticeParams& p, const Geometry& g) {
     for (int sp = 1; sp <= p.speciesCount; ++sp) {
         for (std::int32_t k = 0; k < p.initialCount(sp); ++k, ++particle) {
             const std::uint32_t w = place(0, particle, 0).x;
-            std::size_t f = static_cast<std::size_t>(
-                (static_cast<std::uint64_t>(w) * freeSites.size()) >> 32);
+            std::size_t f =
+                static_cast<std::size_t>((static_cast<std::uint64_t>(w) * freeSites.size()) >> 32);
             int slot;
             while ((slot = appendParticle(g, s.words.data(), s.types.data(), freeSites[f],
                                           static_cast<std::uint16_t>(sp))) < 0)
@@ -325,8 +326,8 @@ std::vector<Metric> hostMetrics(const LatticeParams& p, const Geometry& g, const
         }
         for (int sp = 1; sp <= p.speciesCount; ++sp)
             if (n[sp] > 0)
-                m.push_back({"msd_" + std::to_string(sp), "nm^2",
-                             sum[sp] / static_cast<double>(n[sp])});
+                m.push_back(
+                    {"msd_" + std::to_string(sp), "nm^2", sum[sp] / static_cast<double>(n[sp])});
     }
     return m;
 }
@@ -346,9 +347,9 @@ ModelViews hostViews(const LatticeParams& p, const Geometry& g, const HostState&
             // Slot k on a circle of radius lambda/4 (a lone particle sits at the centre).
             const float ang = 6.2831853f * static_cast<float>(k) / static_cast<float>(n);
             const float rr = n > 1 ? 0.25f * l : 0.0f;
-            b.xyzr.insert(b.xyzr.end(), {c[0] + rr * std::cos(ang), c[1] + rr * std::sin(ang),
-                                         c[2] + (n > 1 ? 0.1f * l * (k % 2 ? 1.f : -1.f) : 0.f),
-                                         0.25f * l});
+            b.xyzr.insert(b.xyzr.end(),
+                          {c[0] + rr * std::cos(ang), c[1] + rr * std::sin(ang),
+                           c[2] + (n > 1 ? 0.1f * l * (k % 2 ? 1.f : -1.f) : 0.f), 0.25f * l});
             b.species.push_back(static_cast<std::uint8_t>(sp[k] - 1));
         }
     }
@@ -377,24 +378,33 @@ namespace {
 BenchCase sweepCase(const char* layoutName, const char* layoutValue, int nMax) {
     BenchCase c;
     c.name = std::string("step-128x128x256-") + layoutName;
-    c.description = std::string("Diffusion step (x, y, z sweeps + overflow) on 128 x 128 x 256 "
-                                "periodic sites, ") +
+    c.description = std::string(
+                        "Diffusion step (x, y, z sweeps + overflow) on 128 x 128 x 256 "
+                        "periodic sites, ") +
                     layoutName + ", 2 species at 0.1 particles per site, q = 0.25 and 0.125";
     c.run = [layoutValue, nMax](Backend b, const BenchOptions& o) {
         const double scale = o.scale > 0 ? o.scale : 1.0;
         const int nz = std::max(8, static_cast<int>(std::lround(256 * scale)));
         const std::uint64_t sites = 128ull * 128ull * static_cast<std::uint64_t>(nz);
         const auto perSpecies = static_cast<std::int64_t>(0.05 * static_cast<double>(sites));
-        const std::vector<std::string> overrides = {
-            "lattice.nx=128", "lattice.ny=128", "lattice.nz=" + std::to_string(nz),
-            std::string("lattice.layout=") + layoutValue, "lattice.n_max=" + std::to_string(nMax),
-            "lattice.lambda=2", "lattice.tau=10", "species.count=2", "species.d1=100",
-            "species.d2=50", "species.n1=" + std::to_string(perSpecies),
-            "species.n2=" + std::to_string(perSpecies), "tracking.per_species=0"};
+        const std::vector<std::string> overrides = {"lattice.nx=128",
+                                                    "lattice.ny=128",
+                                                    "lattice.nz=" + std::to_string(nz),
+                                                    std::string("lattice.layout=") + layoutValue,
+                                                    "lattice.n_max=" + std::to_string(nMax),
+                                                    "lattice.lambda=2",
+                                                    "lattice.tau=10",
+                                                    "species.count=2",
+                                                    "species.d1=100",
+                                                    "species.d2=50",
+                                                    "species.n1=" + std::to_string(perSpecies),
+                                                    "species.n2=" + std::to_string(perSpecies),
+                                                    "tracking.per_species=0"};
         const std::uint64_t steps = b == Backend::Cuda ? 100 : 3;
         BenchResult r = benchModelSteps(descriptor(), b, overrides, sites, 1, steps, o);
-        r.note = "entities = sites; one step = 3 sweeps, each site gathers itself and 2 "
-                 "neighbours (3 decodes + Philox per 4 particles)";
+        r.note =
+            "entities = sites; one step = 3 sweeps, each site gathers itself and 2 "
+            "neighbours (3 decodes + Philox per 4 particles)";
         return r;
     };
     return c;

@@ -32,8 +32,7 @@ const ParamTable& parameterTable() {
                   S);
         b.integer("species", "count", &P::speciesCount, 2, 1, kMaxSpecies, "1",
                   "Number of species in use (1..8); species s uses d<s> and n<s>", S);
-        float P::*d[kMaxSpecies] = {&P::d1, &P::d2, &P::d3, &P::d4,
-                                    &P::d5, &P::d6, &P::d7, &P::d8};
+        float P::*d[kMaxSpecies] = {&P::d1, &P::d2, &P::d3, &P::d4, &P::d5, &P::d6, &P::d7, &P::d8};
         std::int32_t P::*n[kMaxSpecies] = {&P::n1, &P::n2, &P::n3, &P::n4,
                                            &P::n5, &P::n6, &P::n7, &P::n8};
         for (int s = 0; s < kMaxSpecies; ++s) {

@@ -16,18 +16,18 @@ enum class Boundary : std::int32_t { Periodic = 0, Reflective = 1 };
 
 // Plain struct filled from the parameter table; the CUDA backend uploads it as is.
 struct LatticeParams {
-    std::int32_t nx, ny, nz;                  // structural, sites per axis
-    float lambda;                             // structural, site spacing [nm]
-    float tau;                                // time step [ns]
+    std::int32_t nx, ny, nz;                       // structural, sites per axis
+    float lambda;                                  // structural, site spacing [nm]
+    float tau;                                     // time step [ns]
     std::int32_t boundaryX, boundaryY, boundaryZ;  // Boundary, structural
-    std::int32_t layout;                      // Layout, structural
-    std::int32_t nMax;                        // packed32 particles per site: 2, 4 or 8
-    std::int32_t speciesCount;                // structural
-    float d1, d2, d3, d4, d5, d6, d7, d8;     // diffusion coefficients [nm^2/us]
-    std::int32_t n1, n2, n3, n4, n5, n6, n7, n8;  // initial counts, structural
-    float obstacleFraction;                   // structural: share of sites that are obstacles
-    std::int32_t tracked;                     // structural: tracked particles per species (MSD)
-    bool validation;                          // count particles every step
+    std::int32_t layout;                           // Layout, structural
+    std::int32_t nMax;                             // packed32 particles per site: 2, 4 or 8
+    std::int32_t speciesCount;                     // structural
+    float d1, d2, d3, d4, d5, d6, d7, d8;          // diffusion coefficients [nm^2/us]
+    std::int32_t n1, n2, n3, n4, n5, n6, n7, n8;   // initial counts, structural
+    float obstacleFraction;                        // structural: share of sites that are obstacles
+    std::int32_t tracked;  // structural: tracked particles per species (MSD)
+    bool validation;       // count particles every step
 
     float diffusion(int species) const {  // species 1..8
         const float d[kMaxSpecies] = {d1, d2, d3, d4, d5, d6, d7, d8};

@@ -23,24 +23,24 @@
 
 namespace cf::lattice {
 
-inline constexpr int kMaxSlots = 16;                 // byte16 capacity, the largest
-inline constexpr int kMaxGathered = 3 * kMaxSlots;   // stayers + two neighbours
+inline constexpr int kMaxSlots = 16;                // byte16 capacity, the largest
+inline constexpr int kMaxGathered = 3 * kMaxSlots;  // stayers + two neighbours
 inline constexpr std::uint8_t kTypeFree = 0;
 inline constexpr std::uint8_t kTypeObstacle = 1;
 inline constexpr std::int32_t kNoSite = -1;
 
 // Geometry and storage description, plain data for constant memory.
 struct Geometry {
-    std::int32_t n[3];         // sites per axis
-    std::int32_t periodic[3];  // 1: wrap, 0: reflective
-    std::uint32_t sites;       // n[0] n[1] n[2]
-    std::int32_t layout;       // Layout: 0 packed32, 1 byte16
-    std::int32_t capacity;     // particles per site
-    std::int32_t bits;         // packed32: bits per particle field
-    std::uint32_t fieldMask;   // packed32: (1 << bits) - 1
-    std::int32_t wordsPerSite; // 1 or 4 (planes: word w of site i at words[i + w * sites])
+    std::int32_t n[3];          // sites per axis
+    std::int32_t periodic[3];   // 1: wrap, 0: reflective
+    std::uint32_t sites;        // n[0] n[1] n[2]
+    std::int32_t layout;        // Layout: 0 packed32, 1 byte16
+    std::int32_t capacity;      // particles per site
+    std::int32_t bits;          // packed32: bits per particle field
+    std::uint32_t fieldMask;    // packed32: (1 << bits) - 1
+    std::int32_t wordsPerSite;  // 1 or 4 (planes: word w of site i at words[i + w * sites])
     std::uint32_t seed;
-    std::uint32_t qInt[16];    // per species id (index 0 unused): floor(q 2^32), <= 2^31
+    std::uint32_t qInt[16];  // per species id (index 0 unused): floor(q 2^32), <= 2^31
 };
 
 CF_HD std::uint32_t strideOf(const Geometry& g, int axis) {
@@ -101,8 +101,8 @@ CF_HD int decodeSite(const Geometry& g, const std::uint32_t* words, std::uint32_
 }
 
 // Writes count <= capacity particles (and, packed32, the type) to site i.
-CF_HD void encodeSite(const Geometry& g, std::uint32_t* words, std::uint32_t i,
-                      std::uint8_t type, const std::uint16_t* species, int count) {
+CF_HD void encodeSite(const Geometry& g, std::uint32_t* words, std::uint32_t i, std::uint8_t type,
+                      const std::uint16_t* species, int count) {
     if (g.layout == 0) {
         std::uint32_t w = static_cast<std::uint32_t>(type) << 28;
         for (int k = 0; k < count; ++k)

@@ -96,9 +96,9 @@ private:
                 std::uint32_t gid[kMaxGathered] = {};
                 if (tracking) {
                     for (int k = 0; k < gth.count; ++k) {
-                        const std::int32_t from =
-                            gth.from[k] == 0 ? static_cast<std::int32_t>(i)
-                                             : neighborOf(g_, i, axis, gth.from[k]);
+                        const std::int32_t from = gth.from[k] == 0
+                                                      ? static_cast<std::int32_t>(i)
+                                                      : neighborOf(g_, i, axis, gth.from[k]);
                         gid[k] = ids[static_cast<std::size_t>(gth.slot[k]) * sites +
                                      static_cast<std::uint32_t>(from)];
                         // Arriving from i-1 is a +1 step, from i+1 a -1 step. Each id is
@@ -126,10 +126,10 @@ private:
         const std::vector<std::int64_t> now = countSpecies(p_, g_, s_.words.data());
         for (std::size_t sp = 0; sp < now.size(); ++sp)
             if (now[sp] != expected_[sp])
-                throw SimulationError("lattice: step " + std::to_string(s_.step) +
-                                      ": species " + std::to_string(sp) + " has " +
-                                      std::to_string(now[sp]) + " particles, expected " +
-                                      std::to_string(expected_[sp]) + " (conservation check)");
+                throw SimulationError("lattice: step " + std::to_string(s_.step) + ": species " +
+                                      std::to_string(sp) + " has " + std::to_string(now[sp]) +
+                                      " particles, expected " + std::to_string(expected_[sp]) +
+                                      " (conservation check)");
     }
 
     LatticeParams p_{};
