@@ -2,6 +2,7 @@
 #include "sim/core/model.hpp"
 #include "sim/models/brownian/brownian_model.hpp"
 #include "sim/models/epidermis/epidermis_model.hpp"
+#include "sim/models/lattice/lattice_model.hpp"
 
 namespace cf {
 
@@ -9,6 +10,7 @@ ModelRegistry builtinModels() {
     ModelRegistry registry;
     registry.add(brownian::descriptor());
     registry.add(epidermis::descriptor());
+    registry.add(lattice::descriptor());
     return registry;
 }
 

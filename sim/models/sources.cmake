@@ -2,3 +2,4 @@
 list(APPEND CELLFORGE_SIM_SOURCES models/builtin_models.cpp)
 include(models/brownian/sources.cmake)
 include(models/epidermis/sources.cmake)
+include(models/lattice/sources.cmake)

@@ -1,3 +1,4 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 cellforge_add_test(test_brownian SOURCES sim/models/test_brownian.cpp)
 include(sim/models/epidermis.cmake)
+include(sim/models/lattice.cmake)

@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// Host-side pieces of `lattice` shared by every backend: parameter checks, the lattice
+// geometry, the initial state, overflow re-insertion, snapshot layout and views. A CUDA
+// backend must use these (and lattice_sweep.hpp) unchanged to reproduce the CPU lattice.
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "sim/core/model.hpp"
+#include "sim/models/lattice/lattice_params.hpp"
+#include "sim/models/lattice/lattice_sweep.hpp"
+
+namespace cf::lattice {
+
+ModelDescriptor descriptor();
+
+// Validates what single ranges cannot: q = D tau / lambda^2 <= 0.5 per species, species
+// ids that fit the layout, n_max in {2, 4, 8}, room for the initial particles. Throws
+// ParameterError naming the parameter.
+LatticeParams checkedParams(const ParamSet& params);
+
+// Geometry (sizes, layout, thresholds Q = floor(q 2^32) per species) for this seed.
+Geometry makeGeometry(const LatticeParams& p, std::uint32_t seed);
+// Thresholds only (live edits of tau or D).
+void updateThresholds(const LatticeParams& p, Geometry& g);
+
+// The whole state on the host. Identity planes exist only with tracking: ids[k * sites + i]
+// is the id (1-based, 0 = untracked or empty) of the particle in slot k of site i, and
+// displacement[3 (id - 1) + a] its unwrapped displacement in sites along axis a.
+struct HostState {
+    std::vector<std::uint32_t> words;  // wordsPerSite planes of `sites` words
+    std::vector<std::uint8_t> types;   // site type per site (also inside packed32 words)
+    std::vector<std::uint32_t> ids;
+    std::vector<std::int32_t> displacement;
+    std::vector<std::uint8_t> trackedSpecies;  // per tracked id - 1
+    std::uint64_t step = 0;
+    double time = 0.0;  // [us]
+    std::uint64_t overflowsLastStep = 0;
+    std::uint64_t overflowsTotal = 0;
+};
+
+// Obstacles drawn per site (Philox(seed, kObstacleStream)), then particle p (species in
+// order, then index) at a uniformly drawn free site; a full site passes it on to the next
+// free site in index order. The first `tracking.per_species` particles of each species get
+// identities. Identical for every backend.
+HostState initialState(const LatticeParams& p, const Geometry& g);
+
+// One particle that did not fit into `site` during a sweep. `order` is its position in the
+// site's gathered list: (site, species, order) is a unique, backend-independent sort key.
+struct Overflow {
+    std::uint32_t site;
+    std::uint16_t species;
+    std::uint8_t order;
+    std::uint32_t id;
+};
+
+// Sorts `list` by (site, species, order) and places each particle, in that order, at the
+// nearest site of the same type with room: Chebyshev shells r = 1, 2, ... around `site`
+// (r = 0 is full by construction), each shell scanned dz, dy, dx from -r to r (x fastest),
+// wrapping periodic axes and skipping offsets across reflective ones. A tracked particle's
+// displacement gains the offset. Throws SimulationError when no site has room.
+void reinsertOverflows(const Geometry& g, std::vector<Overflow>& list, std::uint32_t* words,
+                       const std::uint8_t* types, std::uint32_t* ids, std::int32_t* displacement);
+
+// Particles per species id (index 0 unused, size speciesCount + 1).
+std::vector<std::int64_t> countSpecies(const LatticeParams& p, const Geometry& g,
+                                       const std::uint32_t* words);
+
+Snapshot makeSnapshot(const LatticeParams& p, const Geometry& g, const HostState& s);
+// Throws IoError when a field is missing or has the wrong size for these parameters.
+HostState readSnapshot(const LatticeParams& p, const Geometry& g, const Snapshot& s);
+
+std::vector<Metric> hostMetrics(const LatticeParams& p, const Geometry& g, const HostState& s);
+
+// Cloud "particles": one point per particle at its site centre, offset by slot on a small
+// circle so stacked particles show, radius lambda / 4, category "species".
+struct ViewBuffers {
+    std::vector<float> xyzr;
+    std::vector<std::uint8_t> species;
+};
+ModelViews hostViews(const LatticeParams& p, const Geometry& g, const HostState& s,
+                     ViewBuffers& buffers);
+
+std::unique_ptr<Model> makeCpuModel();
+
+}  // namespace cf::lattice

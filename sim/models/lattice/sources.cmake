@@ -1,0 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+list(APPEND CELLFORGE_SIM_SOURCES
+  models/lattice/lattice_params.cpp
+  models/lattice/lattice_model.cpp
+  models/lattice/cpu/lattice_cpu.cpp)
