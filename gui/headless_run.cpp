@@ -54,7 +54,7 @@ int runHeadless(const HeadlessOptions& o) {
             throw;
         }
     }();
-    const Backend backend = resolveBackend(o.backend, sc.backend);
+    const Backend backend = resolveModelBackend(*sc.model, o.backend, sc.backend);
     const std::uint64_t steps = o.steps.value_or(sc.steps);
     const std::uint64_t every = std::max<std::uint64_t>(1, o.every);
 

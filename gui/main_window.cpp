@@ -288,7 +288,7 @@ void MainWindow::buildActions() {
 bool MainWindow::openScenario(const QString& path) {
     try {
         Scenario sc = loadScenario(path.toStdString(), registry_);
-        const Backend backend = resolveBackend(options_.backend, sc.backend);
+        const Backend backend = resolveModelBackend(*sc.model, options_.backend, sc.backend);
         auto runner = std::make_unique<Runner>(*sc.model, backend, sc.parameters, sc.seed);
         runner->setStepsPerBatch(static_cast<std::uint64_t>(stepsPerFrame_->value()));
         auto exchange = std::make_shared<ViewExchange>();

@@ -50,7 +50,7 @@ int runScenario(const ModelRegistry& registry, const RunOptions& options) {
     if (options.steps) sc.steps = *options.steps;
     if (options.outDir) sc.output.dir = *options.outDir;
     if (options.every) sc.output.snapshotEvery = *options.every;
-    const Backend backend = resolveBackend(options.backend, sc.backend);
+    const Backend backend = resolveModelBackend(*sc.model, options.backend, sc.backend);
 
     const std::filesystem::path dir = sc.output.dir;
     std::error_code ec;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "sim/core/model.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace cf {
@@ -49,6 +50,21 @@ void checkSnapshotFinite(const Snapshot& snapshot, const char* modelName) {
         else if (f.type == ScalarType::F64)
             checkField<double>(f, snapshot, modelName);
     }
+}
+
+bool ModelDescriptor::offers(Backend b) const {
+    return std::find(backends.begin(), backends.end(), b) != backends.end();
+}
+
+Backend resolveModelBackend(const ModelDescriptor& model,
+                            const std::optional<std::string>& requested,
+                            std::optional<Backend> preferred) {
+    const bool chosen = requested.has_value() || preferred.has_value();
+    Backend b = resolveBackend(requested, preferred);
+    if (model.offers(b)) return b;
+    if (!chosen && model.offers(Backend::Cpu)) return Backend::Cpu;  // "best" for this model
+    throw ParameterError("model '" + model.name + "' has no " + std::string(toString(b)) +
+                         " backend yet (use --backend cpu)");
 }
 
 }  // namespace cf

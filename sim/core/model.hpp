@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -123,7 +124,17 @@ struct ModelDescriptor {
     // Throws Error when the backend is not available in this build or on this machine.
     std::function<std::unique_ptr<Model>(Backend)> create;
     std::vector<BenchCase> benchCases;
+    // Backends the model implements (a model is written CPU first; CUDA follows).
+    std::vector<Backend> backends = {Backend::Cpu, Backend::Cuda};
+    bool offers(Backend b) const;
 };
+
+// The backend to run `model` on: the requested one (an error naming the model when it
+// does not offer it), else the scenario's preference, else the best available one the
+// model offers.
+Backend resolveModelBackend(const ModelDescriptor& model,
+                            const std::optional<std::string>& requested,
+                            std::optional<Backend> preferred);
 
 // An explicit, owned registry (not a process global): applications build one with
 // builtinModels() and tests may build their own with test doubles.

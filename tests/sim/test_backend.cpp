@@ -69,3 +69,30 @@ TEST(Registry, DuplicateRegistrationThrows) {
 
 }  // namespace
 }  // namespace cf
+
+namespace cf {
+namespace {
+
+// A model written for the CPU only: chosen automatically on any machine, refused by name
+// when CUDA is asked for explicitly.
+TEST(ModelBackend, ModelsRunOnlyOnBackendsTheyOffer) {
+    ModelDescriptor cpuOnly;
+    cpuOnly.name = "cpu-only";
+    cpuOnly.backends = {Backend::Cpu};
+    EXPECT_EQ(resolveModelBackend(cpuOnly, std::nullopt, std::nullopt), Backend::Cpu);
+    EXPECT_EQ(resolveModelBackend(cpuOnly, std::string("cpu"), std::nullopt), Backend::Cpu);
+    EXPECT_THROW(resolveModelBackend(cpuOnly, std::string("cuda"), std::nullopt), ParameterError);
+    EXPECT_THROW(resolveModelBackend(cpuOnly, std::nullopt, Backend::Cuda), ParameterError);
+    if (isAvailable(Backend::Cuda)) {
+        try {
+            resolveModelBackend(cpuOnly, std::string("cuda"), std::nullopt);
+        } catch (const ParameterError& e) {
+            EXPECT_NE(std::string(e.what()).find("cpu-only"), std::string::npos) << e.what();
+        }
+    }
+    EXPECT_TRUE(cpuOnly.offers(Backend::Cpu));
+    EXPECT_FALSE(cpuOnly.offers(Backend::Cuda));
+}
+
+}  // namespace
+}  // namespace cf

@@ -420,6 +420,7 @@ ModelDescriptor descriptor() {
         "MPD-RDME)";
     d.timeUnit = "us";
     d.parameters = &parameterTable;
+    d.backends = {Backend::Cpu};  // the CUDA backend is the next step (issue 6)
     d.create = [](Backend b) -> std::unique_ptr<Model> {
         if (b == Backend::Cpu) return makeCpuModel();
         throw Error("lattice: no CUDA backend yet (the CPU reference is the only one)");
