@@ -9,6 +9,7 @@
 // division angles); `draw` numbers the 4-word blocks one entity needs within a step.
 #include <Random123/philox.h>
 
+#include <cmath>
 #include <cstdint>
 
 #include "sim/core/hd.hpp"
