@@ -72,6 +72,12 @@ Snapshot makeSnapshot(const LatticeParams& p, const Geometry& g, const HostState
 HostState readSnapshot(const LatticeParams& p, const Geometry& g, const Snapshot& s);
 
 std::vector<Metric> hostMetrics(const LatticeParams& p, const Geometry& g, const HostState& s);
+// The same metrics from counts already reduced elsewhere (countSpecies' layout) and the
+// number of free sites; `s` is read only for the overflow counters, displacement and
+// trackedSpecies (a device backend keeps the lattice itself on the device).
+std::vector<Metric> metricsFromCounts(const LatticeParams& p,
+                                      const std::vector<std::int64_t>& counts,
+                                      std::size_t freeSites, const HostState& s);
 
 // Cloud "particles": one point per particle at its site centre, offset by slot on a small
 // circle so stacked particles show, radius lambda / 4, category "species".
@@ -83,5 +89,6 @@ ModelViews hostViews(const LatticeParams& p, const Geometry& g, const HostState&
                      ViewBuffers& buffers);
 
 std::unique_ptr<Model> makeCpuModel();
+std::unique_ptr<Model> makeCudaModel();  // defined only in CUDA builds
 
 }  // namespace cf::lattice

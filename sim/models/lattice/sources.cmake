@@ -3,3 +3,6 @@ list(APPEND CELLFORGE_SIM_SOURCES
   models/lattice/lattice_params.cpp
   models/lattice/lattice_model.cpp
   models/lattice/cpu/lattice_cpu.cpp)
+list(APPEND CELLFORGE_SIM_CUDA_SOURCES
+  models/lattice/cuda/lattice_cuda.cpp
+  models/lattice/cuda/lattice_kernels.cu)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `lattice` on every backend: MSD = 6 D t, per-sweep move probability 2q, exact
 // conservation under forced overflows, reflective walls and obstacles, exact restart,
-// layouts agreeing. The CUDA instances skip until a CUDA backend exists.
+// layouts agreeing. (CPU and CUDA agreeing bit for bit: test_lattice_cuda.cpp.)
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -16,10 +16,7 @@ namespace {
 
 class LatticeTest : public testing::TestWithParam<Backend> {
 protected:
-    void SetUp() override {
-        CF_REQUIRE_BACKEND(GetParam());
-        if (GetParam() == Backend::Cuda) GTEST_SKIP() << "no CUDA backend of lattice yet";
-    }
+    void SetUp() override { CF_REQUIRE_BACKEND(GetParam()); }
     const ModelDescriptor desc = lattice::descriptor();
     ParamSet params{desc.parameters()};
     void set(const std::vector<std::string>& assignments) {
@@ -237,16 +234,19 @@ TEST_P(LatticeTest, ViewsHaveOnePointPerParticle) {
     const ModelViews v = m->views();
     ASSERT_EQ(v.clouds.size(), 1u);
     const PointCloudView& c = v.clouds[0];
+    EXPECT_EQ(c.space, GetParam() == Backend::Cuda ? MemorySpace::Device : MemorySpace::Host);
     ASSERT_EQ(c.count, 150u);
     EXPECT_DOUBLE_EQ(v.boxHi[0], 8 * 2.0);
+    const auto xyzr = viewToHost(c.positions, 4 * c.count, c.space);
+    const auto category = viewToHost(c.categories.at(0).data, c.count, c.space);
     int second = 0;
     for (std::size_t i = 0; i < c.count; ++i) {
         for (int a = 0; a < 3; ++a) {
-            EXPECT_GE(c.positions[4 * i + a], 0.0f);
-            EXPECT_LE(c.positions[4 * i + a], 16.0f);
+            EXPECT_GE(xyzr[4 * i + a], 0.0f);
+            EXPECT_LE(xyzr[4 * i + a], 16.0f);
         }
-        EXPECT_FLOAT_EQ(c.positions[4 * i + 3], 0.5f);
-        second += c.categories[0].data[i] == 1;
+        EXPECT_FLOAT_EQ(xyzr[4 * i + 3], 0.5f);
+        second += category[i] == 1;
     }
     EXPECT_EQ(second, 50);
 }

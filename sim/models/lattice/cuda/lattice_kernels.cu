@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// CUDA kernels of `lattice`: one thread per site runs the shared gather of
+// lattice_sweep.hpp (reading one lattice copy, writing the other), so the device lattice
+// equals the CPU one bit for bit. Overflows go to a list through an atomic counter; its
+// order is arbitrary, which is harmless because the host sorts it before re-insertion.
+#include <cub/cub.cuh>
+
+#include "sim/core/cuda_check.hpp"
+#include "sim/models/lattice/cuda/lattice_kernels.cuh"
+#include "sim/models/lattice/lattice_params.hpp"
+
+namespace cf::lattice::cuda {
+
+namespace {
+
+// Read by every thread with the same address (broadcast); the HD functions are
+// __forceinline__, so they index it directly.
+__constant__ Geometry cGeom;
+
+constexpr int kBlock = 256;
+
+unsigned blocksFor(std::uint32_t n) {
+    return (n + kBlock - 1) / kBlock;
+}
+
+__global__ void sweepKernel(SweepArgs a) {
+    const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= a.sites) return;
+    const Geometry& g = cGeom;
+    Gathered gth;
+    gatherSite(g, a.src, a.types, a.step, a.axis, i, gth);
+    const int keep = gth.count < g.capacity ? gth.count : g.capacity;
+    encodeSite(g, a.dst, i, siteType(g, a.src, a.types, i), gth.species, keep);
+    std::uint32_t base = 0;
+    if (gth.count > keep)
+        base = atomicAdd(a.overflowCount, static_cast<std::uint32_t>(gth.count - keep));
+    const bool tracking = a.ids != nullptr;
+    for (int k = 0; k < gth.count; ++k) {
+        std::uint32_t id = 0;
+        if (tracking) {
+            const std::int32_t from = gth.from[k] == 0 ? static_cast<std::int32_t>(i)
+                                                       : neighborOf(g, i, a.axis, gth.from[k]);
+            id = a.ids[static_cast<std::size_t>(gth.slot[k]) * a.sites +
+                       static_cast<std::uint32_t>(from)];
+            // As on the CPU: each id is gathered by exactly one site, one writer.
+            if (id != 0) a.displacement[3 * (id - 1) + a.axis] -= gth.from[k];
+            if (k < keep) a.nextIds[static_cast<std::size_t>(k) * a.sites + i] = id;
+        }
+        if (k >= keep) {
+            const std::uint32_t at = base + static_cast<std::uint32_t>(k - keep);
+            if (at < a.overflowCapacity)
+                a.overflows[at] =
+                    OverflowRecord{i, id, gth.species[k], static_cast<std::uint8_t>(k), 0};
+        }
+    }
+    if (tracking)
+        for (int k = keep; k < g.capacity; ++k)
+            a.nextIds[static_cast<std::size_t>(k) * a.sites + i] = 0u;
+}
+
+__global__ void countKernel(const std::uint32_t* words, std::uint32_t sites, int speciesCount,
+                            unsigned long long* counts) {
+    __shared__ unsigned int local[kMaxSpecies + 1];
+    if (threadIdx.x <= kMaxSpecies) local[threadIdx.x] = 0;
+    __syncthreads();
+    const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < sites) {
+        std::uint16_t sp[kMaxSlots];
+        const int n = decodeSite(cGeom, words, i, sp);
+        for (int k = 0; k < n; ++k)
+            atomicAdd(&local[sp[k] > speciesCount ? 0 : sp[k]], 1u);
+    }
+    __syncthreads();
+    if (threadIdx.x <= kMaxSpecies && local[threadIdx.x] != 0)
+        atomicAdd(&counts[threadIdx.x], static_cast<unsigned long long>(local[threadIdx.x]));
+}
+
+__global__ void occupancyKernel(const std::uint32_t* words, std::uint32_t sites,
+                                std::uint32_t* occupancy) {
+    const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= sites) return;
+    std::uint16_t sp[kMaxSlots];
+    occupancy[i] = static_cast<std::uint32_t>(decodeSite(cGeom, words, i, sp));
+}
+
+// Same arithmetic as hostViews; the products and sums are rounded separately (no FMA
+// contraction) so only cosf/sinf (within 2 ulp of the host's) can differ.
+__global__ void packViewsKernel(const std::uint32_t* words, std::uint32_t sites, float l,
+                                const std::uint32_t* offsets, float4* xyzr, std::uint8_t* species) {
+    const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= sites) return;
+    const Geometry& g = cGeom;
+    std::uint16_t sp[kMaxSlots];
+    const int n = decodeSite(g, words, i, sp);
+    if (n == 0) return;
+    const float c[3] = {__fmul_rn(static_cast<float>(coordOf(g, i, 0)) + 0.5f, l),
+                        __fmul_rn(static_cast<float>(coordOf(g, i, 1)) + 0.5f, l),
+                        __fmul_rn(static_cast<float>(coordOf(g, i, 2)) + 0.5f, l)};
+    const std::uint32_t at = offsets[i];
+    for (int k = 0; k < n; ++k) {
+        const float ang =
+            __fdiv_rn(__fmul_rn(6.2831853f, static_cast<float>(k)), static_cast<float>(n));
+        const float rr = n > 1 ? __fmul_rn(0.25f, l) : 0.0f;
+        const float dz = n > 1 ? __fmul_rn(__fmul_rn(0.1f, l), (k % 2 ? 1.f : -1.f)) : 0.f;
+        xyzr[at + k] = make_float4(__fadd_rn(c[0], __fmul_rn(rr, cosf(ang))),
+                                   __fadd_rn(c[1], __fmul_rn(rr, sinf(ang))), __fadd_rn(c[2], dz),
+                                   __fmul_rn(0.25f, l));
+        species[at + k] = static_cast<std::uint8_t>(sp[k] - 1);
+    }
+}
+
+}  // namespace
+
+void uploadGeometry(const Geometry& g, cudaStream_t stream) {
+    CF_CUDA_CHECK(cudaMemcpyToSymbolAsync(cGeom, &g, sizeof g, 0, cudaMemcpyHostToDevice, stream));
+}
+
+void downloadGeometry(Geometry& g, cudaStream_t stream) {
+    CF_CUDA_CHECK(
+        cudaMemcpyFromSymbolAsync(&g, cGeom, sizeof g, 0, cudaMemcpyDeviceToHost, stream));
+    CF_CUDA_CHECK(cudaStreamSynchronize(stream));
+}
+
+void launchSweep(const SweepArgs& args, cudaStream_t stream) {
+    if (args.sites == 0) return;
+    sweepKernel<<<blocksFor(args.sites), kBlock, 0, stream>>>(args);
+    CF_CUDA_CHECK_LAUNCH("lattice::sweepKernel", stream);
+}
+
+void launchCountSpecies(const std::uint32_t* words, std::uint32_t sites, int speciesCount,
+                        unsigned long long* counts, cudaStream_t stream) {
+    if (sites == 0) return;
+    countKernel<<<blocksFor(sites), kBlock, 0, stream>>>(words, sites, speciesCount, counts);
+    CF_CUDA_CHECK_LAUNCH("lattice::countKernel", stream);
+}
+
+std::size_t packViews(const std::uint32_t* words, std::uint32_t sites, float lambda,
+                      cf::cuda::DeviceBuffer<std::uint32_t>& occupancy,
+                      cf::cuda::DeviceBuffer<std::uint32_t>& offsets,
+                      cf::cuda::DeviceBuffer<unsigned char>& scratch,
+                      cf::cuda::DeviceBuffer<float>& xyzr,
+                      cf::cuda::DeviceBuffer<std::uint8_t>& species, cudaStream_t stream) {
+    if (sites == 0) return 0;
+    occupancy.resize(sites);
+    offsets.resize(sites);
+    occupancyKernel<<<blocksFor(sites), kBlock, 0, stream>>>(words, sites, occupancy.data());
+    CF_CUDA_CHECK_LAUNCH("lattice::occupancyKernel", stream);
+    std::size_t need = 0;
+    CF_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, need, occupancy.data(), offsets.data(),
+                                                static_cast<int>(sites), stream));
+    void* temp = cf::cuda::ensureScratch(scratch, need);
+    CF_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(temp, need, occupancy.data(), offsets.data(),
+                                                static_cast<int>(sites), stream));
+    std::uint32_t last[2] = {0, 0};
+    CF_CUDA_CHECK(cudaMemcpyAsync(&last[0], offsets.data() + (sites - 1), sizeof(std::uint32_t),
+                                  cudaMemcpyDeviceToHost, stream));
+    CF_CUDA_CHECK(cudaMemcpyAsync(&last[1], occupancy.data() + (sites - 1), sizeof(std::uint32_t),
+                                  cudaMemcpyDeviceToHost, stream));
+    CF_CUDA_CHECK(cudaStreamSynchronize(stream));
+    const std::size_t total = static_cast<std::size_t>(last[0]) + last[1];
+    xyzr.resize(4 * total);
+    species.resize(total);
+    if (total == 0) return 0;
+    packViewsKernel<<<blocksFor(sites), kBlock, 0, stream>>>(words, sites, lambda, offsets.data(),
+                                                             reinterpret_cast<float4*>(xyzr.data()),
+                                                             species.data());
+    CF_CUDA_CHECK_LAUNCH("lattice::packViewsKernel", stream);
+    return total;
+}
+
+}  // namespace cf::lattice::cuda

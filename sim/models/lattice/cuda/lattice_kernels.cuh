@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// Launchers for the `lattice` CUDA kernels (defined in lattice_kernels.cu). Host-compiled
+// code includes this; it declares no kernels and pulls in no CUDA device headers.
+#include <cstdint>
+#include <cuda_runtime_api.h>
+#include <type_traits>
+
+#include "sim/core/device_buffer.hpp"
+#include "sim/models/lattice/lattice_sweep.hpp"
+
+namespace cf::lattice::cuda {
+
+// One particle that did not fit during a sweep, as the kernel writes it (the host turns
+// it into a lattice::Overflow; the list order is arbitrary, reinsertOverflows sorts it).
+struct OverflowRecord {
+    std::uint32_t site;
+    std::uint32_t id;
+    std::uint16_t species;
+    std::uint8_t order;
+    std::uint8_t unused;
+};
+static_assert(std::is_trivially_copyable_v<OverflowRecord>);
+
+struct SweepArgs {
+    const std::uint32_t* src;  // the lattice before this sweep
+    std::uint32_t* dst;        // written completely by the sweep
+    const std::uint8_t* types;
+    const std::uint32_t* ids;  // nullptr without tracking
+    std::uint32_t* nextIds;
+    std::int32_t* displacement;
+    OverflowRecord* overflows;       // room for overflowCapacity records
+    std::uint32_t* overflowCount;    // zeroed before the launch; may end above the capacity
+    std::uint32_t overflowCapacity;  // (the host then reports the lost records)
+    std::uint32_t sites;
+    std::uint64_t step;
+    int axis;
+};
+static_assert(std::is_trivially_copyable_v<SweepArgs>);
+
+// Copies the geometry (sizes, layout, seed, thresholds) into the kernels' __constant__
+// struct, ordered on `stream`.
+void uploadGeometry(const Geometry& g, cudaStream_t stream);
+// Reads the constant-memory copy back, ordered after the work queued on `stream`.
+void downloadGeometry(Geometry& g, cudaStream_t stream);
+
+// One 1-D sweep: every site gathers with gatherSite (lattice_sweep.hpp), exactly as the
+// CPU reference does, and appends what does not fit to the overflow list.
+void launchSweep(const SweepArgs& args, cudaStream_t stream);
+
+// counts[s] += particles of species s for s = 1..speciesCount, counts[0] += particles
+// with an id no species has. counts holds kMaxSpecies + 1 zeroed values.
+void launchCountSpecies(const std::uint32_t* words, std::uint32_t sites, int speciesCount,
+                        unsigned long long* counts, cudaStream_t stream);
+
+// The drawing view: occupancy per site, an exclusive scan, then one thread per site
+// writes its particles at its offset (the CPU views' order). Returns the particle count;
+// xyzr and species are resized to fit it.
+std::size_t packViews(const std::uint32_t* words, std::uint32_t sites, float lambda,
+                      cf::cuda::DeviceBuffer<std::uint32_t>& occupancy,
+                      cf::cuda::DeviceBuffer<std::uint32_t>& offsets,
+                      cf::cuda::DeviceBuffer<unsigned char>& scratch,
+                      cf::cuda::DeviceBuffer<float>& xyzr,
+                      cf::cuda::DeviceBuffer<std::uint8_t>& species, cudaStream_t stream);
+
+}  // namespace cf::lattice::cuda
