@@ -18,7 +18,10 @@ using cf::cuda::DeviceBuffer;
 class CudaLattice final : public Model {
 public:
     CudaLattice() { CF_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
-    ~CudaLattice() override { cudaStreamDestroy(stream_); }
+    ~CudaLattice() override {
+        cuda::releaseGeometry(this);
+        cudaStreamDestroy(stream_);
+    }
     CudaLattice(const CudaLattice&) = delete;
     CudaLattice& operator=(const CudaLattice&) = delete;
 
@@ -29,7 +32,7 @@ public:
         g_ = makeGeometry(p_, seed);
         HostState s = initialState(p_, g_);
         expected_ = countSpecies(p_, g_, s.words.data());
-        cuda::uploadGeometry(g_, stream_);
+        cuda::uploadGeometry(g_, this, stream_);
         upload(std::move(s));
     }
 
@@ -47,10 +50,11 @@ public:
         p_.validation = next.validation;
         updateThresholds(p_, g_);
         // Ordered on the simulation stream: sweeps already queued keep the old thresholds.
-        cuda::uploadGeometry(g_, stream_);
+        cuda::uploadGeometry(g_, this, stream_);
     }
 
     void advance(std::uint64_t steps) override {
+        cuda::bindGeometry(g_, this, stream_);
         for (std::uint64_t k = 0; k < steps; ++k)
             stepOnce();
     }
@@ -61,10 +65,12 @@ public:
     std::vector<Metric> metrics() override {
         // Counts reduced on the device; only the tracked displacements come back.
         if (!disp_.empty()) disp_.copyToHost(h_.displacement, stream_);
+        cuda::bindGeometry(g_, this, stream_);
         return metricsFromCounts(p_, deviceCounts(), freeSites_, h_);
     }
 
     Snapshot snapshot() override {
+        cuda::bindGeometry(g_, this, stream_);
         download();
         return makeSnapshot(p_, g_, h_);
     }
@@ -74,6 +80,7 @@ public:
     // Packed on the device, in the CPU views' order, so the window copies them into GL
     // buffers device to device.
     ModelViews views() override {
+        cuda::bindGeometry(g_, this, stream_);
         const std::size_t n =
             cuda::packViews(words_.data(), g_.sites, p_.lambda, viewOccupancy_, viewOffsets_,
                             scratch_, viewXyzr_, viewSpecies_, stream_);
@@ -94,6 +101,7 @@ public:
 
     std::vector<std::uint8_t> deviceParameterBlock() override {
         Geometry onDevice{};
+        cuda::bindGeometry(g_, this, stream_);
         cuda::downloadGeometry(onDevice, stream_);
         return bytesOf(onDevice);
     }

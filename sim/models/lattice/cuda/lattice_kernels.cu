@@ -111,8 +111,22 @@ __global__ void packViewsKernel(const std::uint32_t* words, std::uint32_t sites,
 
 }  // namespace
 
-void uploadGeometry(const Geometry& g, cudaStream_t stream) {
+// The model whose geometry cGeom holds: __constant__ memory is one per process, so two
+// lattice models used in turn (a test comparing layouts, a window opening a second run)
+// must put their own geometry back before launching.
+const void* gGeometryOwner = nullptr;
+
+void uploadGeometry(const Geometry& g, const void* owner, cudaStream_t stream) {
     CF_CUDA_CHECK(cudaMemcpyToSymbolAsync(cGeom, &g, sizeof g, 0, cudaMemcpyHostToDevice, stream));
+    gGeometryOwner = owner;
+}
+
+void bindGeometry(const Geometry& g, const void* owner, cudaStream_t stream) {
+    if (gGeometryOwner != owner) uploadGeometry(g, owner, stream);
+}
+
+void releaseGeometry(const void* owner) {
+    if (gGeometryOwner == owner) gGeometryOwner = nullptr;
 }
 
 void downloadGeometry(Geometry& g, cudaStream_t stream) {

@@ -40,7 +40,13 @@ static_assert(std::is_trivially_copyable_v<SweepArgs>);
 
 // Copies the geometry (sizes, layout, seed, thresholds) into the kernels' __constant__
 // struct, ordered on `stream`.
-void uploadGeometry(const Geometry& g, cudaStream_t stream);
+// __constant__ memory is one per process: each model uploads under its own address as
+// `owner`, calls bindGeometry before launching (uploads only when another model's geometry
+// is there) and releaseGeometry when it goes. Models used in turn are safe; two models
+// stepping at the same time on different threads are not.
+void uploadGeometry(const Geometry& g, const void* owner, cudaStream_t stream);
+void bindGeometry(const Geometry& g, const void* owner, cudaStream_t stream);
+void releaseGeometry(const void* owner);
 // Reads the constant-memory copy back, ordered after the work queued on `stream`.
 void downloadGeometry(Geometry& g, cudaStream_t stream);
 
