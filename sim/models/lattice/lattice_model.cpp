@@ -422,6 +422,19 @@ BenchCase sweepCase(int nxy, int nz0, const char* layoutName, const char* layout
 
 }  // namespace
 
+void applyLiveParameters(LatticeParams& p, const LatticeParams& next) {
+    p.tau = next.tau;
+    p.d1 = next.d1;
+    p.d2 = next.d2;
+    p.d3 = next.d3;
+    p.d4 = next.d4;
+    p.d5 = next.d5;
+    p.d6 = next.d6;
+    p.d7 = next.d7;
+    p.d8 = next.d8;
+    p.validation = next.validation;
+}
+
 ModelDescriptor descriptor() {
     ModelDescriptor d;
     d.name = "lattice";

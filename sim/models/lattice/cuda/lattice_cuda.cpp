@@ -38,16 +38,7 @@ public:
 
     void setLiveParameters(const ParamSet& params) override {
         const LatticeParams next = checkedParams(params);
-        p_.tau = next.tau;
-        p_.d1 = next.d1;
-        p_.d2 = next.d2;
-        p_.d3 = next.d3;
-        p_.d4 = next.d4;
-        p_.d5 = next.d5;
-        p_.d6 = next.d6;
-        p_.d7 = next.d7;
-        p_.d8 = next.d8;
-        p_.validation = next.validation;
+        applyLiveParameters(p_, next);
         updateThresholds(p_, g_);
         // Ordered on the simulation stream: sweeps already queued keep the old thresholds.
         cuda::uploadGeometry(g_, this, stream_);
