@@ -227,6 +227,17 @@ private slots:
         presentationModeAndBack();
     }
 
+    // The lattice model (CPU-only so far) opens on the CPU on any machine and steps.
+    void latticeScenarioOpensAndSteps() {
+        QVERIFY(window_->openScenario(scenarios_ + "/lattice-free-diffusion.toml"));
+        QCOMPARE(QString::fromStdString(window_->scenario()->model->name), QString("lattice"));
+        QVERIFY(waitForShownStep(0));
+        window_->findChild<QSpinBox*>("stepsPerFrame")->setValue(2);
+        window_->action("step")->trigger();
+        QVERIFY(waitForShownStep(2));
+        window_->grab().save(QDir::temp().filePath("cellforge-window-lattice.png"), "PNG");
+    }
+
     // A broken file is reported (log + message) and the current run stays.
     void badScenarioIsReportedAndTheRunStays() {
         QTemporaryDir dir;
