@@ -99,16 +99,7 @@ int runHeadless(const HeadlessOptions& o) {
             throw render::RenderError("model '" + sc.model->name + "' offers nothing to draw");
         uploader.upload(views.clouds.front(), cloud, o.color);
         if (!framed) {
-            camera.fit({static_cast<float>(views.focusLo[0]), static_cast<float>(views.focusLo[1]),
-                        static_cast<float>(views.focusLo[2])},
-                       {static_cast<float>(views.focusHi[0]), static_cast<float>(views.focusHi[1]),
-                        static_cast<float>(views.focusHi[2])});
-            guides.setBox({views.boxLo[0], views.boxLo[1], views.boxLo[2]},
-                          {views.boxHi[0], views.boxHi[1], views.focusHi[2]});
-            for (const PlaneView& plane : views.planes)
-                guides.addPlane({plane.point[0], plane.point[1], plane.point[2]},
-                                {plane.normal[0], plane.normal[1], plane.normal[2]},
-                                {plane.extent[0], plane.extent[1]}, {0.85f, 0.75f, 0.55f, 0.35f});
+            frameScene(views, guides, &camera);
             framed = true;
         }
         if (cameraPath) camera = cameraPath->evaluate(frameIndex / static_cast<double>(o.fps));

@@ -57,6 +57,22 @@ Channels chooseChannel(const PointCloudView& view, const std::string& color) {
 }
 }  // namespace
 
+void frameScene(const ModelViews& views, render::Guides& guides, render::OrbitCamera* camera) {
+    auto vec = [](const double v[3]) {
+        return glm::vec3(static_cast<float>(v[0]), static_cast<float>(v[1]),
+                         static_cast<float>(v[2]));
+    };
+    if (camera != nullptr) camera->fit(vec(views.focusLo), vec(views.focusHi));
+    guides.setBox(vec(views.boxLo),
+                  {static_cast<float>(views.boxHi[0]), static_cast<float>(views.boxHi[1]),
+                   static_cast<float>(views.focusHi[2])});
+    guides.clearPlanes();
+    for (const PlaneView& p : views.planes)
+        guides.addPlane(vec(p.point), vec(p.normal),
+                        {static_cast<float>(p.extent[0]), static_cast<float>(p.extent[1])},
+                        {0.85f, 0.75f, 0.55f, 0.35f});
+}
+
 render::SphereGeometry sphereGeometry(const PointCloudView& view, const std::string& color) {
     const Channels ch = chooseChannel(view, color);
     render::SphereGeometry g;

@@ -6,12 +6,20 @@
 #include <memory>
 #include <string>
 
+#include "render/camera.hpp"
 #include "render/geometry_export.hpp"
+#include "render/guides.hpp"
 #include "render/legend.hpp"
 #include "render/point_cloud.hpp"
 #include "sim/core/views.hpp"
 
 namespace cf::gui {
+
+// The scene's frame from a model's views, as every view of a run shows it: the domain box
+// (its height cut to the focus box, so a thin tissue is not lost in a tall domain), the
+// model's planes (translucent), and, when `camera` is given, the camera fitted to the focus
+// box.
+void frameScene(const ModelViews& views, render::Guides& guides, render::OrbitCamera* camera);
 
 // The cloud as geometry for export (host copies; colours as the viewport shows them).
 render::SphereGeometry sphereGeometry(const PointCloudView& view, const std::string& color);

@@ -28,7 +28,6 @@ struct Viewport::Scene {
 };
 
 namespace {
-const std::string kNoUpload = "none";
 glm::vec3 toVec(const double v[3]) {
     return {static_cast<float>(v[0]), static_cast<float>(v[1]), static_cast<float>(v[2])};
 }
@@ -66,10 +65,8 @@ void Viewport::fitToScene() {
     if (scene_) camera_.fit(scene_->focusLo, scene_->focusHi);
 }
 
-const std::string& Viewport::uploadPath() const {
-    static const std::string interop = "interop", host = "host upload";
-    if (!scene_) return kNoUpload;
-    return std::string(scene_->uploader.path()) == "interop" ? interop : host;
+std::string Viewport::uploadPath() const {
+    return scene_ ? scene_->uploader.path() : "none";
 }
 
 const render::LegendSpec& Viewport::legend() const {
@@ -121,16 +118,7 @@ bool Viewport::takeViews() {
     if (!framed_) {
         scene_->focusLo = toVec(views.focusLo);
         scene_->focusHi = toVec(views.focusHi);
-        camera_.fit(scene_->focusLo, scene_->focusHi);
-        scene_->guides.setBox(toVec(views.boxLo),
-                              {static_cast<float>(views.boxHi[0]),
-                               static_cast<float>(views.boxHi[1]), scene_->focusHi.z});
-        scene_->guides.clearPlanes();
-        for (const PlaneView& p : views.planes)
-            scene_->guides.addPlane(
-                toVec(p.point), toVec(p.normal),
-                {static_cast<float>(p.extent[0]), static_cast<float>(p.extent[1])},
-                {0.85f, 0.75f, 0.55f, 0.35f});
+        frameScene(views, scene_->guides, &camera_);
         framed_ = true;
     }
     shownStep_ = lease->step();

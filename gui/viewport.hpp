@@ -48,7 +48,7 @@ public:
 
     double framesPerSecond() const { return fps_; }
     std::uint64_t shownStep() const { return shownStep_; }
-    const std::string& uploadPath() const;  // "interop" / "host upload"
+    std::string uploadPath() const;  // "interop", "host upload" or "none" (no GL yet)
     const render::LegendSpec& legend() const;
     // Channel names of the shown cloud: categories first, then scalars.
     QStringList channels() const { return channels_; }
