@@ -162,6 +162,32 @@ TEST_P(BrownianTest, ViewsCarryTheSnapshot) {
 INSTANTIATE_TEST_SUITE_P(AllBackends, BrownianTest, testing::ValuesIn(test::builtBackends()),
                          test::backendName);
 
+// Two CUDA instances with different parameters stepped in turn: each must run with its own
+// __constant__ parameters (bound before its launches), so A's state equals A run alone.
+TEST(BrownianCuda, InstancesUsedInTurnKeepTheirParameters) {
+    CF_REQUIRE_BACKEND(Backend::Cuda);
+    const ModelDescriptor desc = brownian::descriptor();
+    ParamSet pa(desc.parameters()), pb(desc.parameters());
+    pa.setFromAssignment("system.count=2000");
+    pb.setFromAssignment("system.count=2000");
+    pb.setFromAssignment("dynamics.diffusion=5");
+    auto alone = desc.create(Backend::Cuda);
+    alone->reset(pa, 9);
+    alone->advance(30);
+    const auto expected = alone->snapshot().at("position").bytes;
+    alone.reset();
+    auto a = desc.create(Backend::Cuda);
+    auto b = desc.create(Backend::Cuda);
+    a->reset(pa, 9);
+    b->reset(pb, 9);  // b's parameters are now in constant memory
+    for (int k = 0; k < 3; ++k) {
+        a->advance(10);
+        b->advance(10);
+    }
+    EXPECT_EQ(a->snapshot().at("position").bytes, expected);
+    EXPECT_NE(b->snapshot().at("position").bytes, expected);
+}
+
 // CPU (double forces) against CUDA (float forces): same initial state and noise, so after
 // 5 steps positions differ only by force rounding, ~1e-6 um per step; tolerance 1e-4 um.
 TEST(BrownianCuda, MatchesCpuReference) {

@@ -18,7 +18,10 @@ using cf::cuda::DeviceBuffer;
 class CudaBrownian final : public Model {
 public:
     CudaBrownian() { CF_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
-    ~CudaBrownian() override { cudaStreamDestroy(stream_); }
+    ~CudaBrownian() override {
+        cuda::releaseParams(this);
+        cudaStreamDestroy(stream_);
+    }
     CudaBrownian(const CudaBrownian&) = delete;
     CudaBrownian& operator=(const CudaBrownian&) = delete;
 
@@ -36,7 +39,7 @@ public:
         const float hi[3] = {p_.box, p_.box, p_.box};
         const bool periodic[3] = {true, true, true};
         geometry_ = grid::makeGridGeometry(lo, hi, 2.0f * p_.radius, periodic);
-        cuda::uploadParams(p_, stream_);
+        cuda::uploadParams(p_, this, stream_);
         step_ = 0;
         time_ = 0.0;
     }
@@ -49,10 +52,11 @@ public:
         p_.stiffness = next.stiffness;
         p_.mobility = next.mobility;
         // Ordered on the simulation stream: kernels already queued keep the old values.
-        cuda::uploadParams(p_, stream_);
+        cuda::uploadParams(p_, this, stream_);
     }
 
     void advance(std::uint64_t steps) override {
+        cuda::bindParams(p_, this, stream_);  // another instance may have run since
         for (std::uint64_t s = 0; s < steps; ++s)
             stepOnce();
     }
@@ -61,6 +65,7 @@ public:
     double time() const override { return time_; }
 
     std::vector<Metric> metrics() override {
+        cuda::bindParams(p_, this, stream_);  // another instance may have run since
         const int n = count();
         terms_.resize(2 * static_cast<std::size_t>(n));
         sums_.resize(2);
@@ -87,6 +92,7 @@ public:
 
     // Packed on the device, so the window copies them into GL buffers device to device.
     ModelViews views() override {
+        cuda::bindParams(p_, this, stream_);  // another instance may have run since
         const int n = count();
         viewXyzr_.resize(4 * static_cast<std::size_t>(n));
         viewDisplacement_.resize(static_cast<std::size_t>(n));
@@ -102,6 +108,7 @@ public:
     }
 
     void checkFinite() override {
+        cuda::bindParams(p_, this, stream_);  // another instance may have run since
         firstBad_.resize(1);
         const int none = INT_MAX;
         firstBad_.copyFromHost(std::span<const int>(&none, 1), stream_);
@@ -122,6 +129,7 @@ public:
 
     std::vector<std::uint8_t> deviceParameterBlock() override {
         BrownianParams onDevice{};
+        cuda::bindParams(p_, this, stream_);
         cuda::downloadParams(onDevice, stream_);
         return bytesOf(onDevice);
     }

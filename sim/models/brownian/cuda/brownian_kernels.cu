@@ -3,6 +3,7 @@
 // (no atomics, so results are deterministic), adds Philox noise and integrates.
 #include <cub/cub.cuh>
 
+#include "sim/core/constant_owner.hpp"
 #include "sim/core/cuda_check.hpp"
 #include "sim/core/rng.hpp"
 #include "sim/models/brownian/cuda/brownian_kernels.cuh"
@@ -100,9 +101,23 @@ void downloadParams(BrownianParams& params, cudaStream_t stream) {
     CF_CUDA_CHECK(cudaStreamSynchronize(stream));
 }
 
-void uploadParams(const BrownianParams& params, cudaStream_t stream) {
+// Whose parameters the __constant__ struct holds.
+static cf::cuda::ConstantOwner gParamsOwner;
+
+void uploadParams(const BrownianParams& params, const void* owner, cudaStream_t stream) {
+    gParamsOwner.acquire(owner, stream);  // waits for the previous holder's kernels
     CF_CUDA_CHECK(cudaMemcpyToSymbolAsync(cParams, &params, sizeof params, 0,
                                           cudaMemcpyHostToDevice, stream));
+}
+
+void bindParams(const BrownianParams& params, const void* owner, cudaStream_t stream) {
+    if (gParamsOwner.acquire(owner, stream))
+        CF_CUDA_CHECK(cudaMemcpyToSymbolAsync(cParams, &params, sizeof params, 0,
+                                              cudaMemcpyHostToDevice, stream));
+}
+
+void releaseParams(const void* owner) {
+    gParamsOwner.release(owner);
 }
 
 void launchPackViews(const float* x, const float* y, const float* z, const float* dx,

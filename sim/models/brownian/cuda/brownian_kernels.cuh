@@ -31,7 +31,11 @@ struct StepArgs {
 static_assert(std::is_trivially_copyable_v<StepArgs>);
 
 // Copies the parameters into the kernels' __constant__ struct, ordered on `stream`.
-void uploadParams(const BrownianParams& params, cudaStream_t stream);
+// `owner` is the model instance (see sim/core/constant_owner.hpp): bindParams uploads
+// only when another instance's struct is in the symbol; releaseParams when it goes.
+void uploadParams(const BrownianParams& params, const void* owner, cudaStream_t stream);
+void bindParams(const BrownianParams& params, const void* owner, cudaStream_t stream);
+void releaseParams(const void* owner);
 // Reads the constant-memory copy back, ordered after the work queued on `stream`.
 void downloadParams(BrownianParams& params, cudaStream_t stream);
 

@@ -24,6 +24,7 @@ public:
     CudaEpidermis() { CF_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
     ~CudaEpidermis() override {
         dropGraphs();
+        cuda::releaseParams(this);
         cudaStreamDestroy(stream_);
     }
     CudaEpidermis(const CudaEpidermis&) = delete;
@@ -36,7 +37,7 @@ public:
         dt_ = params.real("time.dt");
         dropGraphs();
         setupGrid();
-        cuda::uploadParams(p_, stream_);
+        cuda::uploadParams(p_, this, stream_);
         upload(initialState(p_, seed));
         step_ = 0;
         time_ = 0.0;
@@ -69,13 +70,14 @@ public:
         dropGraphs();  // captured launches hold dt and the method
         if (gridChanged) setupGrid();
         // Ordered on the stream: kernels already queued keep the old values.
-        cuda::uploadParams(p_, stream_);
+        cuda::uploadParams(p_, this, stream_);
     }
 
     // Runs of kGraphSteps steps without a growth event replay a captured CUDA graph: a step
     // is a dozen small launches, and at a few thousand cells launch latency is a large
     // part of the step time.
     void advance(std::uint64_t steps) override {
+        cuda::bindParams(p_, this, stream_);  // another instance may have run since
         while (steps > 0) {
             if (warmedUp_ && steps >= kGraphSteps && !growthWithin(kGraphSteps)) {
                 replayGraph();
@@ -91,6 +93,7 @@ public:
     double time() const override { return time_; }
 
     std::vector<Metric> metrics() override {
+        cuda::bindParams(p_, this, stream_);  // another instance may have run since
         const HostState h = download();
         return hostMetrics(p_, h, cz_.toHost(stream_));
     }
@@ -105,6 +108,7 @@ public:
     }
 
     void checkFinite() override {
+        cuda::bindParams(p_, this, stream_);  // another instance may have run since
         const std::int32_t none = INT_MAX;
         if (p_.neighborMethod == static_cast<int>(NeighborMethod::Grid)) {
             const std::int32_t bad = badRadius_.toHost(stream_)[0];
@@ -146,12 +150,14 @@ public:
 
     std::vector<std::uint8_t> deviceParameterBlock() override {
         EpidermisParams onDevice{};
+        cuda::bindParams(p_, this, stream_);
         cuda::downloadParams(onDevice, stream_);
         return bytesOf(onDevice);
     }
 
     // Packed on the device (no host copy of the state): ready for CUDA-GL interop.
     ModelViews views() override {
+        cuda::bindParams(p_, this, stream_);  // another instance may have run since
         // The centres are current: every step, division and upload ends by computing them.
         elementOffset_.resize(static_cast<std::size_t>(capacity_));
         const std::int64_t n =

@@ -6,6 +6,7 @@
 #include <climits>
 #include <cub/cub.cuh>
 
+#include "sim/core/constant_owner.hpp"
 #include "sim/core/cuda_check.hpp"
 #include "sim/models/epidermis/cuda/epidermis_kernels.cuh"
 #include "sim/models/epidermis/epidermis_physics.hpp"
@@ -340,9 +341,23 @@ void downloadParams(EpidermisParams& params, cudaStream_t stream) {
     CF_CUDA_CHECK(cudaStreamSynchronize(stream));
 }
 
-void uploadParams(const EpidermisParams& params, cudaStream_t stream) {
+// Whose parameters the __constant__ struct holds.
+static cf::cuda::ConstantOwner gParamsOwner;
+
+void uploadParams(const EpidermisParams& params, const void* owner, cudaStream_t stream) {
+    gParamsOwner.acquire(owner, stream);  // waits for the previous holder's kernels
     CF_CUDA_CHECK(
         cudaMemcpyToSymbolAsync(cP, &params, sizeof params, 0, cudaMemcpyHostToDevice, stream));
+}
+
+void bindParams(const EpidermisParams& params, const void* owner, cudaStream_t stream) {
+    if (gParamsOwner.acquire(owner, stream))
+        CF_CUDA_CHECK(
+            cudaMemcpyToSymbolAsync(cP, &params, sizeof params, 0, cudaMemcpyHostToDevice, stream));
+}
+
+void releaseParams(const void* owner) {
+    gParamsOwner.release(owner);
 }
 
 void launchCentres(const StateView& s, const float* x, const float* y, const float* z,

@@ -36,7 +36,11 @@ struct CentreView {
 };
 static_assert(std::is_trivially_copyable_v<CentreView>);
 
-void uploadParams(const EpidermisParams& params, cudaStream_t stream);
+// `owner` is the model instance (see sim/core/constant_owner.hpp): bindParams uploads
+// only when another instance's struct is in the symbol; releaseParams when it goes.
+void uploadParams(const EpidermisParams& params, const void* owner, cudaStream_t stream);
+void bindParams(const EpidermisParams& params, const void* owner, cudaStream_t stream);
+void releaseParams(const void* owner);
 // Reads the constant-memory copy back, ordered after the work queued on `stream`.
 void downloadParams(EpidermisParams& params, cudaStream_t stream);
 

@@ -5,6 +5,7 @@
 // order is arbitrary, which is harmless because the host sorts it before re-insertion.
 #include <cub/cub.cuh>
 
+#include "sim/core/constant_owner.hpp"
 #include "sim/core/cuda_check.hpp"
 #include "sim/models/lattice/cuda/lattice_kernels.cuh"
 #include "sim/models/lattice/lattice_params.hpp"
@@ -114,19 +115,21 @@ __global__ void packViewsKernel(const std::uint32_t* words, std::uint32_t sites,
 // The model whose geometry cGeom holds: __constant__ memory is one per process, so two
 // lattice models used in turn (a test comparing layouts, a window opening a second run)
 // must put their own geometry back before launching.
-const void* gGeometryOwner = nullptr;
+static cf::cuda::ConstantOwner gGeometryOwner;
 
 void uploadGeometry(const Geometry& g, const void* owner, cudaStream_t stream) {
+    gGeometryOwner.acquire(owner, stream);  // waits for the previous holder's kernels
     CF_CUDA_CHECK(cudaMemcpyToSymbolAsync(cGeom, &g, sizeof g, 0, cudaMemcpyHostToDevice, stream));
-    gGeometryOwner = owner;
 }
 
 void bindGeometry(const Geometry& g, const void* owner, cudaStream_t stream) {
-    if (gGeometryOwner != owner) uploadGeometry(g, owner, stream);
+    if (gGeometryOwner.acquire(owner, stream))
+        CF_CUDA_CHECK(
+            cudaMemcpyToSymbolAsync(cGeom, &g, sizeof g, 0, cudaMemcpyHostToDevice, stream));
 }
 
 void releaseGeometry(const void* owner) {
-    if (gGeometryOwner == owner) gGeometryOwner = nullptr;
+    gGeometryOwner.release(owner);
 }
 
 void downloadGeometry(Geometry& g, cudaStream_t stream) {

@@ -40,10 +40,9 @@ static_assert(std::is_trivially_copyable_v<SweepArgs>);
 
 // Copies the geometry (sizes, layout, seed, thresholds) into the kernels' __constant__
 // struct, ordered on `stream`.
-// __constant__ memory is one per process: each model uploads under its own address as
-// `owner`, calls bindGeometry before launching (uploads only when another model's geometry
-// is there) and releaseGeometry when it goes. Models used in turn are safe; two models
-// stepping at the same time on different threads are not.
+// `owner` is the model instance (see sim/core/constant_owner.hpp): bindGeometry before
+// launching uploads only when another instance's geometry is in the symbol;
+// releaseGeometry when the instance goes.
 void uploadGeometry(const Geometry& g, const void* owner, cudaStream_t stream);
 void bindGeometry(const Geometry& g, const void* owner, cudaStream_t stream);
 void releaseGeometry(const void* owner);
