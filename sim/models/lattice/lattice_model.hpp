@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "sim/core/model.hpp"
+#include "sim/models/lattice/lattice_overflow.hpp"
 #include "sim/models/lattice/lattice_params.hpp"
 #include "sim/models/lattice/lattice_sweep.hpp"
 
@@ -25,6 +26,8 @@ void applyLiveParameters(LatticeParams& p, const LatticeParams& next);
 
 // Geometry (sizes, layout, thresholds Q = floor(q 2^32) per species) for this seed.
 Geometry makeGeometry(const LatticeParams& p, std::uint32_t seed);
+// D [nm^2/us] of `species` moving from a site of type `from` to one of type `to`.
+double diffusionRate(const LatticeParams& p, int species, int from, int to);
 // Thresholds only (live edits of tau or D).
 void updateThresholds(const LatticeParams& p, Geometry& g);
 
@@ -49,20 +52,8 @@ struct HostState {
 // identities. Identical for every backend.
 HostState initialState(const LatticeParams& p, const Geometry& g);
 
-// One particle that did not fit into `site` during a sweep. `order` is its position in the
-// site's gathered list: (site, species, order) is a unique, backend-independent sort key.
-struct Overflow {
-    std::uint32_t site;
-    std::uint16_t species;
-    std::uint8_t order;
-    std::uint32_t id;
-};
-
-// Sorts `list` by (site, species, order) and places each particle, in that order, at the
-// nearest site of the same type with room: Chebyshev shells r = 1, 2, ... around `site`
-// (r = 0 is full by construction), each shell scanned dz, dy, dx from -r to r (x fastest),
-// wrapping periodic axes and skipping offsets across reflective ones. A tracked particle's
-// displacement gains the offset. Throws SimulationError when no site has room.
+// Sorts `list` by overflowKey and places each particle, in that order, with placeOverflow
+// (lattice_overflow.hpp). Throws SimulationError when no site of its type has room.
 void reinsertOverflows(const Geometry& g, std::vector<Overflow>& list, std::uint32_t* words,
                        const std::uint8_t* types, std::uint32_t* ids, std::int32_t* displacement);
 
@@ -90,6 +81,9 @@ struct ViewBuffers {
 };
 ModelViews hostViews(const LatticeParams& p, const Geometry& g, const HostState& s,
                      ViewBuffers& buffers);
+
+// `cellforge-sim bench lattice` cases.
+std::vector<BenchCase> benchCases();
 
 std::unique_ptr<Model> makeCpuModel();
 std::unique_ptr<Model> makeCudaModel();  // defined only in CUDA builds

@@ -9,12 +9,12 @@
 //   3. particles of i+1 that move -1 (in their slot order).
 // Particle (site j, slot k) decides with the 32-bit word w of
 //   Philox(seed, kDiffusionStream)(step, j, axis * 4 + k / 4), word k % 4:
-//   -1 if w < Q, +1 if 2^31 <= w < 2^31 + Q, else stay, with Q = floor(q 2^32) and
-//   q = D tau / lambda^2 <= 0.5 (Lattice Microbes' rule with u = w / 2^32, compared in
-// integers so no rounding can differ between host and device). A destination that is an
-// obstacle or across a reflective boundary makes the particle stay. Every site can thus
-// recompute its neighbours' decisions. Entries past the site's capacity overflow (see
-// lattice_model.hpp for their re-insertion).
+//   -1 if w < Q-, +1 if 2^31 <= w < 2^31 + Q+, else stay, with Q = floor(q 2^32) and
+//   q = D(species, source type, destination type) tau / lambda^2 <= 0.5 (Lattice Microbes'
+// rule with u = w / 2^32, compared in integers so no rounding can differ between host and
+// device). Obstacles (q = 0 into and out of them) and reflective boundaries make the
+// particle stay. Every site can thus recompute its neighbours' decisions. Entries past the site's
+// capacity overflow (see lattice_model.hpp for their re-insertion).
 #include <cmath>  // rng.hpp uses log/sqrt without including it
 #include <cstdint>
 
@@ -25,8 +25,13 @@ namespace cf::lattice {
 
 inline constexpr int kMaxSlots = 16;                // byte16 capacity, the largest
 inline constexpr int kMaxGathered = 3 * kMaxSlots;  // stayers + two neighbours
-inline constexpr std::uint8_t kTypeFree = 0;
+// Site types (the packed32 word keeps 4 bits of it; the diffusion table covers these).
+inline constexpr std::uint8_t kTypeFree = 0;  // "cytoplasm": free space, the default
 inline constexpr std::uint8_t kTypeObstacle = 1;
+inline constexpr std::uint8_t kTypeMembrane = 2;
+inline constexpr std::uint8_t kTypeOutside = 3;
+inline constexpr int kSiteTypes = 4;
+inline constexpr int kSpeciesRows = 9;  // species ids 0..8 (row 0: ids without a species)
 inline constexpr std::int32_t kNoSite = -1;
 
 // Geometry and storage description, plain data for constant memory.
@@ -40,8 +45,15 @@ struct Geometry {
     std::uint32_t fieldMask;    // packed32: (1 << bits) - 1
     std::int32_t wordsPerSite;  // 1 or 4 (planes: word w of site i at words[i + w * sites])
     std::uint32_t seed;
-    std::uint32_t qInt[16];  // per species id (index 0 unused): floor(q 2^32), <= 2^31
+    // floor(q 2^32) <= 2^31 per (species id, source type, destination type); 0 blocks.
+    std::uint32_t qInt[kSpeciesRows][kSiteTypes][kSiteTypes];
 };
+
+CF_HD std::uint32_t moveThreshold(const Geometry& g, std::uint16_t species, std::uint8_t from,
+                                  std::uint8_t to) {
+    const int row = species < kSpeciesRows ? species : 0;
+    return from < kSiteTypes && to < kSiteTypes ? g.qInt[row][from][to] : 0u;
+}
 
 CF_HD std::uint32_t strideOf(const Geometry& g, int axis) {
     return axis == 0 ? 1u
@@ -100,6 +112,23 @@ CF_HD int decodeSite(const Geometry& g, const std::uint32_t* words, std::uint32_
     return n;
 }
 
+// Particles in site i (slots are compact, so the first empty one ends the count).
+CF_HD int countSite(const Geometry& g, const std::uint32_t* words, std::uint32_t i) {
+    if (g.layout == 0) {
+        const std::uint32_t w = words[i];
+        int n = 0;
+        while (n < g.capacity && ((w >> (n * g.bits)) & g.fieldMask) != 0)
+            ++n;
+        return n;
+    }
+    for (int wi = 0; wi < 4; ++wi) {
+        const std::uint32_t w = words[i + static_cast<std::uint32_t>(wi) * g.sites];
+        for (int b = 0; b < 4; ++b)
+            if (((w >> (8 * b)) & 0xFFu) == 0) return 4 * wi + b;
+    }
+    return kMaxSlots;
+}
+
 // Writes count <= capacity particles (and, packed32, the type) to site i.
 CF_HD void encodeSite(const Geometry& g, std::uint32_t* words, std::uint32_t i, std::uint8_t type,
                       const std::uint16_t* species, int count) {
@@ -120,39 +149,11 @@ CF_HD void encodeSite(const Geometry& g, std::uint32_t* words, std::uint32_t i, 
     }
 }
 
-// -1, 0 or +1 from the draw w and the species' threshold Q = floor(q 2^32) <= 2^31.
-CF_HD int moveOf(std::uint32_t w, std::uint32_t q) {
-    if (w < q) return -1;
-    if (w >= 0x80000000u && w - 0x80000000u < q) return 1;
+// -1, 0 or +1 from the draw w and the thresholds Q = floor(q 2^32) <= 2^31 of both moves.
+CF_HD int moveOf(std::uint32_t w, std::uint32_t qMinus, std::uint32_t qPlus) {
+    if (w < qMinus) return -1;
+    if (w >= 0x80000000u && w - 0x80000000u < qPlus) return 1;
     return 0;
-}
-
-// Decisions of the `count` particles of site j in this sweep, after obstacles and
-// reflective boundaries (a blocked move is a stay).
-CF_HD void decideSite(const Geometry& g, const std::uint32_t* words, const std::uint8_t* types,
-                      std::uint64_t step, int axis, std::uint32_t j, const std::uint16_t* species,
-                      int count, std::int8_t* move) {
-    const rng::Philox gen(g.seed, 2u /* kDiffusionStream */);
-    std::int32_t dest[2] = {-2, -2};  // lazily resolved blocked flags for -1 / +1
-    for (int k0 = 0; k0 < count; k0 += 4) {
-        const rng::Word4 r = gen(step, j, static_cast<std::uint32_t>(axis * 4 + k0 / 4));
-        const std::uint32_t w4[4] = {r.x, r.y, r.z, r.w};
-        for (int k = k0; k < count && k < k0 + 4; ++k) {
-            int m = moveOf(w4[k - k0], g.qInt[species[k] & 15u]);
-            if (m != 0) {
-                std::int32_t& d = dest[m > 0 ? 1 : 0];
-                if (d == -2) {
-                    const std::int32_t nb = neighborOf(g, j, axis, m);
-                    d = (nb == kNoSite ||
-                         siteType(g, words, types, static_cast<std::uint32_t>(nb)) != kTypeFree)
-                            ? 0
-                            : 1;
-                }
-                if (d == 0) m = 0;
-            }
-            move[k] = static_cast<std::int8_t>(m);
-        }
-    }
 }
 
 // One gathered particle: its species, where it came from (0 stayed, -1 from site i-1
@@ -164,33 +165,61 @@ struct Gathered {
     std::uint8_t slot[kMaxGathered];
 };
 
+// The 32-bit draws of the particles in slots k0..k0+3 of site j (see the header comment).
+CF_HD rng::Word4 drawsOf(const Geometry& g, std::uint64_t step, int axis, std::uint32_t j, int k0) {
+    const rng::Philox gen(g.seed, 2u /* kDiffusionStream */);
+    return gen(step, j, static_cast<std::uint32_t>(axis * 4 + k0 / 4));
+}
+
+CF_HD std::uint32_t wordOf(const rng::Word4& r, int k) {
+    return k == 0 ? r.x : (k == 1 ? r.y : (k == 2 ? r.z : r.w));
+}
+
 // The gather of site i (src = the lattice before this sweep). Obstacle sites stay empty.
+// A particle of site j leaves it by -1 iff w < Q(j -> j-1) and by +1 iff
+// 2^31 <= w < 2^31 + Q(j -> j+1) (moveOf): the two ranges never overlap (Q <= 2^31), so
+// whether a neighbour's particle arrives here depends only on the threshold towards i.
 CF_HD void gatherSite(const Geometry& g, const std::uint32_t* src, const std::uint8_t* types,
                       std::uint64_t step, int axis, std::uint32_t i, Gathered& out) {
     out.count = 0;
-    if (siteType(g, src, types, i) != kTypeFree) return;
-    std::uint16_t sp[kMaxSlots] = {};
-    std::int8_t mv[kMaxSlots] = {};
+    const std::uint8_t here = siteType(g, src, types, i);
+    if (here == kTypeObstacle) return;
+    const std::int32_t nb[2] = {neighborOf(g, i, axis, -1), neighborOf(g, i, axis, 1)};
+    std::uint16_t sp[kMaxSlots];
     int n = decodeSite(g, src, i, sp);
-    decideSite(g, src, types, step, axis, i, sp, n, mv);
-    for (int k = 0; k < n; ++k)
-        if (mv[k] == 0) {
+    std::uint8_t nbType[2];  // 0xFF: no site (reflective boundary)
+    for (int side = 0; side < 2; ++side)
+        nbType[side] = nb[side] == kNoSite
+                           ? std::uint8_t{0xFF}
+                           : siteType(g, src, types, static_cast<std::uint32_t>(nb[side]));
+    for (int k0 = 0; k0 < n; k0 += 4) {
+        const rng::Word4 r = drawsOf(g, step, axis, i, k0);
+        for (int k = k0; k < n && k < k0 + 4; ++k) {
+            const int m = moveOf(wordOf(r, k - k0), moveThreshold(g, sp[k], here, nbType[0]),
+                                 moveThreshold(g, sp[k], here, nbType[1]));
+            if (m != 0) continue;
             out.species[out.count] = sp[k];
             out.from[out.count] = 0;
             out.slot[out.count++] = static_cast<std::uint8_t>(k);
         }
-    for (int side = -1; side <= 1; side += 2) {
-        const std::int32_t j = neighborOf(g, i, axis, side);
-        if (j == kNoSite) continue;
-        n = decodeSite(g, src, static_cast<std::uint32_t>(j), sp);
-        decideSite(g, src, types, step, axis, static_cast<std::uint32_t>(j), sp, n, mv);
+    }
+    for (int side = 0; side < 2; ++side) {
+        if (nb[side] == kNoSite) continue;
+        const auto j = static_cast<std::uint32_t>(nb[side]);
+        n = decodeSite(g, src, j, sp);
         // A particle of i-1 arrives when it moves +1, one of i+1 when it moves -1.
-        for (int k = 0; k < n; ++k)
-            if (mv[k] == -side) {
+        for (int k0 = 0; k0 < n; k0 += 4) {
+            const rng::Word4 r = drawsOf(g, step, axis, j, k0);
+            for (int k = k0; k < n && k < k0 + 4; ++k) {
+                const std::uint32_t w = wordOf(r, k - k0);
+                const std::uint32_t q = moveThreshold(g, sp[k], nbType[side], here);
+                const bool arrives = side == 0 ? (w >= 0x80000000u && w - 0x80000000u < q) : w < q;
+                if (!arrives) continue;
                 out.species[out.count] = sp[k];
-                out.from[out.count] = static_cast<std::int8_t>(side);
+                out.from[out.count] = static_cast<std::int8_t>(side == 0 ? -1 : 1);
                 out.slot[out.count++] = static_cast<std::uint8_t>(k);
             }
+        }
     }
 }
 

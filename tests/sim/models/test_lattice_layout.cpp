@@ -72,15 +72,19 @@ TEST(LatticeLayout, NeighboursWrapOrStop) {
 // Lattice Microbes' rule in integers: -1 below Q, +1 in [2^31, 2^31 + Q).
 TEST(LatticeLayout, MoveRuleThresholds) {
     const std::uint32_t q = 1000;
-    EXPECT_EQ(lattice::moveOf(0, q), -1);
-    EXPECT_EQ(lattice::moveOf(999, q), -1);
-    EXPECT_EQ(lattice::moveOf(1000, q), 0);
-    EXPECT_EQ(lattice::moveOf(0x7FFFFFFFu, q), 0);
-    EXPECT_EQ(lattice::moveOf(0x80000000u, q), 1);
-    EXPECT_EQ(lattice::moveOf(0x80000000u + 999, q), 1);
-    EXPECT_EQ(lattice::moveOf(0x80000000u + 1000, q), 0);
-    EXPECT_EQ(lattice::moveOf(0xFFFFFFFFu, 0x80000000u), 1);  // q = 0.5: never stays
-    EXPECT_EQ(lattice::moveOf(0x7FFFFFFFu, 0x80000000u), -1);
+    EXPECT_EQ(lattice::moveOf(0, q, q), -1);
+    EXPECT_EQ(lattice::moveOf(999, q, q), -1);
+    EXPECT_EQ(lattice::moveOf(1000, q, q), 0);
+    EXPECT_EQ(lattice::moveOf(0x7FFFFFFFu, q, q), 0);
+    EXPECT_EQ(lattice::moveOf(0x80000000u, q, q), 1);
+    EXPECT_EQ(lattice::moveOf(0x80000000u + 999, q, q), 1);
+    EXPECT_EQ(lattice::moveOf(0x80000000u + 1000, q, q), 0);
+    EXPECT_EQ(lattice::moveOf(0xFFFFFFFFu, 0x80000000u, 0x80000000u), 1);  // q = 0.5: never stays
+    EXPECT_EQ(lattice::moveOf(0x7FFFFFFFu, 0x80000000u, 0x80000000u), -1);
+    // Each direction has its own threshold (a blocked side is Q = 0).
+    EXPECT_EQ(lattice::moveOf(5, 0, q), 0);
+    EXPECT_EQ(lattice::moveOf(0x80000000u + 5, q, 0), 0);
+    EXPECT_EQ(lattice::moveOf(0x80000000u + 5, 0, q), 1);
 }
 
 TEST(LatticeLayout, QAboveHalfNamesTheSpeciesAndQ) {

@@ -83,6 +83,9 @@ private:
                 Gathered gth;
                 gatherSite(g_, src, types, step, axis, i, gth);
                 const int keep = gth.count < g_.capacity ? gth.count : g_.capacity;
+                // dst holds the lattice of two sweeps ago, whose id slots past each site's
+                // count are zero: only the slots it used need clearing (see below).
+                const int stale = tracking ? countSite(g_, dst, i) : 0;
                 encodeSite(g_, dst, i, siteType(g_, src, types, i), gth.species, keep);
                 std::uint32_t gid[kMaxGathered] = {};
                 if (tracking) {
@@ -96,14 +99,16 @@ private:
                         // gathered by exactly one site, so this write has one owner.
                         if (gid[k] != 0) disp[3 * (gid[k] - 1) + axis] -= gth.from[k];
                     }
-                    for (int k = 0; k < g_.capacity; ++k)
-                        nextIds[static_cast<std::size_t>(k) * sites + i] = k < keep ? gid[k] : 0u;
+                    for (int k = 0; k < keep; ++k)
+                        nextIds[static_cast<std::size_t>(k) * sites + i] = gid[k];
+                    for (int k = keep; k < stale; ++k)
+                        nextIds[static_cast<std::size_t>(k) * sites + i] = 0u;
                 }
                 if (gth.count > keep) {
                     const std::lock_guard<std::mutex> lock(overflowMutex);
                     for (int k = keep; k < gth.count; ++k)
                         overflow_.push_back(
-                            {i, gth.species[k], static_cast<std::uint8_t>(k), gid[k]});
+                            {i, gid[k], gth.species[k], static_cast<std::uint8_t>(k), 0});
                 }
             },
             1024);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // CUDA backend of `lattice` (host side): the lattice lives on the device, one kernel per
-// sweep (lattice_kernels.cu). Overflows are re-inserted on the host with the CPU's own
-// reinsertOverflows, so both backends produce identical lattices.
+// sweep and one for its overflows (lattice_kernels.cu), which are re-inserted on the device
+// with the CPU's own placeOverflow in the CPU's order, so both backends produce identical
+// lattices. Nothing is read back while stepping; advance() reads three counters at its end.
 #include <algorithm>
 #include <array>
 
@@ -48,6 +49,7 @@ public:
         cuda::bindGeometry(g_, this, stream_);
         for (std::uint64_t k = 0; k < steps; ++k)
             stepOnce();
+        readStats();
     }
 
     std::uint64_t step() const override { return h_.step; }
@@ -117,18 +119,31 @@ private:
         ids_.resize(h_.ids.size());
         nextIds_.resize(h_.ids.size());
         disp_.resize(h_.displacement.size());
+        // The sweeps rely on the spare copy being a valid lattice (its id slots past
+        // each site's count are zero), so it starts empty.
+        nextWords_.fillZero(stream_);
+        nextIds_.fillZero(stream_);
         words_.copyFromHost(h_.words, stream_);
         types_.copyFromHost(h_.types, stream_);
         ids_.copyFromHost(h_.ids, stream_);
         disp_.copyFromHost(h_.displacement, stream_);
-        // At most every particle overflows in one sweep.
+        // At most every particle overflows in one sweep; the list is a power of two (the
+        // device sort pads it) and capped: more than 2^20 overflows in one sweep means
+        // the lattice is far too full for its capacity, reported as an error.
         const std::vector<std::int64_t> counts = countSpecies(p_, g_, h_.words.data());
         std::int64_t total = 0;
         for (std::int64_t c : counts)
             total += c;
-        overflows_.resize(static_cast<std::size_t>(std::max<std::int64_t>(total, 1)));
+        std::size_t capacity = 1;
+        while (capacity < static_cast<std::size_t>(total) && capacity < kMaxOverflowList)
+            capacity <<= 1;
+        overflows_.resize(capacity);
         overflowCount_.resize(1);
+        overflowCount_.fillZero(stream_);
         counts_.resize(kMaxSpecies + 1);
+        stats_.resize(3);
+        const std::vector<unsigned long long> stats = {h_.overflowsLastStep, h_.overflowsTotal, 0};
+        stats_.copyFromHost(stats, stream_);
     }
 
     void download() {
@@ -148,19 +163,18 @@ private:
     }
 
     void stepOnce() {
-        std::uint64_t overflows = 0;
         for (int axis = 0; axis < 3; ++axis)
-            overflows += sweep(axis);
-        h_.overflowsLastStep = overflows;
-        h_.overflowsTotal += overflows;
+            sweep(axis);
         ++h_.step;
         h_.time += static_cast<double>(p_.tau) * 1.0e-3;
-        if (p_.validation) checkCounts();
+        if (p_.validation) {
+            readStats();
+            checkCounts();
+        }
     }
 
-    std::uint64_t sweep(int axis) {
+    void sweep(int axis) {
         const bool tracking = !ids_.empty();
-        overflowCount_.fillZero(stream_);
         cuda::SweepArgs a{};
         a.src = words_.data();
         a.dst = nextWords_.data();
@@ -171,44 +185,29 @@ private:
         a.overflows = overflows_.data();
         a.overflowCount = overflowCount_.data();
         a.overflowCapacity = static_cast<std::uint32_t>(overflows_.size());
+        a.stats = stats_.data();
         a.sites = g_.sites;
         a.step = h_.step;
         a.axis = axis;
         cuda::launchSweep(a, stream_);
-        // One 4-byte read per sweep; the lattice itself crosses the bus only when something
-        // overflowed.
-        const std::uint32_t n = overflowCount_.toHost(stream_)[0];
-        if (n > 0) reinsertOnHost(n, tracking);
+        cuda::launchReinsert(a, stream_);
         std::swap(words_, nextWords_);
         if (tracking) std::swap(ids_, nextIds_);
-        return n;
     }
 
-    // The classic handler of Lattice Microbes: bring the swept lattice (and identities)
-    // to the host, place the overflowing particles with the CPU's reinsertOverflows (it
-    // sorts the list, so the kernel's arbitrary append order does not matter), send it
-    // back. A full round trip, but only on sweeps where something overflowed.
-    void reinsertOnHost(std::uint32_t n, bool tracking) {
-        if (n > overflows_.size())
-            throw SimulationError("lattice: " + std::to_string(n) +
-                                  " overflows in one sweep exceed the particle count " +
-                                  std::to_string(overflows_.size()) + " (internal error)");
-        std::vector<cuda::OverflowRecord> records(n);
-        CF_CUDA_CHECK(cudaMemcpyAsync(records.data(), overflows_.data(),
-                                      n * sizeof(cuda::OverflowRecord), cudaMemcpyDeviceToHost,
-                                      stream_));
-        CF_CUDA_CHECK(cudaStreamSynchronize(stream_));
-        overflowList_.clear();
-        for (const cuda::OverflowRecord& r : records)
-            overflowList_.push_back({r.site, r.species, r.order, r.id});
-        nextWords_.copyToHost(h_.words, stream_);
-        if (tracking) nextIds_.copyToHost(h_.ids, stream_);
-        disp_.copyToHost(h_.displacement, stream_);
-        reinsertOverflows(g_, overflowList_, h_.words.data(), h_.types.data(),
-                          tracking ? h_.ids.data() : nullptr, h_.displacement.data());
-        nextWords_.copyFromHost(h_.words, stream_);
-        if (tracking) nextIds_.copyFromHost(h_.ids, stream_);
-        disp_.copyFromHost(h_.displacement, stream_);
+    // The overflow counters; a particle that found no room (or did not fit the list)
+    // makes the state wrong from here on, so the run stops with the reason.
+    void readStats() {
+        const std::vector<unsigned long long> s = stats_.toHost(stream_);
+        h_.overflowsLastStep = s[0];
+        h_.overflowsTotal = s[1];
+        if (s[2] != 0)
+            throw SimulationError(
+                "lattice: by step " + std::to_string(h_.step) + ", " + std::to_string(s[2]) +
+                " overflowing particles found no free slot in any site of their type (the "
+                "region is full) or exceeded the overflow list of " +
+                std::to_string(overflows_.size()) +
+                " in one sweep (the lattice is too full for its capacity)");
     }
 
     void checkCounts() {
@@ -227,12 +226,13 @@ private:
     HostState h_;  // counters always current; words/ids/displacement only after download
     std::size_t freeSites_ = 0;
     std::vector<std::int64_t> expected_;
-    std::vector<Overflow> overflowList_;
     DeviceBuffer<std::uint32_t> words_, nextWords_, ids_, nextIds_;
     DeviceBuffer<std::uint8_t> types_;
     DeviceBuffer<std::int32_t> disp_;
-    DeviceBuffer<cuda::OverflowRecord> overflows_;
+    static constexpr std::size_t kMaxOverflowList = std::size_t{1} << 20;
+    DeviceBuffer<Overflow> overflows_;
     DeviceBuffer<std::uint32_t> overflowCount_;
+    DeviceBuffer<unsigned long long> stats_;
     DeviceBuffer<unsigned long long> counts_;
     DeviceBuffer<std::uint32_t> viewOccupancy_, viewOffsets_;
     DeviceBuffer<float> viewXyzr_;

@@ -31,11 +31,13 @@ __global__ void sweepKernel(SweepArgs a) {
     Gathered gth;
     gatherSite(g, a.src, a.types, a.step, a.axis, i, gth);
     const int keep = gth.count < g.capacity ? gth.count : g.capacity;
+    const bool tracking = a.ids != nullptr;
+    // As on the CPU: only the id slots the site used two sweeps ago need clearing.
+    const int stale = tracking ? countSite(g, a.dst, i) : 0;
     encodeSite(g, a.dst, i, siteType(g, a.src, a.types, i), gth.species, keep);
     std::uint32_t base = 0;
     if (gth.count > keep)
         base = atomicAdd(a.overflowCount, static_cast<std::uint32_t>(gth.count - keep));
-    const bool tracking = a.ids != nullptr;
     for (int k = 0; k < gth.count; ++k) {
         std::uint32_t id = 0;
         if (tracking) {
@@ -50,13 +52,57 @@ __global__ void sweepKernel(SweepArgs a) {
         if (k >= keep) {
             const std::uint32_t at = base + static_cast<std::uint32_t>(k - keep);
             if (at < a.overflowCapacity)
-                a.overflows[at] =
-                    OverflowRecord{i, id, gth.species[k], static_cast<std::uint8_t>(k), 0};
+                a.overflows[at] = Overflow{i, id, gth.species[k], static_cast<std::uint8_t>(k), 0};
         }
     }
     if (tracking)
-        for (int k = keep; k < g.capacity; ++k)
+        for (int k = keep; k < stale; ++k)
             a.nextIds[static_cast<std::size_t>(k) * a.sites + i] = 0u;
+}
+
+constexpr int kReinsertBlock = 1024;
+
+// One block: pads the list to a power of two with keys above every real one, bitonic
+// sort in global memory (the block's __syncthreads orders its global writes), then thread
+// 0 places the particles one after another: placements depend on each other through the
+// sites' room, and there are few (Lattice Microbes aims at < 0.01 per step).
+__global__ void reinsertKernel(SweepArgs a) {
+    const std::uint32_t reported = *a.overflowCount;
+    __syncthreads();  // every thread has read the count before thread 0 zeroes it
+    if (reported == 0) {
+        if (threadIdx.x == 0 && a.axis == 0) a.stats[0] = 0;
+        return;
+    }
+    const std::uint32_t n = reported < a.overflowCapacity ? reported : a.overflowCapacity;
+    std::uint32_t size = 1;
+    while (size < n)
+        size <<= 1;
+    for (std::uint32_t i = n + threadIdx.x; i < size; i += blockDim.x)
+        a.overflows[i] = Overflow{0xFFFFFFFFu, 0u, 0xFFFFu, 0xFFu, 0};
+    __syncthreads();
+    for (std::uint32_t k = 2; k <= size; k <<= 1)
+        for (std::uint32_t j = k >> 1; j > 0; j >>= 1) {
+            for (std::uint32_t i = threadIdx.x; i < size; i += blockDim.x) {
+                const std::uint32_t l = i ^ j;
+                if (l <= i) continue;
+                const bool ascending = (i & k) == 0;
+                const Overflow x = a.overflows[i], y = a.overflows[l];
+                if ((overflowKey(x) > overflowKey(y)) == ascending) {
+                    a.overflows[i] = y;
+                    a.overflows[l] = x;
+                }
+            }
+            __syncthreads();
+        }
+    if (threadIdx.x != 0) return;
+    unsigned long long failed = reported - n;  // records that did not fit the list
+    for (std::uint32_t k = 0; k < n; ++k)
+        if (!placeOverflow(cGeom, a.dst, a.types, a.nextIds, a.displacement, a.overflows[k]))
+            ++failed;
+    a.stats[0] = (a.axis == 0 ? 0ull : a.stats[0]) + reported;
+    a.stats[1] += reported;
+    a.stats[2] += failed;
+    *a.overflowCount = 0;
 }
 
 __global__ void countKernel(const std::uint32_t* words, std::uint32_t sites, int speciesCount,
@@ -142,6 +188,11 @@ void launchSweep(const SweepArgs& args, cudaStream_t stream) {
     if (args.sites == 0) return;
     sweepKernel<<<blocksFor(args.sites), kBlock, 0, stream>>>(args);
     CF_CUDA_CHECK_LAUNCH("lattice::sweepKernel", stream);
+}
+
+void launchReinsert(const SweepArgs& args, cudaStream_t stream) {
+    reinsertKernel<<<1, kReinsertBlock, 0, stream>>>(args);
+    CF_CUDA_CHECK_LAUNCH("lattice::reinsertKernel", stream);
 }
 
 void launchCountSpecies(const std::uint32_t* words, std::uint32_t sites, int speciesCount,

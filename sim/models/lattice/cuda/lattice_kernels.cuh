@@ -7,20 +7,10 @@
 #include <type_traits>
 
 #include "sim/core/device_buffer.hpp"
+#include "sim/models/lattice/lattice_overflow.hpp"
 #include "sim/models/lattice/lattice_sweep.hpp"
 
 namespace cf::lattice::cuda {
-
-// One particle that did not fit during a sweep, as the kernel writes it (the host turns
-// it into a lattice::Overflow; the list order is arbitrary, reinsertOverflows sorts it).
-struct OverflowRecord {
-    std::uint32_t site;
-    std::uint32_t id;
-    std::uint16_t species;
-    std::uint8_t order;
-    std::uint8_t unused;
-};
-static_assert(std::is_trivially_copyable_v<OverflowRecord>);
 
 struct SweepArgs {
     const std::uint32_t* src;  // the lattice before this sweep
@@ -29,9 +19,12 @@ struct SweepArgs {
     const std::uint32_t* ids;  // nullptr without tracking
     std::uint32_t* nextIds;
     std::int32_t* displacement;
-    OverflowRecord* overflows;       // room for overflowCapacity records
-    std::uint32_t* overflowCount;    // zeroed before the launch; may end above the capacity
-    std::uint32_t overflowCapacity;  // (the host then reports the lost records)
+    Overflow* overflows;             // room for overflowCapacity records (a power of two)
+    std::uint32_t* overflowCount;    // 0 before the sweep; may end above the capacity
+    std::uint32_t overflowCapacity;  // (the re-insertion then flags the records as lost)
+    // [0] overflows of this step, [1] of the run, [2] particles that found no room or
+    // were lost (the host turns a non-zero value into an error).
+    unsigned long long* stats;
     std::uint32_t sites;
     std::uint64_t step;
     int axis;
@@ -52,6 +45,12 @@ void downloadGeometry(Geometry& g, cudaStream_t stream);
 // One 1-D sweep: every site gathers with gatherSite (lattice_sweep.hpp), exactly as the
 // CPU reference does, and appends what does not fit to the overflow list.
 void launchSweep(const SweepArgs& args, cudaStream_t stream);
+
+// After a sweep, on the device: sorts the overflow list by overflowKey (one block, bitonic)
+// and places the particles in that order with placeOverflow, exactly as the CPU does;
+// adds the count to stats and zeroes overflowCount. Launched after every sweep: nothing
+// is read back, and an empty list costs one short launch.
+void launchReinsert(const SweepArgs& args, cudaStream_t stream);
 
 // counts[s] += particles of species s for s = 1..speciesCount, counts[0] += particles
 // with an id no species has. counts holds kMaxSpecies + 1 zeroed values.

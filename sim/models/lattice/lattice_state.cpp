@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The lattice's host state: initial placement, overflow re-insertion on the host, species
+// counts and snapshots.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "sim/core/rng.hpp"
+#include "sim/models/lattice/lattice_model.hpp"
+#include "sim/models/lattice/lattice_overflow.hpp"
+
+namespace cf::lattice {
+
+namespace {
+
+std::string fmt(const char* f, double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, f, v);
+    return buf;
+}
+
+}  // namespace
+
+HostState initialState(const LatticeParams& p, const Geometry& g) {
+    HostState s;
+    const std::uint32_t sites = g.sites;
+    s.words.assign(static_cast<std::size_t>(sites) * g.wordsPerSite, 0u);
+    s.types.assign(sites, kTypeFree);
+    const rng::Philox obstacles(g.seed, kObstacleStream);
+    const auto threshold = static_cast<std::uint64_t>(
+        std::floor(static_cast<double>(p.obstacleFraction) * 4294967296.0));
+    std::vector<std::uint32_t> freeSites;
+    freeSites.reserve(sites);
+    for (std::uint32_t i = 0; i < sites; ++i) {
+        if (p.obstacleFraction > 0 && obstacles(0, i, 0).x < threshold) {
+            s.types[i] = kTypeObstacle;
+            encodeSite(g, s.words.data(), i, kTypeObstacle, nullptr, 0);
+        } else {
+            freeSites.push_back(i);
+        }
+    }
+    std::int64_t total = 0;
+    for (int sp = 1; sp <= p.speciesCount; ++sp)
+        total += p.initialCount(sp);
+    if (static_cast<double>(total) > static_cast<double>(freeSites.size()) * g.capacity)
+        throw ParameterError(
+            std::to_string(total) + " particles do not fit the " +
+            std::to_string(freeSites.size()) + " free sites x " + std::to_string(g.capacity) +
+            " slots (lattice.obstacle_fraction = " + fmt("%g", p.obstacleFraction) + ")");
+    if (freeSites.empty()) return s;
+    const bool tracking = p.tracked > 0;
+    if (tracking) s.ids.assign(static_cast<std::size_t>(sites) * g.capacity, 0u);
+    const rng::Philox place(g.seed, kInitStream);
+    std::uint32_t particle = 0;
+    for (int sp = 1; sp <= p.speciesCount; ++sp) {
+        for (std::int32_t k = 0; k < p.initialCount(sp); ++k, ++particle) {
+            const std::uint32_t w = place(0, particle, 0).x;
+            std::size_t f =
+                static_cast<std::size_t>((static_cast<std::uint64_t>(w) * freeSites.size()) >> 32);
+            int slot;
+            while ((slot = appendParticle(g, s.words.data(), s.types.data(), freeSites[f],
+                                          static_cast<std::uint16_t>(sp))) < 0)
+                f = f + 1 == freeSites.size() ? 0 : f + 1;
+            if (tracking && k < p.tracked) {
+                s.trackedSpecies.push_back(static_cast<std::uint8_t>(sp));
+                s.ids[static_cast<std::size_t>(slot) * sites + freeSites[f]] =
+                    static_cast<std::uint32_t>(s.trackedSpecies.size());
+            }
+        }
+    }
+    s.displacement.assign(3 * s.trackedSpecies.size(), 0);
+    return s;
+}
+
+void reinsertOverflows(const Geometry& g, std::vector<Overflow>& list, std::uint32_t* words,
+                       const std::uint8_t* types, std::uint32_t* ids, std::int32_t* displacement) {
+    std::sort(list.begin(), list.end(),
+              [](const Overflow& a, const Overflow& b) { return overflowKey(a) < overflowKey(b); });
+    for (const Overflow& o : list)
+        if (!placeOverflow(g, words, types, ids, displacement, o))
+            throw SimulationError("lattice: no free slot for an overflowing particle of species " +
+                                  std::to_string(o.species) + " from site " +
+                                  std::to_string(o.site) +
+                                  " in any site of its type: the region is full");
+}
+
+std::vector<std::int64_t> countSpecies(const LatticeParams& p, const Geometry& g,
+                                       const std::uint32_t* words) {
+    std::vector<std::int64_t> counts(static_cast<std::size_t>(p.speciesCount) + 1, 0);
+    std::uint16_t sp[kMaxSlots];
+    for (std::uint32_t i = 0; i < g.sites; ++i) {
+        const int n = decodeSite(g, words, i, sp);
+        for (int k = 0; k < n; ++k) {
+            if (sp[k] > p.speciesCount) {
+                counts[0] += 1;  // an id no species has: reported as species 0
+                continue;
+            }
+            ++counts[sp[k]];
+        }
+    }
+    return counts;
+}
+
+namespace {
+template <typename T>
+Field field(const char* name, const char* unit, FieldRole role, int comps,
+            const std::vector<T>& v) {
+    return Field::of<T>(name, unit, role, comps, std::span<const T>(v.data(), v.size()));
+}
+}  // namespace
+
+Snapshot makeSnapshot(const LatticeParams& p, const Geometry& g, const HostState& s) {
+    Snapshot out;
+    out.step = s.step;
+    out.time = s.time;
+    out.timeUnit = "us";
+    for (int a = 0; a < 3; ++a) {
+        out.boxLo[a] = 0.0;
+        out.boxHi[a] = g.n[a] * static_cast<double>(p.lambda);
+        out.gridDims[a] = static_cast<std::size_t>(g.n[a]);
+    }
+    std::vector<std::uint8_t> occupancy(g.sites);
+    std::uint16_t sp[kMaxSlots];
+    for (std::uint32_t i = 0; i < g.sites; ++i)
+        occupancy[i] = static_cast<std::uint8_t>(decodeSite(g, s.words.data(), i, sp));
+    out.fields.push_back(field("occupancy", "1", FieldRole::Grid, 1, occupancy));
+    out.fields.push_back(field("site_type", "1", FieldRole::Grid, 1, s.types));
+    out.fields.push_back(field("sites", "1", FieldRole::Internal, 1, s.words));
+    out.fields.push_back(field("ids", "1", FieldRole::Internal, 1, s.ids));
+    out.fields.push_back(field("displacement", "1", FieldRole::Internal, 3, s.displacement));
+    out.fields.push_back(field("tracked_species", "1", FieldRole::Internal, 1, s.trackedSpecies));
+    const std::vector<std::uint64_t> overflows = {s.overflowsLastStep, s.overflowsTotal};
+    out.fields.push_back(field("overflows", "1", FieldRole::Internal, 1, overflows));
+    return out;
+}
+
+HostState readSnapshot(const LatticeParams& p, const Geometry& g, const Snapshot& snap) {
+    auto take = [&](const char* name, auto& into, std::size_t expected) {
+        using T = typename std::decay_t<decltype(into)>::value_type;
+        const Field& f = snap.at(name);
+        into = f.as<T>();
+        if (into.size() != expected)
+            throw IoError("lattice: field '" + std::string(name) + "' has " +
+                          std::to_string(into.size()) + " values, expected " +
+                          std::to_string(expected) + " for these parameters");
+    };
+    HostState s;
+    const std::size_t sites = g.sites;
+    take("sites", s.words, sites * static_cast<std::size_t>(g.wordsPerSite));
+    take("site_type", s.types, sites);
+    take("tracked_species", s.trackedSpecies, snap.at("tracked_species").count);
+    take("ids", s.ids, p.tracked > 0 ? sites * static_cast<std::size_t>(g.capacity) : 0);
+    take("displacement", s.displacement, 3 * s.trackedSpecies.size());
+    std::vector<std::uint64_t> overflows;
+    take("overflows", overflows, 2);
+    s.overflowsLastStep = overflows[0];
+    s.overflowsTotal = overflows[1];
+    s.step = snap.step;
+    s.time = snap.time;
+    return s;
+}
+}  // namespace cf::lattice

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// What the lattice shows: metrics (counts, occupancy, overflows, MSD) and views.
+#include <cmath>
+#include <string>
+
+#include "sim/models/lattice/lattice_model.hpp"
+
+namespace cf::lattice {
+
+std::vector<Metric> hostMetrics(const LatticeParams& p, const Geometry& g, const HostState& s) {
+    std::size_t freeSites = 0;
+    for (std::uint8_t t : s.types)
+        freeSites += t == kTypeFree;
+    return metricsFromCounts(p, countSpecies(p, g, s.words.data()), freeSites, s);
+}
+
+std::vector<Metric> metricsFromCounts(const LatticeParams& p,
+                                      const std::vector<std::int64_t>& counts,
+                                      std::size_t freeSites, const HostState& s) {
+    std::vector<Metric> m;
+    std::int64_t total = 0;
+    for (int sp = 1; sp <= p.speciesCount; ++sp) {
+        m.push_back({"count_" + std::to_string(sp), "1", static_cast<double>(counts[sp])});
+        total += counts[sp];
+    }
+    m.push_back({"mean_occupancy", "1",
+                 freeSites ? static_cast<double>(total) / static_cast<double>(freeSites) : 0.0});
+    m.push_back({"overflows_step", "1", static_cast<double>(s.overflowsLastStep)});
+    m.push_back({"overflows_total", "1", static_cast<double>(s.overflowsTotal)});
+    if (!s.trackedSpecies.empty()) {
+        std::vector<double> sum(static_cast<std::size_t>(p.speciesCount) + 1, 0.0);
+        std::vector<std::int64_t> n(sum.size(), 0);
+        const double l2 = static_cast<double>(p.lambda) * p.lambda;
+        for (std::size_t t = 0; t < s.trackedSpecies.size(); ++t) {
+            double r2 = 0;
+            for (int a = 0; a < 3; ++a) {
+                const double d = s.displacement[3 * t + a];
+                r2 += d * d;
+            }
+            sum[s.trackedSpecies[t]] += r2 * l2;
+            ++n[s.trackedSpecies[t]];
+        }
+        for (int sp = 1; sp <= p.speciesCount; ++sp)
+            if (n[sp] > 0)
+                m.push_back(
+                    {"msd_" + std::to_string(sp), "nm^2", sum[sp] / static_cast<double>(n[sp])});
+    }
+    return m;
+}
+
+ModelViews hostViews(const LatticeParams& p, const Geometry& g, const HostState& s,
+                     ViewBuffers& b) {
+    b.xyzr.clear();
+    b.species.clear();
+    const float l = p.lambda;
+    std::uint16_t sp[kMaxSlots];
+    for (std::uint32_t i = 0; i < g.sites; ++i) {
+        const int n = decodeSite(g, s.words.data(), i, sp);
+        const float c[3] = {(static_cast<float>(coordOf(g, i, 0)) + 0.5f) * l,
+                            (static_cast<float>(coordOf(g, i, 1)) + 0.5f) * l,
+                            (static_cast<float>(coordOf(g, i, 2)) + 0.5f) * l};
+        for (int k = 0; k < n; ++k) {
+            // Slot k on a circle of radius lambda/4 (a lone particle sits at the centre).
+            const float ang = 6.2831853f * static_cast<float>(k) / static_cast<float>(n);
+            const float rr = n > 1 ? 0.25f * l : 0.0f;
+            b.xyzr.insert(b.xyzr.end(),
+                          {c[0] + rr * std::cos(ang), c[1] + rr * std::sin(ang),
+                           c[2] + (n > 1 ? 0.1f * l * (k % 2 ? 1.f : -1.f) : 0.f), 0.25f * l});
+            b.species.push_back(static_cast<std::uint8_t>(sp[k] - 1));
+        }
+    }
+    ModelViews v;
+    for (int a = 0; a < 3; ++a) {
+        v.boxLo[a] = v.focusLo[a] = 0.0;
+        v.boxHi[a] = v.focusHi[a] = g.n[a] * static_cast<double>(l);
+    }
+    PointCloudView cloud;
+    cloud.name = "particles";
+    cloud.space = MemorySpace::Host;
+    cloud.positions = b.xyzr.data();
+    cloud.count = b.species.size();
+    CategoryChannel cat;
+    cat.name = "species";
+    cat.data = b.species.data();
+    for (int sp2 = 1; sp2 <= p.speciesCount; ++sp2)
+        cat.labels.push_back("species " + std::to_string(sp2));
+    cloud.categories.push_back(std::move(cat));
+    v.clouds.push_back(std::move(cloud));
+    return v;
+}
+
+}  // namespace cf::lattice
