@@ -8,6 +8,8 @@ set_property(CACHE CELLFORGE_GUI PROPERTY STRINGS AUTO ON OFF)
 option(CELLFORGE_RENDER "Build the OpenGL renderer (libepoxy, EGL, libpng)" ON)
 set(CELLFORGE_HDF5 AUTO CACHE STRING "HDF5 snapshots with XDMF sidecars: AUTO, ON or OFF")
 set_property(CACHE CELLFORGE_HDF5 PROPERTY STRINGS AUTO ON OFF)
+set(CELLFORGE_SBML AUTO CACHE STRING "SBML import of lattice reaction networks (libsbml): AUTO, ON or OFF")
+set_property(CACHE CELLFORGE_SBML PROPERTY STRINGS AUTO ON OFF)
 set(CELLFORGE_FFMPEG AUTO CACHE STRING "MP4 export through FFmpeg's libraries: AUTO, ON or OFF")
 set_property(CACHE CELLFORGE_FFMPEG PROPERTY STRINGS AUTO ON OFF)
 # CI (the CI environment variable is set) builds with warnings as errors.

@@ -10,8 +10,9 @@ set -euo pipefail
 packages=(
   # toolchain
   g++ cmake ninja-build pkg-config
-  # simulation core: TOML scenarios, counter-based RNG, JSON, CLI, HDF5 snapshots
-  libtomlplusplus-dev librandom123-dev nlohmann-json3-dev libcli11-dev libhdf5-dev
+  # simulation core: TOML scenarios, counter-based RNG, JSON, CLI, HDF5 snapshots, SBML
+  # reaction networks (lattice model)
+  libtomlplusplus-dev librandom123-dev nlohmann-json3-dev libcli11-dev libhdf5-dev libsbml5-dev
   # renderer: OpenGL 4.5 through libepoxy + EGL (headless), GLM, PNG, Assimp (mesh import);
   # Mesa's EGL/llvmpipe drivers so it also runs (and its tests pass) without an NVIDIA GPU
   libepoxy-dev libegl-dev libgl-dev libglm-dev libpng-dev libassimp-dev libegl-mesa0

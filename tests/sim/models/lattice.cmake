@@ -3,3 +3,10 @@ cellforge_add_test(test_lattice SOURCES
   sim/models/test_lattice.cpp
   sim/models/test_lattice_cuda.cpp
   sim/models/test_lattice_layout.cpp)
+# Reaction networks (parser, SBML, rate conversion) and the per-site reaction step with its
+# CME comparison: host code only.
+cellforge_add_test(test_lattice_reactions CPU_ONLY SOURCES
+  sim/models/test_lattice_reactions.cpp
+  sim/models/test_lattice_reaction_site.cpp)
+target_compile_definitions(test_lattice_reactions PRIVATE
+  CELLFORGE_TEST_DATA="${PROJECT_SOURCE_DIR}/tests" CELLFORGE_SOURCE_DIR="${PROJECT_SOURCE_DIR}")

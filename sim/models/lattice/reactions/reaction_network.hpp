@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// Reaction networks of `lattice` on the host: what the scenario text or an SBML file says
+// (species, stoichiometry, rates in deterministic units, where each reaction may happen),
+// and its compilation into the per-step ReactionTable that both backends run.
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sim/models/lattice/reactions/reaction_table.hpp"
+#include "sim/models/lattice/reactions/site_types.hpp"
+
+namespace cf::lattice {
+
+inline constexpr double kAvogadro = 6.02214076e23;  // [1/mol], exact since SI 2019
+
+struct Reaction {
+    std::vector<int> reactants;  // species ids (1-based), 0..2 of them; 2 A gives {A, A}
+    std::vector<int> products;   // species ids, 0..4 of them
+    // Deterministic rate constant: order 0 in M/s, order 1 in 1/s, order 2 in 1/(M s). For
+    // 2A -> ... the reaction's rate is k [A]^2 (so d[A]/dt = -2 k [A]^2).
+    double rate = 0.0;
+    std::uint32_t siteMask = kDefaultReactionSites;  // bit t: allowed in site type t
+    std::string label;                               // "A + B -> C" unless named
+    int order() const { return static_cast<int>(reactants.size()); }
+};
+
+struct ReactionNetwork {
+    std::vector<std::string> species;  // species id s is species[s - 1]
+    std::vector<Reaction> reactions;
+    // From SBML only (empty or 0 otherwise): the species' SBML names (may be empty), their
+    // initial molecule counts (see loadSbmlNetwork), the model's compartment volume [L].
+    std::vector<std::string> speciesTitles;
+    std::vector<std::int64_t> initialCounts;
+    double volumeLitres = 0.0;
+};
+
+// Parses a network over the species `speciesNames` (ids 1..N in that order). Reactions are
+// separated by ';' or newlines; '#' comments out the rest of a line. Each reaction is
+//   [label:] reactants -> products @ rate [in type, type...]
+// where a side is "0" or empty for none, or species joined by '+', each optionally with an
+// integer coefficient ("2 A" or "A + A"); at most 2 reactants, 4 products, 16 reactions;
+// rate >= 0 in deterministic units (see Reaction::rate); "in" restricts the site types
+// (cytoplasm, membrane, outside; default all three). Throws ParameterError
+//   "<source>: reaction <n> (column <c>): <what was expected>"
+// (with "line <l>, " when the text has several lines), `source` being e.g. the parameter key.
+ReactionNetwork parseReactionNetwork(std::string_view text,
+                                     const std::vector<std::string>& speciesNames,
+                                     const std::string& source);
+
+// The network as text that parseReactionNetwork reads back to the same reactions (rates
+// printed to round-trip exactly), one reaction per line.
+std::string formatReactionNetwork(const ReactionNetwork& net);
+
+// "A + B -> C" (for labels and messages); "0" for an empty side.
+std::string reactionText(const ReactionNetwork& net, const Reaction& r);
+
+// Mass-action reactions from an SBML file (Level 2 or 3, read with libsbml). Species are
+// named by their SBML ids. Supported: integer stoichiometry; kinetic laws that are a product
+// of numbers, parameters (local or global) and the reactants (a species to an integer
+// power counts that many times), or such a product for the reactants minus one for the
+// products (a reversible reaction: it becomes two reactions, "<id>" and "<id>_reverse").
+// A factor naming a compartment is dropped (the volume that turns concentration rates into
+// amount rates). Rate constants are taken to be in M and s units whatever the file declares.
+// Initial counts: an initialAmount in items (declared "item") is a count; in moles
+// (declared, or Level 2's default "substance") it is multiplied by N_A; with no units
+// declared (Level 3) it is taken as a count; an initialConcentration is taken in M and
+// multiplied by N_A and the compartment's size in litres. All rounded to integers.
+// Throws IoError naming the file (and libsbml's line for malformed XML, the reaction id
+// and what is unsupported for anything else: other kinetic laws, non-integer
+// stoichiometry, events, rules, initial assignments, more than 2 reactants or 4 products,
+// boundary species in reactions, more than 16 reactions). In a build without libsbml
+// (CELLFORGE_HAVE_SBML = 0) it throws IoError saying so.
+ReactionNetwork loadSbmlNetwork(const std::filesystem::path& file);
+
+// Compiles the network for lattice spacing lambda [nm] and time step tau [ns]: each
+// reaction's propensity constant per step is
+//   perStep = k_stoch tau,  k_stoch = k_det (N_A V_site)^(1 - order),
+// V_site = lambda^3 in litres (1 nm^3 = 1e-24 L), as Lattice Microbes / jLM convert
+// (lattice.md C.2). rateScale (per reaction, may be null) multiplies the rates, e.g. for
+// live edits. Throws ParameterError for more than kMaxReactions reactions, species ids
+// outside 1..min(N, 65535), a non-positive lambda or tau, or a negative or non-finite result.
+ReactionTable compileReactions(const ReactionNetwork& net, double lambdaNm, double tauNs,
+                               const double* rateScale);
+
+// An upper bound of a_tot over every site type and every content of at most `capacity`
+// particles: per site type, the sum over its reactions of each one's largest propensity
+// (order 0: perStep; 1: perStep c; A + B: perStep floor(c/2) ceil(c/2); 2A: perStep c (c-1)).
+// When it is not small, P = 1 - exp(-a_tot) is not small either and the rule of one
+// reaction per site and step slows the fastest reactions down (relative error about
+// a_tot / 2): worth a warning.
+double reactionPropensityBound(const ReactionTable& table, int capacity);
+
+}  // namespace cf::lattice
