@@ -71,7 +71,7 @@ LatticeParams checkedParams(const ParamSet& params) {
 double diffusionRate(const LatticeParams& p, int species, int from, int to) {
     // Obstacles take and give nothing; within one region a species moves with its own D;
     // between different regions (membrane, cytoplasm, outside) it does not, by default.
-    if (from == kTypeObstacle || to == kTypeObstacle || from != to) return 0.0;
+    if (from == kSiteObstacle || to == kSiteObstacle || from != to) return 0.0;
     return p.diffusion(species);
 }
 
@@ -81,8 +81,8 @@ void updateThresholds(const LatticeParams& p, Geometry& g) {
             for (std::uint32_t& q : from)
                 q = 0;
     for (int s = 1; s <= p.speciesCount; ++s)
-        for (int from = 0; from < kSiteTypes; ++from)
-            for (int to = 0; to < kSiteTypes; ++to) {
+        for (int from = 0; from < kSiteTypeCount; ++from)
+            for (int to = 0; to < kSiteTypeCount; ++to) {
                 const double q = std::min(0.5, qOf(p, diffusionRate(p, s, from, to)));
                 g.qInt[s][from][to] = static_cast<std::uint32_t>(
                     std::min(2147483648.0, std::floor(q * 4294967296.0)));

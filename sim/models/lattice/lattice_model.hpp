@@ -44,7 +44,17 @@ struct HostState {
     double time = 0.0;  // [us]
     std::uint64_t overflowsLastStep = 0;
     std::uint64_t overflowsTotal = 0;
+    std::uint64_t fired[kMaxReactions] = {};  // reactions fired since reset, per reaction
 };
+
+// The species counts conservation implies: `initial` (at reset) plus the stoichiometry of
+// every reaction times how often it fired. Validation compares the lattice with this.
+std::vector<std::int64_t> expectedCounts(const LatticeParams& p, const Geometry& g,
+                                         const std::vector<std::int64_t>& initial,
+                                         const std::uint64_t* fired);
+// The counts at reset that lead to `s` through its fired reactions (for a restored state).
+std::vector<std::int64_t> initialCountsOf(const LatticeParams& p, const Geometry& g,
+                                          const HostState& s);
 
 // Obstacles drawn per site (Philox(seed, kObstacleStream)), then particle p (species in
 // order, then index) at a uniformly drawn free site; a full site passes it on to the next

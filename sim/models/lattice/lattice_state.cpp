@@ -26,7 +26,7 @@ HostState initialState(const LatticeParams& p, const Geometry& g) {
     HostState s;
     const std::uint32_t sites = g.sites;
     s.words.assign(static_cast<std::size_t>(sites) * g.wordsPerSite, 0u);
-    s.types.assign(sites, kTypeFree);
+    s.types.assign(sites, kSiteCytoplasm);
     const rng::Philox obstacles(g.seed, kObstacleStream);
     const auto threshold = static_cast<std::uint64_t>(
         std::floor(static_cast<double>(p.obstacleFraction) * 4294967296.0));
@@ -34,8 +34,8 @@ HostState initialState(const LatticeParams& p, const Geometry& g) {
     freeSites.reserve(sites);
     for (std::uint32_t i = 0; i < sites; ++i) {
         if (p.obstacleFraction > 0 && obstacles(0, i, 0).x < threshold) {
-            s.types[i] = kTypeObstacle;
-            encodeSite(g, s.words.data(), i, kTypeObstacle, nullptr, 0);
+            s.types[i] = kSiteObstacle;
+            encodeSite(g, s.words.data(), i, kSiteObstacle, nullptr, 0);
         } else {
             freeSites.push_back(i);
         }
@@ -85,6 +85,32 @@ void reinsertOverflows(const Geometry& g, std::vector<Overflow>& list, std::uint
                                   " in any site of its type: the region is full");
 }
 
+std::vector<std::int64_t> expectedCounts(const LatticeParams& p, const Geometry& g,
+                                         const std::vector<std::int64_t>& initial,
+                                         const std::uint64_t* fired) {
+    std::vector<std::int64_t> out = initial;
+    for (int r = 0; r < g.reactions.count; ++r) {
+        const ReactionEntry& e = g.reactions.reactions[r];
+        const auto n = static_cast<std::int64_t>(fired[r]);
+        const std::uint16_t reactants[2] = {e.a, e.b};
+        for (int k = 0; k < e.order && k < 2; ++k)
+            if (reactants[k] <= p.speciesCount) out[reactants[k]] -= n;
+        for (int k = 0; k < e.productCount; ++k)
+            if (e.products[k] <= p.speciesCount) out[e.products[k]] += n;
+    }
+    return out;
+}
+
+std::vector<std::int64_t> initialCountsOf(const LatticeParams& p, const Geometry& g,
+                                          const HostState& s) {
+    std::vector<std::int64_t> now = countSpecies(p, g, s.words.data());
+    const std::vector<std::int64_t> delta =
+        expectedCounts(p, g, std::vector<std::int64_t>(now.size(), 0), s.fired);
+    for (std::size_t k = 0; k < now.size(); ++k)
+        now[k] -= delta[k];
+    return now;
+}
+
 std::vector<std::int64_t> countSpecies(const LatticeParams& p, const Geometry& g,
                                        const std::uint32_t* words) {
     std::vector<std::int64_t> counts(static_cast<std::size_t>(p.speciesCount) + 1, 0);
@@ -132,6 +158,8 @@ Snapshot makeSnapshot(const LatticeParams& p, const Geometry& g, const HostState
     out.fields.push_back(field("tracked_species", "1", FieldRole::Internal, 1, s.trackedSpecies));
     const std::vector<std::uint64_t> overflows = {s.overflowsLastStep, s.overflowsTotal};
     out.fields.push_back(field("overflows", "1", FieldRole::Internal, 1, overflows));
+    const std::vector<std::uint64_t> fired(s.fired, s.fired + kMaxReactions);
+    out.fields.push_back(field("reactions_fired", "1", FieldRole::Internal, 1, fired));
     return out;
 }
 
@@ -154,6 +182,9 @@ HostState readSnapshot(const LatticeParams& p, const Geometry& g, const Snapshot
     take("displacement", s.displacement, 3 * s.trackedSpecies.size());
     std::vector<std::uint64_t> overflows;
     take("overflows", overflows, 2);
+    std::vector<std::uint64_t> fired;
+    take("reactions_fired", fired, kMaxReactions);
+    std::copy(fired.begin(), fired.end(), s.fired);
     s.overflowsLastStep = overflows[0];
     s.overflowsTotal = overflows[1];
     s.step = snap.step;

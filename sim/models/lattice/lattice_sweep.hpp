@@ -20,17 +20,13 @@
 
 #include "sim/core/hd.hpp"
 #include "sim/core/rng.hpp"
+#include "sim/models/lattice/reactions/reaction_table.hpp"
+#include "sim/models/lattice/site_types.hpp"
 
 namespace cf::lattice {
 
 inline constexpr int kMaxSlots = 16;                // byte16 capacity, the largest
 inline constexpr int kMaxGathered = 3 * kMaxSlots;  // stayers + two neighbours
-// Site types (the packed32 word keeps 4 bits of it; the diffusion table covers these).
-inline constexpr std::uint8_t kTypeFree = 0;  // "cytoplasm": free space, the default
-inline constexpr std::uint8_t kTypeObstacle = 1;
-inline constexpr std::uint8_t kTypeMembrane = 2;
-inline constexpr std::uint8_t kTypeOutside = 3;
-inline constexpr int kSiteTypes = 4;
 inline constexpr int kSpeciesRows = 9;  // species ids 0..8 (row 0: ids without a species)
 inline constexpr std::int32_t kNoSite = -1;
 
@@ -46,13 +42,14 @@ struct Geometry {
     std::int32_t wordsPerSite;  // 1 or 4 (planes: word w of site i at words[i + w * sites])
     std::uint32_t seed;
     // floor(q 2^32) <= 2^31 per (species id, source type, destination type); 0 blocks.
-    std::uint32_t qInt[kSpeciesRows][kSiteTypes][kSiteTypes];
+    std::uint32_t qInt[kSpeciesRows][kSiteTypeCount][kSiteTypeCount];
+    ReactionTable reactions;  // count 0: diffusion only (no reaction phase)
 };
 
 CF_HD std::uint32_t moveThreshold(const Geometry& g, std::uint16_t species, std::uint8_t from,
                                   std::uint8_t to) {
     const int row = species < kSpeciesRows ? species : 0;
-    return from < kSiteTypes && to < kSiteTypes ? g.qInt[row][from][to] : 0u;
+    return from < kSiteTypeCount && to < kSiteTypeCount ? g.qInt[row][from][to] : 0u;
 }
 
 CF_HD std::uint32_t strideOf(const Geometry& g, int axis) {
@@ -183,7 +180,7 @@ CF_HD void gatherSite(const Geometry& g, const std::uint32_t* src, const std::ui
                       std::uint64_t step, int axis, std::uint32_t i, Gathered& out) {
     out.count = 0;
     const std::uint8_t here = siteType(g, src, types, i);
-    if (here == kTypeObstacle) return;
+    if (here == kSiteObstacle) return;
     const std::int32_t nb[2] = {neighborOf(g, i, axis, -1), neighborOf(g, i, axis, 1)};
     std::uint16_t sp[kMaxSlots];
     int n = decodeSite(g, src, i, sp);

@@ -10,7 +10,7 @@ namespace cf::lattice {
 std::vector<Metric> hostMetrics(const LatticeParams& p, const Geometry& g, const HostState& s) {
     std::size_t freeSites = 0;
     for (std::uint8_t t : s.types)
-        freeSites += t == kTypeFree;
+        freeSites += t == kSiteCytoplasm;
     return metricsFromCounts(p, countSpecies(p, g, s.words.data()), freeSites, s);
 }
 

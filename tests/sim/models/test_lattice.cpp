@@ -178,7 +178,7 @@ TEST_P(LatticeTest, ReflectiveWallsAndObstacles) {
     const auto types = s0.at("site_type").as<std::uint8_t>();
     int obstacles = 0;
     for (auto t : types)
-        obstacles += t == lattice::kTypeObstacle;
+        obstacles += t == lattice::kSiteObstacle;
     EXPECT_NEAR(obstacles / double(types.size()), 0.25, 0.05);
     const auto start = positionsOf(s0, 3000);
     for (int step = 1; step <= 300; ++step) {
@@ -186,7 +186,7 @@ TEST_P(LatticeTest, ReflectiveWallsAndObstacles) {
         const Snapshot s = m->snapshot();
         const auto occ = s.at("occupancy").as<std::uint8_t>();
         for (std::size_t i = 0; i < occ.size(); ++i)
-            if (types[i] == lattice::kTypeObstacle) {
+            if (types[i] == lattice::kSiteObstacle) {
                 ASSERT_EQ(occ[i], 0) << "site " << i;
             }
         if (step % 50) continue;

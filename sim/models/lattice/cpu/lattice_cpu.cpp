@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // CPU reference backend of `lattice`: the per-site gather of lattice_sweep.hpp over all
 // sites (parallelFor, one writer per site), then the shared overflow re-insertion.
+#include <atomic>
 #include <mutex>
 
 #include "sim/core/parallel.hpp"
 #include "sim/models/lattice/lattice_model.hpp"
+#include "sim/models/lattice/lattice_react.hpp"
 
 namespace cf::lattice {
 
@@ -18,7 +20,7 @@ public:
         p_ = checkedParams(params);
         g_ = makeGeometry(p_, seed);
         s_ = initialState(p_, g_);
-        expected_ = countSpecies(p_, g_, s_.words.data());
+        initial_ = countSpecies(p_, g_, s_.words.data());
         nextWords_.assign(s_.words.size(), 0u);
         nextIds_.assign(s_.ids.size(), 0u);
     }
@@ -43,6 +45,7 @@ public:
 
     void restore(const Snapshot& snap) override {
         s_ = readSnapshot(p_, g_, snap);
+        initial_ = initialCountsOf(p_, g_, s_);
         nextWords_.assign(s_.words.size(), 0u);
         nextIds_.assign(s_.ids.size(), 0u);
     }
@@ -57,6 +60,7 @@ private:
         std::uint64_t overflows = 0;
         for (int axis = 0; axis < 3; ++axis)
             overflows += sweep(axis);
+        if (g_.reactions.count > 0) overflows += react();
         s_.overflowsLastStep = overflows;
         s_.overflowsTotal += overflows;
         ++s_.step;
@@ -118,20 +122,50 @@ private:
         return overflow_.size();
     }
 
+    // The reaction phase in place (each site touches only itself), then the overflows.
+    std::uint64_t react() {
+        const bool tracking = !s_.ids.empty();
+        std::uint32_t* words = s_.words.data();
+        std::uint32_t* ids = tracking ? s_.ids.data() : nullptr;
+        std::int32_t* disp = s_.displacement.data();
+        const std::uint8_t* types = s_.types.data();
+        const std::uint64_t step = s_.step;
+        std::atomic<std::uint64_t> fired[kMaxReactions] = {};
+        overflow_.clear();
+        std::mutex overflowMutex;
+        parallelFor(
+            g_.sites,
+            [&](std::size_t idx) {
+                const SiteReactionOutcome r =
+                    reactInSite(g_, words, types, ids, disp, step, static_cast<std::uint32_t>(idx));
+                if (r.reaction < 0) return;
+                fired[r.reaction].fetch_add(1, std::memory_order_relaxed);
+                if (r.overflowCount == 0) return;
+                const std::lock_guard<std::mutex> lock(overflowMutex);
+                overflow_.insert(overflow_.end(), r.overflow, r.overflow + r.overflowCount);
+            },
+            1024);
+        for (int k = 0; k < kMaxReactions; ++k)
+            s_.fired[k] += fired[k].load();
+        reinsertOverflows(g_, overflow_, words, types, ids, disp);
+        return overflow_.size();
+    }
+
     void checkCounts() {
         const std::vector<std::int64_t> now = countSpecies(p_, g_, s_.words.data());
+        const std::vector<std::int64_t> expected = expectedCounts(p_, g_, initial_, s_.fired);
         for (std::size_t sp = 0; sp < now.size(); ++sp)
-            if (now[sp] != expected_[sp])
+            if (now[sp] != expected[sp])
                 throw SimulationError("lattice: step " + std::to_string(s_.step) + ": species " +
                                       std::to_string(sp) + " has " + std::to_string(now[sp]) +
-                                      " particles, expected " + std::to_string(expected_[sp]) +
+                                      " particles, expected " + std::to_string(expected[sp]) +
                                       " (conservation check)");
     }
 
     LatticeParams p_{};
     Geometry g_{};
     HostState s_;
-    std::vector<std::int64_t> expected_;
+    std::vector<std::int64_t> initial_;  // counts at reset (validation)
     std::vector<std::uint32_t> nextWords_, nextIds_;
     std::vector<Overflow> overflow_;
     ViewBuffers viewBuffers_;

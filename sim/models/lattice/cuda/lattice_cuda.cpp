@@ -32,7 +32,7 @@ public:
         p_ = checkedParams(params);
         g_ = makeGeometry(p_, seed);
         HostState s = initialState(p_, g_);
-        expected_ = countSpecies(p_, g_, s.words.data());
+        initial_ = countSpecies(p_, g_, s.words.data());
         cuda::uploadGeometry(g_, this, stream_);
         upload(std::move(s));
     }
@@ -68,7 +68,11 @@ public:
         return makeSnapshot(p_, g_, h_);
     }
 
-    void restore(const Snapshot& snap) override { upload(readSnapshot(p_, g_, snap)); }
+    void restore(const Snapshot& snap) override {
+        HostState s = readSnapshot(p_, g_, snap);
+        initial_ = initialCountsOf(p_, g_, s);
+        upload(std::move(s));
+    }
 
     // Packed on the device, in the CPU views' order, so the window copies them into GL
     // buffers device to device.
@@ -112,7 +116,7 @@ private:
     void upload(HostState s) {
         h_ = std::move(s);
         freeSites_ =
-            static_cast<std::size_t>(std::count(h_.types.begin(), h_.types.end(), kTypeFree));
+            static_cast<std::size_t>(std::count(h_.types.begin(), h_.types.end(), kSiteCytoplasm));
         words_.resize(h_.words.size());
         nextWords_.resize(h_.words.size());
         types_.resize(h_.types.size());
@@ -141,8 +145,12 @@ private:
         overflowCount_.resize(1);
         overflowCount_.fillZero(stream_);
         counts_.resize(kMaxSpecies + 1);
-        stats_.resize(3);
-        const std::vector<unsigned long long> stats = {h_.overflowsLastStep, h_.overflowsTotal, 0};
+        stats_.resize(cuda::kStatsSize);
+        std::vector<unsigned long long> stats(cuda::kStatsSize, 0);
+        stats[0] = h_.overflowsLastStep;
+        stats[1] = h_.overflowsTotal;
+        for (int r = 0; r < kMaxReactions; ++r)
+            stats[3 + r] = h_.fired[r];
         stats_.copyFromHost(stats, stream_);
     }
 
@@ -165,6 +173,7 @@ private:
     void stepOnce() {
         for (int axis = 0; axis < 3; ++axis)
             sweep(axis);
+        if (g_.reactions.count > 0) react();
         ++h_.step;
         h_.time += static_cast<double>(p_.tau) * 1.0e-3;
         if (p_.validation) {
@@ -195,12 +204,35 @@ private:
         if (tracking) std::swap(ids_, nextIds_);
     }
 
+    // In place on the current lattice (after the sweeps' swaps), then its overflows.
+    void react() {
+        const bool tracking = !ids_.empty();
+        cuda::SweepArgs a{};
+        a.src = words_.data();
+        a.dst = words_.data();
+        a.types = types_.data();
+        a.ids = tracking ? ids_.data() : nullptr;
+        a.nextIds = tracking ? ids_.data() : nullptr;
+        a.displacement = disp_.data();
+        a.overflows = overflows_.data();
+        a.overflowCount = overflowCount_.data();
+        a.overflowCapacity = static_cast<std::uint32_t>(overflows_.size());
+        a.stats = stats_.data();
+        a.sites = g_.sites;
+        a.step = h_.step;
+        a.axis = 3;
+        cuda::launchReactions(a, stream_);
+        cuda::launchReinsert(a, stream_);
+    }
+
     // The overflow counters; a particle that found no room (or did not fit the list)
     // makes the state wrong from here on, so the run stops with the reason.
     void readStats() {
         const std::vector<unsigned long long> s = stats_.toHost(stream_);
         h_.overflowsLastStep = s[0];
         h_.overflowsTotal = s[1];
+        for (int r = 0; r < kMaxReactions; ++r)
+            h_.fired[r] = s[3 + r];
         if (s[2] != 0)
             throw SimulationError(
                 "lattice: by step " + std::to_string(h_.step) + ", " + std::to_string(s[2]) +
@@ -212,11 +244,12 @@ private:
 
     void checkCounts() {
         const std::vector<std::int64_t> now = deviceCounts();
+        const std::vector<std::int64_t> expected = expectedCounts(p_, g_, initial_, h_.fired);
         for (std::size_t sp = 0; sp < now.size(); ++sp)
-            if (now[sp] != expected_[sp])
+            if (now[sp] != expected[sp])
                 throw SimulationError("lattice: step " + std::to_string(h_.step) + ": species " +
                                       std::to_string(sp) + " has " + std::to_string(now[sp]) +
-                                      " particles, expected " + std::to_string(expected_[sp]) +
+                                      " particles, expected " + std::to_string(expected[sp]) +
                                       " (conservation check)");
     }
 
@@ -225,7 +258,7 @@ private:
     Geometry g_{};
     HostState h_;  // counters always current; words/ids/displacement only after download
     std::size_t freeSites_ = 0;
-    std::vector<std::int64_t> expected_;
+    std::vector<std::int64_t> initial_;  // counts at reset (validation)
     DeviceBuffer<std::uint32_t> words_, nextWords_, ids_, nextIds_;
     DeviceBuffer<std::uint8_t> types_;
     DeviceBuffer<std::int32_t> disp_;

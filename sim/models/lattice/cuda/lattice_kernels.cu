@@ -9,6 +9,7 @@
 #include "sim/core/cuda_check.hpp"
 #include "sim/models/lattice/cuda/lattice_kernels.cuh"
 #include "sim/models/lattice/lattice_params.hpp"
+#include "sim/models/lattice/lattice_react.hpp"
 
 namespace cf::lattice::cuda {
 
@@ -58,6 +59,20 @@ __global__ void sweepKernel(SweepArgs a) {
     if (tracking)
         for (int k = keep; k < stale; ++k)
             a.nextIds[static_cast<std::size_t>(k) * a.sites + i] = 0u;
+}
+
+__global__ void reactionKernel(SweepArgs a) {
+    const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= a.sites) return;
+    const SiteReactionOutcome r =
+        reactInSite(cGeom, a.dst, a.types, a.nextIds, a.displacement, a.step, i);
+    if (r.reaction < 0) return;
+    atomicAdd(&a.stats[3 + r.reaction], 1ull);
+    if (r.overflowCount == 0) return;
+    const std::uint32_t base =
+        atomicAdd(a.overflowCount, static_cast<std::uint32_t>(r.overflowCount));
+    for (int k = 0; k < r.overflowCount; ++k)
+        if (base + k < a.overflowCapacity) a.overflows[base + k] = r.overflow[k];
 }
 
 constexpr int kReinsertBlock = 1024;
@@ -188,6 +203,12 @@ void launchSweep(const SweepArgs& args, cudaStream_t stream) {
     if (args.sites == 0) return;
     sweepKernel<<<blocksFor(args.sites), kBlock, 0, stream>>>(args);
     CF_CUDA_CHECK_LAUNCH("lattice::sweepKernel", stream);
+}
+
+void launchReactions(const SweepArgs& args, cudaStream_t stream) {
+    if (args.sites == 0) return;
+    reactionKernel<<<blocksFor(args.sites), kBlock, 0, stream>>>(args);
+    CF_CUDA_CHECK_LAUNCH("lattice::reactionKernel", stream);
 }
 
 void launchReinsert(const SweepArgs& args, cudaStream_t stream) {

@@ -23,7 +23,8 @@ struct SweepArgs {
     std::uint32_t* overflowCount;    // 0 before the sweep; may end above the capacity
     std::uint32_t overflowCapacity;  // (the re-insertion then flags the records as lost)
     // [0] overflows of this step, [1] of the run, [2] particles that found no room or
-    // were lost (the host turns a non-zero value into an error).
+    // were lost (the host turns a non-zero value into an error), [3 + r] times reaction r
+    // fired since reset.
     unsigned long long* stats;
     std::uint32_t sites;
     std::uint64_t step;
@@ -45,6 +46,12 @@ void downloadGeometry(Geometry& g, cudaStream_t stream);
 // One 1-D sweep: every site gathers with gatherSite (lattice_sweep.hpp), exactly as the
 // CPU reference does, and appends what does not fit to the overflow list.
 void launchSweep(const SweepArgs& args, cudaStream_t stream);
+
+inline constexpr int kStatsSize = 3 + kMaxReactions;
+
+// The reaction phase (lattice_react.hpp) on every site, in place on args.dst / nextIds;
+// what does not fit goes to the overflow list (launchReinsert with axis 3 follows).
+void launchReactions(const SweepArgs& args, cudaStream_t stream);
 
 // After a sweep, on the device: sorts the overflow list by overflowKey (one block, bitonic)
 // and places the particles in that order with placeOverflow, exactly as the CPU does;

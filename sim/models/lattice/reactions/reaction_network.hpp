@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "sim/models/lattice/reactions/reaction_table.hpp"
-#include "sim/models/lattice/reactions/site_types.hpp"
+#include "sim/models/lattice/site_types.hpp"
 
 namespace cf::lattice {
 

@@ -23,7 +23,7 @@
 #include "sim/core/hd.hpp"
 #include "sim/core/rng.hpp"
 #include "sim/models/lattice/reactions/reaction_table.hpp"
-#include "sim/models/lattice/reactions/site_types.hpp"
+#include "sim/models/lattice/site_types.hpp"
 
 namespace cf::lattice {
 
