@@ -5,4 +5,5 @@ list(APPEND CELLFORGE_SIM_SOURCES
   geometry/lattice_frame.cpp
   geometry/triangle_mesh.cpp
   geometry/mesh_import.cpp
-  geometry/voxelize.cpp)
+  geometry/voxelize.cpp
+  geometry/sphere_obstacles.cpp)
