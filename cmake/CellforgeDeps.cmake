@@ -5,6 +5,9 @@ find_package(PkgConfig REQUIRED)
 find_package(Threads REQUIRED)
 find_package(nlohmann_json 3.10 REQUIRED)
 find_package(CLI11 REQUIRED)
+# Mesh import (OBJ, PLY, STL, glTF) for the simulation's geometry and the renderer. Debian's
+# libassimp-dev ships assimpConfig.cmake with the imported target assimp::assimp.
+find_package(assimp REQUIRED)
 
 # toml++ (libtomlplusplus-dev) is used header-only so the build does not depend on the
 # compiled library's ABI. It does not compile under nvcc: include it from .cpp files only.

@@ -11,11 +11,12 @@ packages=(
   # toolchain
   g++ cmake ninja-build pkg-config
   # simulation core: TOML scenarios, counter-based RNG, JSON, CLI, HDF5 snapshots, SBML
-  # reaction networks (lattice model)
+  # reaction networks and Assimp mesh import (lattice geometry, also used by the renderer)
   libtomlplusplus-dev librandom123-dev nlohmann-json3-dev libcli11-dev libhdf5-dev libsbml5-dev
-  # renderer: OpenGL 4.5 through libepoxy + EGL (headless), GLM, PNG, Assimp (mesh import);
+  libassimp-dev
+  # renderer: OpenGL 4.5 through libepoxy + EGL (headless), GLM, PNG;
   # Mesa's EGL/llvmpipe drivers so it also runs (and its tests pass) without an NVIDIA GPU
-  libepoxy-dev libegl-dev libgl-dev libglm-dev libpng-dev libassimp-dev libegl-mesa0
+  libepoxy-dev libegl-dev libgl-dev libglm-dev libpng-dev libegl-mesa0
   libgl1-mesa-dri
   # movies: MP4/H.264 through FFmpeg's libraries (Debian's libavcodec includes libx264)
   libavcodec-dev libavformat-dev libswscale-dev libavutil-dev

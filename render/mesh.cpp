@@ -1,12 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "render/mesh.hpp"
 
-#include <assimp/postprocess.h>
-#include <assimp/scene.h>
-
 #include <algorithm>
 #include <array>
-#include <assimp/Importer.hpp>
 #include <cmath>
 #include <glm/gtc/type_ptr.hpp>
 #include <limits>
@@ -15,110 +11,71 @@
 
 #include "render/colormap_texture.hpp"
 #include "render/embedded_shaders.hpp"
+#include "sim/core/errors.hpp"
+#include "sim/geometry/mesh_import.hpp"
 
 namespace cf::render {
 namespace {
 
-glm::mat4 toGlm(const aiMatrix4x4& m) {
-    // Assimp stores rows (a1..a4 is the first row), glm stores columns.
-    glm::mat4 out;
-    for (int r = 0; r < 4; ++r)
-        for (int c = 0; c < 4; ++c)
-            out[c][r] = m[static_cast<unsigned>(r)][static_cast<unsigned>(c)];
+using Position = std::array<float, 3>;
+
+glm::vec3 toGlm(const Position& p) {
+    return {p[0], p[1], p[2]};
+}
+
+// Smooth normals for the vertices that came without one: area-weighted face normals
+// summed over every vertex at the same position (so seams of texture coordinates do not
+// show), from the triangles whose corners all lack a file normal. Done here rather than by
+// aiProcess_GenSmoothNormals, which on indexed input (PLY, OFF, glTF without normals) keeps
+// one face's normal per vertex instead of the average (Assimp issue #4692, present in 5.2).
+std::vector<glm::vec3> smoothNormals(const geometry::ImportedMesh& in,
+                                     const std::vector<bool>& hasNormal) {
+    const auto& vertices = in.mesh.vertices;
+    std::map<Position, glm::vec3> byPosition;
+    for (const auto& t : in.mesh.triangles) {
+        if (hasNormal[t[0]] || hasNormal[t[1]] || hasNormal[t[2]]) continue;
+        const glm::vec3 a = toGlm(vertices[t[0]]), b = toGlm(vertices[t[1]]),
+                        c = toGlm(vertices[t[2]]);
+        const glm::vec3 n = glm::cross(b - a, c - a);  // length = 2 x area
+        for (std::uint32_t k : t)
+            byPosition[vertices[k]] += n;
+    }
+    std::vector<glm::vec3> out(vertices.size(), glm::vec3(0.0f));
+    for (std::size_t v = 0; v < vertices.size(); ++v)
+        if (!hasNormal[v])
+            if (const auto it = byPosition.find(vertices[v]); it != byPosition.end())
+                out[v] = it->second;
     return out;
-}
-
-// Smooth normals for a mesh stored without them: area-weighted face normals summed over
-// every vertex at the same position (so seams of texture coordinates do not show). Done
-// here rather than by aiProcess_GenSmoothNormals, which on indexed input (PLY, OFF, glTF
-// without normals) keeps one face's normal per vertex instead of the average (Assimp
-// issue #4692, present in 5.2).
-std::vector<glm::vec3> smoothNormals(const aiMesh& mesh) {
-    std::map<std::array<float, 3>, glm::vec3> byPosition;
-    const auto key = [&](unsigned v) {
-        const aiVector3D& p = mesh.mVertices[v];
-        return std::array<float, 3>{p.x, p.y, p.z};
-    };
-    for (unsigned f = 0; f < mesh.mNumFaces; ++f) {
-        const aiFace& face = mesh.mFaces[f];
-        if (face.mNumIndices != 3) continue;
-        const aiVector3D a = mesh.mVertices[face.mIndices[0]], b = mesh.mVertices[face.mIndices[1]],
-                         c = mesh.mVertices[face.mIndices[2]];
-        const aiVector3D n = (b - a) ^ (c - a);  // cross product: length = 2 x area
-        for (unsigned k = 0; k < 3; ++k)
-            byPosition[key(face.mIndices[k])] += glm::vec3(n.x, n.y, n.z);
-    }
-    std::vector<glm::vec3> out(mesh.mNumVertices, glm::vec3(0.0f));
-    for (unsigned v = 0; v < mesh.mNumVertices; ++v)
-        if (const auto it = byPosition.find(key(v)); it != byPosition.end()) out[v] = it->second;
-    return out;
-}
-
-void appendMesh(const aiMesh& mesh, const glm::mat4& transform, MeshData& out) {
-    const auto base = static_cast<std::uint32_t>(out.positions.size());
-    // Normals transform with the inverse transpose; a mirroring transform also turns
-    // counter-clockwise triangles clockwise: swap two corners.
-    const glm::mat3 normalMatrix = glm::transpose(glm::inverse(glm::mat3(transform)));
-    const bool mirrored = glm::determinant(glm::mat3(transform)) < 0.0f;
-    std::vector<glm::vec3> normals;
-    if (mesh.HasNormals()) {
-        for (unsigned v = 0; v < mesh.mNumVertices; ++v)
-            normals.emplace_back(mesh.mNormals[v].x, mesh.mNormals[v].y, mesh.mNormals[v].z);
-    } else {
-        normals = smoothNormals(mesh);
-    }
-    for (unsigned v = 0; v < mesh.mNumVertices; ++v) {
-        const aiVector3D& p = mesh.mVertices[v];
-        out.positions.push_back(glm::vec3(transform * glm::vec4(p.x, p.y, p.z, 1.0f)));
-        const glm::vec3 n = normalMatrix * normals[v];
-        const float len = glm::length(n);
-        out.normals.push_back(len > 0.0f && std::isfinite(len) ? n / len : glm::vec3(0, 0, 1));
-    }
-    std::size_t triangles = 0;
-    for (unsigned f = 0; f < mesh.mNumFaces; ++f) {
-        const aiFace& face = mesh.mFaces[f];
-        if (face.mNumIndices != 3) continue;  // points and lines
-        std::uint32_t i[3] = {face.mIndices[0], face.mIndices[1], face.mIndices[2]};
-        if (mirrored) std::swap(i[1], i[2]);
-        for (std::uint32_t k : i)
-            out.indices.push_back(base + k);
-        ++triangles;
-    }
-    if (triangles == 0) {  // a mesh of points or lines: drop its vertices again
-        out.positions.resize(base);
-        out.normals.resize(base);
-    }
-}
-
-void appendNode(const aiScene& scene, const aiNode& node, const glm::mat4& parent, MeshData& out) {
-    const glm::mat4 transform = parent * toGlm(node.mTransformation);
-    for (unsigned m = 0; m < node.mNumMeshes; ++m)
-        appendMesh(*scene.mMeshes[node.mMeshes[m]], transform, out);
-    for (unsigned c = 0; c < node.mNumChildren; ++c)
-        appendNode(scene, *node.mChildren[c], transform, out);
 }
 
 }  // namespace
 
 MeshData loadMesh(const std::filesystem::path& path) {
-    const std::string name = "mesh file '" + path.string() + "': ";
-    Assimp::Importer importer;
-    // SortByPType puts points and lines into meshes of their own, which appendMesh()
-    // leaves out. Missing normals: smoothNormals().
-    const aiScene* scene = importer.ReadFile(
-        path.string(), aiProcess_Triangulate | aiProcess_JoinIdenticalVertices |
-                           aiProcess_SortByPType | aiProcess_ValidateDataStructure);
-    if (scene == nullptr) {
-        std::string reason = importer.GetErrorString();
-        while (!reason.empty() && (reason.back() == '\n' || reason.back() == '.'))
-            reason.pop_back();
-        throw MeshError(name + (reason.empty() ? "Assimp could not import it" : reason));
+    geometry::ImportedMesh in;
+    try {
+        in = geometry::importMesh(path);  // the one Assimp import (sim/geometry)
+    } catch (const cf::IoError& e) {
+        throw MeshError(e.what());  // "mesh file 'PATH': REASON"
     }
+    const std::size_t count = in.mesh.vertices.size();
+    std::vector<bool> hasNormal(count);
+    for (std::size_t v = 0; v < count; ++v) {
+        const Position& n = in.normals[v];
+        hasNormal[v] = n[0] != 0.0f || n[1] != 0.0f || n[2] != 0.0f;
+    }
+    const std::vector<glm::vec3> smooth = smoothNormals(in, hasNormal);
     MeshData data;
-    if (scene->mRootNode != nullptr) appendNode(*scene, *scene->mRootNode, glm::mat4(1.0f), data);
-    if (data.indices.empty())
-        throw MeshError(name + "no triangles (" + std::to_string(scene->mNumMeshes) +
-                        " mesh(es) with points or lines only, or none)");
+    data.positions.reserve(count);
+    data.normals.reserve(count);
+    for (std::size_t v = 0; v < count; ++v) {
+        data.positions.push_back(toGlm(in.mesh.vertices[v]));
+        const glm::vec3 n = hasNormal[v] ? toGlm(in.normals[v]) : smooth[v];
+        const float len = glm::length(n);
+        data.normals.push_back(len > 0.0f && std::isfinite(len) ? n / len : glm::vec3(0, 0, 1));
+    }
+    data.indices.reserve(3 * in.mesh.triangles.size());
+    for (const auto& t : in.mesh.triangles)
+        data.indices.insert(data.indices.end(), t.begin(), t.end());
     data.boundsLo = glm::vec3(std::numeric_limits<float>::max());
     data.boundsHi = glm::vec3(std::numeric_limits<float>::lowest());
     for (const glm::vec3& p : data.positions) {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// Triangle meshes: imported through Assimp (OBJ, PLY, STL, glTF, ...) into one indexed
-// triangle list, and drawn lit like the point clouds (same head light), coloured uniformly
+// Triangle meshes: imported through Assimp (OBJ, PLY, STL, glTF, ...; sim/geometry) into one
+// indexed triangle list, and drawn lit like the point clouds (same head light), coloured uniformly
 // or by a per-vertex scalar through a colormap, opaque or translucent.
 #include <cstddef>
 #include <cstdint>
@@ -33,12 +33,13 @@ struct MeshData {
     std::size_t triangleCount() const { return indices.size() / 3; }
 };
 
-// Imports every mesh of the file's scene, each placed by its node's transform (the
-// product of the transforms from the root), merged into one triangle list. Polygons are
-// triangulated, identical vertices shared, missing normals generated smooth (averaged over
-// the faces at each position, weighted by area). Points
-// and lines in the file are left out. Coordinates are taken as stored (no up-axis
-// conversion: glTF's y-up scenes stay y-up). Throws MeshError.
+// Imports every mesh of the file's scene through geometry::importMesh() (sim/geometry, the
+// one Assimp import), each placed by its node's transform (the product of the transforms
+// from the root), merged into one triangle list. Polygons are triangulated, identical
+// vertices shared, the file's normals kept and missing ones generated smooth (averaged over
+// the faces at each position, weighted by area). Points and lines in the file are left
+// out. Coordinates are taken as stored (no up-axis conversion: glTF's y-up scenes stay
+// y-up). Throws MeshError.
 MeshData loadMesh(const std::filesystem::path& path);
 
 class Mesh {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// The renderer's typed error. render/ depends on no simulation code, so it does not reuse
+// The renderer's typed error. render/ uses simulation code only for mesh import
+// (sim/geometry, whose IoError loadMesh() turns into MeshError), so it does not reuse
 // cf::Error; applications catch std::runtime_error or this type at their boundary.
 #include <stdexcept>
 #include <string>

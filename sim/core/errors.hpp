@@ -37,6 +37,14 @@ public:
     using Error::Error;
 };
 
+// A geometry cannot be used as asked: a mesh that is not closed, obstacles that cannot be
+// placed at the requested volume fraction, a lattice frame that does not fit. The message
+// names the mesh (file) or the obstacle class.
+class GeometryError : public Error {
+public:
+    using Error::Error;
+};
+
 // A CUDA runtime call or kernel launch failed. Carries the expression or kernel name
 // and the source location of the check.
 class CudaError : public Error {

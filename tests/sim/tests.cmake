@@ -6,6 +6,7 @@ cellforge_add_test(test_core SOURCES
   sim/test_runner.cpp
   sim/test_view_exchange.cpp)
 
+include(sim/geometry/tests.cmake)
 include(sim/grid/tests.cmake)
 include(sim/io/tests.cmake)
 include(sim/models/tests.cmake)

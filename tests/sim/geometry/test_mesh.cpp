@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Mesh import through Assimp, welding, placement, closedness and enclosed volume.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "sim/core/errors.hpp"
+#include "sim/geometry/mesh_import.hpp"
+#include "sim/geometry/triangle_mesh.hpp"
+#include "tests/sim/geometry/geometry_test_support.hpp"
+
+namespace cf::geometry::test {
+namespace {
+
+void expectBounds(const TriangleMesh& m, std::array<float, 3> lo, std::array<float, 3> hi,
+                  float tolerance) {
+    const Bounds b = boundingBox(m);
+    for (int k = 0; k < 3; ++k) {
+        EXPECT_NEAR(b.lo[k], lo[k], tolerance) << "axis " << k;
+        EXPECT_NEAR(b.hi[k], hi[k], tolerance) << "axis " << k;
+    }
+}
+
+// The committed capsule: counts from tools/make_capsule_mesh.py (64 segments, 16 cap rings,
+// 12 body rings: 2 + 43 x 64 vertices, 2 x 64 + 42 x 128 triangles).
+TEST(MeshImport, CapsuleLoadsClosedWithItsVolume) {
+    const TriangleMesh m = loadTriangleMesh(asset("meshes/capsule.obj"));
+    EXPECT_EQ(m.vertices.size(), 2754u);
+    EXPECT_EQ(m.triangles.size(), 5504u);
+    const MeshCheck check = checkClosed(m);
+    EXPECT_EQ(check.boundaryEdges, 0u);
+    EXPECT_EQ(check.nonManifoldEdges, 0u);
+    EXPECT_EQ(check.degenerateTriangles, 0u);
+    EXPECT_TRUE(check.closed());
+    EXPECT_NO_THROW(requireClosed(m, "capsule.obj"));
+    expectBounds(m, {-0.4f, -0.4f, -1.0f}, {0.4f, 0.4f, 1.0f}, 1e-6f);
+    // Corners on the capsule: the polyhedron is inside it. 64 segments lose
+    // 1 - sin(2 pi/64)/(2 pi/64) = 0.16 % of the cross-section, the caps' 16 rings about as
+    // much: the deficit lies in (0, 0.3 %]. Positive: the triangles wind outward.
+    const double v = enclosedVolume(m), exact = capsuleVolume();
+    std::printf("capsule: mesh volume %.6f um^3, analytic %.6f um^3 (%.3f %% below)\n", v, exact,
+                100.0 * (1.0 - v / exact));
+    EXPECT_LT(v, exact);
+    EXPECT_GT(v, exact * (1.0 - 0.003));
+}
+
+// Files that store a corner once per normal (the OBJ cube, STL facets) weld to one vertex
+// per position, which is what makes them closed. Counts: tests/render/meshes/make_meshes.py.
+TEST(MeshImport, CornersWithSeveralNormalsWeldIntoOneVertex) {
+    const ImportedMesh cube = importMesh(testData("render/meshes/cube.obj"));
+    EXPECT_EQ(cube.mesh.vertices.size(), 24u);  // 8 corners x 3 face normals
+    ASSERT_EQ(cube.normals.size(), 24u);
+    const TriangleMesh welded = loadTriangleMesh(testData("render/meshes/cube.obj"));
+    EXPECT_EQ(welded.vertices.size(), 8u);
+    EXPECT_EQ(welded.triangles.size(), 12u);
+    EXPECT_TRUE(checkClosed(welded).closed());
+    EXPECT_EQ(checkClosed(cube.mesh).boundaryEdges, 24u);  // unwelded: each face on its own
+    EXPECT_DOUBLE_EQ(enclosedVolume(welded), 8.0);         // [-1, 1]^3
+
+    const TriangleMesh pyramid = loadTriangleMesh(testData("render/meshes/pyramid.stl"));
+    EXPECT_EQ(pyramid.vertices.size(), 5u);
+    EXPECT_EQ(pyramid.triangles.size(), 6u);
+    EXPECT_TRUE(checkClosed(pyramid).closed());
+    EXPECT_NEAR(enclosedVolume(pyramid), 4.0 * 2.0 / 3.0, 1e-6);  // base 2 x 2, height 2
+}
+
+// One mesh used by two nodes under a translated root: both copies, placed by the product of
+// their node transforms (the same file as the renderer's import test).
+TEST(MeshImport, GltfNodesAreMergedWithTheirTransforms) {
+    const TriangleMesh m = loadTriangleMesh(testData("render/meshes/two_quads.gltf"));
+    EXPECT_EQ(m.vertices.size(), 8u);
+    EXPECT_EQ(m.triangles.size(), 4u);
+    expectBounds(m, {0.0f, 0.0f, 1.0f}, {3.0f, 1.0f, 2.0f}, 1e-6f);
+    EXPECT_EQ(checkClosed(m).boundaryEdges, 8u);  // two open quads
+}
+
+TEST(MeshImport, OpenBoxIsReportedWithItsBoundaryEdges) {
+    const TriangleMesh m = loadTriangleMesh(testData("sim/geometry/data/open_box.obj"));
+    EXPECT_EQ(m.vertices.size(), 8u);
+    EXPECT_EQ(m.triangles.size(), 10u);
+    const MeshCheck check = checkClosed(m);
+    EXPECT_EQ(check.boundaryEdges, 4u);  // the rim of the missing top face
+    EXPECT_EQ(check.nonManifoldEdges, 0u);
+    EXPECT_FALSE(check.closed());
+    try {
+        requireClosed(m, "open_box.obj");
+        ADD_FAILURE() << "no error for an open mesh";
+    } catch (const GeometryError& e) {
+        EXPECT_STREQ(e.what(),
+                     "open_box.obj: mesh is not closed: 4 boundary edges (voxelization needs a "
+                     "watertight surface)");
+    }
+}
+
+std::string expectIoError(const std::filesystem::path& path, const std::string& reasonPart) {
+    try {
+        loadTriangleMesh(path);
+        ADD_FAILURE() << "no error for " << path;
+    } catch (const IoError& e) {
+        const std::string what = e.what();
+        std::printf("%s\n", what.c_str());
+        EXPECT_EQ(what.rfind("mesh file '" + path.string() + "': ", 0), 0u) << what;
+        EXPECT_NE(what.find(reasonPart), std::string::npos) << what;
+        EXPECT_GT(what.size(), what.find("': ") + 3) << what;  // a reason follows
+        return what;
+    }
+    return {};
+}
+
+TEST(MeshImport, BadFilesGiveIoErrorsNamingTheFile) {
+    // A face past the vertices: Assimp's own reason (its words vary between versions, so
+    // only that it is Assimp's and not ours is checked).
+    const std::string what = expectIoError(testData("sim/geometry/data/bad_index.obj"), "");
+    EXPECT_EQ(what.find("no triangles"), std::string::npos) << what;
+    expectIoError("/nonexistent/cellforge/capsule.obj", "Unable to open file");
+    expectIoError(writeTemp("cf_geometry_lines.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nl 1 2\n"),
+                  "no triangles");
+}
+
+TEST(MeshChecks, NonManifoldAndDegenerateTrianglesAreCounted) {
+    TriangleMesh m;
+    m.vertices = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {2, 0, 0}};
+    m.triangles = {{0, 1, 2}, {1, 0, 3}, {0, 1, 4}};  // three triangles on edge 0-1
+    MeshCheck check = checkClosed(m);
+    EXPECT_EQ(check.nonManifoldEdges, 1u);
+    EXPECT_EQ(check.boundaryEdges, 6u);  // the other two edges of each
+    m.triangles.push_back({2, 2, 4});    // repeated corner: no edges
+    m.triangles.push_back({0, 1, 5});    // collinear: zero area, edges counted
+    check = checkClosed(m);
+    EXPECT_EQ(check.degenerateTriangles, 2u);
+    EXPECT_EQ(check.nonManifoldEdges, 1u);  // edge 0-1 now has four triangles
+    EXPECT_EQ(check.boundaryEdges, 8u);     // + 1-5 and 5-0
+    try {
+        requireClosed(m, "fan");
+        ADD_FAILURE();
+    } catch (const GeometryError& e) {
+        EXPECT_STREQ(e.what(),
+                     "fan: mesh is not closed: 8 boundary edges, 1 non-manifold edge "
+                     "(voxelization needs a watertight surface)");
+    }
+}
+
+TEST(MeshChecks, WeldingMergesEqualPositionsOnly) {
+    TriangleMesh m;
+    // Two triangles of a square, each with its own copies of the shared corners; -0 = +0.
+    m.vertices = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0},    {-0.0f, 0, 0},
+                  {1, 1, 0}, {0, 1, 0}, {0, 1, 1e-7f}};
+    m.triangles = {{0, 1, 2}, {3, 4, 5}};
+    const TriangleMesh w = weldByPosition(m);
+    ASSERT_EQ(w.vertices.size(), 5u);  // 0/3 and 2/4 merged; 6 differs in z
+    EXPECT_EQ(w.triangles[1][0], 0u);
+    EXPECT_EQ(w.triangles[1][1], 2u);
+    EXPECT_EQ(checkClosed(w).boundaryEdges, 4u);  // the diagonal is now shared
+}
+
+TEST(MeshChecks, OctahedronAndBoxVolumes) {
+    EXPECT_NEAR(enclosedVolume(octahedronMesh({10, 20, 30}, 3.0f)), 4.0 / 3.0 * 27.0, 1e-9);
+    EXPECT_TRUE(checkClosed(octahedronMesh({0, 0, 0}, 1.0f)).closed());
+    EXPECT_NEAR(enclosedVolume(boxMesh({1, 2, 3}, {2, 4, 6})), 6.0, 1e-9);
+}
+
+// A mesh in um placed at a lattice centre in nm: scale 1000, then the box centre moved.
+TEST(MeshTransform, ScalesThenCentresTheBoundingBox) {
+    const TriangleMesh capsule = loadTriangleMesh(asset("meshes/capsule.obj"));
+    const TriangleMesh nm = transformed(capsule, 1000.0f, {512.0f, 512.0f, 1024.0f});
+    expectBounds(nm, {112.0f, 112.0f, 24.0f}, {912.0f, 912.0f, 2024.0f}, 1e-3f);
+    EXPECT_NEAR(enclosedVolume(nm), enclosedVolume(capsule) * 1e9, enclosedVolume(nm) * 1e-6);
+    const TriangleMesh off = transformed(boxMesh({1, 1, 1}, {3, 5, 7}), 0.5f, {0, 0, 0});
+    expectBounds(off, {-0.5f, -1.0f, -1.5f}, {0.5f, 1.0f, 1.5f}, 0.0f);  // exact in binary
+    EXPECT_THROW(transformed(capsule, 0.0f, {0, 0, 0}), GeometryError);
+    EXPECT_THROW(transformed(capsule, -1.0f, {0, 0, 0}), GeometryError);
+}
+
+}  // namespace
+}  // namespace cf::geometry::test
