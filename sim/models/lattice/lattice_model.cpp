@@ -26,10 +26,48 @@ double qOf(const LatticeParams& p, double d) {
            (static_cast<double>(p.lambda) * static_cast<double>(p.lambda));
 }
 
+// Species names, diffusion rules and the reaction network, from text or SBML.
+void parseTextParameters(LatticeParams& p) {
+    if (!p.sbmlFile.empty()) {
+        if (!p.networkText.empty())
+            throw ParameterError("reactions.sbml and reactions.network are both set: give the "
+                                 "reactions one way");
+        p.network = loadSbmlNetwork(p.sbmlFile);
+        const auto n = static_cast<int>(p.network.species.size());
+        if (n != p.speciesCount)
+            throw ParameterError("reactions.sbml = '" + p.sbmlFile + "' has " +
+                                 std::to_string(n) + " species but species.count = " +
+                                 std::to_string(p.speciesCount));
+        p.speciesNames = parseSpeciesNames(p.speciesNamesText, p.speciesCount);
+        if (!p.speciesNamesText.empty() && p.speciesNames != p.network.species)
+            throw ParameterError("species.names does not match the species of reactions.sbml = '" +
+                                 p.sbmlFile + "' (leave it empty to take the file's)");
+        p.speciesNames = p.network.species;
+    } else {
+        p.speciesNames = parseSpeciesNames(p.speciesNamesText, p.speciesCount);
+        p.network = parseReactionNetwork(p.networkText, p.speciesNames, "reactions.network");
+    }
+    p.rules = parseDiffusionRules(p.diffusionRulesText, p.speciesNames);
+    for (int s = 1; s <= p.speciesCount; ++s)
+        for (int from = 0; from < kSiteTypeCount; ++from)
+            for (int to = 0; to < kSiteTypeCount; ++to) {
+                const double q = qOf(p, diffusionRate(p, s, from, to));
+                if (q > 0.5)
+                    throw ParameterError(
+                        "diffusion.rules: species " + p.speciesNames[s - 1] + " from " +
+                        std::string(kSiteTypeNames[from]) + " to " +
+                        std::string(kSiteTypeNames[to]) + " gives q = D tau / lambda^2 = " +
+                        fmt("%.6g", q) + " > 0.5 (lattice.tau = " + fmt("%g", p.tau) +
+                        " ns): lower tau or D");
+            }
+    // Throws for rates that do not convert (too many reactions, bad values).
+    compileReactions(p.network, p.lambda, p.tau, nullptr);
+}
+
 }  // namespace
 
 LatticeParams checkedParams(const ParamSet& params) {
-    const LatticeParams p = params.toStruct<LatticeParams>();
+    LatticeParams p = params.toStruct<LatticeParams>();
     const bool packed = p.layout == static_cast<std::int32_t>(Layout::Packed32);
     if (packed && p.nMax != 2 && p.nMax != 4 && p.nMax != 8)
         throw ParameterError("lattice.n_max = " + std::to_string(p.nMax) +
@@ -57,6 +95,7 @@ LatticeParams checkedParams(const ParamSet& params) {
                                  " ns, lattice.lambda = " + fmt("%g", p.lambda) +
                                  " nm): lower tau or D");
     }
+    parseTextParameters(p);
     double total = 0;
     for (int s = 1; s <= p.speciesCount; ++s)
         total += p.initialCount(s);
@@ -69,10 +108,13 @@ LatticeParams checkedParams(const ParamSet& params) {
 }
 
 double diffusionRate(const LatticeParams& p, int species, int from, int to) {
-    // Obstacles take and give nothing; within one region a species moves with its own D;
-    // between different regions (membrane, cytoplasm, outside) it does not, by default.
-    if (from == kSiteObstacle || to == kSiteObstacle || from != to) return 0.0;
-    return p.diffusion(species);
+    // Obstacles take and give nothing; the rules override the rest; by default a species
+    // moves with its own D within a region and not between regions.
+    if (from == kSiteObstacle || to == kSiteObstacle) return 0.0;
+    const double rule = p.rules.d[static_cast<std::size_t>(species)][static_cast<std::size_t>(from)]
+                                 [static_cast<std::size_t>(to)];
+    if (rule >= 0) return rule;
+    return from == to ? p.diffusion(species) : 0.0;
 }
 
 void updateThresholds(const LatticeParams& p, Geometry& g) {
@@ -87,6 +129,7 @@ void updateThresholds(const LatticeParams& p, Geometry& g) {
                 g.qInt[s][from][to] = static_cast<std::uint32_t>(
                     std::min(2147483648.0, std::floor(q * 4294967296.0)));
             }
+    g.reactions = compileReactions(p.network, p.lambda, p.tau, nullptr);
 }
 
 Geometry makeGeometry(const LatticeParams& p, std::uint32_t seed) {
@@ -120,6 +163,10 @@ void applyLiveParameters(LatticeParams& p, const LatticeParams& next) {
     p.d7 = next.d7;
     p.d8 = next.d8;
     p.validation = next.validation;
+    p.diffusionRulesText = next.diffusionRulesText;
+    p.rules = next.rules;
+    p.networkText = next.networkText;
+    p.network = next.network;
 }
 
 ModelDescriptor descriptor() {

@@ -56,6 +56,12 @@ std::vector<std::int64_t> expectedCounts(const LatticeParams& p, const Geometry&
 std::vector<std::int64_t> initialCountsOf(const LatticeParams& p, const Geometry& g,
                                           const HostState& s);
 
+// Site types from the geometry parameters: the region (none: all cytoplasm; a sphere or a
+// closed mesh: cytoplasm, membrane shell, outside) and obstacles in its cytoplasm (single
+// sites drawn per site with Philox(seed, kObstacleStream), or hard spheres). Throws
+// ParameterError / GeometryError / IoError naming the parameter or file.
+std::vector<std::uint8_t> buildSiteTypes(const LatticeParams& p, const Geometry& g);
+
 // Obstacles drawn per site (Philox(seed, kObstacleStream)), then particle p (species in
 // order, then index) at a uniformly drawn free site; a full site passes it on to the next
 // free site in index order. The first `tracking.per_species` particles of each species get
@@ -75,12 +81,21 @@ Snapshot makeSnapshot(const LatticeParams& p, const Geometry& g, const HostState
 // Throws IoError when a field is missing or has the wrong size for these parameters.
 HostState readSnapshot(const LatticeParams& p, const Geometry& g, const Snapshot& s);
 
+// Particles per (site type t, species s) at t * (kMaxSpecies + 1) + s; s = 0 counts ids
+// no species has.
+inline constexpr std::size_t kRegionCountsSize = kSiteTypeCount * (kMaxSpecies + 1);
+std::vector<std::int64_t> countByRegion(const LatticeParams& p, const Geometry& g,
+                                        const std::uint32_t* words, const std::uint8_t* types);
+// countSpecies' layout from countByRegion's.
+std::vector<std::int64_t> speciesTotals(const LatticeParams& p,
+                                        const std::vector<std::int64_t>& byRegion);
+
 std::vector<Metric> hostMetrics(const LatticeParams& p, const Geometry& g, const HostState& s);
-// The same metrics from counts already reduced elsewhere (countSpecies' layout) and the
-// number of free sites; `s` is read only for the overflow counters, displacement and
-// trackedSpecies (a device backend keeps the lattice itself on the device).
+// The same metrics from counts already reduced elsewhere (countByRegion's layout) and
+// the number of cytoplasm sites; `s` is read only for the overflow counters, displacement
+// and trackedSpecies (a device backend keeps the lattice itself on the device).
 std::vector<Metric> metricsFromCounts(const LatticeParams& p,
-                                      const std::vector<std::int64_t>& counts,
+                                      const std::vector<std::int64_t>& byRegion,
                                       std::size_t freeSites, const HostState& s);
 
 // Cloud "particles": one point per particle at its site centre, offset by slot on a small

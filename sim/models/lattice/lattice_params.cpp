@@ -47,6 +47,46 @@ const ParamTable& parameterTable() {
         }
         b.real("lattice", "obstacle_fraction", &P::obstacleFraction, 0.0, 0.0, 0.95, "1",
                "Share of sites made obstacles (reflective: nothing enters), drawn per site", S);
+        b.choice("obstacles", "shape", &P::obstacleShape, {"sites", "spheres", "invivo"}, "sites",
+                 "Obstacles (lattice.obstacle_fraction of the cytoplasm): single sites drawn "
+                 "per site; hard spheres of obstacles.radius placed at random (Roberts et al. "
+                 "2009, Fig. 4); or the in-vivo size classes of an E. coli cytoplasm (radii "
+                 "1.7-10.4 nm) scaled to the fraction");
+        b.real("obstacles", "radius", &P::obstacleRadius, 10.0, 0.1, 1.0e5, "nm",
+               "Radius of spherical obstacles (obstacles.shape = spheres)", S);
+        b.choice("geometry", "region", &P::region, {"none", "sphere", "mesh"}, "none",
+                 "Cell geometry: none (every site is cytoplasm); a sphere of geometry.radius "
+                 "at the lattice centre; or the closed surface geometry.mesh. Inside is "
+                 "cytoplasm within a membrane shell, beyond is outside; particles start in "
+                 "the cytoplasm");
+        b.real("geometry", "radius", &P::regionRadius, 50.0, 0.1, 1.0e6, "nm",
+               "Radius of the spherical cell (geometry.region = sphere)", S);
+        b.text("geometry", "mesh", &P::meshFile, "",
+               "Closed surface mesh of the cell (OBJ, PLY, STL, glTF; geometry.region = mesh), "
+               "centred in the lattice",
+               S, TextKind::FilePath);
+        b.real("geometry", "mesh_scale", &P::meshScale, 1000.0, 1.0e-6, 1.0e9, "nm/unit",
+               "Length of one mesh unit (1000: the mesh is in um)", S);
+        b.real("geometry", "membrane_thickness", &P::membraneThickness, 0.0, 0.0, 1.0e5, "nm",
+               "Membrane shell inside the surface (0: one site layer)", S);
+        b.text("species", "names", &P::speciesNamesText, "",
+               "Names of species 1..count, comma separated, used by reactions, rules and "
+               "legends (empty: s1, s2, ...)",
+               S);
+        b.text("diffusion", "rules", &P::diffusionRulesText, "",
+               "D in nm^2/us per region or between regions, overriding species.d<s> (by "
+               "default a species keeps to its region): 'A: membrane = 1; *: cytoplasm -> "
+               "membrane = 0.5'",
+               Mutability::Live);
+        b.text("reactions", "network", &P::networkText, "",
+               "Reactions, ';' separated: 'A + B -> C @ 1.07e5; C -> A + B @ 0.351' with "
+               "rates in M^(1-order)/s (order 0, 1 or 2), optionally 'in membrane'; at most "
+               "one reaction per site and step (Lattice Microbes)",
+               Mutability::Live);
+        b.text("reactions", "sbml", &P::sbmlFile, "",
+               "SBML file with mass-action reactions (instead of reactions.network); its "
+               "species become species 1..count in file order",
+               S, TextKind::FilePath);
         b.integer("tracking", "per_species", &P::tracked, 1000, 0, 10'000'000, "1",
                   "Particles of each species given an identity whose unwrapped displacement "
                   "gives the MSD metrics (0: off, saves the id planes)",

@@ -6,15 +6,18 @@
 #include <cstdint>
 
 #include "sim/core/params.hpp"
+#include "sim/models/lattice/lattice_config.hpp"
 
 namespace cf::lattice {
 
-inline constexpr int kMaxSpecies = 8;  // species declared as parameters (d1..d8, n1..n8)
 
 enum class Layout : std::int32_t { Packed32 = 0, Byte16 = 1 };
 enum class Boundary : std::int32_t { Periodic = 0, Reflective = 1 };
+enum class Region : std::int32_t { None = 0, Sphere = 1, Mesh = 2 };
+enum class ObstacleShape : std::int32_t { Sites = 0, Spheres = 1, InVivo = 2 };
 
-// Plain struct filled from the parameter table; the CUDA backend uploads it as is.
+// Filled from the parameter table (checkedParams then parses the text parts); the device
+// gets the Geometry built from it, not this struct.
 struct LatticeParams {
     std::int32_t nx, ny, nz;                       // structural, sites per axis
     float lambda;                                  // structural, site spacing [nm]
@@ -26,8 +29,24 @@ struct LatticeParams {
     float d1, d2, d3, d4, d5, d6, d7, d8;          // diffusion coefficients [nm^2/us]
     std::int32_t n1, n2, n3, n4, n5, n6, n7, n8;   // initial counts, structural
     float obstacleFraction;                        // structural: share of sites that are obstacles
+    std::int32_t obstacleShape;                    // ObstacleShape, structural
+    float obstacleRadius;                          // [nm] spheres, structural
+    std::int32_t region;                           // Region, structural
+    float regionRadius;                            // [nm] sphere region
+    std::string meshFile;                          // closed surface of the cell
+    float meshScale;                               // [nm per mesh unit]
+    float membraneThickness;                       // [nm], 0: one site layer
     std::int32_t tracked;  // structural: tracked particles per species (MSD)
     bool validation;       // count particles every step
+    std::string speciesNamesText;
+    std::string diffusionRulesText;  // live
+    std::string networkText;         // live
+    std::string sbmlFile;            // structural
+
+    // Parsed by checkedParams from the text above.
+    std::vector<std::string> speciesNames;
+    DiffusionRules rules;
+    ReactionNetwork network;
 
     float diffusion(int species) const {  // species 1..8
         const float d[kMaxSpecies] = {d1, d2, d3, d4, d5, d6, d7, d8};
@@ -45,5 +64,6 @@ const ParamTable& parameterTable();
 inline constexpr std::uint32_t kInitStream = 0;       // initial placement
 inline constexpr std::uint32_t kObstacleStream = 1;   // which sites are obstacles
 inline constexpr std::uint32_t kDiffusionStream = 2;  // per-particle move decisions
+// 3: the reaction step (kReactionStream, reactions/reaction_site.hpp)
 
 }  // namespace cf::lattice

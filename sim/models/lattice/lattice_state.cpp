@@ -20,34 +20,54 @@ std::string fmt(const char* f, double v) {
     return buf;
 }
 
+// Particles spread uniformly put Poisson(m) in a site; the expected excess over the
+// capacity per sweep is sites E[(N - capacity)+]. Above 25 % of the particles the lattice
+// overflows constantly (each overflow is a host-side search on the CPU, a serial one on
+// the GPU), so the layout or the concentration is wrong.
+void checkOverflowRate(double particles, std::size_t sites, int capacity) {
+    if (sites == 0 || particles <= 0) return;
+    const double m = particles / static_cast<double>(sites);
+    double pn = std::exp(-m), below = 0, meanBelow = 0;  // P(N = n), sums over n <= capacity
+    for (int n = 0; n <= capacity; ++n) {
+        if (n > 0) pn *= m / n;
+        below += pn;
+        meanBelow += n * pn;
+    }
+    // E[(N - c)+] = E[N] - E[N; N <= c] - c P(N > c)
+    const double excess = std::max(0.0, m - meanBelow - capacity * (1.0 - below));
+    const double perSweep = excess * static_cast<double>(sites);
+    if (perSweep > 0.25 * particles)
+        throw ParameterError(
+            fmt("%.0f", particles) + " particles in " + std::to_string(sites) +
+            " sites of capacity " + std::to_string(capacity) + " (mean " + fmt("%.3g", m) +
+            " per site) would overflow constantly: about " + fmt("%.3g", perSweep) +
+            " particles per sweep; use fewer particles (species.n*), a larger lattice or a "
+            "layout with more room (byte16 holds 16)");
+}
+
 }  // namespace
 
 HostState initialState(const LatticeParams& p, const Geometry& g) {
     HostState s;
     const std::uint32_t sites = g.sites;
     s.words.assign(static_cast<std::size_t>(sites) * g.wordsPerSite, 0u);
-    s.types.assign(sites, kSiteCytoplasm);
-    const rng::Philox obstacles(g.seed, kObstacleStream);
-    const auto threshold = static_cast<std::uint64_t>(
-        std::floor(static_cast<double>(p.obstacleFraction) * 4294967296.0));
-    std::vector<std::uint32_t> freeSites;
+    s.types = buildSiteTypes(p, g);
+    std::vector<std::uint32_t> freeSites;  // particles start in the cytoplasm
     freeSites.reserve(sites);
     for (std::uint32_t i = 0; i < sites; ++i) {
-        if (p.obstacleFraction > 0 && obstacles(0, i, 0).x < threshold) {
-            s.types[i] = kSiteObstacle;
-            encodeSite(g, s.words.data(), i, kSiteObstacle, nullptr, 0);
-        } else {
-            freeSites.push_back(i);
-        }
+        encodeSite(g, s.words.data(), i, s.types[i], nullptr, 0);
+        if (s.types[i] == kSiteCytoplasm) freeSites.push_back(i);
     }
     std::int64_t total = 0;
     for (int sp = 1; sp <= p.speciesCount; ++sp)
         total += p.initialCount(sp);
     if (static_cast<double>(total) > static_cast<double>(freeSites.size()) * g.capacity)
         throw ParameterError(
-            std::to_string(total) + " particles do not fit the " +
-            std::to_string(freeSites.size()) + " free sites x " + std::to_string(g.capacity) +
-            " slots (lattice.obstacle_fraction = " + fmt("%g", p.obstacleFraction) + ")");
+            std::to_string(total) + " particles (species.n1..n" +
+            std::to_string(p.speciesCount) + ") do not fit the " +
+            std::to_string(freeSites.size()) + " cytoplasm sites x " +
+            std::to_string(g.capacity) + " slots (after geometry and obstacles)");
+    checkOverflowRate(static_cast<double>(total), freeSites.size(), g.capacity);
     if (freeSites.empty()) return s;
     const bool tracking = p.tracked > 0;
     if (tracking) s.ids.assign(static_cast<std::size_t>(sites) * g.capacity, 0u);
@@ -109,6 +129,28 @@ std::vector<std::int64_t> initialCountsOf(const LatticeParams& p, const Geometry
     for (std::size_t k = 0; k < now.size(); ++k)
         now[k] -= delta[k];
     return now;
+}
+
+std::vector<std::int64_t> countByRegion(const LatticeParams& p, const Geometry& g,
+                                        const std::uint32_t* words, const std::uint8_t* types) {
+    std::vector<std::int64_t> counts(kRegionCountsSize, 0);
+    std::uint16_t sp[kMaxSlots];
+    for (std::uint32_t i = 0; i < g.sites; ++i) {
+        const int n = decodeSite(g, words, i, sp);
+        const std::size_t row = (siteType(g, words, types, i) % kSiteTypeCount) * (kMaxSpecies + 1);
+        for (int k = 0; k < n; ++k)
+            ++counts[row + (sp[k] > p.speciesCount ? 0u : sp[k])];
+    }
+    return counts;
+}
+
+std::vector<std::int64_t> speciesTotals(const LatticeParams& p,
+                                        const std::vector<std::int64_t>& byRegion) {
+    std::vector<std::int64_t> out(static_cast<std::size_t>(p.speciesCount) + 1, 0);
+    for (int t = 0; t < kSiteTypeCount; ++t)
+        for (std::size_t sp = 0; sp < out.size(); ++sp)
+            out[sp] += byRegion[static_cast<std::size_t>(t) * (kMaxSpecies + 1) + sp];
+    return out;
 }
 
 std::vector<std::int64_t> countSpecies(const LatticeParams& p, const Geometry& g,

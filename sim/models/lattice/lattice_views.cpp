@@ -4,6 +4,7 @@
 #include <string>
 
 #include "sim/models/lattice/lattice_model.hpp"
+#include "sim/models/lattice/lattice_react.hpp"
 
 namespace cf::lattice {
 
@@ -11,18 +12,29 @@ std::vector<Metric> hostMetrics(const LatticeParams& p, const Geometry& g, const
     std::size_t freeSites = 0;
     for (std::uint8_t t : s.types)
         freeSites += t == kSiteCytoplasm;
-    return metricsFromCounts(p, countSpecies(p, g, s.words.data()), freeSites, s);
+    return metricsFromCounts(p, countByRegion(p, g, s.words.data(), s.types.data()), freeSites,
+                             s);
 }
 
 std::vector<Metric> metricsFromCounts(const LatticeParams& p,
-                                      const std::vector<std::int64_t>& counts,
+                                      const std::vector<std::int64_t>& byRegion,
                                       std::size_t freeSites, const HostState& s) {
     std::vector<Metric> m;
+    const std::vector<std::int64_t> counts = speciesTotals(p, byRegion);
     std::int64_t total = 0;
     for (int sp = 1; sp <= p.speciesCount; ++sp) {
         m.push_back({"count_" + std::to_string(sp), "1", static_cast<double>(counts[sp])});
         total += counts[sp];
     }
+    // With a cell: the time series per region (what crosses the membrane, what reacts where).
+    if (p.region != static_cast<std::int32_t>(Region::None))
+        for (int t : {int{kSiteCytoplasm}, int{kSiteMembrane}, int{kSiteOutside}})
+            for (int sp = 1; sp <= p.speciesCount; ++sp)
+                m.push_back({"count_" + std::to_string(sp) + "_" + std::string(kSiteTypeNames[t]),
+                             "1",
+                             static_cast<double>(
+                                 byRegion[static_cast<std::size_t>(t) * (kMaxSpecies + 1) +
+                                          static_cast<std::size_t>(sp)])});
     m.push_back({"mean_occupancy", "1",
                  freeSites ? static_cast<double>(total) / static_cast<double>(freeSites) : 0.0});
     m.push_back({"overflows_step", "1", static_cast<double>(s.overflowsLastStep)});
@@ -32,6 +44,7 @@ std::vector<Metric> metricsFromCounts(const LatticeParams& p,
         std::vector<std::int64_t> n(sum.size(), 0);
         const double l2 = static_cast<double>(p.lambda) * p.lambda;
         for (std::size_t t = 0; t < s.trackedSpecies.size(); ++t) {
+            if (s.displacement[3 * t] == kRetiredDisplacement) continue;  // reacted away
             double r2 = 0;
             for (int a = 0; a < 3; ++a) {
                 const double d = s.displacement[3 * t + a];

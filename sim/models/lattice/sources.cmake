@@ -3,6 +3,8 @@ list(APPEND CELLFORGE_SIM_SOURCES
   models/lattice/lattice_params.cpp
   models/lattice/lattice_model.cpp
   models/lattice/lattice_state.cpp
+  models/lattice/lattice_geometry.cpp
+  models/lattice/lattice_config.cpp
   models/lattice/lattice_views.cpp
   models/lattice/lattice_bench.cpp
   models/lattice/cpu/lattice_cpu.cpp

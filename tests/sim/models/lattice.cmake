@@ -10,3 +10,7 @@ cellforge_add_test(test_lattice_reactions CPU_ONLY SOURCES
   sim/models/test_lattice_reaction_site.cpp)
 target_compile_definitions(test_lattice_reactions PRIVATE
   CELLFORGE_TEST_DATA="${PROJECT_SOURCE_DIR}/tests" CELLFORGE_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
+# Reaction-diffusion on every backend: CME, conversion in a cell, obstructed diffusion,
+# the capsule cell, bad input.
+cellforge_add_test(test_lattice_rdme SOURCES sim/models/test_lattice_rdme.cpp)
+target_compile_definitions(test_lattice_rdme PRIVATE CELLFORGE_SOURCE_DIR="${PROJECT_SOURCE_DIR}")

@@ -17,9 +17,14 @@ public:
     Backend backend() const override { return Backend::Cpu; }
 
     void reset(const ParamSet& params, std::uint32_t seed) override {
-        p_ = checkedParams(params);
-        g_ = makeGeometry(p_, seed);
-        s_ = initialState(p_, g_);
+        // Everything is built before anything is replaced: a bad file or parameter leaves
+        // the previous state as it was.
+        LatticeParams p = checkedParams(params);
+        Geometry g = makeGeometry(p, seed);
+        HostState s = initialState(p, g);
+        p_ = std::move(p);
+        g_ = g;
+        s_ = std::move(s);
         initial_ = countSpecies(p_, g_, s_.words.data());
         nextWords_.assign(s_.words.size(), 0u);
         nextIds_.assign(s_.ids.size(), 0u);

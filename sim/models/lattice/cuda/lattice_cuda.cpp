@@ -29,9 +29,13 @@ public:
     Backend backend() const override { return Backend::Cuda; }
 
     void reset(const ParamSet& params, std::uint32_t seed) override {
-        p_ = checkedParams(params);
-        g_ = makeGeometry(p_, seed);
-        HostState s = initialState(p_, g_);
+        // Everything is built before anything is replaced: a bad file or parameter leaves
+        // the previous state as it was.
+        LatticeParams p = checkedParams(params);
+        const Geometry g = makeGeometry(p, seed);
+        HostState s = initialState(p, g);
+        p_ = std::move(p);
+        g_ = g;
         initial_ = countSpecies(p_, g_, s.words.data());
         cuda::uploadGeometry(g_, this, stream_);
         upload(std::move(s));
@@ -59,7 +63,7 @@ public:
         // Counts reduced on the device; only the tracked displacements come back.
         if (!disp_.empty()) disp_.copyToHost(h_.displacement, stream_);
         cuda::bindGeometry(g_, this, stream_);
-        return metricsFromCounts(p_, deviceCounts(), freeSites_, h_);
+        return metricsFromCounts(p_, deviceRegionCounts(), freeSites_, h_);
     }
 
     Snapshot snapshot() override {
@@ -144,7 +148,7 @@ private:
         overflows_.resize(capacity);
         overflowCount_.resize(1);
         overflowCount_.fillZero(stream_);
-        counts_.resize(kMaxSpecies + 1);
+        counts_.resize(kRegionCountsSize);
         stats_.resize(cuda::kStatsSize);
         std::vector<unsigned long long> stats(cuda::kStatsSize, 0);
         stats[0] = h_.overflowsLastStep;
@@ -160,14 +164,17 @@ private:
         disp_.copyToHost(h_.displacement, stream_);
     }
 
-    std::vector<std::int64_t> deviceCounts() {
+    // Per (site type, species): countByRegion's layout.
+    std::vector<std::int64_t> deviceRegionCounts() {
         counts_.fillZero(stream_);
-        cuda::launchCountSpecies(words_.data(), g_.sites, p_.speciesCount, counts_.data(), stream_);
+        cuda::launchCountSpecies(words_.data(), types_.data(), g_.sites, p_.speciesCount,
+                                 counts_.data(), stream_);
         const std::vector<unsigned long long> c = counts_.toHost(stream_);
-        std::vector<std::int64_t> out(static_cast<std::size_t>(p_.speciesCount) + 1, 0);
-        for (std::size_t sp = 0; sp < out.size(); ++sp)
-            out[sp] = static_cast<std::int64_t>(c[sp]);
-        return out;
+        return std::vector<std::int64_t>(c.begin(), c.end());
+    }
+
+    std::vector<std::int64_t> deviceCounts() {
+        return speciesTotals(p_, deviceRegionCounts());
     }
 
     void stepOnce() {

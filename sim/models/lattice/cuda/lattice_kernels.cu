@@ -120,20 +120,23 @@ __global__ void reinsertKernel(SweepArgs a) {
     *a.overflowCount = 0;
 }
 
-__global__ void countKernel(const std::uint32_t* words, std::uint32_t sites, int speciesCount,
-                            unsigned long long* counts) {
-    __shared__ unsigned int local[kMaxSpecies + 1];
-    if (threadIdx.x <= kMaxSpecies) local[threadIdx.x] = 0;
+// counts[t * (kMaxSpecies + 1) + s]: particles of species s in sites of type t.
+__global__ void countKernel(const std::uint32_t* words, const std::uint8_t* types,
+                            std::uint32_t sites, int speciesCount, unsigned long long* counts) {
+    constexpr int kCells = kSiteTypeCount * (kMaxSpecies + 1);
+    __shared__ unsigned int local[kCells];
+    if (threadIdx.x < kCells) local[threadIdx.x] = 0;
     __syncthreads();
     const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < sites) {
         std::uint16_t sp[kMaxSlots];
         const int n = decodeSite(cGeom, words, i, sp);
+        const int t = siteType(cGeom, words, types, i) % kSiteTypeCount;
         for (int k = 0; k < n; ++k)
-            atomicAdd(&local[sp[k] > speciesCount ? 0 : sp[k]], 1u);
+            atomicAdd(&local[t * (kMaxSpecies + 1) + (sp[k] > speciesCount ? 0 : sp[k])], 1u);
     }
     __syncthreads();
-    if (threadIdx.x <= kMaxSpecies && local[threadIdx.x] != 0)
+    if (threadIdx.x < kCells && local[threadIdx.x] != 0)
         atomicAdd(&counts[threadIdx.x], static_cast<unsigned long long>(local[threadIdx.x]));
 }
 
@@ -216,10 +219,11 @@ void launchReinsert(const SweepArgs& args, cudaStream_t stream) {
     CF_CUDA_CHECK_LAUNCH("lattice::reinsertKernel", stream);
 }
 
-void launchCountSpecies(const std::uint32_t* words, std::uint32_t sites, int speciesCount,
-                        unsigned long long* counts, cudaStream_t stream) {
+void launchCountSpecies(const std::uint32_t* words, const std::uint8_t* types, std::uint32_t sites,
+                        int speciesCount, unsigned long long* counts, cudaStream_t stream) {
     if (sites == 0) return;
-    countKernel<<<blocksFor(sites), kBlock, 0, stream>>>(words, sites, speciesCount, counts);
+    countKernel<<<blocksFor(sites), kBlock, 0, stream>>>(words, types, sites, speciesCount,
+                                                         counts);
     CF_CUDA_CHECK_LAUNCH("lattice::countKernel", stream);
 }
 

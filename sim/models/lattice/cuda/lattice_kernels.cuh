@@ -59,10 +59,11 @@ void launchReactions(const SweepArgs& args, cudaStream_t stream);
 // is read back, and an empty list costs one short launch.
 void launchReinsert(const SweepArgs& args, cudaStream_t stream);
 
-// counts[s] += particles of species s for s = 1..speciesCount, counts[0] += particles
-// with an id no species has. counts holds kMaxSpecies + 1 zeroed values.
-void launchCountSpecies(const std::uint32_t* words, std::uint32_t sites, int speciesCount,
-                        unsigned long long* counts, cudaStream_t stream);
+// counts[t * (kMaxSpecies + 1) + s] += particles of species s in sites of type t, for
+// s = 1..speciesCount; s = 0 counts ids no species has. counts holds
+// kSiteTypeCount * (kMaxSpecies + 1) zeroed values (countByRegion's layout).
+void launchCountSpecies(const std::uint32_t* words, const std::uint8_t* types, std::uint32_t sites,
+                        int speciesCount, unsigned long long* counts, cudaStream_t stream);
 
 // The drawing view: occupancy per site, an exclusive scan, then one thread per site
 // writes its particles at its offset (the CPU views' order). Returns the particle count;
