@@ -48,6 +48,7 @@ int runHeadless(const HeadlessOptions& o) {
             Scenario s = loadScenario(o.scenario, registry);
             for (const auto& a : o.sets)
                 s.parameters.setFromAssignment(a);
+            resolveFilePaths(s.parameters, std::filesystem::current_path());  // --set paths
             return s;
         } catch (const Error& e) {
             std::fprintf(stderr, "cellforge: error: %s\n", e.what());

@@ -299,6 +299,8 @@ bool MainWindow::openScenario(const QString& path) {
         exchange_ = std::move(exchange);
         scenario_.emplace(std::move(sc));
         parameters_->setParameters(scenario_->model->parameters(), scenario_->parameters);
+        // File paths typed into the panel are relative to the scenario, as in its file.
+        parameters_->setFileBaseDirectory(QFileInfo(path).absolutePath());
         caption_ = QString::fromStdString(scenario_->model->description);
         plots_->clear();
         plots_->setTimeUnit(QString::fromStdString(scenario_->model->timeUnit));
@@ -326,7 +328,8 @@ bool MainWindow::saveScenario(const QString& path) {
     Scenario copy = *scenario_;
     copy.parameters = runner_->parameters();
     std::ofstream out(path.toStdString());
-    out << scenarioToToml(copy);
+    // Paths under the new file's directory are written relative to it.
+    out << scenarioToToml(copy, QFileInfo(path).absolutePath().toStdString());
     if (!out) {
         showError(tr("cannot write %1").arg(path));
         return false;

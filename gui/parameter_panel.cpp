@@ -69,7 +69,9 @@ public:
     }
 
 private:
-    void updateText() { setText(QObject::tr("%1 = %2").arg(qs(key_), qs(formatValue(new_)))); }
+    void updateText() {
+        setText(QObject::tr("%1 = %2").arg(qs(key_), qs(summarizeValue(new_, kSummaryChars))));
+    }
 
     ParameterPanel* panel_;
     std::string key_;
@@ -145,6 +147,21 @@ void ParameterPanel::setApplyFunction(ApplyFunction apply) {
     apply_ = std::move(apply);
 }
 
+void ParameterPanel::setFileBaseDirectory(const QString& directory) {
+    fileBaseDirectory_ = directory;
+    for (auto& r : rows_)
+        if (r->path) {
+            r->path->setBaseDirectory(directory);
+            updateTooltip(*r);
+        }
+}
+
+void ParameterPanel::setFileChooser(FilePathEdit::Chooser chooser) {
+    fileChooser_ = chooser;
+    for (auto& r : rows_)
+        if (r->path) r->path->setChooser(chooser);
+}
+
 void ParameterPanel::connectRow(Row& row) {
     Row* r = &row;
     if (r->slider) {
@@ -164,6 +181,12 @@ void ParameterPanel::connectRow(Row& row) {
         connect(r->combo, &QComboBox::currentIndexChanged, this, [this, r](int i) {
             if (i >= 0) userEdit(*r, r->combo->itemText(i).toStdString(), false);
         });
+    if (r->text)
+        connect(r->text, &TextParamEdit::committed, this,
+                [this, r](const QString& t) { userEdit(*r, t.toStdString(), false); });
+    if (r->path)
+        connect(r->path, &FilePathEdit::committed, this,
+                [this, r](const QString& p) { userEdit(*r, p.toStdString(), false); });
     connect(r->reset, &QToolButton::clicked, this, [this, r] { resetToDefault(r->spec->key()); });
 }
 
@@ -229,7 +252,7 @@ void ParameterPanel::pushEdit(Row& row, const ParamValue& oldValue, const ParamV
     auto* command =
         new EditCommand(this, key, oldValue, newValue, history_.size() - 1, mergeable, parent);
     if (!parent) undo_->push(command);
-    emit parameterEdited(qs(key), qs(formatValue(newValue)));
+    emit parameterEdited(qs(key), qs(summarizeValue(newValue, kSummaryChars)));
 }
 
 bool ParameterPanel::applyFromCommand(const std::string& key, const ParamValue& value,
@@ -241,7 +264,7 @@ bool ParameterPanel::applyFromCommand(const std::string& key, const ParamValue& 
     if (historyIndex < history_.size())
         history_[historyIndex].undone = kind == ParamEdit::Kind::Undo;
     history_.push_back({std::chrono::system_clock::now(), key, old, value, kind, false});
-    emit parameterEdited(qs(key), qs(formatValue(value)));
+    emit parameterEdited(qs(key), qs(summarizeValue(value, kSummaryChars)));
     return true;
 }
 

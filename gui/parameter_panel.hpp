@@ -3,11 +3,12 @@
 // The parameter dock: generated from the model's parameter declarations (ParamTable).
 // One collapsible section per group, in declaration order; per parameter a row with its
 // name, a slider and a spin box (reals, integers), a check box (booleans) or a combo box
-// (choices), the unit, an error marker and a reset-to-default button. Every user edit
-// goes through the apply function (the lead's Runner::setParameter) and onto the panel's
-// undo stack; an apply that throws is rejected: the row goes back to its last good value
-// and shows the error. Structural parameters are marked "reset"; while an edit of one is
-// waiting for the next reset the row shows "pending reset" in italics.
+// (choices), a text field (text: one line growing with its lines) or a path field with a
+// file chooser (file paths), the unit, an error marker and a reset-to-default button. Every user
+// edit goes through the apply function (the lead's Runner::setParameter) and onto the panel's undo
+// stack; an apply that throws is rejected: the row goes back to its last good value and shows the
+// error. Structural parameters are marked "reset"; while an edit of one is waiting for the next
+// reset the row shows "pending reset" in italics.
 #include <QString>
 #include <QWidget>
 #include <chrono>
@@ -19,6 +20,7 @@
 #include <vector>
 
 #include "gui/parameter_history.hpp"
+#include "gui/text_editors.hpp"
 #include "sim/core/params.hpp"
 
 class QLineEdit;
@@ -42,6 +44,9 @@ public:
     // Slider steps by keyboard or wheel on the same parameter within this interval merge
     // into one undo entry.
     static constexpr std::chrono::milliseconds kSliderMergeWindow{700};
+    // Text values in undo entries and parameterEdited: one line, cut after this many
+    // characters.
+    static constexpr std::size_t kSummaryChars = 60;
 
     explicit ParameterPanel(QWidget* parent = nullptr);
     ~ParameterPanel() override;
@@ -51,6 +56,12 @@ public:
     // `table` must outlive the panel or the next call (model tables are static).
     void setParameters(const ParamTable& table, const ParamSet& values);
     void setApplyFunction(ApplyFunction apply);
+    // Where relative file paths typed into file-path rows are taken from (the scenario's
+    // directory, as in the scenario file); the file chooser opens there. Default: the
+    // working directory.
+    void setFileBaseDirectory(const QString& directory);
+    // Replaces the file dialog of file-path rows (tests).
+    void setFileChooser(FilePathEdit::Chooser chooser);
 
     // Shows a value changed elsewhere (ImGui quick panel, loaded checkpoint): no apply
     // call, no undo entry, no history entry. Throws ParameterError for an unknown key or
@@ -125,6 +136,8 @@ private:
 
     const ParamTable* table_ = nullptr;
     ApplyFunction apply_;
+    QString fileBaseDirectory_;
+    FilePathEdit::Chooser fileChooser_;
     QUndoStack* undo_ = nullptr;
     QLineEdit* search_ = nullptr;
     QScrollArea* scroll_ = nullptr;

@@ -15,6 +15,7 @@
 #include "gui/parameter_editors.hpp"
 #include "gui/parameter_panel.hpp"
 #include "gui/parameter_slider_scale.hpp"
+#include "gui/text_editors.hpp"
 
 namespace cf::gui {
 
@@ -34,6 +35,8 @@ struct ParameterPanel::Row {
     IntegerSpinBox* integer = nullptr;
     QCheckBox* check = nullptr;
     QComboBox* combo = nullptr;
+    TextParamEdit* text = nullptr;  // Text, TextKind::Plain
+    FilePathEdit* path = nullptr;   // Text, TextKind::FilePath
     QLabel* unit = nullptr;
     QLabel* marker = nullptr;
     QToolButton* reset = nullptr;
@@ -43,7 +46,7 @@ struct ParameterPanel::Row {
     std::vector<QWidget*> widgets() const {
         std::vector<QWidget*> all;
         for (QWidget* w : std::initializer_list<QWidget*>{nameCell, slider, real, integer, check,
-                                                          combo, unit, marker, reset})
+                                                          combo, text, path, unit, marker, reset})
             if (w) all.push_back(w);
         return all;
     }
@@ -51,6 +54,8 @@ struct ParameterPanel::Row {
         if (real) return real;
         if (integer) return integer;
         if (check) return check;
+        if (text) return text;
+        if (path) return path;
         return combo;
     }
 };

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Building the panel's rows from a ParamTable and showing values, pending and rejected
 // states, tooltips and the search filter.
+#include <QDir>
 #include <QEvent>
 #include <QFrame>
 #include <QHBoxLayout>
@@ -38,6 +39,12 @@ QString displayUnit(const std::string& unit) {
     u.replace(QStringLiteral("^2"), QStringLiteral("\u00b2"));
     u.replace(QStringLiteral("^3"), QStringLiteral("\u00b3"));
     return u;
+}
+
+// Text defaults quoted and on one line (an empty default still shows as "").
+std::string defaultText(const ParamSpec& s) {
+    return s.type == ParamType::Text ? "\"" + summarizeValue(s.defaultValue) + "\""
+                                     : formatValue(s.defaultValue);
 }
 
 // Wheel events over an editor that has no focus scroll the panel instead of changing the
@@ -192,7 +199,9 @@ void ParameterPanel::buildRow(Section& sec, const ParamSpec& spec, int gridRow) 
         nameLayout->addWidget(r.tag);
     }
     nameLayout->addStretch(1);
-    sec.grid->addWidget(r.nameCell, gridRow, 0);
+    // A text field may be several lines high: the rest of its row stays on its first line.
+    const Qt::Alignment align = spec.type == ParamType::Text ? Qt::AlignTop : Qt::Alignment();
+    sec.grid->addWidget(r.nameCell, gridRow, 0, align);
 
     switch (spec.type) {
         case ParamType::Real:
@@ -237,23 +246,37 @@ void ParameterPanel::buildRow(Section& sec, const ParamSpec& spec, int gridRow) 
                 r.combo->addItem(qs(c));
             sec.grid->addWidget(r.combo, gridRow, 1, 1, 2);
             break;
+        case ParamType::Text:
+            if (spec.textKind == TextKind::FilePath) {
+                r.path = new FilePathEdit(parent);
+                r.path->setObjectName(qs("path:" + key));
+                r.path->lineEdit()->setObjectName(qs("pathEdit:" + key));
+                r.path->browseButton()->setObjectName(qs("browse:" + key));
+                r.path->setBaseDirectory(fileBaseDirectory_);
+                if (fileChooser_) r.path->setChooser(fileChooser_);
+                sec.grid->addWidget(r.path, gridRow, 1, 1, 2);
+            } else {
+                r.text = new TextParamEdit(parent);
+                r.text->setObjectName(qs("text:" + key));
+                sec.grid->addWidget(r.text, gridRow, 1, 1, 2);
+            }
+            break;
     }
 
     r.unit = new QLabel(displayUnit(spec.unit), parent);
     r.unit->setObjectName(qs("unit:" + key));
-    sec.grid->addWidget(r.unit, gridRow, 3);
+    sec.grid->addWidget(r.unit, gridRow, 3, align);
     r.marker = new QLabel(parent);
     r.marker->setObjectName(qs("marker:" + key));
     r.marker->setFixedSize(14, 14);
     r.marker->setAlignment(Qt::AlignCenter);
-    sec.grid->addWidget(r.marker, gridRow, 4);
+    sec.grid->addWidget(r.marker, gridRow, 4, align);
     r.reset = new QToolButton(parent);
     r.reset->setObjectName(qs("reset:" + key));
     r.reset->setIcon(style()->standardIcon(QStyle::SP_BrowserReload));
     r.reset->setAutoRaise(true);
-    r.reset->setToolTip(
-        tr("Reset %1 to its default, %2").arg(qs(key), qs(formatValue(spec.defaultValue))));
-    sec.grid->addWidget(r.reset, gridRow, 5);
+    r.reset->setToolTip(tr("Reset %1 to its default, %2").arg(qs(key), qs(defaultText(spec))));
+    sec.grid->addWidget(r.reset, gridRow, 5, align);
 
     sec.rows.push_back(&r);
     rows_.push_back(std::move(row));
@@ -266,7 +289,7 @@ void ParameterPanel::showValue(Row& row) {
     const ParamValue& v = current_.at(key);
     const bool pending = row.spec->mutability == Mutability::Structural && v != applied_.at(key);
     const QSignalBlocker b1(row.slider), b2(row.real), b3(row.integer), b4(row.check),
-        b5(row.combo);
+        b5(row.combo), b6(row.text), b7(row.path);
     if (row.real) row.real->setValue(std::get<double>(v));
     if (row.integer) row.integer->setValue(static_cast<int>(std::get<std::int64_t>(v)));
     if (row.slider && !row.slider->isSliderDown()) {
@@ -276,6 +299,8 @@ void ParameterPanel::showValue(Row& row) {
     }
     if (row.check) row.check->setChecked(std::get<bool>(v));
     if (row.combo) row.combo->setCurrentIndex(row.combo->findText(qs(std::get<std::string>(v))));
+    if (row.text) row.text->setCommittedText(qs(std::get<std::string>(v)));
+    if (row.path) row.path->setCommittedText(qs(std::get<std::string>(v)));
     if (QWidget* editor = row.editor()) {
         QFont f = editor->font();
         f.setItalic(pending);
@@ -305,8 +330,14 @@ void ParameterPanel::updateTooltip(Row& row) {
     if (!s.description.empty()) tip += "<br>" + qs(s.description).toHtmlEscaped();
     tip += "<br>" + tr("Range: %1").arg(qs(s.rangeText()).toHtmlEscaped());
     const QString unit = displayUnit(s.unit);
-    tip += "<br>" + tr("Default: %1").arg(qs(formatValue(s.defaultValue)).toHtmlEscaped()) +
+    tip += "<br>" + tr("Default: %1").arg(qs(defaultText(s)).toHtmlEscaped()) +
            (unit.isEmpty() ? QString() : " " + unit.toHtmlEscaped());
+    if (row.text) tip += "<br>" + tr("Enter applies, Shift+Enter starts a new line, Esc reverts");
+    if (row.path)
+        tip += "<br>" +
+               tr("Enter applies; a relative path is taken from %1")
+                   .arg((fileBaseDirectory_.isEmpty() ? QDir::currentPath() : fileBaseDirectory_)
+                            .toHtmlEscaped());
     tip += "<br><i>" +
            (structural ? tr("structural: applies at the next reset")
                        : tr("live: applies at the next step")) +

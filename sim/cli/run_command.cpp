@@ -47,6 +47,9 @@ int runScenario(const ModelRegistry& registry, const RunOptions& options) {
     Scenario sc = loadScenario(options.scenario, registry);
     for (const std::string& assignment : options.sets)
         sc.parameters.setFromAssignment(assignment);
+    // File paths given on the command line are relative to where the command runs (those
+    // from the scenario file are already resolved against its directory).
+    resolveFilePaths(sc.parameters, std::filesystem::current_path());
     if (options.steps) sc.steps = *options.steps;
     if (options.outDir) sc.output.dir = *options.outDir;
     if (options.every) sc.output.snapshotEvery = *options.every;
@@ -56,7 +59,7 @@ int runScenario(const ModelRegistry& registry, const RunOptions& options) {
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
     if (ec) throw IoError(dir.string() + ": cannot create output directory: " + ec.message());
-    writeText(dir / "scenario.toml", scenarioToToml(sc));
+    writeText(dir / "scenario.toml", scenarioToToml(sc, dir));
 
     io::RunInfo info;
     info.model = sc.model->name;

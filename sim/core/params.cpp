@@ -21,8 +21,14 @@ std::string_view toString(ParamType t) {
             return "boolean";
         case ParamType::Choice:
             return "choice";
+        case ParamType::Text:
+            return "text";
     }
     return "?";
+}
+
+std::string_view toString(TextKind k) {
+    return k == TextKind::FilePath ? "file path" : "text";
 }
 
 std::string_view toString(Mutability m) {
@@ -68,7 +74,85 @@ std::string withUnit(const std::string& value, const std::string& unit) {
                          formatValue(v));
 }
 
+// Length of the UTF-8 sequence starting at text[i] (0 if it is not valid there): well-formed
+// per Unicode 15 table 3-7 (no overlongs, no surrogates, nothing above U+10FFFF).
+std::size_t utf8SequenceLength(std::string_view text, std::size_t i) {
+    const auto byte = [&](std::size_t k) {
+        return k < text.size() ? static_cast<unsigned char>(text[k]) : 0u;
+    };
+    const unsigned b0 = byte(i);
+    if (b0 < 0x80) return 1;
+    auto cont = [&](std::size_t k, unsigned lo = 0x80, unsigned hi = 0xBF) {
+        const unsigned b = byte(k);
+        return k < text.size() && b >= lo && b <= hi;
+    };
+    if (b0 >= 0xC2 && b0 <= 0xDF) return cont(i + 1) ? 2 : 0;
+    if (b0 >= 0xE0 && b0 <= 0xEF) {
+        const unsigned lo = b0 == 0xE0 ? 0xA0 : 0x80, hi = b0 == 0xED ? 0x9F : 0xBF;
+        return cont(i + 1, lo, hi) && cont(i + 2) ? 3 : 0;
+    }
+    if (b0 >= 0xF0 && b0 <= 0xF4) {
+        const unsigned lo = b0 == 0xF0 ? 0x90 : 0x80, hi = b0 == 0xF4 ? 0x8F : 0xBF;
+        return cont(i + 1, lo, hi) && cont(i + 2) && cont(i + 3) ? 4 : 0;
+    }
+    return 0;
+}
+
+// Text values end up in TOML, JSON, terminals and Qt widgets: they must be valid UTF-8
+// without control characters (other than newline and tab in free text).
+void checkText(const ParamSpec& s, const std::string& text) {
+    if (text.size() > kMaxTextBytes)
+        throw ParameterError("parameter '" + s.key() + "' is " + std::to_string(text.size()) +
+                             " bytes long; text parameters hold at most " +
+                             std::to_string(kMaxTextBytes) + " bytes");
+    std::size_t line = 1;
+    for (std::size_t i = 0; i < text.size();) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        const bool lineBreak = c == '\n' || c == '\t';
+        if ((c < 0x20 && !lineBreak) || c == 0x7f ||
+            (lineBreak && s.textKind == TextKind::FilePath)) {
+            char code[8];
+            std::snprintf(code, sizeof code, "U+%04X", c);
+            throw ParameterError(
+                "parameter '" + s.key() + "' contains the control character " + code + " at byte " +
+                std::to_string(i) + " (line " + std::to_string(line) + ")" +
+                (s.textKind == TextKind::FilePath ? "; a file path is one line of printable text"
+                                                  : "; only newline and tab are allowed"));
+        }
+        const std::size_t n = utf8SequenceLength(text, i);
+        if (n == 0)
+            throw ParameterError("parameter '" + s.key() + "' is not valid UTF-8 (byte " +
+                                 std::to_string(i) + ", line " + std::to_string(line) + ")");
+        if (c == '\n') ++line;
+        i += n;
+    }
+}
+
 }  // namespace
+
+std::string summarizeValue(const ParamValue& v, std::size_t maxChars) {
+    const std::string* text = std::get_if<std::string>(&v);
+    if (text == nullptr) return formatValue(v);
+    std::string out;
+    std::size_t chars = 0;
+    for (std::size_t i = 0; i < text->size();) {
+        if (chars >= maxChars) return out + "...";
+        const char c = (*text)[i];
+        // Invalid bytes (never in a validated value) pass one at a time.
+        const std::size_t n = std::max<std::size_t>(1, utf8SequenceLength(*text, i));
+        if (c == '\n')
+            out += "\\n";
+        else if (c == '\t')
+            out += "\\t";
+        else if (c == '\\')
+            out += "\\\\";
+        else
+            out.append(*text, i, n);
+        i += n;
+        ++chars;
+    }
+    return out;
+}
 
 std::string formatValue(const ParamValue& v) {
     return std::visit(
@@ -102,6 +186,8 @@ std::string ParamSpec::rangeText() const {
                 out += " " + c;
             return out;
         }
+        case ParamType::Text:
+            return std::string(toString(textKind));
     }
     return {};
 }
@@ -179,6 +265,12 @@ ParamValue validateValue(const ParamSpec& s, const ParamValue& v) {
                                      "' is not allowed: " + s.rangeText());
             return v;
         }
+        case ParamType::Text: {
+            const auto* text = std::get_if<std::string>(&v);
+            if (text == nullptr) wrongType(s, v);
+            checkText(s, *text);
+            return v;
+        }
     }
     return v;
 }
@@ -209,6 +301,7 @@ ParamValue parseValue(const ParamSpec& s, std::string_view text) {
             if (t == "false" || t == "0" || t == "off" || t == "no") return false;
             return bad("a boolean");
         case ParamType::Choice:
+        case ParamType::Text:  // the text itself, nothing to convert
             return validateValue(s, t);
     }
     return bad("a value");
@@ -246,6 +339,9 @@ bool ParamSet::boolean(std::string_view key) const {
 const std::string& ParamSet::choice(std::string_view key) const {
     return typed<std::string>(*this, key, "a choice");
 }
+const std::string& ParamSet::text(std::string_view key) const {
+    return typed<std::string>(*this, key, "text");
+}
 
 ParamValue ParamSet::set(std::string_view key, const ParamValue& value) {
     const ParamSpec& spec = table_->at(key);
@@ -269,11 +365,14 @@ std::string describeParameters(const ParamTable& table) {
         out << "[" << group << "]\n";
         for (const ParamSpec& s : table.specs()) {
             if (s.group != group) continue;
+            // Text defaults are quoted (an empty one still shows) and kept on one line.
+            const std::string def = s.type == ParamType::Text
+                                        ? "\"" + summarizeValue(s.defaultValue, 40) + "\""
+                                        : formatValue(s.defaultValue);
             char head[160];
-            std::snprintf(head, sizeof head, "  %-28s %-10s default %-12s %s", s.key().c_str(),
-                          std::string(toString(s.mutability)).c_str(),
-                          formatValue(s.defaultValue).c_str(), s.rangeText().c_str());
-            out << head << "\n      " << s.description << "\n";
+            std::snprintf(head, sizeof head, "  %-28s %-10s default %-12s ", s.key().c_str(),
+                          std::string(toString(s.mutability)).c_str(), def.c_str());
+            out << head << s.rangeText() << "\n      " << s.description << "\n";
         }
     }
     return out.str();

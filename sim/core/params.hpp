@@ -15,7 +15,17 @@
 
 namespace cf {
 
-enum class ParamType { Real, Integer, Boolean, Choice };
+enum class ParamType { Real, Integer, Boolean, Choice, Text };
+
+// What a Text parameter holds: free text (a reaction network "A + B -> C @ 1e5", species
+// names "A, B, C"; may span lines), or a file path (one line; a relative path in a scenario
+// file is taken relative to that file's directory).
+enum class TextKind { Plain, FilePath };
+
+// Text values are validated to stay printable and portable: at most this many bytes of
+// valid UTF-8, no control characters other than newline and tab (a file path: not even
+// those). The limit keeps scenario files, checkpoints and panels reasonable.
+inline constexpr std::size_t kMaxTextBytes = 64 * 1024;
 
 // Live parameters may change while the model runs (applied at the next step boundary);
 // structural ones change array sizes or geometry and need a reset.
@@ -25,8 +35,13 @@ using ParamValue = std::variant<double, std::int64_t, bool, std::string>;
 
 std::string_view toString(ParamType t);
 std::string_view toString(Mutability m);
-// Shortest text that reads back to the same value ("0.001", "42", "true", "lattice").
+std::string_view toString(TextKind k);
+// Shortest text that reads back to the same value ("0.001", "42", "true", "lattice"); a
+// text value as it is (newlines included).
 std::string formatValue(const ParamValue& v);
+// One line for tables, logs and history lists: formatValue with newline, tab and backslash
+// escaped (\n, \t, \\) and text longer than `maxChars` characters cut with "...".
+std::string summarizeValue(const ParamValue& v, std::size_t maxChars = 60);
 
 struct ParamSpec {
     std::string group;
@@ -35,15 +50,16 @@ struct ParamSpec {
     ParamValue defaultValue;
     double min = 0.0;  // Real and Integer: inclusive bounds
     double max = 0.0;
-    std::vector<std::string> choices;  // Choice only
-    std::string unit;                  // "1" for dimensionless
+    std::vector<std::string> choices;     // Choice only
+    TextKind textKind = TextKind::Plain;  // Text only
+    std::string unit;                     // "1" for dimensionless
     std::string description;
     Mutability mutability = Mutability::Live;
     // Writes a (validated) value into the model's parameter struct.
     std::function<void(void* pod, const ParamValue&)> store;
 
     std::string key() const { return group + "." + name; }
-    // "[0, 10] um" or "one of: a, b" or "true/false".
+    // "[0, 10] um" or "one of: a, b" or "true or false" or "text" or "file path".
     std::string rangeText() const;
 };
 
@@ -80,6 +96,7 @@ public:
     std::int64_t integer(std::string_view key) const;
     bool boolean(std::string_view key) const;
     const std::string& choice(std::string_view key) const;
+    const std::string& text(std::string_view key) const;
 
     // Validate and set; returns the previous value.
     ParamValue set(std::string_view key, const ParamValue& value);
@@ -173,6 +190,22 @@ public:
             const auto& text = std::get<std::string>(v);
             for (std::size_t i = 0; i < choices.size(); ++i)
                 if (choices[i] == text) static_cast<Pod*>(pod)->*member = static_cast<M>(i);
+        };
+        specs_.push_back(std::move(s));
+        return *this;
+    }
+    // Free text or a file path, stored in a std::string member. A struct with a string is
+    // no longer trivially copyable: a model that uploads its struct to the device keeps
+    // the text in a separate host-side struct (or reads it with ParamSet::text()).
+    ParamTableBuilder& text(std::string group, std::string name, std::string Pod::*member,
+                            std::string def, std::string description,
+                            Mutability m = Mutability::Structural,
+                            TextKind kind = TextKind::Plain) {
+        ParamSpec s = common(std::move(group), std::move(name), ParamType::Text, std::move(def), "",
+                             std::move(description), m);
+        s.textKind = kind;
+        s.store = [member](void* pod, const ParamValue& v) {
+            static_cast<Pod*>(pod)->*member = std::get<std::string>(v);
         };
         specs_.push_back(std::move(s));
         return *this;

@@ -4,6 +4,7 @@
 #include <toml++/toml.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 
@@ -95,7 +96,19 @@ ParamValue toParamValue(const Reader& rd, const ParamSpec& spec, const toml::nod
     }
 }
 
-void readParameters(const Reader& rd, const toml::table& params, Scenario& sc) {
+bool isFilePath(const ParamSpec& s) {
+    return s.type == ParamType::Text && s.textKind == TextKind::FilePath;
+}
+
+// `base / path`, normalised ("a/../b" -> "b"); an empty or absolute path stays as it is.
+std::string resolvedPath(const std::string& path, const std::filesystem::path& base) {
+    const std::filesystem::path p(path);
+    if (path.empty() || p.is_absolute() || base.empty()) return path;
+    return (std::filesystem::absolute(base) / p).lexically_normal().string();
+}
+
+void readParameters(const Reader& rd, const toml::table& params, Scenario& sc,
+                    const std::filesystem::path& baseDirectory) {
     const ParamTable& table = sc.parameters.table();
     const auto groups = table.groups();
     std::string groupList;
@@ -115,7 +128,16 @@ void readParameters(const Reader& rd, const toml::table& params, Scenario& sc) {
                     if (s.group == group) names += (names.empty() ? "" : ", ") + s.name;
                 rd.unknown(nameKey, "[parameters." + group + "]", names);
             }
-            sc.parameters.set(key, toParamValue(rd, *spec, valueNode));
+            ParamValue value = toParamValue(rd, *spec, valueNode);
+            if (isFilePath(*spec)) {
+                value = resolvedPath(std::get<std::string>(value), baseDirectory);
+                try {
+                    value = validateValue(*spec, value);  // the longer path may be too long
+                } catch (const ParameterError& e) {
+                    fail(rd.file(), valueNode.source(), e.what());
+                }
+            }
+            sc.parameters.set(key, value);
         }
     }
 }
@@ -140,7 +162,7 @@ void readOutput(const Reader& rd, const toml::table& out, OutputSettings& o) {
 }  // namespace
 
 Scenario parseScenario(std::string_view text, const std::string& sourceName,
-                       const ModelRegistry& registry) {
+                       const ModelRegistry& registry, const std::filesystem::path& baseDirectory) {
     toml::table root;
     try {
         root = toml::parse(text, sourceName);
@@ -185,7 +207,7 @@ Scenario parseScenario(std::string_view text, const std::string& sourceName,
         } else if (key == "output") {
             readOutput(rd, rd.table(v, "output"), sc.output);
         } else if (key == "parameters") {
-            readParameters(rd, rd.table(v, "parameters"), sc);
+            readParameters(rd, rd.table(v, "parameters"), sc, baseDirectory);
         } else {
             rd.unknown(k, "the scenario", "model, seed, backend, steps, [output], [parameters]");
         }
@@ -198,16 +220,74 @@ Scenario loadScenario(const std::filesystem::path& path, const ModelRegistry& re
     if (!in) throw ScenarioError(path.string() + ": cannot open scenario file");
     std::ostringstream buf;
     buf << in.rdbuf();
-    return parseScenario(buf.str(), path.string(), registry);
+    return parseScenario(buf.str(), path.string(), registry,
+                         std::filesystem::absolute(path).parent_path());
+}
+
+void resolveFilePaths(ParamSet& parameters, const std::filesystem::path& baseDirectory) {
+    for (const ParamSpec& s : parameters.table().specs())
+        if (isFilePath(s))
+            parameters.set(s.key(), resolvedPath(parameters.text(s.key()), baseDirectory));
 }
 
 namespace {
-std::string tomlValue(const ParamValue& v) {
-    if (const auto* s = std::get_if<std::string>(&v)) {
-        std::ostringstream o;
-        o << toml::value<std::string>(*s);
-        return o.str();
+
+// A TOML basic string: quoted, with escapes for quotes, backslashes and control characters.
+std::string escapedString(const std::string& text) {
+    std::string out = "\"";
+    for (const char c : text) {
+        const auto u = static_cast<unsigned char>(c);
+        if (c == '"' || c == '\\') {
+            out += '\\';
+            out += c;
+        } else if (c == '\n') {
+            out += "\\n";
+        } else if (c == '\t') {
+            out += "\\t";
+        } else if (u < 0x20 || u == 0x7f) {
+            char buf[8];
+            std::snprintf(buf, sizeof buf, "\\u%04X", u);
+            out += buf;
+        } else {
+            out += c;
+        }
     }
+    return out + "\"";
+}
+
+bool isControl(char c) {
+    const auto u = static_cast<unsigned char>(c);
+    return u < 0x20 || u == 0x7f;
+}
+
+// Strings as a person would type them: multi-line text as a literal block (no escapes, the
+// lines as typed; TOML drops the newline right after the opening quotes), one line in
+// single quotes, and a basic string with escapes for what neither can hold (three single
+// quotes in a row, one at the very end, a single quote or a tab on one line). Written here
+// rather than by toml++ 3.3, whose writer emits literal blocks that do not read back (text
+// holding three single quotes, or starting with a newline).
+std::string tomlString(const std::string& text) {
+    const bool multiLine = text.find('\n') != std::string::npos;
+    if (multiLine && text.find("'''") == std::string::npos && text.back() != '\'')
+        return "'''\n" + text + "'''";
+    if (!multiLine && text.find_first_of("'\t") == std::string::npos &&
+        std::none_of(text.begin(), text.end(), isControl))
+        return "'" + text + "'";
+    return escapedString(text);
+}
+
+// A file path under `directory` as a relative path ("data/net.txt"), others as they are.
+std::string portablePath(const std::string& path, const std::filesystem::path& directory) {
+    const std::filesystem::path p(path);
+    if (directory.empty() || !p.is_absolute()) return path;
+    const std::filesystem::path rel = p.lexically_normal().lexically_relative(
+        std::filesystem::absolute(directory).lexically_normal());
+    if (rel.empty() || *rel.begin() == "..") return path;
+    return rel.string();
+}
+
+std::string tomlValue(const ParamValue& v) {
+    if (const auto* s = std::get_if<std::string>(&v)) return tomlString(*s);
     if (const auto* d = std::get_if<double>(&v)) {
         std::string t = formatValue(v);
         // TOML needs a '.' or exponent to keep a real a real.
@@ -219,7 +299,7 @@ std::string tomlValue(const ParamValue& v) {
 }
 }  // namespace
 
-std::string scenarioToToml(const Scenario& sc) {
+std::string scenarioToToml(const Scenario& sc, const std::filesystem::path& directory) {
     std::ostringstream o;
     o << "# Cellforge scenario (" << sc.model->description << ")\n";
     o << "model = \"" << sc.model->name << "\"\n";
@@ -236,8 +316,13 @@ std::string scenarioToToml(const Scenario& sc) {
         o << "\n[parameters." << group << "]\n";
         for (const ParamSpec& s : table.specs()) {
             if (s.group != group) continue;
-            o << s.name << " = " << tomlValue(sc.parameters.get(s.key())) << "  # " << s.rangeText()
-              << ", " << toString(s.mutability) << ": " << s.description << "\n";
+            const ParamValue& v = sc.parameters.get(s.key());
+            std::string value = tomlValue(v);
+            if (s.type == ParamType::Text)
+                value = tomlString(isFilePath(s) ? portablePath(std::get<std::string>(v), directory)
+                                                 : std::get<std::string>(v));
+            o << s.name << " = " << value << "  # " << s.rangeText() << ", "
+              << toString(s.mutability) << ": " << s.description << "\n";
         }
     }
     return o.str();

@@ -14,6 +14,11 @@
 //   [parameters.<group>]
 //   <name> = <value>
 //
+// Text parameters are TOML strings; multi-line text is written as a literal block
+// ('''...''') so it reads as typed. A relative file path (TextKind::FilePath) is taken
+// relative to the scenario file's directory and held absolute once loaded; written back
+// relative where it lies under the directory the file is written to.
+//
 // Errors are ScenarioError with "file:line:column: message".
 #include <cstdint>
 #include <filesystem>
@@ -46,9 +51,18 @@ struct Scenario {
 };
 
 Scenario loadScenario(const std::filesystem::path& path, const ModelRegistry& registry);
+// `baseDirectory`: what relative file paths are relative to (empty: left as written).
 Scenario parseScenario(std::string_view text, const std::string& sourceName,
-                       const ModelRegistry& registry);
+                       const ModelRegistry& registry,
+                       const std::filesystem::path& baseDirectory = {});
 // Full TOML text (every parameter, with units and ranges as comments); reads back equal.
-std::string scenarioToToml(const Scenario& scenario);
+// `directory`: where the file will be written; file paths under it are written relative
+// to it (empty: as held).
+std::string scenarioToToml(const Scenario& scenario, const std::filesystem::path& directory = {});
+
+// Makes every relative, non-empty file-path parameter absolute against `baseDirectory`
+// (e.g. the working directory for `--set io.file=x.csv`). Throws ParameterError if the
+// result is too long.
+void resolveFilePaths(ParamSet& parameters, const std::filesystem::path& baseDirectory);
 
 }  // namespace cf

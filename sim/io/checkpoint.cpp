@@ -124,6 +124,7 @@ void readParameters(const HeaderReader& r, const json& params, ParamSet& out) {
                 v = j.get<bool>();
                 break;
             case ParamType::Choice:
+            case ParamType::Text:
                 if (!j.is_string()) r.fail("parameter '" + s.key() + "' is not a string");
                 v = j.get<std::string>();
                 break;

@@ -487,7 +487,14 @@ TEST(QuickParams, FromDeclaredParameters) {
     flag.defaultValue = true;
     EXPECT_FALSE(makeQuickParam(flag, ParamValue(true)));
 
-    const ParamTable table({real, count, flag});
+    // Text has no slider: it stays in the dock, even when live.
+    ParamSpec text = real;
+    text.name = "species";
+    text.type = ParamType::Text;
+    text.defaultValue = std::string("A, B");
+    EXPECT_FALSE(makeQuickParam(text, ParamValue(std::string("A, B"))));
+
+    const ParamTable table({real, count, flag, text});
     EXPECT_EQ(defaultQuickKeys(table), std::vector<std::string>{"cell.division_rate"});
 }
 

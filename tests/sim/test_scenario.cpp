@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <random>
+
 #include "sim/core/scenario.hpp"
 #include "tests/support/counter_model.hpp"
+#include "tests/support/text_model.hpp"
 
 namespace cf {
 namespace {
@@ -10,6 +15,7 @@ namespace {
 ModelRegistry registry() {
     ModelRegistry r;
     r.add(test::counterDescriptor());
+    r.add(test::textDescriptor());
     return r;
 }
 
@@ -118,6 +124,149 @@ TEST(Scenario, TomlRoundTrip) {
 
 TEST(Scenario, MissingFileIsScenarioError) {
     EXPECT_THROW(loadScenario("/nonexistent/x.toml", registry()), ScenarioError);
+}
+
+// ---- text parameters ----------------------------------------------------------------------
+
+namespace fs = std::filesystem;
+
+TEST(ScenarioText, MultiLineTextRoundTripsAsALiteralBlock) {
+    const ModelRegistry reg = registry();
+    Scenario sc = parseScenario("model = \"text\"\n", "a", reg);
+    // Quotes of both kinds, backslashes (literal, not escapes), tabs, a blank line, a
+    // trailing newline, non-ASCII.
+    const std::string network =
+        "A + B -> C @ 1e5\n# a \"quoted\" 'name'\nC:\\dir\\file\t-> \\n not a newline\n\n"
+        "Ca²⁺ -> ∅ @ 0.5\n";
+    sc.parameters.set("reactions.network", network);
+    const std::string toml = scenarioToToml(sc);
+    // Readable: the lines as typed, between ''' quotes, no escapes.
+    EXPECT_NE(toml.find("network = '''\nA + B -> C @ 1e5\n# a \"quoted\" 'name'\n"
+                        "C:\\dir\\file\t-> \\n not a newline\n\nCa²⁺ -> ∅ @ 0.5\n'''"),
+              std::string::npos)
+        << toml;
+    const Scenario back = parseScenario(toml, "b", reg);
+    EXPECT_EQ(back.parameters.text("reactions.network"), network);
+    EXPECT_TRUE(back.parameters == sc.parameters);
+}
+
+TEST(ScenarioText, TextALiteralBlockCannotHoldRoundTripsEscaped) {
+    const ModelRegistry reg = registry();
+    Scenario sc = parseScenario("model = \"text\"\n", "a", reg);
+    for (const std::string& text :
+         {std::string("x = '''y'''\nz"), std::string("ends in a quote\n'"),
+          std::string("one line with \"quotes\" and \\backslashes\\ and\ttab"),
+          std::string("\nstarts with a newline"), std::string("")}) {
+        sc.parameters.set("reactions.network", text);
+        const std::string toml = scenarioToToml(sc);
+        const Scenario back = parseScenario(toml, "b", reg);
+        EXPECT_EQ(back.parameters.text("reactions.network"), text) << toml;
+    }
+    // One line: in single quotes as typed, or escaped where it has a single quote or a tab.
+    sc.parameters.set("reactions.species", std::string("A \"b\" C\\D"));
+    EXPECT_NE(scenarioToToml(sc).find("species = 'A \"b\" C\\D'"), std::string::npos)
+        << scenarioToToml(sc);
+    sc.parameters.set("reactions.species", std::string("it's\t\"B\""));
+    EXPECT_NE(scenarioToToml(sc).find("species = \"it's\\t\\\"B\\\"\""), std::string::npos)
+        << scenarioToToml(sc);
+}
+
+TEST(ScenarioText, ControlCharacterIsRejectedWithKeyAndLocation) {
+    const ModelRegistry reg = registry();
+    try {
+        parseScenario("model = \"text\"\n[parameters.reactions]\nspecies = \"A\\u0007B\"\n",
+                      "case.toml", reg);
+        FAIL() << "expected ScenarioError";
+    } catch (const ScenarioError& e) {
+        const std::string msg = e.what();
+        EXPECT_EQ(msg.rfind("case.toml:3:11:", 0), 0u) << msg;
+        EXPECT_NE(msg.find("reactions.species"), std::string::npos) << msg;
+        EXPECT_NE(msg.find("U+0007"), std::string::npos) << msg;
+    }
+    // A number where text is declared names the key and the expected type.
+    expectError("model = \"text\"\n[parameters.reactions]\nspecies = 3\n", 3, 11,
+                "'reactions.species' expects a text value");
+}
+
+// A scratch directory under the system temp directory, removed after the test.
+class ScenarioFiles : public ::testing::Test {
+protected:
+    void SetUp() override {
+        dir_ = fs::temp_directory_path() /
+               ("cellforge-scenario-" + std::to_string(std::random_device{}()));
+        fs::create_directories(dir_ / "scenarios" / "data");
+    }
+    void TearDown() override {
+        std::error_code ignored;
+        fs::remove_all(dir_, ignored);
+    }
+    fs::path write(const fs::path& name, const std::string& text) {
+        std::ofstream(dir_ / name) << text;
+        return dir_ / name;
+    }
+    fs::path dir_;
+};
+
+TEST_F(ScenarioFiles, RelativeFilePathIsResolvedAgainstTheScenarioDirectory) {
+    const ModelRegistry reg = registry();
+    const fs::path file =
+        write("scenarios/a.toml", "model = \"text\"\n[parameters.io]\ninput = \"data/occ.bin\"\n");
+    const Scenario sc = loadScenario(file, reg);
+    EXPECT_EQ(fs::path(sc.parameters.text("io.input")), dir_ / "scenarios" / "data" / "occ.bin");
+    // Only file paths are resolved: plain text that looks like a path stays as written.
+    const Scenario sc2 = loadScenario(write("scenarios/b.toml",
+                                            "model = \"text\"\n"
+                                            "[parameters.io]\n"
+                                            "input = \"../shared/./x.csv\"\n"
+                                            "[parameters.reactions]\n"
+                                            "species = \"data/occ.bin\"\n"),
+                                      reg);
+    EXPECT_EQ(fs::path(sc2.parameters.text("io.input")), dir_ / "shared" / "x.csv");
+    EXPECT_EQ(sc2.parameters.text("reactions.species"), "data/occ.bin");
+    // Absolute and empty paths are kept.
+    const Scenario sc3 = loadScenario(
+        write("scenarios/c.toml", "model = \"text\"\n[parameters.io]\ninput = \"/srv/x.bin\"\n"),
+        reg);
+    EXPECT_EQ(sc3.parameters.text("io.input"), "/srv/x.bin");
+    EXPECT_EQ(loadScenario(write("scenarios/d.toml", "model = \"text\"\n"), reg)
+                  .parameters.text("io.input"),
+              "");
+    // Parsed from a string with no directory given: left as written.
+    EXPECT_EQ(
+        parseScenario("model = \"text\"\n[parameters.io]\ninput = \"data/occ.bin\"\n", "s", reg)
+            .parameters.text("io.input"),
+        "data/occ.bin");
+}
+
+TEST_F(ScenarioFiles, FilePathsAreWrittenRelativeWhereTheyLieUnderTheDirectory) {
+    const ModelRegistry reg = registry();
+    const fs::path file =
+        write("scenarios/a.toml", "model = \"text\"\n[parameters.io]\ninput = \"data/occ.bin\"\n");
+    const Scenario sc = loadScenario(file, reg);
+    // Saved next to the original: the same relative text as before.
+    const std::string same = scenarioToToml(sc, dir_ / "scenarios");
+    EXPECT_NE(same.find("input = 'data/occ.bin'"), std::string::npos) << same;
+    // Saved elsewhere (outside the scenario's tree): absolute, so it still finds the file.
+    const std::string elsewhere = scenarioToToml(sc, dir_ / "scenarios" / "data" / "sub");
+    EXPECT_NE(elsewhere.find("input = '" + (dir_ / "scenarios/data/occ.bin").string() + "'"),
+              std::string::npos)
+        << elsewhere;
+    // Either file loads back to the same absolute path from where it is written.
+    for (const auto& [where, text] :
+         {std::pair{fs::path("scenarios/same.toml"), same},
+          std::pair{fs::path("scenarios/data/elsewhere.toml"), elsewhere}}) {
+        const Scenario back = loadScenario(write(where, text), reg);
+        EXPECT_EQ(back.parameters.text("io.input"), sc.parameters.text("io.input")) << where;
+    }
+}
+
+TEST(ScenarioText, ResolveFilePathsUsesTheGivenDirectory) {
+    ParamSet set(test::textTable());
+    set.set("io.input", std::string("in/x.bin"));
+    set.set("reactions.species", std::string("in/y"));
+    resolveFilePaths(set, "/work/runs");
+    EXPECT_EQ(set.text("io.input"), "/work/runs/in/x.bin");
+    EXPECT_EQ(set.text("reactions.species"), "in/y");  // not a path: untouched
 }
 
 }  // namespace

@@ -44,6 +44,8 @@ struct ToyParams {
     std::int64_t count = 0;
     bool periodic = false;
     int layout = 0;
+    std::string network;
+    std::string input;
 };
 
 inline ParamTable makeToyTable(double dtMin, double dtMax) {
@@ -54,6 +56,9 @@ inline ParamTable makeToyTable(double dtMin, double dtMax) {
     b.boolean("domain", "periodic", &ToyParams::periodic, true, "periodic box");
     b.choice("domain", "layout", &ToyParams::layout, {"random", "lattice", "hex"}, "random",
              "initial layout");
+    b.text("domain", "network", &ToyParams::network, "A -> B @ 1", "reactions");
+    b.text("domain", "input", &ToyParams::input, "", "input file", Mutability::Structural,
+           TextKind::FilePath);
     return b.build();
 }
 

@@ -67,18 +67,25 @@ Snapshot makeState() {
     return s;
 }
 
+// Text with everything JSON must escape (quotes, backslashes, newlines, tabs) and UTF-8.
+constexpr const char* kNetwork = "A + B -> C @ 1e5\n\"q\" \\ x\t-> y\nCa²⁺ -> ∅";
+
 Checkpoint makeCheckpoint(const ParamTable& table) {
     Checkpoint c{"toy", 4000000000u, Backend::Cuda, ParamSet(table), {}, makeState()};
     c.parameters.set("time.dt", 0.1 + 0.2);
     c.parameters.set("domain.count", std::int64_t{9'000'000'000});
     c.parameters.set("domain.periodic", false);
     c.parameters.set("domain.layout", std::string("hex"));
+    c.parameters.set("domain.network", std::string(kNetwork));
+    c.parameters.set("domain.input", std::string("/data/run 1/occ.bin"));
     c.history.push_back({10, 0.1, "time.dt", 0.1, 0.1 + 0.2, false});
     c.history.push_back(
         {20, 1e-300, "domain.layout", std::string("random"), std::string("hex"), true});
     c.history.push_back(
         {30, 2.5, "domain.count", std::int64_t{100}, std::int64_t{9'000'000'000}, true});
     c.history.push_back({40, 3.0, "domain.periodic", true, false, false});
+    c.history.push_back(
+        {50, 4.0, "domain.network", std::string("A -> B @ 1"), std::string(kNetwork), true});
     return c;
 }
 
@@ -146,6 +153,8 @@ TEST_F(CheckpointTest, RoundTripIsBitIdentical) {
         expectSameValue(r.parameters.get(s.key()), c.parameters.get(s.key()), s.key());
     EXPECT_EQ(r.parameters.real("time.tiny"), 1e-300);
     EXPECT_EQ(r.parameters.choice("domain.layout"), "hex");
+    EXPECT_EQ(r.parameters.text("domain.network"), kNetwork);
+    EXPECT_EQ(r.parameters.text("domain.input"), "/data/run 1/occ.bin");
     ASSERT_EQ(r.history.size(), c.history.size());
     for (std::size_t i = 0; i < c.history.size(); ++i) {
         const ParamChange& a = c.history[i];
@@ -432,9 +441,11 @@ TEST_F(RunJsonTest, ParsesBackWithTypesAndHistory) {
     EXPECT_FALSE(p["domain"]["periodic"].get<bool>());
     ASSERT_TRUE(p["domain"].at("layout").is_string());
     EXPECT_EQ(p["domain"]["layout"], "hex");
+    ASSERT_TRUE(p["domain"].at("network").is_string());
+    EXPECT_EQ(p["domain"]["network"], kNetwork);
 
     const auto& h = j.at("history");
-    ASSERT_EQ(h.size(), 4u);
+    ASSERT_EQ(h.size(), 5u);
     EXPECT_EQ(h[0].at("step"), 10);
     EXPECT_EQ(h[0].at("parameter"), "time.dt");
     EXPECT_TRUE(h[0].at("old").is_number_float());
@@ -444,6 +455,7 @@ TEST_F(RunJsonTest, ParsesBackWithTypesAndHistory) {
     EXPECT_EQ(h[1].at("pending_reset"), true);
     EXPECT_TRUE(h[2].at("new").is_number_integer());
     EXPECT_TRUE(h[3].at("old").is_boolean());
+    EXPECT_EQ(h[4].at("new"), kNetwork);
 
     const auto& v = j.at("versions");
     EXPECT_TRUE(v.at("cellforge").is_string());
