@@ -20,8 +20,7 @@ std::string_view trim(std::string_view s) {
 }
 
 bool isIdentifier(std::string_view s) {
-    if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_'))
-        return false;
+    if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
     for (char c : s)
         if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) return false;
     return true;
@@ -85,13 +84,14 @@ DiffusionRules parseDiffusionRules(std::string_view text, const std::vector<std:
         const std::string_view rule = trim(raw);
         if (rule.empty()) continue;
         ++number;
-        const std::string where = "diffusion.rules: rule " + std::to_string(number) + " ('" +
-                                  std::string(rule) + "')";
+        const std::string where =
+            "diffusion.rules: rule " + std::to_string(number) + " ('" + std::string(rule) + "')";
         const std::size_t colon = rule.find(':');
         const std::size_t equals = rule.find('=');
         if (colon == std::string_view::npos || equals == std::string_view::npos || equals < colon)
-            throw ParameterError(where + ": expected 'species: region = D' or "
-                                         "'species: from -> to = D'");
+            throw ParameterError(where +
+                                 ": expected 'species: region = D' or "
+                                 "'species: from -> to = D'");
         const std::string_view who = trim(rule.substr(0, colon));
         std::vector<int> species;
         if (who == "*") {
@@ -120,10 +120,10 @@ DiffusionRules parseDiffusionRules(std::string_view text, const std::vector<std:
         const std::string value(trim(rule.substr(equals + 1)));
         double d = 0;
         const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), d);
-        if (ec != std::errc() || end != value.data() + value.size() || !std::isfinite(d) ||
-            d < 0)
-            throw ParameterError(where + ": expected a diffusion coefficient >= 0 in nm^2/us "
-                                         "after '=', got '" +
+        if (ec != std::errc() || end != value.data() + value.size() || !std::isfinite(d) || d < 0)
+            throw ParameterError(where +
+                                 ": expected a diffusion coefficient >= 0 in nm^2/us "
+                                 "after '=', got '" +
                                  value + "'");
         for (int s : species)
             rules.d[static_cast<std::size_t>(s)][static_cast<std::size_t>(from)]

@@ -26,8 +26,7 @@ std::vector<std::string> parseSpeciesNames(std::string_view text, int count);
 // diffusion.rules, the rule number and what was expected.
 struct DiffusionRules {
     // Per species id (index 0 unused) and (from, to) type: the D to use, or < 0: default.
-    std::array<std::array<std::array<double, kSiteTypeCount>, kSiteTypeCount>, kMaxSpecies + 1>
-        d;
+    std::array<std::array<std::array<double, kSiteTypeCount>, kSiteTypeCount>, kMaxSpecies + 1> d;
     DiffusionRules();
 };
 DiffusionRules parseDiffusionRules(std::string_view text, const std::vector<std::string>& names);

@@ -63,8 +63,7 @@ void meshRegion(const LatticeParams& p, std::vector<std::uint8_t>& types) {
     geometry::requireClosed(raw, name);
     const geometry::LatticeFrame f = frameOf(p);
     const geometry::TriangleMesh mesh = geometry::transformed(
-        raw, p.meshScale,
-        {0.5f * p.nx * p.lambda, 0.5f * p.ny * p.lambda, 0.5f * p.nz * p.lambda});
+        raw, p.meshScale, {0.5f * p.nx * p.lambda, 0.5f * p.ny * p.lambda, 0.5f * p.nz * p.lambda});
     const float thickness = p.membraneThickness > 0 ? p.membraneThickness : p.lambda;
     types = geometry::voxelizeRegions(
         mesh, f, thickness, geometry::RegionTypes{kSiteCytoplasm, kSiteMembrane, kSiteOutside});
@@ -83,8 +82,7 @@ std::vector<std::uint8_t> buildSiteTypes(const LatticeParams& p, const Geometry&
         const auto threshold = static_cast<std::uint64_t>(
             std::floor(static_cast<double>(p.obstacleFraction) * 4294967296.0));
         for (std::uint32_t i = 0; i < g.sites; ++i)
-            if (types[i] == kSiteCytoplasm && draw(0, i, 0).x < threshold)
-                types[i] = kSiteObstacle;
+            if (types[i] == kSiteCytoplasm && draw(0, i, 0).x < threshold) types[i] = kSiteObstacle;
         return types;
     }
     std::vector<geometry::SphereClass> classes;

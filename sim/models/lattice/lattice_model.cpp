@@ -30,14 +30,14 @@ double qOf(const LatticeParams& p, double d) {
 void parseTextParameters(LatticeParams& p) {
     if (!p.sbmlFile.empty()) {
         if (!p.networkText.empty())
-            throw ParameterError("reactions.sbml and reactions.network are both set: give the "
-                                 "reactions one way");
+            throw ParameterError(
+                "reactions.sbml and reactions.network are both set: give the "
+                "reactions one way");
         p.network = loadSbmlNetwork(p.sbmlFile);
         const auto n = static_cast<int>(p.network.species.size());
         if (n != p.speciesCount)
-            throw ParameterError("reactions.sbml = '" + p.sbmlFile + "' has " +
-                                 std::to_string(n) + " species but species.count = " +
-                                 std::to_string(p.speciesCount));
+            throw ParameterError("reactions.sbml = '" + p.sbmlFile + "' has " + std::to_string(n) +
+                                 " species but species.count = " + std::to_string(p.speciesCount));
         p.speciesNames = parseSpeciesNames(p.speciesNamesText, p.speciesCount);
         if (!p.speciesNamesText.empty() && p.speciesNames != p.network.species)
             throw ParameterError("species.names does not match the species of reactions.sbml = '" +
@@ -53,12 +53,12 @@ void parseTextParameters(LatticeParams& p) {
             for (int to = 0; to < kSiteTypeCount; ++to) {
                 const double q = qOf(p, diffusionRate(p, s, from, to));
                 if (q > 0.5)
-                    throw ParameterError(
-                        "diffusion.rules: species " + p.speciesNames[s - 1] + " from " +
-                        std::string(kSiteTypeNames[from]) + " to " +
-                        std::string(kSiteTypeNames[to]) + " gives q = D tau / lambda^2 = " +
-                        fmt("%.6g", q) + " > 0.5 (lattice.tau = " + fmt("%g", p.tau) +
-                        " ns): lower tau or D");
+                    throw ParameterError("diffusion.rules: species " + p.speciesNames[s - 1] +
+                                         " from " + std::string(kSiteTypeNames[from]) + " to " +
+                                         std::string(kSiteTypeNames[to]) +
+                                         " gives q = D tau / lambda^2 = " + fmt("%.6g", q) +
+                                         " > 0.5 (lattice.tau = " + fmt("%g", p.tau) +
+                                         " ns): lower tau or D");
             }
     // Throws for rates that do not convert (too many reactions, bad values).
     compileReactions(p.network, p.lambda, p.tau, nullptr);

@@ -10,7 +10,6 @@
 
 namespace cf::lattice {
 
-
 enum class Layout : std::int32_t { Packed32 = 0, Byte16 = 1 };
 enum class Boundary : std::int32_t { Periodic = 0, Reflective = 1 };
 enum class Region : std::int32_t { None = 0, Sphere = 1, Mesh = 2 };

@@ -62,11 +62,10 @@ HostState initialState(const LatticeParams& p, const Geometry& g) {
     for (int sp = 1; sp <= p.speciesCount; ++sp)
         total += p.initialCount(sp);
     if (static_cast<double>(total) > static_cast<double>(freeSites.size()) * g.capacity)
-        throw ParameterError(
-            std::to_string(total) + " particles (species.n1..n" +
-            std::to_string(p.speciesCount) + ") do not fit the " +
-            std::to_string(freeSites.size()) + " cytoplasm sites x " +
-            std::to_string(g.capacity) + " slots (after geometry and obstacles)");
+        throw ParameterError(std::to_string(total) + " particles (species.n1..n" +
+                             std::to_string(p.speciesCount) + ") do not fit the " +
+                             std::to_string(freeSites.size()) + " cytoplasm sites x " +
+                             std::to_string(g.capacity) + " slots (after geometry and obstacles)");
     checkOverflowRate(static_cast<double>(total), freeSites.size(), g.capacity);
     if (freeSites.empty()) return s;
     const bool tracking = p.tracked > 0;

@@ -12,8 +12,7 @@ std::vector<Metric> hostMetrics(const LatticeParams& p, const Geometry& g, const
     std::size_t freeSites = 0;
     for (std::uint8_t t : s.types)
         freeSites += t == kSiteCytoplasm;
-    return metricsFromCounts(p, countByRegion(p, g, s.words.data(), s.types.data()), freeSites,
-                             s);
+    return metricsFromCounts(p, countByRegion(p, g, s.words.data(), s.types.data()), freeSites, s);
 }
 
 std::vector<Metric> metricsFromCounts(const LatticeParams& p,
@@ -30,11 +29,10 @@ std::vector<Metric> metricsFromCounts(const LatticeParams& p,
     if (p.region != static_cast<std::int32_t>(Region::None))
         for (int t : {int{kSiteCytoplasm}, int{kSiteMembrane}, int{kSiteOutside}})
             for (int sp = 1; sp <= p.speciesCount; ++sp)
-                m.push_back({"count_" + std::to_string(sp) + "_" + std::string(kSiteTypeNames[t]),
-                             "1",
-                             static_cast<double>(
-                                 byRegion[static_cast<std::size_t>(t) * (kMaxSpecies + 1) +
-                                          static_cast<std::size_t>(sp)])});
+                m.push_back(
+                    {"count_" + std::to_string(sp) + "_" + std::string(kSiteTypeNames[t]), "1",
+                     static_cast<double>(byRegion[static_cast<std::size_t>(t) * (kMaxSpecies + 1) +
+                                                  static_cast<std::size_t>(sp)])});
     m.push_back({"mean_occupancy", "1",
                  freeSites ? static_cast<double>(total) / static_cast<double>(freeSites) : 0.0});
     m.push_back({"overflows_step", "1", static_cast<double>(s.overflowsLastStep)});
