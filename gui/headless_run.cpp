@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "gui/view_upload.hpp"
+#include "gui/volume_upload.hpp"
 #include "render/camera.hpp"
 #include "render/camera_path.hpp"
 #include "render/guides.hpp"
@@ -20,6 +21,7 @@
 #include "render/offscreen_target.hpp"
 #include "render/png_io.hpp"
 #include "render/render_error.hpp"
+#include "render/volume_grid.hpp"
 #include "sim/core/interrupt.hpp"
 #include "sim/core/scenario.hpp"
 
@@ -41,8 +43,12 @@ render::CameraPath loadCameraPath(const std::string& file) {
 }  // namespace
 
 int runHeadless(const HeadlessOptions& o) {
+    return runHeadless(o, builtinModels());
+}
+
+int runHeadless(const HeadlessOptions& o, const ModelRegistry& registry) {
     // Input first: errors here exit with 2.
-    const ModelRegistry registry = builtinModels();
+    const SliceSettings slices = parseSlices(o.slices);
     Scenario sc = [&] {
         try {
             Scenario s = loadScenario(o.scenario, registry);
@@ -80,6 +86,9 @@ int runHeadless(const HeadlessOptions& o) {
     render::PointCloud cloud;
     render::Guides guides;
     CloudUploader uploader;
+    std::unique_ptr<render::VolumeGrid> volume;  // made for the first volume view
+    VolumeUploader volumeUploader;
+    bool showCloud = false;
     std::unique_ptr<render::MovieWriter> movie;
     if (o.record)
         movie = std::make_unique<render::MovieWriter>(*o.record, o.width, o.height, o.fps);
@@ -96,9 +105,23 @@ int runHeadless(const HeadlessOptions& o) {
     auto drawFrame = [&] {
         const ModelViews views = model->views();
         model->synchronize();
-        if (views.clouds.empty())
+        if (views.clouds.empty() && views.volumes.empty())
             throw render::RenderError("model '" + sc.model->name + "' offers nothing to draw");
-        uploader.upload(views.clouds.front(), cloud, o.color);
+        showCloud = !views.clouds.empty();
+        if (showCloud) uploader.upload(views.clouds.front(), cloud, o.color);
+        if (!o.volumeChannel.empty() && views.volumes.empty())
+            throw ParameterError("--volume-channel: model '" + sc.model->name +
+                                 "' offers no volume view");
+        if (!views.volumes.empty()) {
+            if (!volume) volume = std::make_unique<render::VolumeGrid>();
+            try {
+                volumeUploader.upload(views.volumes.front(), *volume, o.volumeChannel);
+            } catch (const ParameterError& e) {
+                if (o.volumeChannel.empty()) throw;
+                throw ParameterError(std::string("--volume-channel: ") + e.what());
+            }
+            applySlices(slices, *volume);
+        }
         if (!framed) {
             frameScene(views, guides, &camera);
             framed = true;
@@ -112,10 +135,16 @@ int runHeadless(const HeadlessOptions& o) {
         const glm::mat4 proj =
             camera.projection(static_cast<float>(o.width) / static_cast<float>(o.height));
         guides.drawLines(proj * camera.view());
-        cloud.draw(camera.view(), proj);
+        if (showCloud) cloud.draw(camera.view(), proj);
+        if (volume) volume->drawSlices(camera.view(), proj);  // opaque, before the planes
         guides.drawPlanes(proj * camera.view());
-        if (o.legend && !uploader.legend().title.empty())
-            legend.draw(uploader.legend(), o.width, o.height);
+        const bool cloudLegend = o.legend && showCloud && !uploader.legend().title.empty();
+        if (cloudLegend) legend.draw(uploader.legend(), o.width, o.height);
+        if (o.legend && volume) {  // beside the cloud's legend, not over it
+            render::LegendStyle style;
+            if (cloudLegend) style.corner = render::LegendCorner::TopLeft;
+            legend.draw(volumeUploader.legend(), o.width, o.height, style);
+        }
         if (movie) {
             // Asynchronous readback: frame k's transfer overlaps the simulation and drawing
             // of frame k+1; the frame is encoded one frame later.
@@ -149,7 +178,8 @@ int runHeadless(const HeadlessOptions& o) {
         const render::MovieInfo probed = render::probeMovie(*o.record);
         std::printf("movie: %s (%ld frames, %dx%d, %s, %.2f s at %.1f fps, via %s)\n",
                     o.record->c_str(), probed.frames, probed.width, probed.height,
-                    probed.codec.c_str(), probed.seconds, probed.frameRate, uploader.path());
+                    probed.codec.c_str(), probed.seconds, probed.frameRate,
+                    showCloud ? uploader.path() : volumeUploader.path());
     }
     if (o.screenshot) {
         if (pixels.empty()) pixels = target.readPixels();
@@ -157,6 +187,9 @@ int runHeadless(const HeadlessOptions& o) {
                          !(o.transparent && !movie));
         std::printf("image: %s (%dx%d, step %llu)\n", o.screenshot->c_str(), o.width, o.height,
                     static_cast<unsigned long long>(model->step()));
+        if (volume)
+            std::printf("volume: channel %s via %s\n", volumeUploader.channel().c_str(),
+                        volumeUploader.path());
     }
     if (interruptRequested()) {
         std::fprintf(stderr, "cellforge: interrupted at step %llu\n",

@@ -7,6 +7,10 @@
 #include <string>
 #include <vector>
 
+namespace cf {
+class ModelRegistry;
+}
+
 namespace cf::gui {
 
 struct HeadlessOptions {
@@ -25,10 +29,17 @@ struct HeadlessOptions {
     bool transparent = false;  // PNG with a transparent background (movies stay opaque)
     std::optional<std::string> cameraPath;  // JSON key frames; frame k is at k / fps seconds
     bool legend = true;                     // colour legend in the images and movie
+    // Volume views (a model's first volume): the channel shown (empty: the first category,
+    // else the first scalar) and where the x, y and z slices go ("X,Y,Z": a coordinate in
+    // model units, mid or off each; see parseSlices in gui/volume_upload.hpp).
+    std::string volumeChannel;
+    std::string slices = "mid,mid,mid";
 };
 
 // Returns the process exit code (0, 2 bad input, 3 failure, 130 interrupted); prints
 // progress and errors to stderr.
 int runHeadless(const HeadlessOptions& options);
+// The same with the models of `registry` (tests bring their own).
+int runHeadless(const HeadlessOptions& options, const ModelRegistry& registry);
 
 }  // namespace cf::gui

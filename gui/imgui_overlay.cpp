@@ -303,7 +303,11 @@ void ImGuiOverlay::draw(int framebufferWidth, int framebufferHeight, double dpr,
         rects_ = OverlayRects{};
         interactive_.clear();
         if (state.showHud) drawHud(state);
-        if (state.showLegend) drawLegend(state);
+        if (state.showLegend) {
+            drawLegend(state.legend, "##legend", 1.0f, rects_.legend, rects_.legendBar);
+            drawLegend(state.volumeLegend, "##volumeLegend", 0.0f, rects_.volumeLegend,
+                       rects_.volumeLegendBar);
+        }
         if (state.showQuick) drawQuick(state);
         if (!state.caption.empty()) drawCaption(state);
         ImGui::Render();

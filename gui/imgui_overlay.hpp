@@ -66,6 +66,8 @@ struct OverlayState {
     std::vector<Metric> metrics;
     // Colour legend (bottom right); shown when it has ticks (continuous) or entries.
     render::LegendSpec legend;
+    // The volume slices' legend (bottom left), the same way.
+    render::LegendSpec volumeLegend;
     // Quick panel (top right).
     std::vector<QuickParam> quick;
     std::vector<std::string> channels;  // colour-by choices
@@ -78,6 +80,7 @@ struct OverlayState {
 // Where the last frame put things, in logical pixels (y down); empty when not drawn.
 struct OverlayRects {
     QRectF hud, legend, legendBar, quick, colorByCombo;
+    QRectF volumeLegend, volumeLegendBar;
     std::vector<QRectF> colorByItems;       // while the drop-down list is open
     std::map<std::string, QRectF> sliders;  // frames (no label), by QuickParam::key
 };
@@ -159,7 +162,10 @@ private:
     void runCallbacks();
 
     void drawHud(const OverlayState& state);
-    void drawLegend(const OverlayState& state);
+    // One legend window anchored at the bottom right (pivot.x 1) or bottom left (0); `rect`
+    // and `bar` receive where it went.
+    void drawLegend(const render::LegendSpec& spec, const char* id, float pivotX, QRectF& rect,
+                    QRectF& bar);
     void drawCaption(const OverlayState& state);
     void drawQuick(const OverlayState& state);
     bool drawSlider(const QuickParam& param);

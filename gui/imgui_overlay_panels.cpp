@@ -128,15 +128,16 @@ void ImGuiOverlay::drawHud(const OverlayState& state) {
     ImGui::End();
 }
 
-void ImGuiOverlay::drawLegend(const OverlayState& state) {
-    const render::LegendSpec& spec = state.legend;
+void ImGuiOverlay::drawLegend(const render::LegendSpec& spec, const char* id, float pivotX,
+                              QRectF& rect, QRectF& bar) {
     const bool continuous = spec.kind == render::LegendSpec::Kind::Continuous;
     if (continuous ? spec.ticks.empty() : spec.entries.empty()) return;
     const ImVec2 display = ImGui::GetIO().DisplaySize;
     const float margin = 8.0f * scale_;
-    ImGui::SetNextWindowPos(ImVec2(display.x - margin, display.y - margin), ImGuiCond_Always,
-                            ImVec2(1.0f, 1.0f));
-    if (!ImGui::Begin("##legend", nullptr, kInfoWindow)) {
+    const float anchorX = pivotX > 0.5f ? display.x - margin : margin;
+    ImGui::SetNextWindowPos(ImVec2(anchorX, display.y - margin), ImGuiCond_Always,
+                            ImVec2(pivotX, 1.0f));
+    if (!ImGui::Begin(id, nullptr, kInfoWindow)) {
         ImGui::End();
         return;
     }
@@ -175,7 +176,7 @@ void ImGuiOverlay::drawLegend(const OverlayState& state) {
             dl->AddText(ImVec2(x1 + fs * 0.55f, y - fs * 0.5f), white, t.label.c_str());
         }
         ImGui::Dummy(ImVec2(barW + fs * 0.55f + labelW, barH + fs));
-        rects_.legendBar = QRectF(x0, top, barW, barH);
+        bar = QRectF(x0, top, barW, barH);
     } else {
         const std::size_t shownEntries = std::min<std::size_t>(spec.entries.size(), 24);
         for (std::size_t i = 0; i < shownEntries; ++i) {
@@ -194,7 +195,7 @@ void ImGuiOverlay::drawLegend(const OverlayState& state) {
         if (spec.entries.size() > shownEntries)
             dimText("... " + std::to_string(spec.entries.size() - shownEntries) + " more");
     }
-    rects_.legend = windowRect();
+    rect = windowRect();
     ImGui::End();
 }
 

@@ -31,6 +31,7 @@
 #include "gui/scenario_browser.hpp"
 #include "gui/view_upload.hpp"
 #include "gui/viewport.hpp"
+#include "gui/volume_controls.hpp"
 #include "render/geometry_export.hpp"
 #include "sim/core/errors.hpp"
 #include "sim/io/snapshot_writer.hpp"
@@ -112,6 +113,16 @@ void MainWindow::buildDocks() {
     resizeDocks({browserDock}, {260}, Qt::Horizontal);
     connect(browser_, &ScenarioBrowser::scenarioChosen, this,
             [this](const QString& path) { openScenario(path); });
+
+    // The volume view's channel and slices, next to the scenarios (shown on demand).
+    auto* volumeControls = new VolumeControls(this);
+    auto* volumeDock = new QDockWidget(tr("Volume"), this);
+    volumeDock->setObjectName("volumeDock");
+    volumeDock->setWidget(volumeControls);
+    addDockWidget(Qt::LeftDockWidgetArea, volumeDock);
+    tabifyDockWidget(browserDock, volumeDock);
+    browserDock->raise();
+    bindVolumeControls(*volumeControls, *viewport_);
 
     recordProgress_ = new RecordingProgress(this);
     recordProgress_->hide();

@@ -8,14 +8,17 @@
 #include <QOpenGLContext>
 #include <QTimer>
 #include <QWheelEvent>
+#include <algorithm>
 #include <cmath>
 
 #include "gui/view_upload.hpp"
+#include "gui/volume_upload.hpp"
 #include "render/guides.hpp"
 #include "render/legend.hpp"
 #include "render/offscreen_target.hpp"
 #include "render/point_cloud.hpp"
 #include "render/render_error.hpp"
+#include "render/volume_grid.hpp"
 
 namespace cf::gui {
 
@@ -24,7 +27,12 @@ struct Viewport::Scene {
     render::Guides guides;
     render::LegendOverlay legend;
     CloudUploader uploader;
+    bool hasCloud = false;
+    // Made for the first volume view; the uploader (its interop registration) goes first.
+    std::unique_ptr<render::VolumeGrid> volume;
+    VolumeUploader volumeUploader;
     glm::vec3 focusLo{0.0f}, focusHi{1.0f};
+    ~Scene() { volumeUploader.release(); }
 };
 
 namespace {
@@ -44,6 +52,7 @@ Viewport::Viewport(QWidget* parent) : QOpenGLWidget(parent) {
 }
 
 Viewport::~Viewport() {
+    lease_.reset();
     if (scene_ || overlay_->initialized()) {
         makeCurrent();
         releaseScene();
@@ -53,12 +62,32 @@ Viewport::~Viewport() {
 }
 
 void Viewport::setExchange(std::shared_ptr<ViewExchange> exchange) {
+    lease_.reset();  // a lease lives no longer than its exchange
     exchange_ = std::move(exchange);
     framed_ = false;
 }
 
 void Viewport::setColorBy(const std::string& channel) {
+    if (channel != colorBy_) reupload_ = true;
     colorBy_ = channel;
+}
+
+void Viewport::setVolumeChannel(const std::string& channel) {
+    if (channel != volumeChannel_) reupload_ = true;
+    volumeChannel_ = channel;
+}
+
+void Viewport::setSlices(const SliceSettings& slices) {
+    slices_ = slices;
+}
+
+const render::LegendSpec& Viewport::volumeLegend() const {
+    static const render::LegendSpec none;
+    return scene_ && scene_->volume ? scene_->volumeUploader.legend() : none;
+}
+
+std::string Viewport::volumeUploadPath() const {
+    return scene_ && scene_->volume ? scene_->volumeUploader.path() : "none";
 }
 
 void Viewport::fitToScene() {
@@ -66,6 +95,7 @@ void Viewport::fitToScene() {
 }
 
 std::string Viewport::uploadPath() const {
+    if (scene_ && !scene_->hasCloud && scene_->volume) return scene_->volumeUploader.path();
     return scene_ ? scene_->uploader.path() : "none";
 }
 
@@ -100,28 +130,64 @@ void Viewport::initializeGL() {
 
 void Viewport::releaseScene() {
     scene_.reset();
+    // The held views were uploaded into the scene's buffers: a new scene needs them again.
+    reupload_ = lease_.has_value();
+}
+
+// Uploads the held views into the scene: the first cloud and the first volume.
+void Viewport::uploadHeld() {
+    const ModelViews& views = lease_->views();
+    Scene& s = *scene_;
+    s.hasCloud = !views.clouds.empty();
+    channels_.clear();
+    if (s.hasCloud) {
+        const PointCloudView& cloud = views.clouds.front();
+        s.uploader.upload(cloud, s.cloud, colorBy_);
+        for (const auto& c : cloud.categories)
+            channels_ << QString::fromStdString(c.name);
+        for (const auto& c : cloud.scalars)
+            channels_ << QString::fromStdString(c.name);
+    }
+    VolumeInfo info;
+    if (!views.volumes.empty()) {
+        const VolumeView& v = views.volumes.front();
+        if (!s.volume) s.volume = std::make_unique<render::VolumeGrid>();
+        // A channel chosen for another model (or none): the volume's default.
+        const std::vector<std::string> names = volumeChannels(v);
+        const bool known = std::find(names.begin(), names.end(), volumeChannel_) != names.end();
+        s.volumeUploader.upload(v, *s.volume, known ? volumeChannel_ : std::string());
+        info = describeVolume(v, s.volumeUploader.channel());
+    } else if (s.volume) {
+        s.volumeUploader.release();
+        s.volume.reset();
+    }
+    if (info != volumeInfo_) {
+        volumeInfo_ = std::move(info);
+        emit volumeChanged();
+    }
+    if (!framed_) {
+        s.focusLo = toVec(views.focusLo);
+        s.focusHi = toVec(views.focusHi);
+        frameScene(views, s.guides, &camera_);
+        framed_ = true;
+    }
 }
 
 bool Viewport::takeViews() {
     if (!exchange_ || !scene_) return false;
     auto lease = exchange_->takeNewest();
-    if (!lease) return false;
-    const ModelViews& views = lease->views();
-    if (views.clouds.empty()) return false;
-    const PointCloudView& cloud = views.clouds.front();
-    scene_->uploader.upload(cloud, scene_->cloud, colorBy_);
-    channels_.clear();
-    for (const auto& c : cloud.categories)
-        channels_ << QString::fromStdString(c.name);
-    for (const auto& c : cloud.scalars)
-        channels_ << QString::fromStdString(c.name);
-    if (!framed_) {
-        scene_->focusLo = toVec(views.focusLo);
-        scene_->focusHi = toVec(views.focusHi);
-        frameScene(views, scene_->guides, &camera_);
-        framed_ = true;
+    if (!lease) {
+        if (reupload_ && lease_) {  // a new channel or a new scene, shown from the held views
+            reupload_ = false;
+            uploadHeld();
+        }
+        return false;
     }
-    shownStep_ = lease->step();
+    lease_.reset();  // gives its slot back before the newer one is held
+    lease_.emplace(std::move(*lease));
+    reupload_ = false;
+    uploadHeld();
+    shownStep_ = lease_->step();
     return true;
 }
 
@@ -135,10 +201,20 @@ void Viewport::drawScene(int width, int height, bool legend) {
         camera_.projection(static_cast<float>(width) / static_cast<float>(std::max(height, 1)));
     const glm::mat4 view = camera_.view();
     scene_->guides.drawLines(proj * view);
-    scene_->cloud.draw(view, proj);
+    if (scene_->hasCloud) scene_->cloud.draw(view, proj);
+    if (scene_->volume) {
+        applySlices(slices_, *scene_->volume);
+        scene_->volume->drawSlices(view, proj);  // opaque, before the translucent planes
+    }
     scene_->guides.drawPlanes(proj * view);
-    if (legend && !scene_->uploader.legend().title.empty())
-        scene_->legend.draw(scene_->uploader.legend(), width, height);
+    if (!legend) return;
+    const bool cloudLegend = scene_->hasCloud && !scene_->uploader.legend().title.empty();
+    if (cloudLegend) scene_->legend.draw(scene_->uploader.legend(), width, height);
+    if (scene_->volume) {  // beside the cloud's legend, not over it
+        render::LegendStyle style;
+        if (cloudLegend) style.corner = render::LegendCorner::TopLeft;
+        scene_->legend.draw(scene_->volumeUploader.legend(), width, height, style);
+    }
 }
 
 void Viewport::paintGL() {
@@ -151,6 +227,7 @@ void Viewport::paintGL() {
         overlayState_.framesPerSecond = fps_;
         overlayState_.uploadPath = uploadPath();
         overlayState_.legend = legend();
+        overlayState_.volumeLegend = volumeLegend();
         overlayState_.colorBy = colorBy_;
         overlayState_.channels.clear();
         for (const QString& c : channels_)

@@ -3,7 +3,9 @@
 // The 3D viewport: a QOpenGLWidget that draws the newest views the simulation thread
 // published (sim/core/view_exchange.hpp) with the renderer. It never waits for the
 // simulation: without new views it draws the buffers it already has. Device views reach
-// the GL buffers through CUDA-GL interop, host views by upload (gui/view_upload.hpp).
+// the GL buffers and the volume texture through CUDA-GL interop, host views by upload
+// (gui/view_upload.hpp, gui/volume_upload.hpp). A model's first point cloud is drawn as
+// spheres, its first volume as axis-aligned slices.
 // Mouse: left drag orbits, right or middle drag pans, the wheel zooms, double click fits.
 // libepoxy replaces the system GL headers, so it must come before Qt's OpenGL headers.
 #include <epoxy/gl.h>
@@ -13,9 +15,12 @@
 #include <QOpenGLWidget>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "gui/imgui_overlay.hpp"
+#include "gui/volume_settings.hpp"
 #include "render/camera.hpp"
 #include "sim/core/view_exchange.hpp"
 
@@ -33,9 +38,22 @@ public:
 
     // Where views come from; nullptr shows an empty scene.
     void setExchange(std::shared_ptr<ViewExchange> exchange);
-    // Channel to colour by (a category or scalar name; empty: the view's first).
+    // Channel to colour by (a category or scalar name; empty: the view's first). Shown at
+    // the next paint, also while the run is paused.
     void setColorBy(const std::string& channel);
     const std::string& colorBy() const { return colorBy_; }
+
+    // The volume: which channel the slices show (a name; empty: the first category, else
+    // the first scalar; a name the volume lacks falls back to that) and where the slices
+    // are. Both take effect at the next paint, also while the run is paused.
+    void setVolumeChannel(const std::string& channel);
+    const std::string& volumeChannel() const { return volumeChannel_; }
+    void setSlices(const SliceSettings& slices);
+    const SliceSettings& slices() const { return slices_; }
+    // What the shown volume offers; name empty when the views have none.
+    const VolumeInfo& volumeInfo() const { return volumeInfo_; }
+    const render::LegendSpec& volumeLegend() const;
+    std::string volumeUploadPath() const;  // "interop", "host upload" or "none"
     void fitToScene();
     render::OrbitCamera& camera() { return camera_; }
 
@@ -59,6 +77,8 @@ public:
 
 signals:
     void viewsShown(quint64 step);
+    // The volume's name, size, box, channels or shown channel changed (volumeInfo()).
+    void volumeChanged();
     void renderError(const QString& message);
 
 protected:
@@ -75,13 +95,21 @@ private:
     void releaseScene();
     void drawScene(int width, int height, bool legend = true);
     bool takeViews();
+    void uploadHeld();
 
     std::shared_ptr<ViewExchange> exchange_;
+    // The newest views, held until newer ones arrive so that a change of channel can be
+    // shown from them while the run is paused (the exchange keeps a held slot untouched).
+    std::optional<ViewExchange::Lease> lease_;
+    bool reupload_ = false;
     std::unique_ptr<Scene> scene_;
     render::OrbitCamera camera_;
     bool framed_ = false;
     std::string colorBy_;
     QStringList channels_;
+    std::string volumeChannel_;
+    SliceSettings slices_{};
+    VolumeInfo volumeInfo_;
     std::uint64_t shownStep_ = 0;
     QPoint lastMouse_;
     QElapsedTimer fpsClock_;

@@ -121,6 +121,15 @@ void ViewExchange::publish(Model& model) {
             c.data = static_cast<const std::uint8_t*>(
                 slot.array(next++).copy(c.data, cloud.count, cloud.space));
     }
+    for (VolumeView& volume : views.volumes) {
+        const std::size_t n = volume.voxelCount();
+        for (VolumeScalarChannel& c : volume.scalars)
+            c.data = static_cast<const float*>(
+                slot.array(next++).copy(c.data, n * sizeof(float), volume.space));
+        for (VolumeCategoryChannel& c : volume.categories)
+            c.data =
+                static_cast<const std::uint8_t*>(slot.array(next++).copy(c.data, n, volume.space));
+    }
     slot.views = std::move(views);
     slot.step = model.step();
     slot.time = model.time();

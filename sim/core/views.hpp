@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What a model offers for drawing: plain arrays the renderer (render/, no model headers)
-// turns into point clouds and planes. On the CUDA backend the arrays live in device
-// memory, so CUDA-GL interop can copy them into GL buffers without touching the host.
+// turns into point clouds, planes and volume slices. On the CUDA backend the arrays live in
+// device memory, so CUDA-GL interop can copy them into GL buffers and textures without
+// touching the host.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -33,6 +34,42 @@ struct PointCloudView {
     std::vector<CategoryChannel> categories;
 };
 
+// A regular grid of voxels over a box (a lattice's occupancy, a concentration field),
+// drawn as axis-aligned slices. Voxel (i, j, k) covers lo + (i, j, k) * (hi - lo) / dims up
+// to the next voxel face; data run x fastest, then y, then z (dims[0] * dims[1] * dims[2]
+// values per channel), in the view's memory space.
+struct VolumeScalarChannel {
+    std::string name;
+    std::string unit;
+    const float* data = nullptr;
+    // The values the colormap spans; rangeLo >= rangeHi: the data's own minimum and maximum.
+    double rangeLo = 0.0;
+    double rangeHi = 0.0;
+};
+
+struct VolumeCategoryChannel {
+    std::string name;
+    const std::uint8_t* data = nullptr;  // an index into `labels` per voxel
+    std::vector<std::string> labels;
+    // Category 0 is empty space: slices leave it see-through (what lies behind shows).
+    bool emptyTransparent = false;
+};
+
+struct VolumeView {
+    std::string name;
+    MemorySpace space = MemorySpace::Host;
+    int dims[3] = {0, 0, 0};   // nx, ny, nz voxels
+    double lo[3] = {0, 0, 0};  // the box the voxels fill, in model units
+    double hi[3] = {1, 1, 1};
+    std::vector<VolumeScalarChannel> scalars;
+    std::vector<VolumeCategoryChannel> categories;
+
+    std::size_t voxelCount() const {
+        return static_cast<std::size_t>(dims[0]) * static_cast<std::size_t>(dims[1]) *
+               static_cast<std::size_t>(dims[2]);
+    }
+};
+
 struct PlaneView {
     std::string name;
     double point[3] = {0, 0, 0};
@@ -46,6 +83,7 @@ struct PlaneView {
 struct ModelViews {
     std::vector<PointCloudView> clouds;
     std::vector<PlaneView> planes;
+    std::vector<VolumeView> volumes;
     double boxLo[3] = {0, 0, 0};  // the model's domain
     double boxHi[3] = {1, 1, 1};
     // What a camera should frame at first (a tissue's thin slab, not its tall domain);

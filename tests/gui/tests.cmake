@@ -68,3 +68,16 @@ cellforge_warnings(test_gui_docks)
 add_test(NAME test_gui_docks COMMAND test_gui_docks WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
 set_tests_properties(test_gui_docks PROPERTIES LABELS cpu TIMEOUT 300
                      ENVIRONMENT QT_QPA_PLATFORM=offscreen)
+
+# Volume views in the window (Qt Test with GoogleTest, under Xvfb): the viewport's slices
+# from a test model through the exchange, the volume controls driving channel and slices.
+add_executable(test_gui_volume gui/test_volume_controls.cpp)
+target_link_libraries(test_gui_volume PRIVATE cellforge_gui Qt6::Test GTest::gtest)
+target_include_directories(test_gui_volume PRIVATE ${PROJECT_SOURCE_DIR})
+cellforge_warnings(test_gui_volume)
+if(CELLFORGE_XVFB_RUN)
+  add_test(NAME test_gui_volume
+           COMMAND ${CELLFORGE_XVFB_RUN} -a -s "-screen 0 1600x1000x24" $<TARGET_FILE:test_gui_volume>
+           WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+  set_tests_properties(test_gui_volume PROPERTIES LABELS cpu TIMEOUT 300)
+endif()

@@ -24,6 +24,10 @@ if(CELLFORGE_HAVE_CUDA)
                      LIBS cellforge_render_cuda)
 endif()
 
+# Volume views through the exchange into VolumeGrid slices, the headless run's volume
+# options; the *Cuda* case (CUDA-GL texture interop) runs on the GPU machine.
+cellforge_add_test(test_volume_view SOURCES render/test_volume_view.cpp LIBS cellforge_app)
+
 # The background mode end to end: a scenario in, an image and a movie out.
 add_test(NAME cellforge_headless
          COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/render/headless_run.sh $<TARGET_FILE:cellforge>

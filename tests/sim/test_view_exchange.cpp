@@ -14,6 +14,7 @@
 #include "sim/models/brownian/brownian_model.hpp"
 #include "sim/models/epidermis/epidermis_model.hpp"
 #include "tests/support/backends.hpp"
+#include "tests/support/volume_model.hpp"
 
 namespace cf {
 namespace {
@@ -108,6 +109,49 @@ TEST_P(ViewExchangeTest, PlayingPublishesAtMostAtTheIntervalAndTheFinalState) {
     auto last = waitFor(*exchange, steps);
     ASSERT_TRUE(last);
     EXPECT_EQ(last->step(), steps);
+}
+
+// Volumes travel like clouds: the slot holds copies in the view's own memory space (the
+// model's arrays may change under a held lease), with the same size, box, labels and hints.
+TEST_P(ViewExchangeTest, VolumesAreCopiedIntoTheSlot) {
+    const ModelDescriptor vol = test::volumeDescriptor();
+    Runner runner(vol, GetParam(), ParamSet(vol.parameters()), 1);
+    auto exchange = std::make_shared<ViewExchange>();
+    runner.setViewExchange(exchange, 0ms);
+    auto first = waitFor(*exchange, 0);
+    ASSERT_TRUE(first);
+    ASSERT_EQ(first->views().volumes.size(), 1u);
+    const VolumeView& shown = first->views().volumes[0];
+    EXPECT_EQ(shown.space, GetParam() == Backend::Cuda ? MemorySpace::Device : MemorySpace::Host);
+    EXPECT_EQ(shown.voxelCount(), 8u * 6u * 4u);
+    EXPECT_EQ(shown.hi[0], 8.0);
+    EXPECT_EQ(shown.lo[2], -2.0);
+    ASSERT_EQ(shown.categories.size(), 1u);
+    EXPECT_EQ(shown.categories[0].labels, (std::vector<std::string>{"empty", "even", "odd"}));
+    ASSERT_EQ(shown.scalars.size(), 2u);
+    EXPECT_EQ(shown.scalars[0].rangeHi, 7.0);
+    const auto phase = viewToHost(shown.categories[0].data, shown.voxelCount(), shown.space);
+    const auto height = viewToHost(shown.scalars[1].data, shown.voxelCount(), shown.space);
+    ModelViews direct;
+    runner.withModel([&](Model& m) { direct = m.views(); }).get();
+    EXPECT_NE(shown.categories[0].data, direct.volumes.at(0).categories[0].data)
+        << "a copy, not the model's own array";
+    std::size_t c = 0;
+    for (int k = 0; k < 4; ++k)
+        for (int j = 0; j < 6; ++j)
+            for (int i = 0; i < 8; ++i, ++c) {
+                ASSERT_EQ(phase[c], test::checkerPhase(i, j, k)) << i << "," << j << "," << k;
+                ASSERT_EQ(height[c], static_cast<float>(k));
+            }
+    // The model moves on (height = k + step) while the lease is held: the held copy stays.
+    runner.stepBy(5).get();
+    ASSERT_TRUE(runner.waitUntilIdle(30s));
+    EXPECT_EQ(viewToHost(shown.scalars[1].data, shown.voxelCount(), shown.space), height);
+    first.reset();
+    auto later = waitFor(*exchange, 5);
+    ASSERT_TRUE(later);
+    const VolumeView& now = later->views().volumes.at(0);
+    EXPECT_EQ(viewToHost(now.scalars[1].data, now.voxelCount(), now.space)[0], 5.0f);
 }
 
 INSTANTIATE_TEST_SUITE_P(AllBackends, ViewExchangeTest, testing::ValuesIn(test::builtBackends()),

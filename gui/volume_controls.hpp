@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// The window's controls for a model's volume view: which channel the slices show and where
+// the three axis-aligned slices are. Each axis has a check box (show the slice) and a
+// slider over the voxel layers (the slice goes through the centres of a layer, so it shows
+// that layer's voxels exactly), with the position in model units. The colour legend of the
+// channel is drawn in the viewport. Without a volume the controls are disabled and say so.
+#include <QString>
+#include <QWidget>
+#include <array>
+
+#include "gui/volume_settings.hpp"
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QSlider;
+
+namespace cf::gui {
+
+class Viewport;
+
+class VolumeControls : public QWidget {
+    Q_OBJECT
+public:
+    explicit VolumeControls(QWidget* parent = nullptr);
+
+    // What the viewport's volume offers (Viewport::volumeInfo()); name empty: none. The
+    // slice settings are kept (a coordinate is shown at the layer nearest to it).
+    void setVolume(const VolumeInfo& info);
+    const VolumeInfo& volume() const { return info_; }
+    // Shows these settings without emitting slicesChanged().
+    void setSlices(const SliceSettings& slices);
+    const SliceSettings& slices() const { return slices_; }
+    QString channel() const;
+
+    // The layer of axis `axis` whose centre is nearest to `coordinate`, and that centre.
+    int layerOf(int axis, double coordinate) const;
+    double layerCentre(int axis, int layer) const;
+
+signals:
+    void channelChosen(const QString& name);
+    void slicesChanged();  // slices() holds the new settings
+
+private:
+    void refreshAxis(int axis);
+    void sliderMoved(int axis, int layer);
+    void checkToggled(int axis, bool on);
+
+    VolumeInfo info_;
+    SliceSettings slices_{};
+    QLabel* title_ = nullptr;
+    QComboBox* channel_ = nullptr;
+    std::array<QCheckBox*, 3> checks_{};
+    std::array<QSlider*, 3> sliders_{};
+    std::array<QLabel*, 3> values_{};
+};
+
+// Keeps the controls and the viewport in step: the controls list what the viewport's
+// volume offers; the channel and slices chosen go to the viewport.
+void bindVolumeControls(VolumeControls& controls, Viewport& viewport);
+
+}  // namespace cf::gui

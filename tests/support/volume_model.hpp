@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// A test double offering one volume view and nothing else (no built-in model has a volume
+// yet), with values known in closed form. Voxel (i, j, k) of an nx x ny x nz grid over the
+// box [-nx, nx] x [-ny, ny] x [-nz/2, nz/2] (voxels 2 x 2 x 1 model units, centred on 0):
+//   "phase"    category 1 + (i + j + k) % 2: a checkerboard, labels {empty, even, odd}
+//   "gradient" scalar i along x, unit "um", colour range hint [0, nx - 1]
+//   "height"   scalar k + step (no hint: the colours span the data's own range)
+// On the CPU backend the arrays are host memory; on CUDA (CUDA builds) the same values
+// live in device memory, as a CUDA model's would.
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "sim/core/model.hpp"
+
+#if CELLFORGE_HAVE_CUDA
+#include <cuda_runtime_api.h>
+#endif
+
+namespace cf::test {
+
+struct VolumeParams {
+    std::int32_t nx = 0, ny = 0, nz = 0;
+};
+
+inline const ParamTable& volumeTable() {
+    static const ParamTable t = [] {
+        using P = VolumeParams;
+        ParamTableBuilder<P> b;
+        b.integer("grid", "nx", &P::nx, 8, 1, 256, "1", "Voxels along x", Mutability::Structural);
+        b.integer("grid", "ny", &P::ny, 6, 1, 256, "1", "Voxels along y", Mutability::Structural);
+        b.integer("grid", "nz", &P::nz, 4, 1, 256, "1", "Voxels along z", Mutability::Structural);
+        return b.build();
+    }();
+    return t;
+}
+
+inline std::uint8_t checkerPhase(int i, int j, int k) {
+    return static_cast<std::uint8_t>(1 + (i + j + k) % 2);
+}
+
+class VolumeModel final : public Model {
+public:
+    explicit VolumeModel(Backend backend) : backend_(backend) {}
+    ~VolumeModel() override { freeDevice(); }
+
+    Backend backend() const override { return backend_; }
+    void reset(const ParamSet& params, std::uint32_t) override {
+        p_ = params.toStruct<VolumeParams>();
+        step_ = 0;
+        fill();
+    }
+    void setLiveParameters(const ParamSet&) override {}
+    void advance(std::uint64_t steps) override {
+        step_ += steps;
+        fill();
+    }
+    std::uint64_t step() const override { return step_; }
+    double time() const override { return static_cast<double>(step_); }
+    std::vector<Metric> metrics() override { return {}; }
+    Snapshot snapshot() override {
+        Snapshot s;
+        s.step = step_;
+        return s;
+    }
+    void restore(const Snapshot& s) override {
+        step_ = s.step;
+        fill();
+    }
+    void checkFinite() override {}
+
+    ModelViews views() override {
+        ModelViews v;
+        VolumeView vol;
+        vol.name = "lattice";
+        vol.space = backend_ == Backend::Cuda ? MemorySpace::Device : MemorySpace::Host;
+        vol.dims[0] = p_.nx;
+        vol.dims[1] = p_.ny;
+        vol.dims[2] = p_.nz;
+        const double half[3] = {1.0 * p_.nx, 1.0 * p_.ny, 0.5 * p_.nz};
+        for (int a = 0; a < 3; ++a) {
+            vol.lo[a] = v.boxLo[a] = v.focusLo[a] = -half[a];
+            vol.hi[a] = v.boxHi[a] = v.focusHi[a] = half[a];
+        }
+        const bool device = vol.space == MemorySpace::Device;
+        VolumeCategoryChannel phase;
+        phase.name = "phase";
+        phase.data = device ? devicePhase_ : phase_.data();
+        phase.labels = {"empty", "even", "odd"};
+        vol.categories.push_back(phase);
+        VolumeScalarChannel gradient;
+        gradient.name = "gradient";
+        gradient.unit = "um";
+        gradient.data = device ? deviceGradient_ : gradient_.data();
+        gradient.rangeLo = 0.0;
+        gradient.rangeHi = p_.nx - 1.0;
+        vol.scalars.push_back(gradient);
+        VolumeScalarChannel height;
+        height.name = "height";
+        height.unit = "1";
+        height.data = device ? deviceHeight_ : height_.data();
+        vol.scalars.push_back(height);
+        v.volumes.push_back(std::move(vol));
+        return v;
+    }
+
+private:
+    void fill() {
+        const std::size_t n = static_cast<std::size_t>(p_.nx) * p_.ny * p_.nz;
+        phase_.resize(n);
+        gradient_.resize(n);
+        height_.resize(n);
+        std::size_t c = 0;
+        for (int k = 0; k < p_.nz; ++k)
+            for (int j = 0; j < p_.ny; ++j)
+                for (int i = 0; i < p_.nx; ++i, ++c) {
+                    phase_[c] = checkerPhase(i, j, k);
+                    gradient_[c] = static_cast<float>(i);
+                    height_[c] = static_cast<float>(k + step_);
+                }
+#if CELLFORGE_HAVE_CUDA
+        if (backend_ != Backend::Cuda) return;
+        freeDevice();
+        upload(phase_, devicePhase_);
+        upload(gradient_, deviceGradient_);
+        upload(height_, deviceHeight_);
+#endif
+    }
+#if CELLFORGE_HAVE_CUDA
+    template <typename T>
+    static void upload(const std::vector<T>& host, T*& device) {
+        void* raw = nullptr;
+        if (cudaMalloc(&raw, host.size() * sizeof(T)) != cudaSuccess)
+            throw Error("volume test model: no device memory");
+        device = static_cast<T*>(raw);
+        if (cudaMemcpy(device, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice) !=
+            cudaSuccess)
+            throw Error("volume test model: copy to the device failed");
+    }
+#endif
+    void freeDevice() {
+#if CELLFORGE_HAVE_CUDA
+        cudaFree(devicePhase_);
+        cudaFree(deviceGradient_);
+        cudaFree(deviceHeight_);
+#endif
+        devicePhase_ = nullptr;
+        deviceGradient_ = nullptr;
+        deviceHeight_ = nullptr;
+    }
+
+    Backend backend_;
+    VolumeParams p_;
+    std::uint64_t step_ = 0;
+    std::vector<std::uint8_t> phase_;
+    std::vector<float> gradient_, height_;
+    std::uint8_t* devicePhase_ = nullptr;
+    float* deviceGradient_ = nullptr;
+    float* deviceHeight_ = nullptr;
+};
+
+inline ModelDescriptor volumeDescriptor() {
+    ModelDescriptor d;
+    d.name = "volume";
+    d.description = "test double: one volume with known voxels";
+    d.timeUnit = "step";
+    d.parameters = &volumeTable;
+    d.create = [](Backend b) -> std::unique_ptr<Model> {
+#if !CELLFORGE_HAVE_CUDA
+        if (b == Backend::Cuda) throw Error("volume test model: this build has no CUDA");
+#endif
+        return std::make_unique<VolumeModel>(b);
+    };
+    return d;
+}
+
+}  // namespace cf::test
