@@ -100,10 +100,20 @@ std::vector<Metric> metricsFromCounts(const LatticeParams& p,
 
 // Cloud "particles": one point per particle at its site centre, offset by slot on a small
 // circle so stacked particles show, radius lambda / 4, category "species".
+// Volume "lattice": scalar channels "occupancy" (all species, 0..capacity) and
+// "occupancy <name>" per species, and category "site type" (kSiteTypeNames), when the
+// lattice has at most kMaxVolumeSites sites (beyond that the float channels would take
+// more memory than the lattice itself).
 struct ViewBuffers {
     std::vector<float> xyzr;
     std::vector<std::uint8_t> species;
+    std::vector<float> occupancy;  // (speciesCount + 1) planes of `sites` values
+    std::vector<std::uint8_t> siteTypes;
 };
+inline constexpr std::uint32_t kMaxVolumeSites = 1u << 24;
+bool volumeShown(const Geometry& g);
+// The volume's layout (names, box, ranges) with null data pointers.
+VolumeView volumeLayout(const LatticeParams& p, const Geometry& g);
 ModelViews hostViews(const LatticeParams& p, const Geometry& g, const HostState& s,
                      ViewBuffers& buffers);
 

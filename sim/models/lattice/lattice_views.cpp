@@ -94,10 +94,54 @@ ModelViews hostViews(const LatticeParams& p, const Geometry& g, const HostState&
     cat.name = "species";
     cat.data = b.species.data();
     for (int sp2 = 1; sp2 <= p.speciesCount; ++sp2)
-        cat.labels.push_back("species " + std::to_string(sp2));
+        cat.labels.push_back(static_cast<std::size_t>(sp2) <= p.speciesNames.size()
+                                 ? p.speciesNames[static_cast<std::size_t>(sp2) - 1]
+                                 : "species " + std::to_string(sp2));
     cloud.categories.push_back(std::move(cat));
     v.clouds.push_back(std::move(cloud));
+    if (!volumeShown(g)) return v;
+    VolumeView vol = volumeLayout(p, g);
+    const std::size_t sites = g.sites;
+    b.occupancy.assign(sites * (static_cast<std::size_t>(p.speciesCount) + 1), 0.0f);
+    b.siteTypes.resize(sites);
+    for (std::uint32_t i = 0; i < g.sites; ++i) {
+        const int n = decodeSite(g, s.words.data(), i, sp);
+        b.occupancy[i] = static_cast<float>(n);
+        for (int k = 0; k < n; ++k)
+            if (sp[k] <= p.speciesCount) b.occupancy[sp[k] * sites + i] += 1.0f;
+        b.siteTypes[i] = siteType(g, s.words.data(), s.types.data(), i);
+    }
+    for (std::size_t c = 0; c < vol.scalars.size(); ++c)
+        vol.scalars[c].data = b.occupancy.data() + c * sites;
+    vol.categories.front().data = b.siteTypes.data();
+    v.volumes.push_back(std::move(vol));
     return v;
+}
+
+bool volumeShown(const Geometry& g) {
+    return g.sites > 0 && g.sites <= kMaxVolumeSites;
+}
+
+VolumeView volumeLayout(const LatticeParams& p, const Geometry& g) {
+    VolumeView vol;
+    vol.name = "lattice";
+    for (int a = 0; a < 3; ++a) {
+        vol.dims[a] = g.n[a];
+        vol.lo[a] = 0.0;
+        vol.hi[a] = g.n[a] * static_cast<double>(p.lambda);
+    }
+    // Occupancy from 0 to the site's capacity, so colours mean the same count over time.
+    vol.scalars.push_back(
+        {"occupancy", "particles/site", nullptr, 0.0, static_cast<double>(g.capacity)});
+    for (int sp = 1; sp <= p.speciesCount; ++sp)
+        vol.scalars.push_back({"occupancy " + p.speciesNames[static_cast<std::size_t>(sp) - 1],
+                               "particles/site", nullptr, 0.0, 0.0});
+    VolumeCategoryChannel types;
+    types.name = "site type";
+    for (std::string_view name : kSiteTypeNames)
+        types.labels.emplace_back(name);
+    vol.categories.push_back(std::move(types));
+    return vol;
 }
 
 }  // namespace cf::lattice

@@ -92,6 +92,19 @@ public:
         cloud.positions = viewXyzr_.data();
         cloud.count = n;
         cloud.categories.front().data = viewSpecies_.data();
+        if (volumeShown(g_)) {
+            VolumeView vol = volumeLayout(p_, g_);
+            const std::size_t sites = g_.sites;
+            viewOccupancyPlanes_.resize(sites * (static_cast<std::size_t>(p_.speciesCount) + 1));
+            viewSiteTypes_.resize(sites);
+            cuda::packVolume(words_.data(), types_.data(), g_.sites, p_.speciesCount,
+                             viewOccupancyPlanes_.data(), viewSiteTypes_.data(), stream_);
+            vol.space = MemorySpace::Device;
+            for (std::size_t c = 0; c < vol.scalars.size(); ++c)
+                vol.scalars[c].data = viewOccupancyPlanes_.data() + c * sites;
+            vol.categories.front().data = viewSiteTypes_.data();
+            v.volumes.push_back(std::move(vol));
+        }
         return v;
     }
 
@@ -173,9 +186,7 @@ private:
         return std::vector<std::int64_t>(c.begin(), c.end());
     }
 
-    std::vector<std::int64_t> deviceCounts() {
-        return speciesTotals(p_, deviceRegionCounts());
-    }
+    std::vector<std::int64_t> deviceCounts() { return speciesTotals(p_, deviceRegionCounts()); }
 
     void stepOnce() {
         for (int axis = 0; axis < 3; ++axis)
@@ -277,6 +288,8 @@ private:
     DeviceBuffer<std::uint32_t> viewOccupancy_, viewOffsets_;
     DeviceBuffer<float> viewXyzr_;
     DeviceBuffer<std::uint8_t> viewSpecies_;
+    DeviceBuffer<float> viewOccupancyPlanes_;
+    DeviceBuffer<std::uint8_t> viewSiteTypes_;
     DeviceBuffer<unsigned char> scratch_;  // CUB temporary storage
     ViewBuffers viewLayoutBuffers_;
 };

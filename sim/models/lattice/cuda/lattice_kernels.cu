@@ -140,6 +140,23 @@ __global__ void countKernel(const std::uint32_t* words, const std::uint8_t* type
         atomicAdd(&counts[threadIdx.x], static_cast<unsigned long long>(local[threadIdx.x]));
 }
 
+__global__ void volumeKernel(const std::uint32_t* words, const std::uint8_t* types,
+                             std::uint32_t sites, int speciesCount, float* occupancy,
+                             std::uint8_t* siteTypes) {
+    const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= sites) return;
+    const Geometry& g = cGeom;
+    std::uint16_t sp[kMaxSlots];
+    const int n = decodeSite(g, words, i, sp);
+    float per[kMaxSpecies + 1] = {};
+    for (int k = 0; k < n; ++k)
+        if (sp[k] <= speciesCount) per[sp[k]] += 1.0f;
+    occupancy[i] = static_cast<float>(n);
+    for (int s = 1; s <= speciesCount; ++s)
+        occupancy[static_cast<std::size_t>(s) * sites + i] = per[s];
+    siteTypes[i] = siteType(g, words, types, i);
+}
+
 __global__ void occupancyKernel(const std::uint32_t* words, std::uint32_t sites,
                                 std::uint32_t* occupancy) {
     const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -222,9 +239,16 @@ void launchReinsert(const SweepArgs& args, cudaStream_t stream) {
 void launchCountSpecies(const std::uint32_t* words, const std::uint8_t* types, std::uint32_t sites,
                         int speciesCount, unsigned long long* counts, cudaStream_t stream) {
     if (sites == 0) return;
-    countKernel<<<blocksFor(sites), kBlock, 0, stream>>>(words, types, sites, speciesCount,
-                                                         counts);
+    countKernel<<<blocksFor(sites), kBlock, 0, stream>>>(words, types, sites, speciesCount, counts);
     CF_CUDA_CHECK_LAUNCH("lattice::countKernel", stream);
+}
+
+void packVolume(const std::uint32_t* words, const std::uint8_t* types, std::uint32_t sites,
+                int speciesCount, float* occupancy, std::uint8_t* siteTypes, cudaStream_t stream) {
+    if (sites == 0) return;
+    volumeKernel<<<blocksFor(sites), kBlock, 0, stream>>>(words, types, sites, speciesCount,
+                                                          occupancy, siteTypes);
+    CF_CUDA_CHECK_LAUNCH("lattice::volumeKernel", stream);
 }
 
 std::size_t packViews(const std::uint32_t* words, std::uint32_t sites, float lambda,

@@ -65,6 +65,11 @@ void launchReinsert(const SweepArgs& args, cudaStream_t stream);
 void launchCountSpecies(const std::uint32_t* words, const std::uint8_t* types, std::uint32_t sites,
                         int speciesCount, unsigned long long* counts, cudaStream_t stream);
 
+// The volume view's data (lattice_model.hpp ViewBuffers layout): occupancy planes
+// (speciesCount + 1) x sites and the site type per site.
+void packVolume(const std::uint32_t* words, const std::uint8_t* types, std::uint32_t sites,
+                int speciesCount, float* occupancy, std::uint8_t* siteTypes, cudaStream_t stream);
+
 // The drawing view: occupancy per site, an exclusive scan, then one thread per site
 // writes its particles at its offset (the CPU views' order). Returns the particle count;
 // xyzr and species are resized to fit it.
