@@ -51,7 +51,8 @@ double metric(Model& m, const std::string& name) {
     throw std::runtime_error("no metric " + name);
 }
 
-// Same seed and parameters on both backends, 200 steps with a live edit of D at step 100
+// Same seed and parameters on both backends, 200 steps with a live edit of D (and of the
+// reaction rates) at step 100
 // (the thresholds reach the device's constant memory in stream order). Cases: packed32
 // n_max = 2 at 1 particle per site (overflows on most steps), byte16 at low occupancy (no
 // overflows), packed32 n_max = 4 with reflective walls and 20% obstacles.
@@ -119,7 +120,12 @@ TEST(LatticeCuda, MatchesCpuBitForBit) {
         cpu->advance(99);
         gpu->advance(99);
         expectSameSnapshots(*cpu, *gpu, "step 100");
-        ps.setFromAssignment("species.d1=150");
+        ps.setFromAssignment("species.d2=30");
+        // A live edit of the network (rates) where there is one: new table, same order.
+        if (std::string(c.name).find("reactions") != std::string::npos)
+            ps.setFromAssignment(
+                "reactions.network=A + B -> C @ 5e7; C -> A + B @ 2e4; 0 -> A @ 2 in cytoplasm; "
+                "A -> 0 @ 50 in membrane");
         cpu->setLiveParameters(ps);
         gpu->setLiveParameters(ps);
         cpu->advance(100);
