@@ -13,6 +13,7 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 
@@ -227,14 +228,19 @@ private slots:
         presentationModeAndBack();
     }
 
-    // The lattice model (CPU-only so far) opens on the CPU on any machine and steps.
+    // The lattice model opens on any machine and steps: a spherical cell with A <-> B, whose
+    // occupancy and site types reach the viewport as a volume.
     void latticeScenarioOpensAndSteps() {
-        QVERIFY(window_->openScenario(scenarios_ + "/lattice-free-diffusion.toml"));
+        QVERIFY(window_->openScenario(scenarios_ + "/lattice-conversion-cell.toml"));
         QCOMPARE(QString::fromStdString(window_->scenario()->model->name), QString("lattice"));
         QVERIFY(waitForShownStep(0));
         window_->findChild<QSpinBox*>("stepsPerFrame")->setValue(2);
         window_->action("step")->trigger();
         QVERIFY(waitForShownStep(2));
+        QTRY_COMPARE(window_->viewport()->volumeInfo().dims[0], 32);
+        const auto& channels = window_->viewport()->volumeInfo().channels;
+        QVERIFY(std::find(channels.begin(), channels.end(), "occupancy B") != channels.end());
+        QVERIFY(std::find(channels.begin(), channels.end(), "site type") != channels.end());
         window_->grab().save(QDir::temp().filePath("cellforge-window-lattice.png"), "PNG");
     }
 

@@ -138,6 +138,7 @@ VolumeView volumeLayout(const LatticeParams& p, const Geometry& g) {
                                "particles/site", nullptr, 0.0, 0.0});
     VolumeCategoryChannel types;
     types.name = "site type";
+    types.emptyTransparent = true;  // cytoplasm see-through: obstacles and membrane show
     for (std::string_view name : kSiteTypeNames)
         types.labels.emplace_back(name);
     vol.categories.push_back(std::move(types));
