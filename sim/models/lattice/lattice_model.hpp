@@ -73,6 +73,10 @@ HostState initialState(const LatticeParams& p, const Geometry& g);
 void reinsertOverflows(const Geometry& g, std::vector<Overflow>& list, std::uint32_t* words,
                        const std::uint8_t* types, std::uint32_t* ids, std::int32_t* displacement);
 
+// "lattice: 128x128x128 sites, byte16 (16 particles per site): two lattice copies of ..."
+// for the run's log (a model note at reset).
+std::string memoryReport(const LatticeParams& p, const Geometry& g);
+
 // Particles per species id (index 0 unused, size speciesCount + 1).
 std::vector<std::int64_t> countSpecies(const LatticeParams& p, const Geometry& g,
                                        const std::uint32_t* words);

@@ -24,6 +24,7 @@ public:
         HostState s = initialState(p, g);
         p_ = std::move(p);
         g_ = g;
+        note(memoryReport(p_, g_));
         s_ = std::move(s);
         initial_ = countSpecies(p_, g_, s_.words.data());
         nextWords_.assign(s_.words.size(), 0u);

@@ -36,6 +36,7 @@ public:
         HostState s = initialState(p, g);
         p_ = std::move(p);
         g_ = g;
+        note(memoryReport(p_, g_));
         initial_ = countSpecies(p_, g_, s.words.data());
         cuda::uploadGeometry(g_, this, stream_);
         upload(std::move(s));
