@@ -9,32 +9,13 @@
 #include <cmath>
 
 #include "sim/models/lattice/lattice_model.hpp"
-#include "tests/support/backends.hpp"
+#include "tests/sim/models/lattice_test_support.hpp"
 
 namespace cf {
 namespace {
 
-class LatticeTest : public testing::TestWithParam<Backend> {
-protected:
-    void SetUp() override { CF_REQUIRE_BACKEND(GetParam()); }
-    const ModelDescriptor desc = lattice::descriptor();
-    ParamSet params{desc.parameters()};
-    void set(const std::vector<std::string>& assignments) {
-        for (const std::string& a : assignments)
-            params.setFromAssignment(a);
-    }
-    std::unique_ptr<Model> make(std::uint32_t seed) {
-        auto m = desc.create(GetParam());
-        m->reset(params, seed);
-        return m;
-    }
-};
-
-double metric(Model& m, const std::string& name) {
-    for (const Metric& x : m.metrics())
-        if (x.name == name) return x.value;
-    throw std::runtime_error("no metric " + name);
-}
+using LatticeTest = test::LatticeFixture;
+using test::metric;
 
 // Paper's case 1: lambda = 2 nm, tau = 10 ns (lattice D = 200 nm^2/us), 16,380 tracked
 // particles per D, for the nine D of the paper (q = 0.5 ... 2.5e-5). The per-axis walk has

@@ -11,32 +11,13 @@
 
 #include "sim/models/lattice/lattice_model.hpp"
 #include "tests/sim/models/cme_reference.hpp"
-#include "tests/support/backends.hpp"
+#include "tests/sim/models/lattice_test_support.hpp"
 
 namespace cf {
 namespace {
 
-class LatticeRdmeTest : public testing::TestWithParam<Backend> {
-protected:
-    void SetUp() override { CF_REQUIRE_BACKEND(GetParam()); }
-    const ModelDescriptor desc = lattice::descriptor();
-    ParamSet params{desc.parameters()};
-    void set(const std::vector<std::string>& assignments) {
-        for (const std::string& a : assignments)
-            params.setFromAssignment(a);
-    }
-    std::unique_ptr<Model> make(std::uint32_t seed) {
-        auto m = desc.create(GetParam());
-        m->reset(params, seed);
-        return m;
-    }
-};
-
-double metric(Model& m, const std::string& name) {
-    for (const Metric& x : m.metrics())
-        if (x.name == name) return x.value;
-    throw std::runtime_error("no metric " + name);
-}
+using LatticeRdmeTest = test::LatticeFixture;
+using test::metric;
 
 // Mean and variance of a time series with their standard errors from batch means (the
 // samples are correlated over the relaxation time; each batch spans many of them).

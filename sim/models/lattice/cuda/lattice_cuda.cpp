@@ -201,14 +201,17 @@ private:
         }
     }
 
-    void sweep(int axis) {
+    // Arguments of one phase: `phase` 0..2 sweeps from the current lattice into the spare
+    // copy; 3 (reactions) works in place on the current one.
+    cuda::SweepArgs argsFor(int phase) {
         const bool tracking = !ids_.empty();
+        const bool inPlace = phase == 3;
         cuda::SweepArgs a{};
         a.src = words_.data();
-        a.dst = nextWords_.data();
+        a.dst = inPlace ? words_.data() : nextWords_.data();
         a.types = types_.data();
         a.ids = tracking ? ids_.data() : nullptr;
-        a.nextIds = tracking ? nextIds_.data() : nullptr;
+        a.nextIds = tracking ? (inPlace ? ids_.data() : nextIds_.data()) : nullptr;
         a.displacement = disp_.data();
         a.overflows = overflows_.data();
         a.overflowCount = overflowCount_.data();
@@ -216,30 +219,21 @@ private:
         a.stats = stats_.data();
         a.sites = g_.sites;
         a.step = h_.step;
-        a.axis = axis;
+        a.axis = phase;
+        return a;
+    }
+
+    void sweep(int axis) {
+        const cuda::SweepArgs a = argsFor(axis);
         cuda::launchSweep(a, stream_);
         cuda::launchReinsert(a, stream_);
         std::swap(words_, nextWords_);
-        if (tracking) std::swap(ids_, nextIds_);
+        if (!ids_.empty()) std::swap(ids_, nextIds_);
     }
 
     // In place on the current lattice (after the sweeps' swaps), then its overflows.
     void react() {
-        const bool tracking = !ids_.empty();
-        cuda::SweepArgs a{};
-        a.src = words_.data();
-        a.dst = words_.data();
-        a.types = types_.data();
-        a.ids = tracking ? ids_.data() : nullptr;
-        a.nextIds = tracking ? ids_.data() : nullptr;
-        a.displacement = disp_.data();
-        a.overflows = overflows_.data();
-        a.overflowCount = overflowCount_.data();
-        a.overflowCapacity = static_cast<std::uint32_t>(overflows_.size());
-        a.stats = stats_.data();
-        a.sites = g_.sites;
-        a.step = h_.step;
-        a.axis = 3;
+        const cuda::SweepArgs a = argsFor(3);
         cuda::launchReactions(a, stream_);
         cuda::launchReinsert(a, stream_);
     }
