@@ -69,8 +69,11 @@ __global__ void sweepKernel(SweepArgs a) {
 // and last site also publish the apron's moves into the tile); phase 2 gathers from
 // shared memory in gatherSite's order, encodes in registers and carries identities and
 // overflows exactly as sweepKernel does.
+// Launch bounds: the x sweep's 256-thread blocks fit in 48 registers without spilling (5
+// blocks per SM instead of 4 at the 57 it takes unbounded); the 512-thread blocks would
+// spill at the 40 that a third block needs, so they keep 2.
 template <int Rows, bool AlongX>
-__global__ void __launch_bounds__(kTileWidth* Rows) tiledSweepKernel(SweepArgs a) {
+__global__ void __launch_bounds__(kTileWidth* Rows, AlongX ? 5 : 2) tiledSweepKernel(SweepArgs a) {
     using Tile = SweepTile<Rows, AlongX>;
     __shared__ Tile tile;
     const Geometry& g = cGeom;
