@@ -5,6 +5,8 @@
 // lattices. Nothing is read back while stepping; advance() reads three counters at its end.
 #include <algorithm>
 #include <array>
+#include <cstdlib>
+#include <string_view>
 
 #include "sim/core/device_buffer.hpp"
 #include "sim/models/lattice/cuda/lattice_kernels.cuh"
@@ -18,7 +20,13 @@ using cf::cuda::DeviceBuffer;
 
 class CudaLattice final : public Model {
 public:
-    CudaLattice() { CF_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
+    CudaLattice() {
+        CF_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+        // The original per-site sweep stays selectable to compare timings and results.
+        const char* kernel = std::getenv("CELLFORGE_LATTICE_SWEEP");
+        if (kernel != nullptr && std::string_view(kernel) == "site")
+            sweepKernel_ = cuda::SweepKernel::PerSite;
+    }
     ~CudaLattice() override {
         cuda::releaseGeometry(this);
         cudaStreamDestroy(stream_);
@@ -145,6 +153,10 @@ private:
         // each site's count are zero), so it starts empty.
         nextWords_.fillZero(stream_);
         nextIds_.fillZero(stream_);
+        // The spare copy is zero; the uploaded one (a snapshot's words) is not known to
+        // have zero bytes past each site's count: the first sweep into it writes all planes.
+        spareClean_ = true;
+        wordsClean_ = false;
         words_.copyFromHost(h_.words, stream_);
         types_.copyFromHost(h_.types, stream_);
         ids_.copyFromHost(h_.ids, stream_);
@@ -220,14 +232,19 @@ private:
         a.sites = g_.sites;
         a.step = h_.step;
         a.axis = phase;
+        a.kernel = sweepKernel_;
+        a.dstClean = spareClean_ ? 1 : 0;
         return a;
     }
 
     void sweep(int axis) {
         const cuda::SweepArgs a = argsFor(axis);
-        cuda::launchSweep(a, stream_);
+        cuda::launchSweep(a, g_, stream_);
         cuda::launchReinsert(a, stream_);
         std::swap(words_, nextWords_);
+        // A sweep leaves its output clean (re-insertion and reactions encode whole sites).
+        spareClean_ = wordsClean_;
+        wordsClean_ = true;
         if (!ids_.empty()) std::swap(ids_, nextIds_);
     }
 
@@ -267,6 +284,9 @@ private:
     }
 
     cudaStream_t stream_ = nullptr;
+    cuda::SweepKernel sweepKernel_ = cuda::SweepKernel::Tiled;
+    bool wordsClean_ = false;  // see SweepArgs::dstClean, for words_ and nextWords_
+    bool spareClean_ = false;
     LatticeParams p_{};
     Geometry g_{};
     HostState h_;  // counters always current; words/ids/displacement only after download

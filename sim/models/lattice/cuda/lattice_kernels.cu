@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// CUDA kernels of `lattice`: one thread per site runs the shared gather of
-// lattice_sweep.hpp (reading one lattice copy, writing the other), so the device lattice
-// equals the CPU one bit for bit. Overflows go to a list through an atomic counter; its
-// order is arbitrary, which is harmless because the host sorts it before re-insertion.
+// CUDA kernels of `lattice`: the sweep reads one lattice copy and writes the other with
+// the per-site logic of lattice_sweep.hpp (sweepKernel: one thread per site runs the CPU's
+// gatherSite) or its tiled form (lattice_sweep_tiled.hpp, the default: each site decoded
+// and drawn once), so the device lattice equals the CPU one bit for bit. Overflows go to a list
+// through an atomic counter; its order is arbitrary, which is harmless because the host sorts it
+// before re-insertion.
 #include <cub/cub.cuh>
 
 #include "sim/core/constant_owner.hpp"
@@ -10,6 +12,7 @@
 #include "sim/models/lattice/cuda/lattice_kernels.cuh"
 #include "sim/models/lattice/lattice_params.hpp"
 #include "sim/models/lattice/lattice_react.hpp"
+#include "sim/models/lattice/lattice_sweep_tiled.hpp"
 
 namespace cf::lattice::cuda {
 
@@ -59,6 +62,64 @@ __global__ void sweepKernel(SweepArgs a) {
     if (tracking)
         for (int k = keep; k < stale; ++k)
             a.nextIds[static_cast<std::size_t>(k) * a.sites + i] = 0u;
+}
+
+// The tiled sweep (lattice_sweep_tiled.hpp): one thread per site of a 32 x Rows tile.
+// Phase 1 decodes the site and draws its moves once and publishes them (the tile's first
+// and last site also publish the apron's moves into the tile); phase 2 gathers from
+// shared memory in gatherSite's order, encodes in registers and carries identities and
+// overflows exactly as sweepKernel does.
+// Launch bounds: the x sweep's 256-thread blocks fit in 48 registers without spilling (5
+// blocks per SM instead of 4 at the 57 it takes unbounded); the 512-thread blocks would
+// spill at the 40 that a third block needs, so they keep 2.
+template <int Rows, bool AlongX>
+__global__ void __launch_bounds__(kTileWidth* Rows, AlongX ? 5 : 2) tiledSweepKernel(SweepArgs a) {
+    using Tile = SweepTile<Rows, AlongX>;
+    __shared__ Tile tile;
+    const Geometry& g = cGeom;
+    const int tid = static_cast<int>(threadIdx.y) * kTileWidth + static_cast<int>(threadIdx.x);
+    for (int k = tid; k < kThresholdCount; k += kTileWidth * Rows)
+        tile.q[k] = (&g.qInt[0][0][0])[k];
+    const TileSite t =
+        tileSiteOf<Tile>(g, a.axis, blockIdx.x, blockIdx.y, blockIdx.z,
+                         static_cast<int>(threadIdx.x), static_cast<int>(threadIdx.y));
+    __syncthreads();
+    const OwnSite own = publishSite(g, a.src, a.types, a.step, a.axis, t, tile);
+    __syncthreads();
+    if (!t.valid) return;
+    const std::uint32_t i = t.i;
+    const GatherMasks m = gatherMasksOf(t, own, tile);
+    const int keep = m.total < g.capacity ? m.total : g.capacity;
+    const bool tracking = a.ids != nullptr;
+    // As on the CPU: only the id slots the site used two sweeps ago need clearing.
+    const int stale = tracking ? countSite(g, a.dst, i) : 0;
+    std::uint32_t base = 0;
+    if (m.total > keep)
+        base = atomicAdd(a.overflowCount, static_cast<std::uint32_t>(m.total - keep));
+    std::uint32_t out[4] = {0u, 0u, 0u, 0u};
+    int k = 0;
+    forEachGathered(
+        g, t, m, tile, [&](std::uint16_t species, int from, int slot, std::uint32_t fromSite) {
+            std::uint32_t id = 0;
+            if (tracking) {
+                id = a.ids[static_cast<std::size_t>(slot) * a.sites + fromSite];
+                // Each id is gathered by exactly one site, one writer.
+                if (id != 0) a.displacement[3 * (id - 1) + a.axis] -= from;
+                if (k < keep) a.nextIds[static_cast<std::size_t>(k) * a.sites + i] = id;
+            }
+            if (k < keep) {
+                packInto(g, out, k, species);
+            } else {
+                const std::uint32_t at = base + static_cast<std::uint32_t>(k - keep);
+                if (at < a.overflowCapacity)
+                    a.overflows[at] = Overflow{i, id, species, static_cast<std::uint8_t>(k), 0};
+            }
+            ++k;
+        });
+    storeSite(g, a.dst, i, out, keep, own.type, a.dstClean != 0);
+    if (tracking)
+        for (int s = keep; s < stale; ++s)
+            a.nextIds[static_cast<std::size_t>(s) * a.sites + i] = 0u;
 }
 
 __global__ void reactionKernel(SweepArgs a) {
@@ -219,10 +280,25 @@ void downloadGeometry(Geometry& g, cudaStream_t stream) {
     CF_CUDA_CHECK(cudaStreamSynchronize(stream));
 }
 
-void launchSweep(const SweepArgs& args, cudaStream_t stream) {
+void launchSweep(const SweepArgs& args, const Geometry& g, cudaStream_t stream) {
     if (args.sites == 0) return;
-    sweepKernel<<<blocksFor(args.sites), kBlock, 0, stream>>>(args);
-    CF_CUDA_CHECK_LAUNCH("lattice::sweepKernel", stream);
+    const TileGrid tg = tileGridOf(g, args.axis);
+    // Grid y and z are limited to 65535 blocks; the per-site kernel has no such limit.
+    const bool fits = tg.blocks[1] <= 65535u && tg.blocks[2] <= 65535u;
+    if (args.kernel == SweepKernel::PerSite || !fits) {
+        sweepKernel<<<blocksFor(args.sites), kBlock, 0, stream>>>(args);
+        CF_CUDA_CHECK_LAUNCH("lattice::sweepKernel", stream);
+        return;
+    }
+    const dim3 grid(tg.blocks[0], tg.blocks[1], tg.blocks[2]);
+    if (tg.alongX) {
+        tiledSweepKernel<kTileRowsAlongX, true>
+            <<<grid, dim3(kTileWidth, kTileRowsAlongX), 0, stream>>>(args);
+    } else {
+        tiledSweepKernel<kTileRowsAcross, false>
+            <<<grid, dim3(kTileWidth, kTileRowsAcross), 0, stream>>>(args);
+    }
+    CF_CUDA_CHECK_LAUNCH("lattice::tiledSweepKernel", stream);
 }
 
 void launchReactions(const SweepArgs& args, cudaStream_t stream) {

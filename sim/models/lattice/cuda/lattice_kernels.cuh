@@ -12,6 +12,10 @@
 
 namespace cf::lattice::cuda {
 
+// Which sweep kernel runs: the tiled one (lattice_sweep_tiled.hpp) or the original one
+// thread per site running gatherSite (kept for comparison: CELLFORGE_LATTICE_SWEEP=site).
+enum class SweepKernel : std::int32_t { Tiled = 0, PerSite = 1 };
+
 struct SweepArgs {
     const std::uint32_t* src;  // the lattice before this sweep
     std::uint32_t* dst;        // written completely by the sweep
@@ -29,6 +33,10 @@ struct SweepArgs {
     std::uint32_t sites;
     std::uint64_t step;
     int axis;
+    SweepKernel kernel;
+    // 1: every byte of dst past its site's count is zero (it was written by a sweep, or
+    // zeroed), so the tiled kernel may leave planes that stay zero unwritten (storeSite).
+    std::int32_t dstClean;
 };
 static_assert(std::is_trivially_copyable_v<SweepArgs>);
 
@@ -43,9 +51,10 @@ void releaseGeometry(const void* owner);
 // Reads the constant-memory copy back, ordered after the work queued on `stream`.
 void downloadGeometry(Geometry& g, cudaStream_t stream);
 
-// One 1-D sweep: every site gathers with gatherSite (lattice_sweep.hpp), exactly as the
-// CPU reference does, and appends what does not fit to the overflow list.
-void launchSweep(const SweepArgs& args, cudaStream_t stream);
+// One 1-D sweep: every site gathers as gatherSite (lattice_sweep.hpp) does on the CPU,
+// and appends what does not fit to the overflow list. `g` (the host copy of the geometry
+// in constant memory) sizes the tiled kernel's grid.
+void launchSweep(const SweepArgs& args, const Geometry& g, cudaStream_t stream);
 
 inline constexpr int kStatsSize = 3 + kMaxReactions;
 
