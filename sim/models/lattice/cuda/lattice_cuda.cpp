@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdlib>
+#include <optional>
 #include <string_view>
 
 #include "sim/core/device_buffer.hpp"
@@ -22,10 +23,13 @@ class CudaLattice final : public Model {
 public:
     CudaLattice() {
         CF_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
-        // The original per-site sweep stays selectable to compare timings and results.
+        // Both sweeps give the same lattice; CELLFORGE_LATTICE_SWEEP=site|tiled overrides the
+        // choice per layout (sweepKernelFor) to compare timings.
         const char* kernel = std::getenv("CELLFORGE_LATTICE_SWEEP");
         if (kernel != nullptr && std::string_view(kernel) == "site")
-            sweepKernel_ = cuda::SweepKernel::PerSite;
+            forcedKernel_ = cuda::SweepKernel::PerSite;
+        if (kernel != nullptr && std::string_view(kernel) == "tiled")
+            forcedKernel_ = cuda::SweepKernel::Tiled;
     }
     ~CudaLattice() override {
         cuda::releaseGeometry(this);
@@ -232,7 +236,12 @@ private:
         a.sites = g_.sites;
         a.step = h_.step;
         a.axis = phase;
-        a.kernel = sweepKernel_;
+        // Measured on the H100 (docs/PERFORMANCE.md): the tiled sweep is 1.1x faster for
+        // packed32 but 2.3-3.7x slower for byte16 (latency: dependent plane loads and two
+        // barriers per site), so byte16 keeps the per-site sweep.
+        a.kernel = forcedKernel_.value_or(g_.layout == static_cast<std::int32_t>(Layout::Byte16)
+                                              ? cuda::SweepKernel::PerSite
+                                              : cuda::SweepKernel::Tiled);
         a.dstClean = spareClean_ ? 1 : 0;
         return a;
     }
@@ -284,7 +293,7 @@ private:
     }
 
     cudaStream_t stream_ = nullptr;
-    cuda::SweepKernel sweepKernel_ = cuda::SweepKernel::Tiled;
+    std::optional<cuda::SweepKernel> forcedKernel_;
     bool wordsClean_ = false;  // see SweepArgs::dstClean, for words_ and nextWords_
     bool spareClean_ = false;
     LatticeParams p_{};
