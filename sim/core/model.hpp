@@ -126,6 +126,11 @@ struct ModelDescriptor {
     std::vector<BenchCase> benchCases;
     // Backends the model implements (a model is written CPU first; CUDA follows).
     std::vector<Backend> backends = {Backend::Cpu, Backend::Cuda};
+    // Optional checks across parameters that single ranges cannot express (a rate that
+    // breaks a stability bound, a text that must parse, a file that must load): throws
+    // ParameterError (or IoError for a file) naming the parameter. The Runner calls it in
+    // the caller's thread before it accepts an edit, so a bad edit is refused at once.
+    std::function<void(const ParamSet&)> validate;
     bool offers(Backend b) const;
 };
 

@@ -102,6 +102,11 @@ void Runner::applyReset() {
 std::future<void> Runner::setParameter(const std::string& key, const ParamValue& value) {
     const ParamSpec& spec = descriptor_.parameters().at(key);  // throws here for bad keys
     const ParamValue checked = validateValue(spec, value);     // and for bad values
+    if (descriptor_.validate) {  // and for values the model cannot take with the others
+        ParamSet candidate = parameters();
+        candidate.set(spec.key(), checked);
+        descriptor_.validate(candidate);
+    }
     return enqueue([this, &spec, checked] {
         std::lock_guard lock(mutex_);
         ParamChange change;

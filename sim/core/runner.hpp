@@ -58,7 +58,8 @@ public:
     std::future<void> stepBy(std::uint64_t steps);   // runs exactly `steps` more, then pauses
     std::future<void> runUntil(std::uint64_t step);  // plays until the step counter reaches it
     std::future<void> reset();                       // applies pending structural edits too
-    // Validates at once (throws ParameterError here, in the caller's thread); the value
+    // Validates at once (throws ParameterError here, in the caller's thread), the value on
+    // its own and, through ModelDescriptor::validate, with the other parameters; the value
     // takes effect at the next step boundary (live) or at the next reset (structural).
     std::future<void> setParameter(const std::string& key, const ParamValue& value);
     std::future<void> save(const std::filesystem::path& checkpoint);

@@ -189,6 +189,9 @@ ModelDescriptor descriptor() {
 #endif
     };
     d.benchCases = benchCases();
+    // Texts must parse, files must load and every q must stay <= 0.5 before an edit is
+    // accepted (the geometry itself is built at reset).
+    d.validate = [](const ParamSet& p) { checkedParams(p); };
     return d;
 }
 

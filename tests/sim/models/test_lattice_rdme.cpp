@@ -5,10 +5,12 @@
 // a cell from the capsule mesh, and bad input (files, rules, concentrations).
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <numeric>
 
+#include "sim/core/runner.hpp"
 #include "sim/models/lattice/lattice_model.hpp"
 #include "tests/sim/models/cme_reference.hpp"
 #include "tests/sim/models/lattice_test_support.hpp"
@@ -230,6 +232,26 @@ TEST_P(LatticeRdmeTest, BadInputNamesTheFileOrParameterAndKeepsTheOldState) {
                  "lattice.nz=8", "species.n1=1020", "species.n2=0"},
                 "would overflow constantly");
     EXPECT_EQ(m->snapshot().at("sites").bytes, before.at("sites").bytes);
+}
+
+// An edit the model cannot take (a network naming an unknown species, a rule breaking
+// q <= 0.5) is refused by Runner::setParameter in the caller's thread; the run keeps its
+// parameters and goes on.
+TEST_P(LatticeRdmeTest, RunnerRefusesEditsTheModelCannotTake) {
+    set({"lattice.nx=8", "lattice.ny=8", "lattice.nz=8", "species.names=A, B", "species.n1=100",
+         "species.n2=100", "reactions.network=A -> B @ 1e5"});
+    Runner runner(desc, GetParam(), params, 3);
+    EXPECT_THROW(runner.setParameter("reactions.network", std::string("A + X -> B @ 1")),
+                 ParameterError);
+    EXPECT_THROW(runner.setParameter("diffusion.rules", std::string("A: cytoplasm = 1e6")),
+                 ParameterError);
+    EXPECT_EQ(runner.parameters().text("reactions.network"), "A -> B @ 1e5");
+    runner.setParameter("reactions.network", std::string("A -> B @ 2e5")).get();
+    runner.stepBy(5).get();
+    ASSERT_TRUE(runner.waitUntilIdle(std::chrono::seconds(30)));
+    EXPECT_FALSE(runner.error());
+    EXPECT_EQ(runner.latestFrame()->step, 5u);
+    EXPECT_EQ(runner.parameters().text("reactions.network"), "A -> B @ 2e5");
 }
 
 INSTANTIATE_TEST_SUITE_P(AllBackends, LatticeRdmeTest, testing::ValuesIn(test::builtBackends()),
