@@ -272,11 +272,15 @@ TEST_P(SpheresTest, BenchmarkAInteriorStaysSurfaceMovesOutward) {
         const double want[4] = {0.0, 0.246833863, 0.224234368, 0.201634874};
         for (int a = 0; a < 3; ++a) {
             const int side = ijk[a] == 0 ? -1 : (ijk[a] == 7 ? 1 : 0);
-            if (side != 0) EXPECT_NEAR((pos[a] - 20.0 * ijk[a]) * side, want[outer], kTol);
+            if (side != 0) {
+                EXPECT_NEAR((pos[a] - 20.0 * ijk[a]) * side, want[outer], kTol);
+            }
         }
-        if (outer == 0)
-            for (int a = 0; a < 3; ++a)
+        if (outer == 0) {
+            for (int a = 0; a < 3; ++a) {
                 ASSERT_EQ(pos[a], 20.0 * ijk[a]) << "interior id " << id;  // bitwise
+            }
+        }
         (outer == 0 ? interior : surface) += 1;
     }
     EXPECT_EQ(interior, 216);

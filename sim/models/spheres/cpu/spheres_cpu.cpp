@@ -191,7 +191,10 @@ private:
             zf_[i] = static_cast<float>(s_.z[i]);
         });
         // Cells of edge >= 1.02 rc plus a few float ulps of the box: positions rounded to
-        // float for binning can then never hide a pair that is within rc in double.
+        // float for binning can then never hide a pair that is within rc in double. The
+        // edge is rounded up to a rung of a 2^(1/8) ladder, so the geometry (hence the
+        // Morton order and every summation order) is a function of this step's rc alone
+        // and a restored run follows the original bit for bit.
         float lo[3], hi[3];
         double extent = 0.0;
         for (int a = 0; a < 3; ++a) {
@@ -199,11 +202,11 @@ private:
             hi[a] = static_cast<float>(s_.boxHi[a]);
             extent = std::max({extent, std::fabs(s_.boxLo[a]), std::fabs(s_.boxHi[a])});
         }
-        const double slack = 8.0 * FLT_EPSILON * extent;
-        if (!haveGeometry_ || static_cast<double>(geometry_.cutoff) < rc + slack) {
+        const double needed = 1.02 * rc + 8.0 * FLT_EPSILON * extent;
+        const auto cutoff = static_cast<float>(std::exp2(std::ceil(8.0 * std::log2(needed)) / 8.0));
+        if (!haveGeometry_ || geometry_.cutoff != cutoff) {
             const bool periodic[3] = {false, false, false};
-            geometry_ =
-                grid::makeGridGeometry(lo, hi, static_cast<float>(1.02 * rc + slack), periodic);
+            geometry_ = grid::makeGridGeometry(lo, hi, cutoff, periodic);
             haveGeometry_ = true;
         }
         grid_.build(geometry_,
