@@ -3,6 +3,7 @@
 #include "sim/models/brownian/brownian_model.hpp"
 #include "sim/models/epidermis/epidermis_model.hpp"
 #include "sim/models/lattice/lattice_model.hpp"
+#include "sim/models/spheres/spheres_model.hpp"
 
 namespace cf {
 
@@ -11,6 +12,7 @@ ModelRegistry builtinModels() {
     registry.add(brownian::descriptor());
     registry.add(epidermis::descriptor());
     registry.add(lattice::descriptor());
+    registry.add(spheres::descriptor());
     return registry;
 }
 

@@ -2,3 +2,4 @@
 cellforge_add_test(test_brownian SOURCES sim/models/test_brownian.cpp)
 include(sim/models/epidermis.cmake)
 include(sim/models/lattice.cmake)
+include(sim/models/spheres.cmake)

@@ -1,0 +1,317 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// CPU reference backend of `spheres`: the step of spheres_model.hpp in double precision,
+// one parallel loop per phase, every result written per cell (thread-count independent).
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <new>
+#include <string>
+
+#include "sim/core/parallel.hpp"
+#include "sim/core/rng.hpp"
+#include "sim/grid/uniform_grid_cpu.hpp"
+#include "sim/models/spheres/spheres_model.hpp"
+#include "sim/models/spheres/spheres_physics.hpp"
+
+namespace cf::spheres {
+
+namespace {
+
+// Bytes a cell costs on this backend (state, float mirrors, moves, grid and rank scratch),
+// for the capacity note.
+constexpr double kBytesPerCell = 5 * 8 + 4 + 4 + 1 + 8 + 4 + 3 * 4 + 3 * 8 + 4 * 4;
+
+class CpuSpheres final : public Model {
+public:
+    Backend backend() const override { return Backend::Cpu; }
+
+    void reset(const ParamSet& params, std::uint32_t seed) override {
+        p_ = checkedParams(params);
+        seed_ = seed;
+        s_ = initialState(p_, seed);
+        const std::size_t n = s_.size();
+        capacity_ = p_.capacityInitial > 0 ? static_cast<std::size_t>(p_.capacityInitial) : 2 * n;
+        capacity_ = std::max(capacity_, n);
+        reserveAll(capacity_);
+        haveGeometry_ = false;
+        divisions_ = 0;
+    }
+
+    void setLiveParameters(const ParamSet& params) override {
+        const SpheresParams next = checkedParams(params);
+        // Structural values (layout, density, interaction radius, margin, capacity) stay
+        // those the state was built with.
+        p_.dt = next.dt;
+        p_.adherence = next.adherence;
+        p_.maxDisplacement = next.maxDisplacement;
+        p_.repulsion = next.repulsion;
+        p_.attraction = next.attraction;
+        p_.radiusExtension = next.radiusExtension;
+        p_.coincidentForce = next.coincidentForce;
+        p_.sortEvery = next.sortEvery;
+        p_.growth = next.growth;
+        p_.growthRate = next.growthRate;
+        p_.divisionDiameter = next.divisionDiameter;
+        p_.ratioMin = next.ratioMin;
+        p_.ratioMax = next.ratioMax;
+        p_.maxCells = next.maxCells;
+        p_.divisionVolume = next.divisionVolume;
+        p_.growthPerStep = next.growthPerStep;
+    }
+
+    void advance(std::uint64_t steps) override {
+        for (std::uint64_t k = 0; k < steps; ++k)
+            stepOnce();
+    }
+
+    std::uint64_t step() const override { return s_.step; }
+    double time() const override { return s_.time; }
+
+    std::vector<Metric> metrics() override { return hostMetrics(s_, divisions_); }
+
+    Snapshot snapshot() override { return makeSnapshot(s_); }
+
+    void restore(const Snapshot& snapshot) override {
+        s_ = readSnapshot(snapshot);
+        capacity_ = std::max(capacity_, s_.size());
+        reserveAll(capacity_);
+        haveGeometry_ = false;
+        divisions_ = 0;
+    }
+
+    ModelViews views() override { return hostViews(p_, s_, viewBuffers_); }
+
+    void checkFinite() override { checkSnapshotFinite(snapshot(), "spheres"); }
+
+private:
+    void reserveAll(std::size_t cells) {
+        try {
+            s_.reserve(cells);
+            flagById_.reserve(cells);
+            rankById_.reserve(cells);
+            xf_.reserve(cells);
+            yf_.reserve(cells);
+            zf_.reserve(cells);
+            mx_.reserve(cells);
+            my_.reserve(cells);
+            mz_.reserve(cells);
+        } catch (const std::bad_alloc&) {
+            throw SimulationError("spheres: step " + std::to_string(s_.step) + ": " +
+                                  std::to_string(cells) + " cells need " +
+                                  std::to_string(kBytesPerCell * static_cast<double>(cells)) +
+                                  " bytes of memory, which could not be allocated; the state is "
+                                  "unchanged at step " +
+                                  std::to_string(s_.step));
+        }
+    }
+
+    // Interaction radius of this step: the fixed one, or the largest diameter before growth.
+    double interactionRadius() const {
+        if (p_.interactionRadius > 0.0) return p_.interactionRadius;
+        double rc = 0.0;
+        for (double d : s_.diameter)
+            rc = std::max(rc, d);
+        return rc;
+    }
+
+    // Flags and ranks by parent id; returns the number of dividing cells T. Ranks count the
+    // dividing cells of smaller id, so daughter ids do not depend on the slot order.
+    std::size_t rankDivisions(std::size_t n) {
+        if (!p_.growth) return 0;
+        flagById_.assign(n, 0);
+        rankById_.resize(n);
+        parallelFor(n, [&](std::size_t i) {
+            flagById_[s_.id[i]] = s_.volume[i] > p_.divisionVolume ? 1 : 0;
+        });
+        std::int32_t running = 0;
+        for (std::size_t k = 0; k < n; ++k) {
+            rankById_[k] = running;
+            running += flagById_[k];
+        }
+        return static_cast<std::size_t>(running);
+    }
+
+    void ensureCapacity(std::size_t n, std::size_t born) {
+        const std::size_t total = n + born;
+        if (p_.maxCells > 0 && total > static_cast<std::size_t>(p_.maxCells))
+            throw SimulationError("spheres: step " + std::to_string(s_.step) + ": " +
+                                  std::to_string(born) + " divisions would bring " +
+                                  std::to_string(n) + " cells to " + std::to_string(total) +
+                                  ", beyond capacity.max_cells = " + std::to_string(p_.maxCells) +
+                                  "; the state is unchanged at step " + std::to_string(s_.step));
+        if (total <= capacity_) return;
+        const std::size_t next = std::max(2 * capacity_, total);
+        reserveAll(next);
+        note("spheres: cell capacity grew from " + std::to_string(capacity_) + " to " +
+             std::to_string(next) + " (" + std::to_string(total) + " in use, " +
+             std::to_string(kBytesPerCell * static_cast<double>(next) / 1048576.0) + " MiB)");
+        capacity_ = next;
+    }
+
+    // Growth, or division into the mother (in place) and a daughter at slot n + rank.
+    void biology(std::size_t n) {
+        const rng::Philox gen(seed_, kDivisionStream);
+        const std::uint64_t step = s_.step;
+        parallelFor(n, [&](std::size_t i) {
+            const std::uint32_t id = s_.id[i];
+            if (flagById_[id] == 0) {
+                s_.volume[i] = grownVolume(s_.volume[i], p_.growthPerStep, p_.volumeFloor);
+                s_.diameter[i] = diameterOf(s_.volume[i]);
+                return;
+            }
+            const DivisionDraw draw = divisionDraw(gen, step, id, p_.ratioMin, p_.ratioMax);
+            const DivisionResult r = divide(s_.volume[i], s_.diameter[i], draw.ratio);
+            const std::size_t k = n + static_cast<std::size_t>(rankById_[id]);
+            s_.x[k] = s_.x[i] + r.daughterShift * draw.ax;
+            s_.y[k] = s_.y[i] + r.daughterShift * draw.ay;
+            s_.z[k] = s_.z[i] + r.daughterShift * draw.az;
+            s_.x[i] -= r.motherShift * draw.ax;
+            s_.y[i] -= r.motherShift * draw.ay;
+            s_.z[i] -= r.motherShift * draw.az;
+            s_.volume[k] = r.daughterVolume;
+            s_.volume[i] = r.motherVolume;
+            s_.diameter[k] = diameterOf(r.daughterVolume);
+            s_.diameter[i] = diameterOf(r.motherVolume);
+            const std::uint8_t g = s_.generation[i];
+            s_.generation[i] = s_.generation[k] = g == 255 ? g : static_cast<std::uint8_t>(g + 1);
+            s_.birthStep[i] = s_.birthStep[k] = step + 1;
+            s_.root[k] = s_.root[i];
+            s_.id[k] = static_cast<std::uint32_t>(k);
+            s_.force[k] = 0.0f;
+        });
+    }
+
+    void buildGrid(std::size_t total, double rc) {
+        xf_.resize(total);
+        yf_.resize(total);
+        zf_.resize(total);
+        parallelFor(total, [&](std::size_t i) {
+            xf_[i] = static_cast<float>(s_.x[i]);
+            yf_[i] = static_cast<float>(s_.y[i]);
+            zf_[i] = static_cast<float>(s_.z[i]);
+        });
+        // Cells of edge >= 1.02 rc plus a few float ulps of the box: positions rounded to
+        // float for binning can then never hide a pair that is within rc in double. The
+        // edge is rounded up to a rung of a 2^(1/8) ladder, so the geometry (hence the
+        // Morton order and every summation order) is a function of this step's rc alone
+        // and a restored run follows the original bit for bit.
+        float lo[3], hi[3];
+        double extent = 0.0;
+        for (int a = 0; a < 3; ++a) {
+            lo[a] = static_cast<float>(s_.boxLo[a]);
+            hi[a] = static_cast<float>(s_.boxHi[a]);
+            extent = std::max({extent, std::fabs(s_.boxLo[a]), std::fabs(s_.boxHi[a])});
+        }
+        const double needed = 1.02 * rc + 8.0 * FLT_EPSILON * extent;
+        const auto cutoff = static_cast<float>(std::exp2(std::ceil(8.0 * std::log2(needed)) / 8.0));
+        if (!haveGeometry_ || geometry_.cutoff != cutoff) {
+            const bool periodic[3] = {false, false, false};
+            geometry_ = grid::makeGridGeometry(lo, hi, cutoff, periodic);
+            haveGeometry_ = true;
+        }
+        grid_.build(geometry_,
+                    grid::PointsView{xf_.data(), yf_.data(), zf_.data(), static_cast<int>(total)});
+    }
+
+    // Moves (and |F|) of the cells 0..n-1 from the positions of all cells 0..n-1; newborns
+    // (slots n..) take no part.
+    void forces(std::size_t n, double rc) {
+        mx_.resize(n);
+        my_.resize(n);
+        mz_.resize(n);
+        const grid::GridView view = grid_.view();
+        const double rc2 = rc * rc;
+        const ForceCoefficients<double> k{p_.radiusExtension, p_.repulsion, p_.attraction,
+                                          p_.coincidentForce};
+        const rng::Philox contact(seed_, kContactStream);
+        const std::uint64_t step = s_.step;
+        parallelFor(n, [&](std::size_t i) {
+            Vec<double> f{0.0, 0.0, 0.0};
+            const double xi = s_.x[i], yi = s_.y[i], zi = s_.z[i], di = s_.diameter[i];
+            grid::forEachNeighbor(
+                view, grid::Vec3{xf_[i], yf_[i], zf_[i]}, view.geometry.cutoff,
+                [&](std::int32_t j, grid::Vec3, float) {
+                    const auto sj = static_cast<std::size_t>(j);
+                    if (sj == i || sj >= n) return;
+                    const Vec<double> c{xi - s_.x[sj], yi - s_.y[sj], zi - s_.z[sj]};
+                    if (!(c.x * c.x + c.y * c.y + c.z * c.z < rc2)) return;
+                    const Vec<double> fij = pairForce<double>(c, di, s_.diameter[sj], k, contact,
+                                                              step, s_.id[i], s_.id[sj]);
+                    f.x += fij.x;
+                    f.y += fij.y;
+                    f.z += fij.z;
+                });
+            const double mass = p_.density * s_.volume[i];
+            const Vec<double> move =
+                displacementFromForce<double>(f, mass, p_.dt, p_.adherence, p_.maxDisplacement);
+            mx_[i] = move.x;
+            my_[i] = move.y;
+            mz_[i] = move.z;
+            s_.force[i] = static_cast<float>(std::sqrt(f.x * f.x + f.y * f.y + f.z * f.z));
+        });
+    }
+
+    // Gathers every per-cell array into the grid's Morton order (the order of this step's
+    // binning; the moves since are smaller than a grid cell).
+    void reorder() {
+        const std::vector<std::int32_t>& order = grid_.sortedIndex();
+        auto gather = [&](auto& v) {
+            auto out = v;
+            for (std::size_t k = 0; k < order.size(); ++k)
+                out[k] = v[static_cast<std::size_t>(order[k])];
+            v.swap(out);
+            v.reserve(capacity_);
+        };
+        gather(s_.x);
+        gather(s_.y);
+        gather(s_.z);
+        gather(s_.diameter);
+        gather(s_.volume);
+        gather(s_.id);
+        gather(s_.root);
+        gather(s_.generation);
+        gather(s_.birthStep);
+        gather(s_.force);
+    }
+
+    void stepOnce() {
+        const std::size_t n = s_.size();
+        const double rc = interactionRadius();
+        const std::size_t born = rankDivisions(n);
+        ensureCapacity(n, born);
+        s_.resize(n + born);
+        if (p_.growth) biology(n);
+        buildGrid(n + born, rc);
+        forces(n, rc);
+        parallelFor(n, [&](std::size_t i) {
+            s_.x[i] += mx_[i];
+            s_.y[i] += my_[i];
+            s_.z[i] += mz_[i];
+        });
+        divisions_ = born;
+        ++s_.step;
+        s_.time += p_.dt;
+        if (s_.step % static_cast<std::uint64_t>(p_.sortEvery) == 0) reorder();
+    }
+
+    SpheresParams p_{};
+    std::uint32_t seed_ = 0;
+    HostState s_;
+    std::size_t capacity_ = 0;
+    std::uint64_t divisions_ = 0;
+    std::vector<std::int32_t> flagById_, rankById_;
+    std::vector<float> xf_, yf_, zf_;
+    std::vector<double> mx_, my_, mz_;
+    grid::GridGeometry geometry_{};
+    bool haveGeometry_ = false;
+    grid::CpuUniformGrid grid_;
+    ViewBuffers viewBuffers_;
+};
+
+}  // namespace
+
+std::unique_ptr<Model> makeCpuModel() {
+    return std::make_unique<CpuSpheres>();
+}
+
+}  // namespace cf::spheres

@@ -1,0 +1,306 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "sim/models/spheres/spheres_model.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "sim/core/rng.hpp"
+#include "sim/models/spheres/spheres_physics.hpp"
+
+namespace cf::spheres {
+
+double largestReachableDiameter(const SpheresParams& p) {
+    const double v0 = sphereVolume(p.diameter);
+    double vmax = v0 + p.ageSpread * std::max(0.0, sphereVolume(p.divisionDiameter) - v0);
+    if (p.growth) vmax = std::max(vmax, sphereVolume(p.divisionDiameter) + p.growthRate * p.dt);
+    return std::max(p.diameter, diameterOf(vmax));
+}
+
+SpheresParams checkedParams(const ParamSet& params) {
+    SpheresParams p = params.toStruct<SpheresParams>();
+    p.density = p.mass / sphereVolume(p.diameter);
+    p.divisionVolume = sphereVolume(p.divisionDiameter);
+    p.growthPerStep = p.growthRate * p.dt;
+    p.volumeFloor = kVolumeFloor;
+    if (p.ratioMin > p.ratioMax)
+        throw ParameterError(
+            "growth.ratio_min = " + formatValue(params.get("growth.ratio_min")) +
+            " exceeds growth.ratio_max = " + formatValue(params.get("growth.ratio_max")));
+    if (p.growth && p.divisionDiameter <= p.diameter)
+        throw ParameterError(
+            "growth.division_diameter = " + formatValue(params.get("growth.division_diameter")) +
+            " um must exceed init.diameter = " + formatValue(params.get("init.diameter")) +
+            " um, or every cell divides at once (or set growth.enabled=false)");
+    if (p.interactionRadius > 0.0) {
+        const double largest = largestReachableDiameter(p);
+        if (p.interactionRadius < largest)
+            throw ParameterError(
+                "mechanics.interaction_radius = " +
+                formatValue(params.get("mechanics.interaction_radius")) +
+                " um is smaller than the largest diameter a cell can reach (" +
+                std::to_string(largest) +
+                " um, from init.diameter, init.age_spread and growth.division_diameter): "
+                "touching cells would not interact; use 0 (the largest diameter per step)");
+    }
+    return p;
+}
+
+void HostState::resize(std::size_t n) {
+    x.resize(n);
+    y.resize(n);
+    z.resize(n);
+    diameter.resize(n);
+    volume.resize(n);
+    id.resize(n);
+    root.resize(n);
+    generation.resize(n);
+    birthStep.resize(n);
+    force.resize(n);
+}
+
+void HostState::reserve(std::size_t n) {
+    x.reserve(n);
+    y.reserve(n);
+    z.reserve(n);
+    diameter.reserve(n);
+    volume.reserve(n);
+    id.reserve(n);
+    root.reserve(n);
+    generation.reserve(n);
+    birthStep.reserve(n);
+    force.reserve(n);
+}
+
+HostState initialState(const SpheresParams& p, std::uint32_t seed) {
+    HostState s;
+    const rng::Philox gen(seed, kInitStream);
+    const auto layout = static_cast<Layout>(p.layout);
+    std::size_t n = static_cast<std::size_t>(p.count);
+    if (layout == Layout::Lattice) {
+        const auto a = static_cast<std::size_t>(p.cellsPerAxis);
+        n = a * a * a;
+    }
+    s.resize(n);
+    // Draw 0..: positions; the last draw index: the initial volume.
+    constexpr std::uint32_t kAgeDraw = 0xffffffffu;
+    for (std::size_t i = 0; i < n; ++i) {
+        const auto e = static_cast<std::uint32_t>(i);
+        if (layout == Layout::Lattice) {
+            // BDM demo/cell_growth.cc: Cell({i * 20, j * 20, k * 20}); x fastest here.
+            const auto a = static_cast<std::size_t>(p.cellsPerAxis);
+            s.x[i] = static_cast<double>(i % a) * p.spacing;
+            s.y[i] = static_cast<double>((i / a) % a) * p.spacing;
+            s.z[i] = static_cast<double>(i / (a * a)) * p.spacing;
+        } else if (layout == Layout::Random) {
+            const rng::Word4 w = gen(0, e, 0);
+            const rng::Word4 v = gen(0, e, 1);
+            // 1 - u is in [0, 1): the cube [0, box).
+            s.x[i] = (1.0 - rng::uniformDouble(w.x, w.y)) * p.box;
+            s.y[i] = (1.0 - rng::uniformDouble(w.z, w.w)) * p.box;
+            s.z[i] = (1.0 - rng::uniformDouble(v.x, v.y)) * p.box;
+        } else {
+            // Rejection from the enclosing cube: acceptance pi/6 = 0.52, so 1000 tries fail
+            // with probability 0.48^1000 (never); the last try is kept regardless.
+            for (std::uint32_t t = 0; t < 1000; ++t) {
+                const rng::Word4 w = gen(0, e, 2 * t);
+                const rng::Word4 v = gen(0, e, 2 * t + 1);
+                const double u[3] = {2.0 * rng::uniformDouble(w.x, w.y) - 1.0,
+                                     2.0 * rng::uniformDouble(w.z, w.w) - 1.0,
+                                     2.0 * rng::uniformDouble(v.x, v.y) - 1.0};
+                s.x[i] = u[0] * p.radius;
+                s.y[i] = u[1] * p.radius;
+                s.z[i] = u[2] * p.radius;
+                if (u[0] * u[0] + u[1] * u[1] + u[2] * u[2] <= 1.0) break;
+            }
+        }
+        const double v0 = sphereVolume(p.diameter);
+        double volume = v0;
+        if (p.ageSpread > 0.0) {
+            const rng::Word4 w = gen(0, e, kAgeDraw);
+            volume += rng::uniformDouble(w.x, w.y) * p.ageSpread *
+                      std::max(0.0, sphereVolume(p.divisionDiameter) - v0);
+        }
+        s.volume[i] = volume;
+        s.diameter[i] = p.ageSpread > 0.0 ? diameterOf(volume) : p.diameter;
+        s.id[i] = e;
+        s.root[i] = e;
+        s.generation[i] = 0;
+        s.birthStep[i] = 0;
+        s.force[i] = 0.0f;
+    }
+    for (int a = 0; a < 3; ++a) {
+        const std::vector<double>& c = a == 0 ? s.x : (a == 1 ? s.y : s.z);
+        const auto [lo, hi] = std::minmax_element(c.begin(), c.end());
+        s.boxLo[a] = *lo - p.margin;
+        s.boxHi[a] = *hi + p.margin;
+        // A flat layout (one cell per axis, no margin) still needs a box of positive size.
+        if (s.boxHi[a] - s.boxLo[a] < p.diameter) {
+            s.boxLo[a] -= p.diameter;
+            s.boxHi[a] += p.diameter;
+        }
+    }
+    return s;
+}
+
+Snapshot makeSnapshot(const HostState& s) {
+    Snapshot out;
+    out.step = s.step;
+    out.time = s.time;
+    out.timeUnit = "h";
+    for (int a = 0; a < 3; ++a) {
+        out.boxLo[a] = s.boxLo[a];
+        out.boxHi[a] = s.boxHi[a];
+    }
+    const std::size_t n = s.size();
+    std::vector<double> pos(3 * n);
+    for (std::size_t i = 0; i < n; ++i) {
+        pos[3 * i] = s.x[i];
+        pos[3 * i + 1] = s.y[i];
+        pos[3 * i + 2] = s.z[i];
+    }
+    using std::span;
+    out.fields.push_back(
+        Field::of<double>("position", "um", FieldRole::Positions, 3, span<const double>(pos)));
+    out.fields.push_back(Field::of<double>("diameter", "um", FieldRole::PerEntity, 1,
+                                           span<const double>(s.diameter)));
+    out.fields.push_back(
+        Field::of<double>("volume", "um^3", FieldRole::PerEntity, 1, span<const double>(s.volume)));
+    out.fields.push_back(
+        Field::of<float>("force", "1", FieldRole::PerEntity, 1, span<const float>(s.force)));
+    out.fields.push_back(Field::of<std::uint32_t>("id", "1", FieldRole::PerEntity, 1,
+                                                  span<const std::uint32_t>(s.id)));
+    out.fields.push_back(Field::of<std::uint32_t>("root", "1", FieldRole::PerEntity, 1,
+                                                  span<const std::uint32_t>(s.root)));
+    out.fields.push_back(Field::of<std::uint8_t>("generation", "1", FieldRole::PerEntity, 1,
+                                                 span<const std::uint8_t>(s.generation)));
+    out.fields.push_back(Field::of<std::uint64_t>("birth_step", "1", FieldRole::Internal, 1,
+                                                  span<const std::uint64_t>(s.birthStep)));
+    return out;
+}
+
+HostState readSnapshot(const Snapshot& snap) {
+    HostState s;
+    const Field& posField = snap.at("position");
+    if (posField.components != 3)
+        throw IoError("spheres: field 'position' has " + std::to_string(posField.components) +
+                      " components, expected 3");
+    const std::vector<double> pos = posField.as<double>();
+    const std::size_t n = posField.count;
+    auto take = [&](const char* name, auto& out) {
+        using T = typename std::decay_t<decltype(out)>::value_type;
+        const Field& f = snap.at(name);
+        if (f.count != n || f.components != 1)
+            throw IoError("spheres: field '" + std::string(name) + "' has " +
+                          std::to_string(f.count) + " x " + std::to_string(f.components) +
+                          " values, expected " + std::to_string(n) + " x 1 (one per cell)");
+        out = f.as<T>();
+    };
+    s.x.resize(n);
+    s.y.resize(n);
+    s.z.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        s.x[i] = pos[3 * i];
+        s.y[i] = pos[3 * i + 1];
+        s.z[i] = pos[3 * i + 2];
+    }
+    take("diameter", s.diameter);
+    take("volume", s.volume);
+    take("force", s.force);
+    take("id", s.id);
+    take("root", s.root);
+    take("generation", s.generation);
+    take("birth_step", s.birthStep);
+    for (std::size_t i = 0; i < n; ++i) {
+        if (!(s.diameter[i] > 0.0) || !(s.volume[i] > 0.0))
+            throw SimulationError("spheres: cell " + std::to_string(s.id[i]) +
+                                  " has a non-positive diameter or volume (" +
+                                  std::to_string(s.diameter[i]) + " um, " +
+                                  std::to_string(s.volume[i]) + " um^3)");
+        if (s.id[i] >= n)
+            throw IoError("spheres: cell id " + std::to_string(s.id[i]) +
+                          " is not below the cell count " + std::to_string(n));
+    }
+    s.step = snap.step;
+    s.time = snap.time;
+    for (int a = 0; a < 3; ++a) {
+        s.boxLo[a] = snap.boxLo[a];
+        s.boxHi[a] = snap.boxHi[a];
+    }
+    return s;
+}
+
+std::vector<Metric> hostMetrics(const HostState& s, std::uint64_t divisions) {
+    const std::size_t n = s.size();
+    double diameter = 0.0, force = 0.0;
+    for (std::size_t i = 0; i < n; ++i) {
+        diameter += s.diameter[i];
+        force += s.force[i];
+    }
+    const double count = static_cast<double>(n);
+    return {{"cells", "1", count},
+            {"mean_diameter", "um", n > 0 ? diameter / count : 0.0},
+            {"mean_force", "1", n > 0 ? force / count : 0.0},
+            {"divisions", "1", static_cast<double>(divisions)}};
+}
+
+ModelViews hostViews(const SpheresParams& p, const HostState& s, ViewBuffers& b) {
+    const std::size_t n = s.size();
+    b.xyzr.resize(4 * n);
+    b.diameter.resize(n);
+    b.age.resize(n);
+    b.force.resize(n);
+    b.lineage.resize(n);
+    b.clone.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        b.xyzr[4 * i] = static_cast<float>(s.x[i]);
+        b.xyzr[4 * i + 1] = static_cast<float>(s.y[i]);
+        b.xyzr[4 * i + 2] = static_cast<float>(s.z[i]);
+        b.xyzr[4 * i + 3] = static_cast<float>(0.5 * s.diameter[i]);
+        b.diameter[i] = static_cast<float>(s.diameter[i]);
+        b.age[i] = static_cast<float>(static_cast<double>(s.step - s.birthStep[i]) * p.dt);
+        b.force[i] = s.force[i];
+        b.lineage[i] = static_cast<float>(s.root[i]);
+        b.clone[i] = static_cast<std::uint8_t>(s.root[i] % 12u);
+    }
+    ModelViews v;
+    for (int a = 0; a < 3; ++a) {
+        v.boxLo[a] = v.focusLo[a] = s.boxLo[a];
+        v.boxHi[a] = v.focusHi[a] = s.boxHi[a];
+    }
+    PointCloudView cloud;
+    cloud.name = "cells";
+    cloud.space = MemorySpace::Host;
+    cloud.positions = b.xyzr.data();
+    cloud.count = n;
+    cloud.scalars = {{"diameter", "um", b.diameter.data()},
+                     {"age", "h", b.age.data()},
+                     {"force", "1", b.force.data()},
+                     {"lineage", "1", b.lineage.data()}};
+    CategoryChannel clone;
+    clone.name = "clone";
+    clone.data = b.clone.data();
+    for (int k = 0; k < 12; ++k)
+        clone.labels.push_back("clone " + std::to_string(k) + " (root mod 12)");
+    cloud.categories.push_back(std::move(clone));
+    v.clouds.push_back(std::move(cloud));
+    return v;
+}
+
+ModelDescriptor descriptor() {
+    ModelDescriptor d;
+    d.name = "spheres";
+    d.description =
+        "Agent-based cell proliferation with BioDynaMo's sphere mechanics, growth and division";
+    d.timeUnit = "h";
+    d.parameters = &parameterTable;
+    d.backends = {Backend::Cpu};
+    d.create = [](Backend b) -> std::unique_ptr<Model> {
+        if (b == Backend::Cpu) return makeCpuModel();
+        throw Error("spheres: only the CPU backend exists so far (CUDA follows, issue 7)");
+    };
+    d.benchCases = benchCases();
+    return d;
+}
+
+}  // namespace cf::spheres

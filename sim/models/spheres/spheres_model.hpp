@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// `spheres` model: shared host code (validation, initial state, snapshot layout, views,
+// metrics) and the step both backends implement (design note section 1.1):
+//
+//  1. rc = mechanics.interaction_radius, or when 0 the largest diameter at the start of the
+//     step (before growth, as BDM takes it at UpdateGrid).
+//  2. If growth is on, a cell divides when V > V_div (a volume comparison, no cbrt).
+//  3. Biology, each cell on its own: a non-dividing cell grows V += rate dt (floored),
+//     D = cbrt(6V/pi); a dividing cell becomes the mother in place and writes its daughter
+//     at slot and id N + rank, rank = number of dividing cells with a smaller id (so the
+//     daughters and their order do not depend on slot order or threads). Daughters are
+//     newborn: they neither feel nor exert force in this step.
+//  4. Every other cell sums the pair forces of the cells within rc (d^2 < rc^2, strict) on
+//     the positions after biology, and its move follows from displacementFromForce.
+//  5. All moves are applied after all are computed (Jacobi).
+//  6. N += T; every mechanics.sort_every steps the cells are reordered into Morton order.
+// Cells are binned after biology (BDM bins before, so a moved mother may sit in a stale
+// box): no pair within rc is ever missed; the set of pairs is otherwise the same.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/core/model.hpp"
+#include "sim/models/spheres/spheres_params.hpp"
+
+namespace cf::spheres {
+
+ModelDescriptor descriptor();
+
+// The struct with its derived fields, after the checks that single ranges cannot express
+// (interaction radius below the largest reachable diameter, ratio order, division below the
+// initial diameter); throws ParameterError naming the parameters.
+SpheresParams checkedParams(const ParamSet& params);
+
+// Largest diameter a cell can reach under `p` (initial spread, growth up to one step past
+// the division volume).
+double largestReachableDiameter(const SpheresParams& p);
+
+// Cells in slot order. Ids are a dense permutation of 0..N-1 (no cell dies); a daughter's id
+// is N + rank at its birth. Mechanics in double on the CPU reference.
+struct HostState {
+    std::vector<double> x, y, z, diameter, volume;
+    std::vector<std::uint32_t> id, root;   // root = id of the initial ancestor (lineage)
+    std::vector<std::uint8_t> generation;  // saturating
+    std::vector<std::uint64_t> birthStep;
+    std::vector<float> force;  // |F| of the last step (output only)
+    std::uint64_t step = 0;
+    double time = 0.0;
+    double boxLo[3] = {0, 0, 0};  // the domain (grid box)
+    double boxHi[3] = {1, 1, 1};
+
+    std::size_t size() const { return x.size(); }
+    void resize(std::size_t n);
+    void reserve(std::size_t n);
+};
+
+// Initial cells (layouts lattice, random, ball; Philox(seed, kInitStream)) and the domain:
+// their bounding box grown by domain.margin on every side.
+HostState initialState(const SpheresParams& p, std::uint32_t seed);
+
+// Snapshot fields: "position" f64 x3, "diameter" f64, "volume" f64, "force" f32, "id" u32,
+// "root" u32, "generation" u8, "birth_step" u64; box = the domain.
+Snapshot makeSnapshot(const HostState& s);
+// Throws IoError when a field is missing or mis-sized, SimulationError when a diameter or
+// volume is not positive (naming the cell id).
+HostState readSnapshot(const Snapshot& snapshot);
+
+// Metrics: cells, mean_diameter, mean_force, divisions (of the last step).
+std::vector<Metric> hostMetrics(const HostState& s, std::uint64_t divisions);
+
+// Cloud "cells" (x, y, z, radius = D/2) with scalars diameter [um], age [h], force [1],
+// lineage (root id) and category clone (root mod 12).
+struct ViewBuffers {
+    std::vector<float> xyzr, diameter, age, force, lineage;
+    std::vector<std::uint8_t> clone;
+};
+ModelViews hostViews(const SpheresParams& p, const HostState& s, ViewBuffers& buffers);
+
+std::unique_ptr<Model> makeCpuModel();
+
+std::vector<BenchCase> benchCases();
+
+}  // namespace cf::spheres

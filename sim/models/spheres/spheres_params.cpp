@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "sim/models/spheres/spheres_params.hpp"
+
+namespace cf::spheres {
+
+const ParamTable& parameterTable() {
+    static const ParamTable table = [] {
+        using P = SpheresParams;
+        constexpr Mutability S = Mutability::Structural;
+        ParamTableBuilder<P> b;
+        b.choice("init", "layout", &P::layout, {"lattice", "random", "ball"}, "lattice",
+                 "Initial cells: lattice (benchmark A), uniform in a cube (benchmark B), or "
+                 "uniform in a ball (spheroid)",
+                 S);
+        b.integer("init", "cells_per_axis", &P::cellsPerAxis, 8, 1, 256, "1",
+                  "Lattice layout: cells per axis (64 = benchmark A)", S);
+        b.real("init", "spacing", &P::spacing, 20.0, 1e-3, 1e4, "um",
+               "Lattice layout: distance between neighbouring cells", S);
+        b.integer("init", "count", &P::count, 1000, 1, 50'000'000, "1",
+                  "Random and ball layouts: number of cells", S);
+        b.real("init", "box", &P::box, 500.0, 1.0, 1e6, "um",
+               "Random layout: cells uniform in the cube [0, box)", S);
+        b.real("init", "radius", &P::radius, 100.0, 1.0, 1e6, "um",
+               "Ball layout: radius of the ball around the origin", S);
+        b.real("init", "diameter", &P::diameter, 30.0, 1e-3, 1e4, "um", "Initial cell diameter", S);
+        b.real("init", "mass", &P::mass, 1.0, 1e-9, 1e9, "1",
+               "Mass of a cell of the initial diameter; sets the (uniform) density", S);
+        b.real("init", "age_spread", &P::ageSpread, 0.0, 0.0, 1.0, "1",
+               "Initial volume V(D) + u x spread x (V_div - V(D)), u uniform (not in the paper)",
+               S);
+        b.real("time", "dt", &P::dt, 0.01, 1e-6, 10.0, "h", "Time step");
+        b.real("mechanics", "adherence", &P::adherence, 0.4, 0.0, 1e6, "1",
+               "A cell moves only when its total force exceeds this");
+        b.real("mechanics", "max_displacement", &P::maxDisplacement, 3.0, 0.0, 1e4, "um",
+               "Largest move per step (the whole vector is scaled down, not each component)");
+        b.real("mechanics", "repulsion", &P::repulsion, 2.0, 0.0, 1e4, "1/um",
+               "kappa of F = kappa delta - gamma sqrt(R delta)");
+        b.real("mechanics", "attraction", &P::attraction, 1.0, 0.0, 1e4, "1/um",
+               "gamma of F = kappa delta - gamma sqrt(R delta)");
+        b.real("mechanics", "radius_extension", &P::radiusExtension, 1.5, 0.0, 1e3, "um",
+               "Added to each radius in the force (BioDynaMo: 10 x 0.15)");
+        b.real("mechanics", "interaction_radius", &P::interactionRadius, 0.0, 0.0, 1e4, "um",
+               "Pairs closer than this interact; 0 = the largest diameter at each step", S);
+        b.real("mechanics", "coincident_force", &P::coincidentForce, 3.0, 0.0, 1e3, "1",
+               "Half-width of the random force between cells with coincident centres");
+        b.integer("mechanics", "sort_every", &P::sortEvery, 1, 1, 1'000'000, "step",
+                  "Reorder cells into Morton order every this many steps (performance only)");
+        b.boolean("growth", "enabled", &P::growth, true, "Cells grow and divide");
+        b.real("growth", "rate", &P::growthRate, 300.0, 0.0, 1e9, "um^3/h",
+               "Volume growth rate of a cell that is not dividing");
+        b.real("growth", "division_diameter", &P::divisionDiameter, 40.0, 1e-3, 1e4, "um",
+               "A cell whose volume exceeds that of this diameter divides");
+        b.real("growth", "ratio_min", &P::ratioMin, 0.9, 0.01, 100.0, "1",
+               "Smallest daughter/mother volume ratio at division");
+        b.real("growth", "ratio_max", &P::ratioMax, 1.1, 0.01, 100.0, "1",
+               "Largest daughter/mother volume ratio at division");
+        b.real("domain", "margin", &P::margin, 100.0, 0.0, 1e6, "um",
+               "The domain (grid box) is the initial bounding box grown by this margin", S);
+        b.integer("capacity", "initial", &P::capacityInitial, 0, 0, 2'147'483'647, "1",
+                  "Cell slots allocated at reset; 0 = twice the initial count", S);
+        b.integer("capacity", "max_cells", &P::maxCells, 0, 0, 2'147'483'647, "1",
+                  "Stop with an error when the population would exceed this; 0 = no limit");
+        return b.build();
+    }();
+    return table;
+}
+
+}  // namespace cf::spheres

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// `spheres`: BioDynaMo's sphere mechanics with growth and division (seed 002; the design
+// note's section 1.6 holds the table with its sources). Lengths in um, time in h; force and
+// mass have no units (BioDynaMo's convention).
+#include <cstdint>
+
+#include "sim/core/params.hpp"
+
+namespace cf::spheres {
+
+enum class Layout : std::int32_t { Lattice = 0, Random = 1, Ball = 2 };
+
+// Everything the per-cell code reads, as one plain struct (a CUDA backend's __constant__).
+struct SpheresParams {
+    // initial state (structural)
+    std::int32_t layout;  // Layout
+    std::int32_t cellsPerAxis;
+    double spacing;
+    std::int32_t count;
+    double box;
+    double radius;
+    double diameter;
+    double mass;
+    double ageSpread;
+    // time (live)
+    double dt;
+    // mechanics
+    double adherence;
+    double maxDisplacement;
+    double repulsion;          // kappa
+    double attraction;         // gamma
+    double radiusExtension;    // added to each radius (BDM: 10 x 0.15)
+    double interactionRadius;  // structural; 0 = the largest diameter of each step
+    double coincidentForce;    // half-width of the random force between coincident centres
+    std::int32_t sortEvery;
+    // growth and division (live)
+    bool growth;
+    double growthRate;
+    double divisionDiameter;
+    double ratioMin, ratioMax;
+    // domain and capacity
+    double margin;                 // structural
+    std::int32_t capacityInitial;  // structural; 0 = twice the initial count
+    std::int32_t maxCells;         // live; 0 = no limit beyond memory
+    // derived by checkedParams
+    double density;         // mass per volume, from init.mass at init.diameter
+    double divisionVolume;  // pi/6 division_diameter^3
+    double growthPerStep;   // growth.rate x time.dt
+    double volumeFloor;
+};
+
+const ParamTable& parameterTable();
+
+// RNG streams of this model (key = (seed, stream)).
+inline constexpr std::uint32_t kInitStream = 0;
+inline constexpr std::uint32_t kDivisionStream = 1;
+inline constexpr std::uint32_t kContactStream = 2;
+
+// BDM's volume floor (S:49): only matters for negative growth, kept for fidelity.
+inline constexpr double kVolumeFloor = 5.2359877e-7;
+
+}  // namespace cf::spheres
