@@ -132,17 +132,17 @@ std::vector<std::int64_t> initialCountsOf(const LatticeParams& p, const Geometry
 
 std::string memoryReport(const LatticeParams& p, const Geometry& g) {
     const double sites = g.sites;
-    const double lattice = sites * 4.0 * g.wordsPerSite;             // one copy
-    const double types = g.layout == 0 ? 0.0 : sites;               // byte16 keeps them apart
+    const double lattice = sites * 4.0 * g.wordsPerSite;  // one copy
+    const double types = g.layout == 0 ? 0.0 : sites;     // byte16 keeps them apart
     const double ids = p.tracked > 0 ? 2.0 * sites * 4.0 * g.capacity : 0.0;  // two copies
     const double total = 2.0 * lattice + types + ids;
     return "lattice: " + std::to_string(g.n[0]) + "x" + std::to_string(g.n[1]) + "x" +
-           std::to_string(g.n[2]) + " sites, " + (g.layout == 0 ? "packed32" : "byte16") +
-           " (" + std::to_string(g.capacity) + " particles per site): two lattice copies of " +
+           std::to_string(g.n[2]) + " sites, " + (g.layout == 0 ? "packed32" : "byte16") + " (" +
+           std::to_string(g.capacity) + " particles per site): two lattice copies of " +
            fmt("%.1f", lattice / 1048576.0) + " MiB" +
            (types > 0 ? ", site types " + fmt("%.2f", types / 1048576.0) + " MiB" : "") +
-           (ids > 0 ? ", identity planes " + fmt("%.1f", ids / 1048576.0) + " MiB" : "") +
-           ", " + fmt("%.1f", total / 1048576.0) + " MiB in all";
+           (ids > 0 ? ", identity planes " + fmt("%.1f", ids / 1048576.0) + " MiB" : "") + ", " +
+           fmt("%.1f", total / 1048576.0) + " MiB in all";
 }
 
 std::vector<std::int64_t> countByRegion(const LatticeParams& p, const Geometry& g,

@@ -16,6 +16,7 @@
 #include "sim/models/spheres/spheres_model.hpp"
 #include "sim/models/spheres/spheres_physics.hpp"
 #include "tests/support/backends.hpp"
+#include "tests/support/model_fixture.hpp"
 
 namespace cf {
 namespace {
@@ -37,20 +38,8 @@ struct Cell {
     double x, y, z, d;
 };
 
-class SpheresTest : public testing::TestWithParam<Backend> {
+class SpheresTest : public test::ModelFixture<&spheres::descriptor> {
 protected:
-    void SetUp() override { CF_REQUIRE_BACKEND(GetParam()); }
-    const ModelDescriptor desc = spheres::descriptor();
-    ParamSet params{desc.parameters()};
-    void set(const std::vector<std::string>& assignments) {
-        for (const std::string& a : assignments)
-            params.setFromAssignment(a);
-    }
-    std::unique_ptr<Model> make(std::uint32_t seed) {
-        auto m = desc.create(GetParam());
-        m->reset(params, seed);
-        return m;
-    }
     // A model (growth off unless set otherwise) holding exactly `cells`, ids 0.. in order.
     std::unique_ptr<Model> withCells(const std::vector<Cell>& cells, std::uint32_t seed = 1) {
         auto m = make(seed);
@@ -85,12 +74,7 @@ std::map<std::uint32_t, Cell> byId(Model& m) {
     return out;
 }
 
-double metric(Model& m, const std::string& name) {
-    for (const Metric& x : m.metrics())
-        if (x.name == name) return x.value;
-    ADD_FAILURE() << "no metric " << name;
-    return 0.0;
-}
+using test::metric;
 
 // ---- the per-cell formulas (host, double and float) --------------------------------------
 
