@@ -4,3 +4,6 @@ list(APPEND CELLFORGE_SIM_SOURCES
   models/spheres/spheres_model.cpp
   models/spheres/spheres_bench.cpp
   models/spheres/cpu/spheres_cpu.cpp)
+list(APPEND CELLFORGE_SIM_CUDA_SOURCES
+  models/spheres/cuda/spheres_cuda.cpp
+  models/spheres/cuda/spheres_kernels.cu)

@@ -294,10 +294,16 @@ ModelDescriptor descriptor() {
         "Agent-based cell proliferation with BioDynaMo's sphere mechanics, growth and division";
     d.timeUnit = "h";
     d.parameters = &parameterTable;
-    d.backends = {Backend::Cpu};
+    d.backends = {Backend::Cpu, Backend::Cuda};
     d.create = [](Backend b) -> std::unique_ptr<Model> {
         if (b == Backend::Cpu) return makeCpuModel();
-        throw Error("spheres: only the CPU backend exists so far (CUDA follows, issue 7)");
+        if (!isAvailable(Backend::Cuda))
+            throw Error("spheres: the CUDA backend is unavailable: " + cudaStatus());
+#if CELLFORGE_HAVE_CUDA
+        return makeCudaModel();
+#else
+        return nullptr;
+#endif
     };
     d.benchCases = benchCases();
     return d;

@@ -79,6 +79,7 @@ struct ViewBuffers {
 ModelViews hostViews(const SpheresParams& p, const HostState& s, ViewBuffers& buffers);
 
 std::unique_ptr<Model> makeCpuModel();
+std::unique_ptr<Model> makeCudaModel();  // defined only in CUDA builds
 
 std::vector<BenchCase> benchCases();
 

@@ -1,0 +1,406 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// CUDA backend of `spheres` (host side): the cells live on the device in two sets of arrays
+// (A, B: the Morton reorder gathers A into B and swaps), float mechanics and double volumes
+// (design note 4.1-4.4). One stream; the host reads nothing back while no division is
+// possible: it keeps a bound on the largest volume (exact after every checked step, grown by
+// rate x dt after the others), and only when that bound exceeds the division volume does a
+// step flag, scan and read back 16 bytes (the daughter count T and the exact largest volume)
+// before it grows the capacity, if needed, and divides.
+// Metrics, views and snapshots download the state and use the CPU's host code, so they are
+// those of the CPU reference (same fields, same layout).
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <string>
+
+#include "sim/core/device_buffer.hpp"
+#include "sim/grid/cuda/uniform_grid_cuda.cuh"
+#include "sim/models/spheres/cuda/spheres_kernels.cuh"
+#include "sim/models/spheres/spheres_model.hpp"
+#include "sim/models/spheres/spheres_physics.hpp"
+
+namespace cf::spheres {
+
+namespace {
+
+using cf::cuda::DeviceBuffer;
+
+// Bytes a cell costs on this backend: two sets of state arrays, flags, ranks and moves,
+// and the grid's keys and indices (for the capacity note and the out-of-memory error).
+constexpr double kBytesPerCell = 2 * (5 * 4 + 8 + 4 + 4 + 1 + 8) + 4 + 4 + 3 * 4 + 4 * 4;
+
+template <typename T>
+void copyDevice(T* dst, const T* src, std::size_t n, cudaStream_t stream) {
+    if (n > 0)
+        CF_CUDA_CHECK(cudaMemcpyAsync(dst, src, n * sizeof(T), cudaMemcpyDeviceToDevice, stream));
+}
+
+struct CellBuffers {
+    DeviceBuffer<float> x, y, z, diameter, force;
+    DeviceBuffer<double> volume;
+    DeviceBuffer<std::uint32_t> id, root;
+    DeviceBuffer<std::uint8_t> generation;
+    DeviceBuffer<std::uint64_t> birthStep;
+
+    void allocate(std::size_t capacity) {
+        x.resize(capacity);
+        y.resize(capacity);
+        z.resize(capacity);
+        diameter.resize(capacity);
+        force.resize(capacity);
+        volume.resize(capacity);
+        id.resize(capacity);
+        root.resize(capacity);
+        generation.resize(capacity);
+        birthStep.resize(capacity);
+    }
+    // The first n cells of `other`.
+    void copyFrom(const CellBuffers& o, std::size_t n, cudaStream_t stream) {
+        copyDevice(x.data(), o.x.data(), n, stream);
+        copyDevice(y.data(), o.y.data(), n, stream);
+        copyDevice(z.data(), o.z.data(), n, stream);
+        copyDevice(diameter.data(), o.diameter.data(), n, stream);
+        copyDevice(force.data(), o.force.data(), n, stream);
+        copyDevice(volume.data(), o.volume.data(), n, stream);
+        copyDevice(id.data(), o.id.data(), n, stream);
+        copyDevice(root.data(), o.root.data(), n, stream);
+        copyDevice(generation.data(), o.generation.data(), n, stream);
+        copyDevice(birthStep.data(), o.birthStep.data(), n, stream);
+    }
+    spheres::cuda::CellArrays arrays() {
+        return {x.data(),  y.data(),    z.data(),          diameter.data(),  volume.data(),
+                id.data(), root.data(), generation.data(), birthStep.data(), force.data()};
+    }
+};
+
+template <typename T>
+void upload(T* dst, const std::vector<T>& src, cudaStream_t stream) {
+    if (!src.empty())
+        CF_CUDA_CHECK(cudaMemcpyAsync(dst, src.data(), src.size() * sizeof(T),
+                                      cudaMemcpyHostToDevice, stream));
+}
+template <typename T>
+void download(std::vector<T>& dst, const T* src, std::size_t n, cudaStream_t stream) {
+    dst.resize(n);
+    if (n > 0)
+        CF_CUDA_CHECK(
+            cudaMemcpyAsync(dst.data(), src, n * sizeof(T), cudaMemcpyDeviceToHost, stream));
+}
+
+std::vector<float> toFloat(const std::vector<double>& v) {
+    return {v.begin(), v.end()};
+}
+
+class CudaSpheres final : public Model {
+public:
+    CudaSpheres() { CF_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
+    ~CudaSpheres() override {
+        spheres::cuda::releaseParams(this);
+        cudaStreamDestroy(stream_);
+    }
+    CudaSpheres(const CudaSpheres&) = delete;
+    CudaSpheres& operator=(const CudaSpheres&) = delete;
+
+    Backend backend() const override { return Backend::Cuda; }
+
+    void reset(const ParamSet& params, std::uint32_t seed) override {
+        const SpheresParams p = checkedParams(params);
+        HostState s = initialState(p, seed);
+        const std::size_t n = s.size();
+        std::size_t capacity =
+            p.capacityInitial > 0 ? static_cast<std::size_t>(p.capacityInitial) : 2 * n;
+        p_ = p;
+        seed_ = seed;
+        capacity_ = 0;
+        uploadState(s, std::max(capacity, n));
+        spheres::cuda::uploadParams(p_, this, stream_);
+        divisions_ = 0;
+    }
+
+    void setLiveParameters(const ParamSet& params) override {
+        const SpheresParams next = checkedParams(params);
+        // Structural values (layout, density, interaction radius, margin, capacity) stay
+        // those the state was built with (as on the CPU).
+        p_.dt = next.dt;
+        p_.adherence = next.adherence;
+        p_.maxDisplacement = next.maxDisplacement;
+        p_.repulsion = next.repulsion;
+        p_.attraction = next.attraction;
+        p_.radiusExtension = next.radiusExtension;
+        p_.coincidentForce = next.coincidentForce;
+        p_.sortEvery = next.sortEvery;
+        p_.growth = next.growth;
+        p_.growthRate = next.growthRate;
+        p_.divisionDiameter = next.divisionDiameter;
+        p_.ratioMin = next.ratioMin;
+        p_.ratioMax = next.ratioMax;
+        p_.maxCells = next.maxCells;
+        p_.divisionVolume = next.divisionVolume;
+        p_.growthPerStep = next.growthPerStep;
+        // Ordered on the stream: kernels already queued keep the old values. The volume
+        // bound stays valid (it bounds the current state); the next step tests it against
+        // the new division volume.
+        spheres::cuda::uploadParams(p_, this, stream_);
+    }
+
+    void advance(std::uint64_t steps) override {
+        spheres::cuda::bindParams(p_, this, stream_);
+        for (std::uint64_t k = 0; k < steps; ++k)
+            stepOnce();
+        CF_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    }
+
+    std::uint64_t step() const override { return step_; }
+    double time() const override { return time_; }
+
+    std::vector<Metric> metrics() override { return hostMetrics(downloadState(), divisions_); }
+
+    Snapshot snapshot() override { return makeSnapshot(downloadState()); }
+
+    void restore(const Snapshot& snapshot) override {
+        const HostState s = readSnapshot(snapshot);  // throws before anything changes
+        uploadState(s, std::max(capacity_, s.size()));
+        divisions_ = 0;
+    }
+
+    ModelViews views() override {
+        viewState_ = downloadState();
+        return hostViews(p_, viewState_, viewBuffers_);
+    }
+
+    void checkFinite() override { checkSnapshotFinite(snapshot(), "spheres"); }
+
+private:
+    // Replaces the device state by `s` in buffers of `capacity` cells.
+    void uploadState(const HostState& s, std::size_t capacity) {
+        const std::size_t n = s.size();
+        if (capacity != capacity_) allocateAll(capacity, 0);
+        upload(a_.x.data(), toFloat(s.x), stream_);
+        upload(a_.y.data(), toFloat(s.y), stream_);
+        upload(a_.z.data(), toFloat(s.z), stream_);
+        upload(a_.diameter.data(), toFloat(s.diameter), stream_);
+        upload(a_.force.data(), s.force, stream_);
+        upload(a_.volume.data(), s.volume, stream_);
+        upload(a_.id.data(), s.id, stream_);
+        upload(a_.root.data(), s.root, stream_);
+        upload(a_.generation.data(), s.generation, stream_);
+        upload(a_.birthStep.data(), s.birthStep, stream_);
+        CF_CUDA_CHECK(cudaStreamSynchronize(stream_));  // the host vectors are temporaries
+        n_ = n;
+        step_ = s.step;
+        time_ = s.time;
+        std::copy(std::begin(s.boxLo), std::end(s.boxLo), boxLo_);
+        std::copy(std::begin(s.boxHi), std::end(s.boxHi), boxHi_);
+        // The exact largest volume and diameter of this state: the volume bound starts exact,
+        // and the diameters (which need not match the volumes in a restored or growth-free
+        // state) bound the interaction radius until growth recomputes them.
+        vmaxBound_ = 0.0;
+        diameterBound_ = 0.0;
+        for (std::size_t i = 0; i < n; ++i) {
+            vmaxBound_ = std::max(vmaxBound_, s.volume[i]);
+            diameterBound_ = std::max(diameterBound_, s.diameter[i]);
+        }
+        haveGeometry_ = false;
+    }
+
+    HostState downloadState() {
+        HostState s;
+        std::vector<float> x, y, z, d;
+        download(x, a_.x.data(), n_, stream_);
+        download(y, a_.y.data(), n_, stream_);
+        download(z, a_.z.data(), n_, stream_);
+        download(d, a_.diameter.data(), n_, stream_);
+        download(s.force, a_.force.data(), n_, stream_);
+        download(s.volume, a_.volume.data(), n_, stream_);
+        download(s.id, a_.id.data(), n_, stream_);
+        download(s.root, a_.root.data(), n_, stream_);
+        download(s.generation, a_.generation.data(), n_, stream_);
+        download(s.birthStep, a_.birthStep.data(), n_, stream_);
+        CF_CUDA_CHECK(cudaStreamSynchronize(stream_));
+        s.x.assign(x.begin(), x.end());
+        s.y.assign(y.begin(), y.end());
+        s.z.assign(z.begin(), z.end());
+        s.diameter.assign(d.begin(), d.end());
+        s.step = step_;
+        s.time = time_;
+        std::copy(std::begin(boxLo_), std::end(boxLo_), s.boxLo);
+        std::copy(std::begin(boxHi_), std::end(boxHi_), s.boxHi);
+        return s;
+    }
+
+    // Every per-cell buffer at `capacity`, keeping the first `keep` cells (state, flags and
+    // ranks). Everything new is allocated before anything is replaced: on failure the state
+    // is unchanged and the error says so.
+    void allocateAll(std::size_t capacity, std::size_t keep) {
+        CellBuffers a, b;
+        DeviceBuffer<std::int32_t> flags, ranks;
+        DeviceBuffer<float> mx, my, mz;
+        try {
+            a.allocate(capacity);
+            b.allocate(capacity);
+            flags.resize(capacity);
+            ranks.resize(capacity);
+            mx.resize(capacity);
+            my.resize(capacity);
+            mz.resize(capacity);
+        } catch (const CudaError&) {
+            cudaGetLastError();  // an allocation failure is not sticky: clear it
+            std::size_t freeBytes = 0, totalBytes = 0;
+            cudaMemGetInfo(&freeBytes, &totalBytes);
+            throw SimulationError(
+                "spheres: step " + std::to_string(step_) + ": " + std::to_string(capacity) +
+                " cells need " + std::to_string(kBytesPerCell * static_cast<double>(capacity)) +
+                " bytes of device memory, " + std::to_string(freeBytes) +
+                " bytes free; the state is unchanged at step " + std::to_string(step_));
+        }
+        if (keep > 0) {
+            a.copyFrom(a_, keep, stream_);
+            copyDevice(flags.data(), flagById_.data(), keep, stream_);
+            copyDevice(ranks.data(), rankById_.data(), keep, stream_);
+            CF_CUDA_CHECK(cudaStreamSynchronize(stream_));  // before the old buffers go
+        }
+        a_ = std::move(a);
+        b_ = std::move(b);
+        flagById_ = std::move(flags);
+        rankById_ = std::move(ranks);
+        moveX_ = std::move(mx);
+        moveY_ = std::move(my);
+        moveZ_ = std::move(mz);
+        if (rc_.empty()) rc_.resize(1);
+        if (summary_.empty()) summary_.resize(1);
+        capacity_ = capacity;
+    }
+
+    void ensureCapacity(std::size_t n, std::size_t born) {
+        const std::size_t total = n + born;
+        if (p_.maxCells > 0 && total > static_cast<std::size_t>(p_.maxCells))
+            throw SimulationError("spheres: step " + std::to_string(step_) + ": " +
+                                  std::to_string(born) + " divisions would bring " +
+                                  std::to_string(n) + " cells to " + std::to_string(total) +
+                                  ", beyond capacity.max_cells = " + std::to_string(p_.maxCells) +
+                                  "; the state is unchanged at step " + std::to_string(step_));
+        if (total <= capacity_) return;
+        const std::size_t before = capacity_;
+        const std::size_t next = std::max(2 * capacity_, total);
+        allocateAll(next, n);
+        note("spheres: cell capacity grew from " + std::to_string(before) + " to " +
+             std::to_string(next) + " (" + std::to_string(total) + " in use, " +
+             std::to_string(kBytesPerCell * static_cast<double>(next) / 1048576.0) + " MiB)");
+    }
+
+    // Grid geometry of this step, a function of the bounds alone (so a restored run builds
+    // the same one): cells of edge >= 1.02 x the largest diameter any cell can have after
+    // this step's growth, plus float ulps of the box, rounded up to a rung of a 2^(1/8)
+    // ladder as on the CPU.
+    void updateGeometry() {
+        double bound = p_.interactionRadius;
+        if (!(bound > 0.0)) {
+            const double grown = vmaxBound_ + (p_.growth ? p_.growthPerStep : 0.0);
+            bound = std::max(diameterOf(grown), diameterBound_);
+        }
+        float lo[3], hi[3];
+        double extent = 0.0;
+        for (int a = 0; a < 3; ++a) {
+            lo[a] = static_cast<float>(boxLo_[a]);
+            hi[a] = static_cast<float>(boxHi_[a]);
+            extent = std::max({extent, std::fabs(boxLo_[a]), std::fabs(boxHi_[a])});
+        }
+        const double needed = 1.02 * bound + 8.0 * FLT_EPSILON * extent;
+        const auto cutoff = static_cast<float>(std::exp2(std::ceil(8.0 * std::log2(needed)) / 8.0));
+        if (!haveGeometry_ || geometry_.cutoff != cutoff) {
+            const bool periodic[3] = {false, false, false};
+            geometry_ = grid::makeGridGeometry(lo, hi, cutoff, periodic);
+            haveGeometry_ = true;
+        }
+    }
+
+    void stepOnce() {
+        const std::size_t n = n_;
+        if (n == 0) {
+            ++step_;
+            time_ += p_.dt;
+            divisions_ = 0;
+            return;
+        }
+        // 1. rc before growth, on the device.
+        if (p_.interactionRadius > 0.0)
+            spheres::cuda::launchFixedRadius(rc_.data(), static_cast<float>(p_.interactionRadius),
+                                             stream_);
+        else
+            spheres::cuda::launchInteractionRadius(a_.diameter.data(), n, rc_.data(), scratch_,
+                                                   stream_);
+        // 2. Divisions, only when the volume bound allows one.
+        const bool checked = p_.growth && vmaxBound_ > p_.divisionVolume;
+        std::size_t born = 0;
+        if (checked) {
+            spheres::cuda::launchRankDivisions(a_.arrays(), n, flagById_.data(), rankById_.data(),
+                                               summary_.data(), scratch_, stream_);
+            spheres::cuda::DivisionSummary summary{};
+            CF_CUDA_CHECK(cudaMemcpyAsync(&summary, summary_.data(), sizeof summary,
+                                          cudaMemcpyDeviceToHost, stream_));
+            CF_CUDA_CHECK(cudaStreamSynchronize(stream_));
+            born = static_cast<std::size_t>(summary.dividing);
+            vmaxBound_ = summary.maxVolume;  // exact
+            ensureCapacity(n, born);         // throws with the state unchanged
+        }
+        // 3. Biology.
+        if (p_.growth)
+            spheres::cuda::launchBiology(a_.arrays(), n, flagById_.data(), rankById_.data(),
+                                         checked, seed_, step_, stream_);
+        // 4-5. Forces on the cells after biology, then the Jacobi update.
+        const std::size_t total = n + born;
+        updateGeometry();
+        grid_.build(
+            geometry_,
+            grid::PointsView{a_.x.data(), a_.y.data(), a_.z.data(), static_cast<int>(total)},
+            stream_);
+        spheres::cuda::launchForces(a_.arrays(), n, grid_.view(), rc_.data(), moveX_.data(),
+                                    moveY_.data(), moveZ_.data(), seed_, step_, stream_);
+        spheres::cuda::launchApply(a_.arrays(), n, moveX_.data(), moveY_.data(), moveZ_.data(),
+                                   stream_);
+        // 6. Bookkeeping; the bound grows with the cells (mothers and daughters are smaller
+        // than the parent was), and after growth every diameter follows from its volume.
+        if (p_.growth) {
+            vmaxBound_ += p_.growthPerStep;
+            diameterBound_ = 0.0;
+        }
+        n_ = total;
+        divisions_ = born;
+        ++step_;
+        time_ += p_.dt;
+        if (step_ % static_cast<std::uint64_t>(p_.sortEvery) == 0) {
+            spheres::cuda::launchGather(a_.arrays(), b_.arrays(), grid_.view().sortedIndex, total,
+                                        stream_);
+            std::swap(a_, b_);
+        }
+    }
+
+    cudaStream_t stream_ = nullptr;
+    SpheresParams p_{};
+    std::uint32_t seed_ = 0;
+    std::uint64_t step_ = 0;
+    double time_ = 0.0;
+    double boxLo_[3] = {0, 0, 0}, boxHi_[3] = {1, 1, 1};
+    std::size_t n_ = 0, capacity_ = 0;
+    std::uint64_t divisions_ = 0;
+    double vmaxBound_ = 0.0;      // >= every cell's volume (exact after a checked step)
+    double diameterBound_ = 0.0;  // >= every diameter not yet recomputed from its volume
+    CellBuffers a_, b_;
+    DeviceBuffer<std::int32_t> flagById_, rankById_;
+    DeviceBuffer<float> moveX_, moveY_, moveZ_, rc_;
+    DeviceBuffer<spheres::cuda::DivisionSummary> summary_;
+    DeviceBuffer<unsigned char> scratch_;
+    grid::GridGeometry geometry_{};
+    bool haveGeometry_ = false;
+    grid::CudaUniformGrid grid_;
+    HostState viewState_;
+    ViewBuffers viewBuffers_;
+};
+
+}  // namespace
+
+std::unique_ptr<Model> makeCudaModel() {
+    return std::make_unique<CudaSpheres>();
+}
+
+}  // namespace cf::spheres

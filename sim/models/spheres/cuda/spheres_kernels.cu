@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// `spheres` CUDA kernels and their launchers: the step of spheres_model.hpp with the CPU
+// reference's per-cell code (spheres_physics.hpp), float mechanics and double volumes.
+// Every result is written per cell, no atomics: the summation order of a cell's forces is
+// fixed by the grid traversal, so runs are bitwise repeatable for any block size.
+#include <cub/cub.cuh>
+
+#include "sim/core/constant_owner.hpp"
+#include "sim/core/cuda_check.hpp"
+#include "sim/models/spheres/cuda/spheres_kernels.cuh"
+#include "sim/models/spheres/spheres_physics.hpp"
+
+namespace cf::spheres::cuda {
+
+namespace {
+
+__constant__ SpheresParams cParams;
+
+int gBlockSize = 256;
+
+unsigned blocksFor(std::size_t n) {
+    return static_cast<unsigned>((n + static_cast<std::size_t>(gBlockSize) - 1) /
+                                 static_cast<std::size_t>(gBlockSize));
+}
+
+__global__ void fixedRadiusKernel(float* rc, float radius) {
+    *rc = radius;
+}
+
+__global__ void flagKernel(CellArrays c, std::size_t n, std::int32_t* flagById) {
+    const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+    if (i >= n) return;
+    // Every id 0..n-1 is written once (ids are a permutation): no memset needed.
+    flagById[c.id[i]] = c.volume[i] > cParams.divisionVolume ? 1 : 0;
+}
+
+__global__ void summaryKernel(const std::int32_t* flagById, const std::int32_t* rankById,
+                              std::size_t n, DivisionSummary* summary) {
+    summary->dividing = rankById[n - 1] + flagById[n - 1];
+}
+
+// Growth, or division into the mother (in place) and a daughter at slot n + rank: the CPU's
+// biology() line by line, volumes in double.
+__global__ void biologyKernel(CellArrays c, std::size_t n, const std::int32_t* flagById,
+                              const std::int32_t* rankById, bool checked, std::uint32_t seed,
+                              std::uint64_t step) {
+    const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+    if (i >= n) return;
+    const SpheresParams& p = cParams;
+    const std::uint32_t id = c.id[i];
+    if (!checked || flagById[id] == 0) {
+        const double v = grownVolume(c.volume[i], p.growthPerStep, p.volumeFloor);
+        c.volume[i] = v;
+        c.diameter[i] = static_cast<float>(diameterOf(v));
+        return;
+    }
+    const rng::Philox gen(seed, kDivisionStream);
+    const DivisionDraw draw = divisionDraw(gen, step, id, p.ratioMin, p.ratioMax);
+    const double volume = c.volume[i];
+    // The mother's diameter in double from its volume (the CPU holds it in double).
+    const DivisionResult r = divide(volume, diameterOf(volume), draw.ratio);
+    const std::size_t k = n + static_cast<std::size_t>(rankById[id]);
+    const double x = c.x[i], y = c.y[i], z = c.z[i];
+    c.x[k] = static_cast<float>(x + r.daughterShift * draw.ax);
+    c.y[k] = static_cast<float>(y + r.daughterShift * draw.ay);
+    c.z[k] = static_cast<float>(z + r.daughterShift * draw.az);
+    c.x[i] = static_cast<float>(x - r.motherShift * draw.ax);
+    c.y[i] = static_cast<float>(y - r.motherShift * draw.ay);
+    c.z[i] = static_cast<float>(z - r.motherShift * draw.az);
+    c.volume[k] = r.daughterVolume;
+    c.volume[i] = r.motherVolume;
+    c.diameter[k] = static_cast<float>(diameterOf(r.daughterVolume));
+    c.diameter[i] = static_cast<float>(diameterOf(r.motherVolume));
+    const std::uint8_t g = c.generation[i];
+    const std::uint8_t next = g == 255 ? g : static_cast<std::uint8_t>(g + 1);
+    c.generation[i] = next;
+    c.generation[k] = next;
+    c.birthStep[i] = step + 1;
+    c.birthStep[k] = step + 1;
+    c.root[k] = c.root[i];
+    c.id[k] = static_cast<std::uint32_t>(k);
+    c.force[k] = 0.0f;
+}
+
+__global__ void forceKernel(CellArrays c, std::size_t n, grid::GridView view, const float* rcPtr,
+                            float* moveX, float* moveY, float* moveZ, std::uint32_t seed,
+                            std::uint64_t step) {
+    const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+    if (i >= n) return;
+    const SpheresParams& p = cParams;
+    const ForceCoefficients<float> k{
+        static_cast<float>(p.radiusExtension), static_cast<float>(p.repulsion),
+        static_cast<float>(p.attraction), static_cast<float>(p.coincidentForce)};
+    const rng::Philox contact(seed, kContactStream);
+    const float rc = *rcPtr;
+    const float rc2 = rc * rc;
+    const float xi = c.x[i], yi = c.y[i], zi = c.z[i], di = c.diameter[i];
+    const std::uint32_t idI = c.id[i];
+    Vec<float> f{0.0f, 0.0f, 0.0f};
+    grid::forEachNeighbor(
+        view, grid::Vec3{xi, yi, zi}, view.geometry.cutoff, [&](std::int32_t j, grid::Vec3, float) {
+            const auto sj = static_cast<std::size_t>(j);
+            if (sj == i || sj >= n) return;
+            const Vec<float> d{xi - c.x[sj], yi - c.y[sj], zi - c.z[sj]};
+            if (!(d.x * d.x + d.y * d.y + d.z * d.z < rc2)) return;
+            const Vec<float> fij =
+                pairForce<float>(d, di, c.diameter[sj], k, contact, step, idI, c.id[sj]);
+            f.x += fij.x;
+            f.y += fij.y;
+            f.z += fij.z;
+        });
+    const auto mass = static_cast<float>(p.density * c.volume[i]);
+    const Vec<float> move = displacementFromForce<float>(f, mass, static_cast<float>(p.dt),
+                                                         static_cast<float>(p.adherence),
+                                                         static_cast<float>(p.maxDisplacement));
+    moveX[i] = move.x;
+    moveY[i] = move.y;
+    moveZ[i] = move.z;
+    c.force[i] = sqrtf(f.x * f.x + f.y * f.y + f.z * f.z);
+}
+
+__global__ void applyKernel(CellArrays c, std::size_t n, const float* moveX, const float* moveY,
+                            const float* moveZ) {
+    const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+    if (i >= n) return;
+    c.x[i] += moveX[i];
+    c.y[i] += moveY[i];
+    c.z[i] += moveZ[i];
+}
+
+__global__ void gatherKernel(CellArrays src, CellArrays dst, const std::int32_t* order,
+                             std::size_t count) {
+    const std::size_t k = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+    if (k >= count) return;
+    const auto s = static_cast<std::size_t>(order[k]);
+    dst.x[k] = src.x[s];
+    dst.y[k] = src.y[s];
+    dst.z[k] = src.z[s];
+    dst.diameter[k] = src.diameter[s];
+    dst.volume[k] = src.volume[s];
+    dst.id[k] = src.id[s];
+    dst.root[k] = src.root[s];
+    dst.generation[k] = src.generation[s];
+    dst.birthStep[k] = src.birthStep[s];
+    dst.force[k] = src.force[s];
+}
+
+// The model whose parameters cParams holds (one symbol per process).
+cf::cuda::ConstantOwner gParamsOwner;
+
+}  // namespace
+
+void uploadParams(const SpheresParams& p, const void* owner, cudaStream_t stream) {
+    gParamsOwner.acquire(owner, stream);  // waits for the previous holder's kernels
+    CF_CUDA_CHECK(
+        cudaMemcpyToSymbolAsync(cParams, &p, sizeof p, 0, cudaMemcpyHostToDevice, stream));
+}
+
+void bindParams(const SpheresParams& p, const void* owner, cudaStream_t stream) {
+    if (gParamsOwner.acquire(owner, stream))
+        CF_CUDA_CHECK(
+            cudaMemcpyToSymbolAsync(cParams, &p, sizeof p, 0, cudaMemcpyHostToDevice, stream));
+}
+
+void releaseParams(const void* owner) {
+    gParamsOwner.release(owner);
+}
+
+void launchInteractionRadius(const float* diameter, std::size_t n, float* rc,
+                             cf::cuda::DeviceBuffer<unsigned char>& scratch, cudaStream_t stream) {
+    std::size_t need = 0;
+    CF_CUDA_CHECK(cub::DeviceReduce::Max(nullptr, need, diameter, rc, static_cast<int>(n), stream));
+    void* temp = cf::cuda::ensureScratch(scratch, need);
+    CF_CUDA_CHECK(cub::DeviceReduce::Max(temp, need, diameter, rc, static_cast<int>(n), stream));
+}
+
+void launchFixedRadius(float* rc, float radius, cudaStream_t stream) {
+    fixedRadiusKernel<<<1, 1, 0, stream>>>(rc, radius);
+    CF_CUDA_CHECK_LAUNCH("spheres::fixedRadiusKernel", stream);
+}
+
+void launchRankDivisions(const CellArrays& cells, std::size_t n, std::int32_t* flagById,
+                         std::int32_t* rankById, DivisionSummary* summary,
+                         cf::cuda::DeviceBuffer<unsigned char>& scratch, cudaStream_t stream) {
+    if (n == 0) return;
+    flagKernel<<<blocksFor(n), gBlockSize, 0, stream>>>(cells, n, flagById);
+    CF_CUDA_CHECK_LAUNCH("spheres::flagKernel", stream);
+    const int count = static_cast<int>(n);
+    std::size_t scanBytes = 0, maxBytes = 0;
+    CF_CUDA_CHECK(
+        cub::DeviceScan::ExclusiveSum(nullptr, scanBytes, flagById, rankById, count, stream));
+    CF_CUDA_CHECK(cub::DeviceReduce::Max(nullptr, maxBytes, cells.volume, &summary->maxVolume,
+                                         count, stream));
+    void* temp = cf::cuda::ensureScratch(scratch, scanBytes > maxBytes ? scanBytes : maxBytes);
+    CF_CUDA_CHECK(
+        cub::DeviceScan::ExclusiveSum(temp, scanBytes, flagById, rankById, count, stream));
+    CF_CUDA_CHECK(
+        cub::DeviceReduce::Max(temp, maxBytes, cells.volume, &summary->maxVolume, count, stream));
+    summaryKernel<<<1, 1, 0, stream>>>(flagById, rankById, n, summary);
+    CF_CUDA_CHECK_LAUNCH("spheres::summaryKernel", stream);
+}
+
+void launchBiology(const CellArrays& cells, std::size_t n, const std::int32_t* flagById,
+                   const std::int32_t* rankById, bool checked, std::uint32_t seed,
+                   std::uint64_t step, cudaStream_t stream) {
+    if (n == 0) return;
+    biologyKernel<<<blocksFor(n), gBlockSize, 0, stream>>>(cells, n, flagById, rankById, checked,
+                                                           seed, step);
+    CF_CUDA_CHECK_LAUNCH("spheres::biologyKernel", stream);
+}
+
+void launchForces(const CellArrays& cells, std::size_t n, const grid::GridView& view,
+                  const float* rc, float* moveX, float* moveY, float* moveZ, std::uint32_t seed,
+                  std::uint64_t step, cudaStream_t stream) {
+    if (n == 0) return;
+    forceKernel<<<blocksFor(n), gBlockSize, 0, stream>>>(cells, n, view, rc, moveX, moveY, moveZ,
+                                                         seed, step);
+    CF_CUDA_CHECK_LAUNCH("spheres::forceKernel", stream);
+}
+
+void launchApply(const CellArrays& cells, std::size_t n, const float* moveX, const float* moveY,
+                 const float* moveZ, cudaStream_t stream) {
+    if (n == 0) return;
+    applyKernel<<<blocksFor(n), gBlockSize, 0, stream>>>(cells, n, moveX, moveY, moveZ);
+    CF_CUDA_CHECK_LAUNCH("spheres::applyKernel", stream);
+}
+
+void launchGather(const CellArrays& src, const CellArrays& dst, const std::int32_t* order,
+                  std::size_t count, cudaStream_t stream) {
+    if (count == 0) return;
+    gatherKernel<<<blocksFor(count), gBlockSize, 0, stream>>>(src, dst, order, count);
+    CF_CUDA_CHECK_LAUNCH("spheres::gatherKernel", stream);
+}
+
+void setBlockSizeForTests(int threads) {
+    gBlockSize = threads;
+}
+
+}  // namespace cf::spheres::cuda

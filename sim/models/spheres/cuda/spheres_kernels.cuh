@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// Launchers for the `spheres` CUDA kernels (defined in spheres_kernels.cu). Host-compiled
+// code includes this; it declares no kernels and pulls in no CUDA device headers.
+// Mechanics (positions, diameters, forces) are float; volumes are double so that growth and
+// division, hence the population, are bitwise those of the CPU reference (design note 4.4).
+#include <cstddef>
+#include <cstdint>
+#include <cuda_runtime_api.h>
+#include <type_traits>
+
+#include "sim/core/device_buffer.hpp"
+#include "sim/grid/uniform_grid.hpp"
+#include "sim/models/spheres/spheres_params.hpp"
+
+namespace cf::spheres::cuda {
+
+// One set of per-cell arrays (the state has two: A and B, swapped by the Morton reorder).
+struct CellArrays {
+    float* x;
+    float* y;
+    float* z;
+    float* diameter;
+    double* volume;
+    std::uint32_t* id;
+    std::uint32_t* root;
+    std::uint8_t* generation;
+    std::uint64_t* birthStep;
+    float* force;  // |F| of the last step
+};
+static_assert(std::is_trivially_copyable_v<CellArrays>);
+
+// Copies the parameters into the kernels' __constant__ struct, ordered on `stream`.
+// `owner` is the model instance (sim/core/constant_owner.hpp): bindParams before launching
+// uploads only when another instance's struct is in the symbol; releaseParams when it goes.
+void uploadParams(const SpheresParams& p, const void* owner, cudaStream_t stream);
+void bindParams(const SpheresParams& p, const void* owner, cudaStream_t stream);
+void releaseParams(const void* owner);
+
+// rc of this step into *rc (device), no readback: the largest diameter of the cells 0..n-1
+// (before growth), or mechanics.interaction_radius when that is fixed.
+void launchInteractionRadius(const float* diameter, std::size_t n, float* rc,
+                             cf::cuda::DeviceBuffer<unsigned char>& scratch, cudaStream_t stream);
+void launchFixedRadius(float* rc, float radius, cudaStream_t stream);
+
+// What a checked step reads back: the number of dividing cells and the exact largest volume
+// at the start of the step.
+struct DivisionSummary {
+    double maxVolume;
+    std::int32_t dividing;
+    std::int32_t pad;
+};
+static_assert(std::is_trivially_copyable_v<DivisionSummary>);
+
+// flagById[id_i] = (V_i > V_div); rankById = exclusive scan over parent ids (exact, so the
+// daughters' slots do not depend on launch configuration); *summary (device) = {max V, T}.
+void launchRankDivisions(const CellArrays& cells, std::size_t n, std::int32_t* flagById,
+                         std::int32_t* rankById, DivisionSummary* summary,
+                         cf::cuda::DeviceBuffer<unsigned char>& scratch, cudaStream_t stream);
+
+// Growth, or division: the mother in place, the daughter at slot n + rankById[id].
+// `checked` false: no cell may divide (the host's volume bound proves it), flags unread.
+void launchBiology(const CellArrays& cells, std::size_t n, const std::int32_t* flagById,
+                   const std::int32_t* rankById, bool checked, std::uint32_t seed,
+                   std::uint64_t step, cudaStream_t stream);
+
+// Moves and |F| of the cells 0..n-1 from all cells 0..n-1 (newborns n.. take no part):
+// pairs with d^2 < rc^2 (float, strict) found through the grid built over the positions.
+void launchForces(const CellArrays& cells, std::size_t n, const grid::GridView& view,
+                  const float* rc, float* moveX, float* moveY, float* moveZ, std::uint32_t seed,
+                  std::uint64_t step, cudaStream_t stream);
+
+// p += move for the cells 0..n-1 (Jacobi: after every move is computed).
+void launchApply(const CellArrays& cells, std::size_t n, const float* moveX, const float* moveY,
+                 const float* moveZ, cudaStream_t stream);
+
+// dst[k] = src[order[k]] for every array, k < count (the Morton reorder).
+void launchGather(const CellArrays& src, const CellArrays& dst, const std::int32_t* order,
+                  std::size_t count, cudaStream_t stream);
+
+// Launch configuration of the per-cell kernels (tests: results must not depend on it).
+void setBlockSizeForTests(int threads);
+
+}  // namespace cf::spheres::cuda
