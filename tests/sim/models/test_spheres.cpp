@@ -209,7 +209,7 @@ TEST_P(SpheresTest, AdherenceHoldsWeakForces) {
     m->advance(1);
     auto c = byId(*m);
     EXPECT_EQ(c[0].x, 0.0);  // F = 1.142827 < 2
-    EXPECT_EQ(c[1].x, 29.9);
+    EXPECT_NEAR(c[1].x, 29.9, posTol());  // not moved (29.9 is not a float on CUDA)
     EXPECT_NEAR(c[2].x, -0.078759616, posTol());  // F = 7.875962
 }
 
