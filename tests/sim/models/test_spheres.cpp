@@ -208,8 +208,8 @@ TEST_P(SpheresTest, AdherenceHoldsWeakForces) {
     auto m = withCells({{0, 0, 0, 30}, {29.9, 0, 0, 30}, {0, 80, 0, 30}, {25, 80, 0, 30}});
     m->advance(1);
     auto c = byId(*m);
-    EXPECT_EQ(c[0].x, 0.0);  // F = 1.142827 < 2
-    EXPECT_NEAR(c[1].x, 29.9, posTol());  // not moved (29.9 is not a float on CUDA)
+    EXPECT_EQ(c[0].x, 0.0);                       // F = 1.142827 < 2
+    EXPECT_NEAR(c[1].x, 29.9, posTol());          // not moved (29.9 is not a float on CUDA)
     EXPECT_NEAR(c[2].x, -0.078759616, posTol());  // F = 7.875962
 }
 
