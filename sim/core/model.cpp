@@ -67,4 +67,12 @@ Backend resolveModelBackend(const ModelDescriptor& model,
                          " backend yet (use --backend cpu)");
 }
 
+std::unique_ptr<Model> createOnBackend(const std::string& model, Backend backend, ModelFactory cpu,
+                                       ModelFactory cuda) {
+    if (backend == Backend::Cpu) return cpu();
+    if (!isAvailable(Backend::Cuda) || cuda == nullptr)
+        throw Error(model + ": the CUDA backend is unavailable: " + cudaStatus());
+    return cuda();
+}
+
 }  // namespace cf

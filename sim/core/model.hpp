@@ -134,6 +134,19 @@ struct ModelDescriptor {
     bool offers(Backend b) const;
 };
 
+// A model's backend factories, for ModelDescriptor::create: the CPU one always, the CUDA
+// one only in CUDA builds (CF_CUDA_FACTORY(makeCudaModel) is null without nvcc).
+using ModelFactory = std::unique_ptr<Model> (*)();
+#if CELLFORGE_HAVE_CUDA
+#define CF_CUDA_FACTORY(factory) (&(factory))
+#else
+#define CF_CUDA_FACTORY(factory) (static_cast<::cf::ModelFactory>(nullptr))
+#endif
+// Creates `model` on `backend`; throws Error naming the model when CUDA is unavailable in
+// this build or on this machine.
+std::unique_ptr<Model> createOnBackend(const std::string& model, Backend backend, ModelFactory cpu,
+                                       ModelFactory cuda);
+
 // The backend to run `model` on: the requested one (an error naming the model when it
 // does not offer it), else the scenario's preference, else the best available one the
 // model offers.

@@ -184,15 +184,8 @@ ModelDescriptor descriptor() {
     d.description = "Brownian particles with soft repulsion in a periodic box (core test model)";
     d.timeUnit = "s";
     d.parameters = &parameterTable;
-    d.create = [](Backend b) -> std::unique_ptr<Model> {
-        if (b == Backend::Cpu) return makeCpuModel();
-        if (!isAvailable(Backend::Cuda))
-            throw Error("brownian: the CUDA backend is unavailable: " + cudaStatus());
-#if CELLFORGE_HAVE_CUDA
-        return makeCudaModel();
-#else
-        return nullptr;
-#endif
+    d.create = [](Backend b) {
+        return createOnBackend("brownian", b, &makeCpuModel, CF_CUDA_FACTORY(makeCudaModel));
     };
     d.benchCases = {stepCase("step-100k", 100'000), stepCase("step-1M", 1'000'000),
                     grid::gridBuildBenchCase()};

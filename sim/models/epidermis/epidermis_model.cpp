@@ -280,15 +280,8 @@ ModelDescriptor descriptor() {
         "Subcellular elements + Notch/Ovol gene network, growth and division (Christley 2010)";
     d.timeUnit = "1";
     d.parameters = &parameterTable;
-    d.create = [](Backend b) -> std::unique_ptr<Model> {
-        if (b == Backend::Cpu) return makeCpuModel();
-        if (!isAvailable(Backend::Cuda))
-            throw Error("epidermis: the CUDA backend is unavailable: " + cudaStatus());
-#if CELLFORGE_HAVE_CUDA
-        return makeCudaModel();
-#else
-        return nullptr;
-#endif
+    d.create = [](Backend b) {
+        return createOnBackend("epidermis", b, &makeCpuModel, CF_CUDA_FACTORY(makeCudaModel));
     };
     d.benchCases = benchCases();
     return d;

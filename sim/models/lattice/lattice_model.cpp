@@ -178,15 +178,8 @@ ModelDescriptor descriptor() {
     d.timeUnit = "us";
     d.parameters = &parameterTable;
     d.backends = {Backend::Cpu, Backend::Cuda};
-    d.create = [](Backend b) -> std::unique_ptr<Model> {
-        if (b == Backend::Cpu) return makeCpuModel();
-        if (!isAvailable(Backend::Cuda))
-            throw Error("lattice: the CUDA backend is unavailable: " + cudaStatus());
-#if CELLFORGE_HAVE_CUDA
-        return makeCudaModel();
-#else
-        return nullptr;
-#endif
+    d.create = [](Backend b) {
+        return createOnBackend("lattice", b, &makeCpuModel, CF_CUDA_FACTORY(makeCudaModel));
     };
     d.benchCases = benchCases();
     // Texts must parse, files must load and every q must stay <= 0.5 before an edit is

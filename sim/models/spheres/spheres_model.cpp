@@ -287,6 +287,25 @@ ModelViews hostViews(const SpheresParams& p, const HostState& s, ViewBuffers& b)
     return v;
 }
 
+void applyLiveParameters(SpheresParams& p, const SpheresParams& next) {
+    p.dt = next.dt;
+    p.adherence = next.adherence;
+    p.maxDisplacement = next.maxDisplacement;
+    p.repulsion = next.repulsion;
+    p.attraction = next.attraction;
+    p.radiusExtension = next.radiusExtension;
+    p.coincidentForce = next.coincidentForce;
+    p.sortEvery = next.sortEvery;
+    p.growth = next.growth;
+    p.growthRate = next.growthRate;
+    p.divisionDiameter = next.divisionDiameter;
+    p.ratioMin = next.ratioMin;
+    p.ratioMax = next.ratioMax;
+    p.maxCells = next.maxCells;
+    p.divisionVolume = next.divisionVolume;
+    p.growthPerStep = next.growthPerStep;
+}
+
 ModelDescriptor descriptor() {
     ModelDescriptor d;
     d.name = "spheres";
@@ -295,15 +314,8 @@ ModelDescriptor descriptor() {
     d.timeUnit = "h";
     d.parameters = &parameterTable;
     d.backends = {Backend::Cpu, Backend::Cuda};
-    d.create = [](Backend b) -> std::unique_ptr<Model> {
-        if (b == Backend::Cpu) return makeCpuModel();
-        if (!isAvailable(Backend::Cuda))
-            throw Error("spheres: the CUDA backend is unavailable: " + cudaStatus());
-#if CELLFORGE_HAVE_CUDA
-        return makeCudaModel();
-#else
-        return nullptr;
-#endif
+    d.create = [](Backend b) {
+        return createOnBackend("spheres", b, &makeCpuModel, CF_CUDA_FACTORY(makeCudaModel));
     };
     d.benchCases = benchCases();
     return d;

@@ -119,24 +119,7 @@ public:
 
     void setLiveParameters(const ParamSet& params) override {
         const SpheresParams next = checkedParams(params);
-        // Structural values (layout, density, interaction radius, margin, capacity) stay
-        // those the state was built with (as on the CPU).
-        p_.dt = next.dt;
-        p_.adherence = next.adherence;
-        p_.maxDisplacement = next.maxDisplacement;
-        p_.repulsion = next.repulsion;
-        p_.attraction = next.attraction;
-        p_.radiusExtension = next.radiusExtension;
-        p_.coincidentForce = next.coincidentForce;
-        p_.sortEvery = next.sortEvery;
-        p_.growth = next.growth;
-        p_.growthRate = next.growthRate;
-        p_.divisionDiameter = next.divisionDiameter;
-        p_.ratioMin = next.ratioMin;
-        p_.ratioMax = next.ratioMax;
-        p_.maxCells = next.maxCells;
-        p_.divisionVolume = next.divisionVolume;
-        p_.growthPerStep = next.growthPerStep;
+        applyLiveParameters(p_, next);
         // Ordered on the stream: kernels already queued keep the old values. The volume
         // bound stays valid (it bounds the current state); the next step tests it against
         // the new division volume.
