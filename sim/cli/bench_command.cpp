@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/cli/commands.hpp"
+#include "sim/core/parallel.hpp"
 #include "sim/io/run_info.hpp"
 
 namespace cf::cli {
@@ -95,6 +96,7 @@ int runBench(const ModelRegistry& registry, const BenchOptionsCli& options) {
                                {"description", c->description},
                                {"backend", std::string(toString(b))},
                                {"device", b == Backend::Cuda ? cudaStatus() : "host CPU"},
+                               {"cpu_threads", workerThreads()},
                                {"entities", r.entities},
                                {"steps_per_repeat", r.stepsPerRepeat},
                                {"repeats", r.repeats},

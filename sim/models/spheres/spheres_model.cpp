@@ -2,6 +2,7 @@
 #include "sim/models/spheres/spheres_model.hpp"
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <string>
 
@@ -15,6 +16,14 @@ double largestReachableDiameter(const SpheresParams& p) {
     double vmax = v0 + p.ageSpread * std::max(0.0, sphereVolume(p.divisionDiameter) - v0);
     if (p.growth) vmax = std::max(vmax, sphereVolume(p.divisionDiameter) + p.growthRate * p.dt);
     return std::max(p.diameter, diameterOf(vmax));
+}
+
+float gridCutoff(double bound, const double lo[3], const double hi[3]) {
+    double extent = 0.0;
+    for (int a = 0; a < 3; ++a)
+        extent = std::max({extent, std::fabs(lo[a]), std::fabs(hi[a])});
+    const double needed = bound + 8.0 * FLT_EPSILON * extent;
+    return static_cast<float>(std::exp2(std::ceil(64.0 * std::log2(needed)) / 64.0));
 }
 
 SpheresParams checkedParams(const ParamSet& params) {
@@ -131,6 +140,7 @@ HostState initialState(const SpheresParams& p, std::uint32_t seed) {
     }
     for (int a = 0; a < 3; ++a) {
         const std::vector<double>& c = a == 0 ? s.x : (a == 1 ? s.y : s.z);
+        if (c.empty()) continue;
         const auto [lo, hi] = std::minmax_element(c.begin(), c.end());
         s.boxLo[a] = *lo - p.margin;
         s.boxHi[a] = *hi + p.margin;
@@ -140,7 +150,58 @@ HostState initialState(const SpheresParams& p, std::uint32_t seed) {
             s.boxHi[a] += p.diameter;
         }
     }
+    conformSubstance(p, s);
     return s;
+}
+
+FieldGrid substanceGrid(const HostState& s) {
+    FieldGrid g{};
+    for (int a = 0; a < 3; ++a) {
+        g.n[a] = std::max<std::int32_t>(1, s.substanceDims[a]);
+        g.lo[a] = s.boxLo[a];
+        g.h[a] = (s.boxHi[a] - s.boxLo[a]) / g.n[a];
+    }
+    return g;
+}
+
+void conformSubstance(const SpheresParams& p, HostState& s) {
+    if (!p.substance) {
+        s.substance.clear();
+        std::fill(std::begin(s.substanceDims), std::end(s.substanceDims), 0);
+        return;
+    }
+    // 2^27 voxels: 1 GiB of doubles on the CPU reference.
+    constexpr double kMaxVoxels = 134217728.0;
+    double want[3], voxels = 1.0;
+    for (int a = 0; a < 3; ++a) {
+        want[a] = std::max(1.0, voxelsAlong(s.boxHi[a] - s.boxLo[a], p.voxel));
+        voxels *= want[a];
+    }
+    if (voxels > kMaxVoxels)
+        throw ParameterError("substance.voxel = " + formatValue(p.voxel) + " um over the domain " +
+                             std::to_string(s.boxHi[0] - s.boxLo[0]) + " x " +
+                             std::to_string(s.boxHi[1] - s.boxLo[1]) + " x " +
+                             std::to_string(s.boxHi[2] - s.boxLo[2]) + " um gives " +
+                             std::to_string(voxels) +
+                             " voxels, more than 134,217,728: use a larger voxel or a smaller "
+                             "domain.margin");
+    if (!s.substance.empty()) {
+        for (int a = 0; a < 3; ++a)
+            if (s.substanceDims[a] != static_cast<std::int32_t>(want[a]))
+                throw IoError("spheres: the snapshot's substance grid is " +
+                              std::to_string(s.substanceDims[0]) + " x " +
+                              std::to_string(s.substanceDims[1]) + " x " +
+                              std::to_string(s.substanceDims[2]) +
+                              " voxels, but substance.voxel = " + formatValue(p.voxel) +
+                              " um over its domain gives " +
+                              std::to_string(static_cast<long long>(want[0])) + " x " +
+                              std::to_string(static_cast<long long>(want[1])) + " x " +
+                              std::to_string(static_cast<long long>(want[2])));
+        return;
+    }
+    for (int a = 0; a < 3; ++a)
+        s.substanceDims[a] = static_cast<std::int32_t>(want[a]);
+    s.substance.assign(static_cast<std::size_t>(voxels), 0.0);
 }
 
 Snapshot makeSnapshot(const HostState& s) {
@@ -176,6 +237,12 @@ Snapshot makeSnapshot(const HostState& s) {
                                                  span<const std::uint8_t>(s.generation)));
     out.fields.push_back(Field::of<std::uint64_t>("birth_step", "1", FieldRole::Internal, 1,
                                                   span<const std::uint64_t>(s.birthStep)));
+    if (!s.substance.empty()) {
+        for (int a = 0; a < 3; ++a)
+            out.gridDims[a] = static_cast<std::size_t>(s.substanceDims[a]);
+        out.fields.push_back(Field::of<double>("substance", "1/um^3", FieldRole::Grid, 1,
+                                               span<const double>(s.substance)));
+    }
     return out;
 }
 
@@ -227,6 +294,21 @@ HostState readSnapshot(const Snapshot& snap) {
         s.boxLo[a] = snap.boxLo[a];
         s.boxHi[a] = snap.boxHi[a];
     }
+    if (const Field* field = snap.find("substance")) {
+        std::size_t voxels = 1;
+        for (int a = 0; a < 3; ++a) {
+            if (snap.gridDims[a] == 0 || snap.gridDims[a] > 1u << 20)
+                throw IoError("spheres: field 'substance' has grid dimension " +
+                              std::to_string(snap.gridDims[a]) + " along axis " +
+                              std::to_string(a));
+            s.substanceDims[a] = static_cast<std::int32_t>(snap.gridDims[a]);
+            voxels *= snap.gridDims[a];
+        }
+        if (field->count != voxels || field->components != 1)
+            throw IoError("spheres: field 'substance' has " + std::to_string(field->count) +
+                          " values, expected " + std::to_string(voxels) + " (the grid)");
+        s.substance = field->as<double>();
+    }
     return s;
 }
 
@@ -238,10 +320,21 @@ std::vector<Metric> hostMetrics(const HostState& s, std::uint64_t divisions) {
         force += s.force[i];
     }
     const double count = static_cast<double>(n);
-    return {{"cells", "1", count},
-            {"mean_diameter", "um", n > 0 ? diameter / count : 0.0},
-            {"mean_force", "1", n > 0 ? force / count : 0.0},
-            {"divisions", "1", static_cast<double>(divisions)}};
+    std::vector<Metric> m = {{"cells", "1", count},
+                             {"mean_diameter", "um", n > 0 ? diameter / count : 0.0},
+                             {"mean_force", "1", n > 0 ? force / count : 0.0},
+                             {"divisions", "1", static_cast<double>(divisions)}};
+    if (!s.substance.empty()) {
+        const FieldGrid g = substanceGrid(s);
+        double total = 0.0, sensed = 0.0;
+        for (double c : s.substance)
+            total += c;
+        for (std::size_t i = 0; i < n; ++i)
+            sensed += s.substance[voxelOf(g, s.x[i], s.y[i], s.z[i])];
+        m.push_back({"substance_total", "1", total * g.voxelVolume()});
+        m.push_back({"mean_sensed", "1/um^3", n > 0 ? sensed / count : 0.0});
+    }
+    return m;
 }
 
 ModelViews hostViews(const SpheresParams& p, const HostState& s, ViewBuffers& b) {
@@ -263,6 +356,14 @@ ModelViews hostViews(const SpheresParams& p, const HostState& s, ViewBuffers& b)
         b.lineage[i] = static_cast<float>(s.root[i]);
         b.clone[i] = static_cast<std::uint8_t>(s.root[i] % 12u);
     }
+    const bool substance = !s.substance.empty();
+    const FieldGrid g = substanceGrid(s);
+    if (substance) {
+        b.sensed.resize(n);
+        for (std::size_t i = 0; i < n; ++i)
+            b.sensed[i] = static_cast<float>(s.substance[voxelOf(g, s.x[i], s.y[i], s.z[i])]);
+        b.field.assign(s.substance.begin(), s.substance.end());
+    }
     ModelViews v;
     for (int a = 0; a < 3; ++a) {
         v.boxLo[a] = v.focusLo[a] = s.boxLo[a];
@@ -277,6 +378,7 @@ ModelViews hostViews(const SpheresParams& p, const HostState& s, ViewBuffers& b)
                      {"age", "h", b.age.data()},
                      {"force", "1", b.force.data()},
                      {"lineage", "1", b.lineage.data()}};
+    if (substance) cloud.scalars.push_back({"sensed", "1/um^3", b.sensed.data()});
     CategoryChannel clone;
     clone.name = "clone";
     clone.data = b.clone.data();
@@ -284,6 +386,18 @@ ModelViews hostViews(const SpheresParams& p, const HostState& s, ViewBuffers& b)
         clone.labels.push_back("clone " + std::to_string(k) + " (root mod 12)");
     cloud.categories.push_back(std::move(clone));
     v.clouds.push_back(std::move(cloud));
+    if (substance) {
+        VolumeView vol;
+        vol.name = "substance";
+        vol.space = MemorySpace::Host;
+        for (int a = 0; a < 3; ++a) {
+            vol.dims[a] = g.n[a];
+            vol.lo[a] = s.boxLo[a];
+            vol.hi[a] = s.boxHi[a];
+        }
+        vol.scalars.push_back({"concentration", "1/um^3", b.field.data(), 0.0, 0.0});
+        v.volumes.push_back(std::move(vol));
+    }
     return v;
 }
 
@@ -304,6 +418,11 @@ void applyLiveParameters(SpheresParams& p, const SpheresParams& next) {
     p.maxCells = next.maxCells;
     p.divisionVolume = next.divisionVolume;
     p.growthPerStep = next.growthPerStep;
+    p.diffusion = next.diffusion;
+    p.decay = next.decay;
+    p.secretion = next.secretion;
+    p.chemotaxis = next.chemotaxis;
+    p.boundary = next.boundary;
 }
 
 ModelDescriptor descriptor() {

@@ -24,6 +24,7 @@
 
 #include "sim/core/model.hpp"
 #include "sim/models/spheres/spheres_params.hpp"
+#include "sim/models/spheres/substance.hpp"
 
 namespace cf::spheres {
 
@@ -41,6 +42,13 @@ void applyLiveParameters(SpheresParams& p, const SpheresParams& next);
 // the division volume).
 double largestReachableDiameter(const SpheresParams& p);
 
+// Edge of the uniform grid's cells for pairs within `bound` in the box [lo, hi]: the bound
+// plus a few float ulps of the box (positions are binned in float, so no pair within the
+// bound in double is missed), rounded up to a rung of a 2^(1/64) ladder: the geometry, hence
+// the Morton order and every summation order, is a function of the bound alone, so a
+// restored run follows the original bit for bit.
+float gridCutoff(double bound, const double lo[3], const double hi[3]);
+
 // Cells in slot order. Ids are a dense permutation of 0..N-1 (no cell dies); a daughter's id
 // is N + rank at its birth. Mechanics in double on the CPU reference.
 struct HostState {
@@ -53,6 +61,10 @@ struct HostState {
     double time = 0.0;
     double boxLo[3] = {0, 0, 0};  // the domain (grid box)
     double boxHi[3] = {1, 1, 1};
+    // The substance field (empty when off): substanceDims voxels filling the domain box,
+    // x fastest, in 1/um^3.
+    std::vector<double> substance;
+    std::int32_t substanceDims[3] = {0, 0, 0};
 
     std::size_t size() const { return x.size(); }
     void resize(std::size_t n);
@@ -60,23 +72,33 @@ struct HostState {
 };
 
 // Initial cells (layouts lattice, random, ball; Philox(seed, kInitStream)) and the domain:
-// their bounding box grown by domain.margin on every side.
+// their bounding box grown by domain.margin on every side; with the substance on, a field
+// of zeros over the domain (ParameterError naming substance.voxel when it would be too big).
 HostState initialState(const SpheresParams& p, std::uint32_t seed);
 
+// The voxels of the state's substance field (its dims over its domain box).
+FieldGrid substanceGrid(const HostState& s);
+// Makes `s` hold the field `p` asks for: none when the substance is off; zeros when it is on
+// and `s` has none; throws IoError when `s` has one of other dimensions.
+void conformSubstance(const SpheresParams& p, HostState& s);
+
 // Snapshot fields: "position" f64 x3, "diameter" f64, "volume" f64, "force" f32, "id" u32,
-// "root" u32, "generation" u8, "birth_step" u64; box = the domain.
+// "root" u32, "generation" u8, "birth_step" u64, and with the substance on "substance" f64
+// on the grid (gridDims); box = the domain.
 Snapshot makeSnapshot(const HostState& s);
 // Throws IoError when a field is missing or mis-sized, SimulationError when a diameter or
 // volume is not positive (naming the cell id).
 HostState readSnapshot(const Snapshot& snapshot);
 
-// Metrics: cells, mean_diameter, mean_force, divisions (of the last step).
+// Metrics: cells, mean_diameter, mean_force, divisions (of the last step); with the
+// substance: substance_total (sum of c x voxel volume) and mean_sensed (c at the cells).
 std::vector<Metric> hostMetrics(const HostState& s, std::uint64_t divisions);
 
 // Cloud "cells" (x, y, z, radius = D/2) with scalars diameter [um], age [h], force [1],
-// lineage (root id) and category clone (root mod 12).
+// lineage (root id), and with the substance sensed [1/um^3]; category clone (root mod 12).
+// With the substance, volume "substance" with channel concentration [1/um^3].
 struct ViewBuffers {
-    std::vector<float> xyzr, diameter, age, force, lineage;
+    std::vector<float> xyzr, diameter, age, force, lineage, sensed, field;
     std::vector<std::uint8_t> clone;
 };
 ModelViews hostViews(const SpheresParams& p, const HostState& s, ViewBuffers& buffers);

@@ -60,6 +60,21 @@ const ParamTable& parameterTable() {
                   "Cell slots allocated at reset; 0 = twice the initial count", S);
         b.integer("capacity", "max_cells", &P::maxCells, 0, 0, 2'147'483'647, "1",
                   "Stop with an error when the population would exceed this; 0 = no limit");
+        // Not in the paper (it names a substance as what GPU-only frameworks lack); every
+        // value below is our choice.
+        b.boolean("substance", "enabled", &P::substance, false,
+                  "A diffusing extracellular substance that cells secrete and sense", S);
+        b.real("substance", "voxel", &P::voxel, 20.0, 1e-3, 1e6, "um",
+               "Largest voxel edge of the substance grid over the domain", S);
+        b.real("substance", "diffusion", &P::diffusion, 100.0, 0.0, 1e9, "um^2/h",
+               "Diffusion coefficient of the substance");
+        b.real("substance", "decay", &P::decay, 0.1, 0.0, 1e6, "1/h", "First-order decay rate");
+        b.real("substance", "secretion", &P::secretion, 1.0, 0.0, 1e12, "1/h",
+               "Amount each cell releases per hour into the voxel holding its centre");
+        b.real("substance", "chemotaxis", &P::chemotaxis, 0.0, -1e12, 1e12, "um^5/h",
+               "Cells move by dt x chemotaxis x grad c (negative: away from the source)");
+        b.choice("substance", "boundary", &P::boundary, {"closed", "open"}, "closed",
+                 "Closed: nothing leaves the domain; open: zero concentration outside");
         return b.build();
     }();
     return table;

@@ -43,6 +43,14 @@ struct SpheresParams {
     double margin;                 // structural
     std::int32_t capacityInitial;  // structural; 0 = twice the initial count
     std::int32_t maxCells;         // live; 0 = no limit beyond memory
+    // extracellular substance (substance.hpp); enabled and voxel structural, the rest live
+    bool substance;
+    double voxel;
+    double diffusion;       // um^2/h
+    double decay;           // 1/h
+    double secretion;       // amount per cell per h
+    double chemotaxis;      // um^5/h: tractor = chemotaxis x grad c
+    std::int32_t boundary;  // SubstanceBoundary
     // derived by checkedParams
     double density;         // mass per volume, from init.mass at init.diameter
     double divisionVolume;  // pi/6 division_diameter^3

@@ -70,19 +70,22 @@ CF_HD Vec<T> pairForce(Vec<T> c, T diameterI, T diameterJ, const ForceCoefficien
     return {scale * c.x, scale * c.y, scale * c.z};
 }
 
-// Move of one cell from its total force (section 1.3): nothing unless |F| > adherence
-// (strict); then F dt / m, and when |F| dt / m exceeds max_displacement the whole vector is
-// scaled to that length (BioDynaMo normalises; it does not clamp each component).
+// Move of one cell from its total force (section 1.3), BioDynaMo's CalculateDisplacement:
+// the tractor (active movement, e.g. chemotaxis) always gives dt T; the force adds F dt / m
+// only when |F| > adherence (strict), and then, when |F| dt / m exceeds max_displacement, the
+// whole move is scaled to that length (BioDynaMo normalises; it does not clamp each
+// component). With no tractor the move is bitwise F dt / m (0 + x is exact).
 template <typename T>
-CF_HD Vec<T> displacementFromForce(Vec<T> force, T mass, T dt, T adherence, T maxDisplacement) {
+CF_HD Vec<T> displacementFromForce(Vec<T> force, T mass, T dt, T adherence, T maxDisplacement,
+                                   Vec<T> tractor = {T(0), T(0), T(0)}) {
     const T norm = rootOf(force.x * force.x + force.y * force.y + force.z * force.z);
-    Vec<T> move{T(0), T(0), T(0)};
+    Vec<T> move{tractor.x * dt, tractor.y * dt, tractor.z * dt};
     if (!(norm > adherence)) return move;
     const T h = dt / mass;
-    move = {force.x * h, force.y * h, force.z * h};
+    move = {move.x + force.x * h, move.y + force.y * h, move.z + force.z * h};
     if (norm * h > maxDisplacement) {
         const T length = rootOf(move.x * move.x + move.y * move.y + move.z * move.z);
-        const T s = maxDisplacement / length;
+        const T s = length > T(0) ? maxDisplacement / length : T(0);
         move = {move.x * s, move.y * s, move.z * s};
     }
     return move;

@@ -55,7 +55,9 @@ public:
     Snapshot snapshot() override { return makeSnapshot(s_); }
 
     void restore(const Snapshot& snapshot) override {
-        s_ = readSnapshot(snapshot);
+        HostState s = readSnapshot(snapshot);  // both throw before anything changes
+        conformSubstance(p_, s);
+        s_ = std::move(s);
         capacity_ = std::max(capacity_, s_.size());
         reserveAll(capacity_);
         haveGeometry_ = false;
@@ -173,20 +175,12 @@ private:
             yf_[i] = static_cast<float>(s_.y[i]);
             zf_[i] = static_cast<float>(s_.z[i]);
         });
-        // Cells of edge >= 1.02 rc plus a few float ulps of the box: positions rounded to
-        // float for binning can then never hide a pair that is within rc in double. The
-        // edge is rounded up to a rung of a 2^(1/8) ladder, so the geometry (hence the
-        // Morton order and every summation order) is a function of this step's rc alone
-        // and a restored run follows the original bit for bit.
         float lo[3], hi[3];
-        double extent = 0.0;
         for (int a = 0; a < 3; ++a) {
             lo[a] = static_cast<float>(s_.boxLo[a]);
             hi[a] = static_cast<float>(s_.boxHi[a]);
-            extent = std::max({extent, std::fabs(s_.boxLo[a]), std::fabs(s_.boxHi[a])});
         }
-        const double needed = 1.02 * rc + 8.0 * FLT_EPSILON * extent;
-        const auto cutoff = static_cast<float>(std::exp2(std::ceil(8.0 * std::log2(needed)) / 8.0));
+        const float cutoff = gridCutoff(rc, s_.boxLo, s_.boxHi);
         if (!haveGeometry_ || geometry_.cutoff != cutoff) {
             const bool periodic[3] = {false, false, false};
             geometry_ = grid::makeGridGeometry(lo, hi, cutoff, periodic);
@@ -194,6 +188,41 @@ private:
         }
         grid_.build(geometry_,
                     grid::PointsView{xf_.data(), yf_.data(), zf_.data(), static_cast<int>(total)});
+    }
+
+    // Diffusion and decay (FTCS substeps), then secretion by the cells 0..n-1 counted per
+    // voxel (substance.hpp).
+    void substance(std::size_t n) {
+        const FieldGrid g = substanceGrid(s_);
+        const DiffusionPlan plan = planDiffusion(g, p_.diffusion, p_.decay, p_.dt);
+        const bool open = p_.boundary == static_cast<std::int32_t>(SubstanceBoundary::Open);
+        const std::size_t plane = static_cast<std::size_t>(g.n[0]) * g.n[1];
+        fieldNext_.resize(s_.substance.size());
+        if (p_.diffusion > 0.0 || p_.decay > 0.0) {
+            for (int k = 0; k < plan.substeps; ++k) {
+                parallelFor(
+                    s_.substance.size(),
+                    [&](std::size_t v) {
+                        const auto i = static_cast<std::int32_t>(v % g.n[0]);
+                        const auto j = static_cast<std::int32_t>((v / g.n[0]) % g.n[1]);
+                        const auto kk = static_cast<std::int32_t>(v / plane);
+                        fieldNext_[v] =
+                            diffusedValue<double>(s_.substance.data(), g, i, j, kk, plan.lambda,
+                                                  plan.decayPerSubstep, open);
+                    },
+                    1 << 14);
+                s_.substance.swap(fieldNext_);
+            }
+        }
+        if (p_.secretion > 0.0 && n > 0) {
+            voxelCounts_.assign(s_.substance.size(), 0);
+            for (std::size_t i = 0; i < n; ++i)
+                ++voxelCounts_[voxelOf(g, s_.x[i], s_.y[i], s_.z[i])];
+            const double amount = p_.secretion * p_.dt / g.voxelVolume();
+            parallelFor(s_.substance.size(), [&](std::size_t v) {
+                if (voxelCounts_[v] != 0) s_.substance[v] += voxelCounts_[v] * amount;
+            });
+        }
     }
 
     // Moves (and |F|) of the cells 0..n-1 from the positions of all cells 0..n-1; newborns
@@ -208,6 +237,8 @@ private:
                                           p_.coincidentForce};
         const rng::Philox contact(seed_, kContactStream);
         const std::uint64_t step = s_.step;
+        const bool chemotaxis = !s_.substance.empty() && p_.chemotaxis != 0.0;
+        const FieldGrid g = substanceGrid(s_);
         parallelFor(n, [&](std::size_t i) {
             Vec<double> f{0.0, 0.0, 0.0};
             const double xi = s_.x[i], yi = s_.y[i], zi = s_.z[i], di = s_.diameter[i];
@@ -225,8 +256,14 @@ private:
                     f.z += fij.z;
                 });
             const double mass = p_.density * s_.volume[i];
-            const Vec<double> move =
-                displacementFromForce<double>(f, mass, p_.dt, p_.adherence, p_.maxDisplacement);
+            Vec<double> tractor{0.0, 0.0, 0.0};
+            if (chemotaxis) {
+                const Vec<double> grad =
+                    sampleField<double>(s_.substance.data(), g, xi, yi, zi).gradient;
+                tractor = {p_.chemotaxis * grad.x, p_.chemotaxis * grad.y, p_.chemotaxis * grad.z};
+            }
+            const Vec<double> move = displacementFromForce<double>(f, mass, p_.dt, p_.adherence,
+                                                                   p_.maxDisplacement, tractor);
             mx_[i] = move.x;
             my_[i] = move.y;
             mz_[i] = move.z;
@@ -261,7 +298,8 @@ private:
         const std::size_t n = s_.size();
         const double rc = interactionRadius();
         const std::size_t born = rankDivisions(n);
-        ensureCapacity(n, born);
+        ensureCapacity(n, born);  // throws with the state unchanged
+        if (!s_.substance.empty()) substance(n);
         s_.resize(n + born);
         if (p_.growth) biology(n);
         buildGrid(n + born, rc);
@@ -285,6 +323,8 @@ private:
     std::vector<std::int32_t> flagById_, rankById_;
     std::vector<float> xf_, yf_, zf_;
     std::vector<double> mx_, my_, mz_;
+    std::vector<double> fieldNext_;
+    std::vector<std::uint32_t> voxelCounts_;
     grid::GridGeometry geometry_{};
     bool haveGeometry_ = false;
     grid::CpuUniformGrid grid_;

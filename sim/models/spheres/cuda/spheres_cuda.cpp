@@ -27,7 +27,7 @@ using cf::cuda::DeviceBuffer;
 
 // Bytes a cell costs on this backend: two sets of state arrays, flags, ranks and moves,
 // and the grid's keys and indices (for the capacity note and the out-of-memory error).
-constexpr double kBytesPerCell = 2 * (5 * 4 + 8 + 4 + 4 + 1 + 8) + 4 + 4 + 3 * 4 + 4 * 4;
+constexpr double kBytesPerCell = 2 * (5 * 4 + 8 + 4 + 4 + 1 + 8) + 4 + 4 + 3 * 4 + 16 + 4 * 4;
 
 template <typename T>
 void copyDevice(T* dst, const T* src, std::size_t n, cudaStream_t stream) {
@@ -141,7 +141,8 @@ public:
     Snapshot snapshot() override { return makeSnapshot(downloadState()); }
 
     void restore(const Snapshot& snapshot) override {
-        const HostState s = readSnapshot(snapshot);  // throws before anything changes
+        HostState s = readSnapshot(snapshot);  // both throw before anything changes
+        conformSubstance(p_, s);
         uploadState(s, std::max(capacity_, s.size()));
         divisions_ = 0;
     }
@@ -168,6 +169,16 @@ private:
         upload(a_.root.data(), s.root, stream_);
         upload(a_.generation.data(), s.generation, stream_);
         upload(a_.birthStep.data(), s.birthStep, stream_);
+        std::copy(std::begin(s.substanceDims), std::end(s.substanceDims), fieldDims_);
+        const std::size_t voxels = s.substance.size();
+        field_.resize(voxels);
+        fieldNext_.resize(voxels);
+        voxelCounts_.resize(voxels);
+        if (voxels > 0) {
+            upload(field_.data(), toFloat(s.substance), stream_);
+            CF_CUDA_CHECK(
+                cudaMemsetAsync(voxelCounts_.data(), 0, voxels * sizeof(std::uint32_t), stream_));
+        }
         CF_CUDA_CHECK(cudaStreamSynchronize(stream_));  // the host vectors are temporaries
         n_ = n;
         step_ = s.step;
@@ -199,7 +210,11 @@ private:
         download(s.root, a_.root.data(), n_, stream_);
         download(s.generation, a_.generation.data(), n_, stream_);
         download(s.birthStep, a_.birthStep.data(), n_, stream_);
+        std::vector<float> field;
+        download(field, field_.data(), field_.size(), stream_);
         CF_CUDA_CHECK(cudaStreamSynchronize(stream_));
+        s.substance.assign(field.begin(), field.end());
+        std::copy(std::begin(fieldDims_), std::end(fieldDims_), s.substanceDims);
         s.x.assign(x.begin(), x.end());
         s.y.assign(y.begin(), y.end());
         s.z.assign(z.begin(), z.end());
@@ -218,6 +233,7 @@ private:
         CellBuffers a, b;
         DeviceBuffer<std::int32_t> flags, ranks;
         DeviceBuffer<float> mx, my, mz;
+        DeviceBuffer<float4> packed;
         try {
             a.allocate(capacity);
             b.allocate(capacity);
@@ -226,6 +242,7 @@ private:
             mx.resize(capacity);
             my.resize(capacity);
             mz.resize(capacity);
+            packed.resize(capacity);
         } catch (const CudaError&) {
             cudaGetLastError();  // an allocation failure is not sticky: clear it
             std::size_t freeBytes = 0, totalBytes = 0;
@@ -249,6 +266,7 @@ private:
         moveX_ = std::move(mx);
         moveY_ = std::move(my);
         moveZ_ = std::move(mz);
+        packed_ = std::move(packed);
         if (rc_.empty()) rc_.resize(1);
         if (summary_.empty()) summary_.resize(1);
         capacity_ = capacity;
@@ -272,9 +290,8 @@ private:
     }
 
     // Grid geometry of this step, a function of the bounds alone (so a restored run builds
-    // the same one): cells of edge >= 1.02 x the largest diameter any cell can have after
-    // this step's growth, plus float ulps of the box, rounded up to a rung of a 2^(1/8)
-    // ladder as on the CPU.
+    // the same one): gridCutoff of the largest diameter any cell can have after this step's
+    // growth.
     void updateGeometry() {
         double bound = p_.interactionRadius;
         if (!(bound > 0.0)) {
@@ -282,19 +299,40 @@ private:
             bound = std::max(diameterOf(grown), diameterBound_);
         }
         float lo[3], hi[3];
-        double extent = 0.0;
         for (int a = 0; a < 3; ++a) {
             lo[a] = static_cast<float>(boxLo_[a]);
             hi[a] = static_cast<float>(boxHi_[a]);
-            extent = std::max({extent, std::fabs(boxLo_[a]), std::fabs(boxHi_[a])});
         }
-        const double needed = 1.02 * bound + 8.0 * FLT_EPSILON * extent;
-        const auto cutoff = static_cast<float>(std::exp2(std::ceil(8.0 * std::log2(needed)) / 8.0));
+        const float cutoff = gridCutoff(bound, boxLo_, boxHi_);
         if (!haveGeometry_ || geometry_.cutoff != cutoff) {
             const bool periodic[3] = {false, false, false};
             geometry_ = grid::makeGridGeometry(lo, hi, cutoff, periodic);
             haveGeometry_ = true;
         }
+    }
+
+    FieldGrid fieldGrid() const {
+        HostState box;  // substanceGrid reads the box and the dims only
+        std::copy(std::begin(boxLo_), std::end(boxLo_), box.boxLo);
+        std::copy(std::begin(boxHi_), std::end(boxHi_), box.boxHi);
+        std::copy(std::begin(fieldDims_), std::end(fieldDims_), box.substanceDims);
+        return substanceGrid(box);
+    }
+
+    void substanceStep(std::size_t n) {
+        const FieldGrid g = fieldGrid();
+        if (p_.diffusion > 0.0 || p_.decay > 0.0) {
+            const DiffusionPlan plan = planDiffusion(g, p_.diffusion, p_.decay, p_.dt);
+            const bool open = p_.boundary == static_cast<std::int32_t>(SubstanceBoundary::Open);
+            for (int k = 0; k < plan.substeps; ++k) {
+                spheres::cuda::launchDiffuse(field_.data(), fieldNext_.data(), g, plan, open,
+                                             stream_);
+                std::swap(field_, fieldNext_);
+            }
+        }
+        if (p_.secretion > 0.0)
+            spheres::cuda::launchSecrete(a_.arrays(), n, field_.data(), voxelCounts_.data(), g,
+                                         p_.secretion * p_.dt / g.voxelVolume(), stream_);
     }
 
     void stepOnce() {
@@ -326,6 +364,9 @@ private:
             vmaxBound_ = summary.maxVolume;  // exact
             ensureCapacity(n, born);         // throws with the state unchanged
         }
+        // Substance: diffusion and secretion before biology (BioDynaMo's order), after the
+        // capacity check so that a refused step leaves the field as it was.
+        if (!field_.empty()) substanceStep(n);
         // 3. Biology.
         if (p_.growth)
             spheres::cuda::launchBiology(a_.arrays(), n, flagById_.data(), rankById_.data(),
@@ -337,9 +378,13 @@ private:
             geometry_,
             grid::PointsView{a_.x.data(), a_.y.data(), a_.z.data(), static_cast<int>(total)},
             stream_);
-        spheres::cuda::launchForces(a_.arrays(), n, grid_.view(), rc_.data(), moveX_.data(),
-                                    moveY_.data(), moveZ_.data(), seed_, step_, stream_);
-        spheres::cuda::launchApply(a_.arrays(), n, moveX_.data(), moveY_.data(), moveZ_.data(),
+        const spheres::cuda::ChemotaxisField chemotaxis{field_.empty() ? nullptr : field_.data(),
+                                                        fieldGrid(),
+                                                        static_cast<float>(p_.chemotaxis)};
+        spheres::cuda::launchForces(a_.arrays(), total, grid_.view(), packed_.data(), rc_.data(),
+                                    chemotaxis, moveX_.data(), moveY_.data(), moveZ_.data(), seed_,
+                                    step_, stream_);
+        spheres::cuda::launchApply(a_.arrays(), total, moveX_.data(), moveY_.data(), moveZ_.data(),
                                    stream_);
         // 6. Bookkeeping; the bound grows with the cells (mothers and daughters are smaller
         // than the parent was), and after growth every diameter follows from its volume.
@@ -371,8 +416,12 @@ private:
     CellBuffers a_, b_;
     DeviceBuffer<std::int32_t> flagById_, rankById_;
     DeviceBuffer<float> moveX_, moveY_, moveZ_, rc_;
+    DeviceBuffer<float4> packed_;  // (x, y, z, D) in sorted order, for the force loop
     DeviceBuffer<spheres::cuda::DivisionSummary> summary_;
     DeviceBuffer<unsigned char> scratch_;
+    DeviceBuffer<float> field_, fieldNext_;  // the substance (empty when off)
+    DeviceBuffer<std::uint32_t> voxelCounts_;
+    std::int32_t fieldDims_[3] = {0, 0, 0};
     grid::GridGeometry geometry_{};
     bool haveGeometry_ = false;
     grid::CudaUniformGrid grid_;

@@ -69,7 +69,8 @@ __global__ void biologyKernel(CellArrays c, std::size_t n, const std::int32_t* f
     c.z[i] = static_cast<float>(z - r.motherShift * draw.az);
     c.volume[k] = r.daughterVolume;
     c.volume[i] = r.motherVolume;
-    c.diameter[k] = static_cast<float>(diameterOf(r.daughterVolume));
+    // Negative: newborn in its birth step (the force loop skips it; apply restores the sign).
+    c.diameter[k] = -static_cast<float>(diameterOf(r.daughterVolume));
     c.diameter[i] = static_cast<float>(diameterOf(r.motherVolume));
     const std::uint8_t g = c.generation[i];
     const std::uint8_t next = g == 255 ? g : static_cast<std::uint8_t>(g + 1);
@@ -82,11 +83,29 @@ __global__ void biologyKernel(CellArrays c, std::size_t n, const std::int32_t* f
     c.force[k] = 0.0f;
 }
 
-__global__ void forceKernel(CellArrays c, std::size_t n, grid::GridView view, const float* rcPtr,
-                            float* moveX, float* moveY, float* moveZ, std::uint32_t seed,
-                            std::uint64_t step) {
-    const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
-    if (i >= n) return;
+// packed[t] = (x, y, z, D) of the cell in sorted slot t: the force loop then reads the
+// candidates of a grid cell as one contiguous run of 16-byte loads, without indirection.
+__global__ void packKernel(CellArrays c, std::size_t total, const std::int32_t* order,
+                           float4* packed) {
+    const std::size_t t = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+    if (t >= total) return;
+    const auto i = static_cast<std::size_t>(order[t]);
+    packed[t] = make_float4(c.x[i], c.y[i], c.z[i], c.diameter[i]);
+}
+
+// One thread per sorted slot t (neighbouring threads hold neighbouring cells), for cell
+// i = order[t]. A newborn (D < 0) neither feels nor exerts force. The 27 grid cells around
+// the cell are walked in a fixed order and each cell's run of slots in sorted order, so a
+// cell's force sum has one order: bitwise repeatable for any block size.
+__global__ void __launch_bounds__(256)
+    forceKernel(CellArrays c, std::size_t total, grid::GridView view,
+                const float4* __restrict__ packed, const float* rcPtr, ChemotaxisField field,
+                float* moveX, float* moveY, float* moveZ, std::uint32_t seed, std::uint64_t step) {
+    const std::size_t t = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+    if (t >= total) return;
+    const float4 self = packed[t];
+    if (self.w < 0.0f) return;
+    const auto i = static_cast<std::size_t>(view.sortedIndex[t]);
     const SpheresParams& p = cParams;
     const ForceCoefficients<float> k{
         static_cast<float>(p.radiusExtension), static_cast<float>(p.repulsion),
@@ -94,35 +113,66 @@ __global__ void forceKernel(CellArrays c, std::size_t n, grid::GridView view, co
     const rng::Philox contact(seed, kContactStream);
     const float rc = *rcPtr;
     const float rc2 = rc * rc;
-    const float xi = c.x[i], yi = c.y[i], zi = c.z[i], di = c.diameter[i];
-    const std::uint32_t idI = c.id[i];
+    const grid::GridGeometry& g = view.geometry;
+    int first[3], last[3];
+    const float at[3] = {self.x, self.y, self.z};
+    for (int a = 0; a < 3; ++a) {
+        const int cell = grid::cellCoord(g, a, at[a]);
+        first[a] = cell > 0 ? cell - 1 : 0;
+        last[a] = cell + 1 < g.dims[a] ? cell + 1 : g.dims[a] - 1;
+    }
     Vec<float> f{0.0f, 0.0f, 0.0f};
-    grid::forEachNeighbor(
-        view, grid::Vec3{xi, yi, zi}, view.geometry.cutoff, [&](std::int32_t j, grid::Vec3, float) {
-            const auto sj = static_cast<std::size_t>(j);
-            if (sj == i || sj >= n) return;
-            const Vec<float> d{xi - c.x[sj], yi - c.y[sj], zi - c.z[sj]};
-            if (!(d.x * d.x + d.y * d.y + d.z * d.z < rc2)) return;
-            const Vec<float> fij =
-                pairForce<float>(d, di, c.diameter[sj], k, contact, step, idI, c.id[sj]);
-            f.x += fij.x;
-            f.y += fij.y;
-            f.z += fij.z;
-        });
+    for (int iz = first[2]; iz <= last[2]; ++iz)
+        for (int iy = first[1]; iy <= last[1]; ++iy)
+            for (int ix = first[0]; ix <= last[0]; ++ix) {
+                const int cell = grid::linearCell(g, ix, iy, iz);
+                const std::int32_t begin = __ldg(&view.cellStart[cell]);
+                if (begin == grid::kEmptyCell) continue;
+                const std::int32_t end = __ldg(&view.cellEnd[cell]);
+                for (std::int32_t s = begin; s < end; ++s) {
+                    const float4 o = packed[s];
+                    const Vec<float> d{self.x - o.x, self.y - o.y, self.z - o.z};
+                    const float r2 = d.x * d.x + d.y * d.y + d.z * d.z;
+                    if (!(r2 < rc2)) continue;
+                    if (static_cast<std::size_t>(s) == t || o.w < 0.0f) continue;
+                    // Ids only where pairForce may take the coincident branch (d < 1e-8,
+                    // so r2 < 1e-16; read for a wider margin), loaded lazily.
+                    const bool coincident = r2 < 1e-14f;
+                    const std::uint32_t idI = coincident ? c.id[i] : 0u;
+                    const std::uint32_t idJ =
+                        coincident ? c.id[static_cast<std::size_t>(view.sortedIndex[s])] : 0u;
+                    const Vec<float> fij =
+                        pairForce<float>(d, self.w, o.w, k, contact, step, idI, idJ);
+                    f.x += fij.x;
+                    f.y += fij.y;
+                    f.z += fij.z;
+                }
+            }
     const auto mass = static_cast<float>(p.density * c.volume[i]);
-    const Vec<float> move = displacementFromForce<float>(f, mass, static_cast<float>(p.dt),
-                                                         static_cast<float>(p.adherence),
-                                                         static_cast<float>(p.maxDisplacement));
+    Vec<float> tractor{0.0f, 0.0f, 0.0f};
+    if (field.c != nullptr) {
+        const Vec<float> grad =
+            sampleField<float>(field.c, field.grid, self.x, self.y, self.z).gradient;
+        tractor = {field.chemotaxis * grad.x, field.chemotaxis * grad.y, field.chemotaxis * grad.z};
+    }
+    const Vec<float> move = displacementFromForce<float>(
+        f, mass, static_cast<float>(p.dt), static_cast<float>(p.adherence),
+        static_cast<float>(p.maxDisplacement), tractor);
     moveX[i] = move.x;
     moveY[i] = move.y;
     moveZ[i] = move.z;
     c.force[i] = sqrtf(f.x * f.x + f.y * f.y + f.z * f.z);
 }
 
-__global__ void applyKernel(CellArrays c, std::size_t n, const float* moveX, const float* moveY,
+__global__ void applyKernel(CellArrays c, std::size_t total, const float* moveX, const float* moveY,
                             const float* moveZ) {
     const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
-    if (i >= n) return;
+    if (i >= total) return;
+    const float d = c.diameter[i];
+    if (d < 0.0f) {  // a newborn: it stays where it was placed
+        c.diameter[i] = -d;
+        return;
+    }
     c.x[i] += moveX[i];
     c.y[i] += moveY[i];
     c.z[i] += moveZ[i];
@@ -209,19 +259,27 @@ void launchBiology(const CellArrays& cells, std::size_t n, const std::int32_t* f
     CF_CUDA_CHECK_LAUNCH("spheres::biologyKernel", stream);
 }
 
-void launchForces(const CellArrays& cells, std::size_t n, const grid::GridView& view,
-                  const float* rc, float* moveX, float* moveY, float* moveZ, std::uint32_t seed,
-                  std::uint64_t step, cudaStream_t stream) {
-    if (n == 0) return;
-    forceKernel<<<blocksFor(n), gBlockSize, 0, stream>>>(cells, n, view, rc, moveX, moveY, moveZ,
-                                                         seed, step);
+void launchForces(const CellArrays& cells, std::size_t total, const grid::GridView& view,
+                  float4* packed, const float* rc, const ChemotaxisField& field, float* moveX,
+                  float* moveY, float* moveZ, std::uint32_t seed, std::uint64_t step,
+                  cudaStream_t stream) {
+    if (total == 0) return;
+    ChemotaxisField f = field;
+    if (f.chemotaxis == 0.0f) f.c = nullptr;
+    packKernel<<<blocksFor(total), gBlockSize, 0, stream>>>(cells, total, view.sortedIndex, packed);
+    CF_CUDA_CHECK_LAUNCH("spheres::packKernel", stream);
+    // The force kernel's launch bounds allow at most 256 threads per block.
+    const int threads = gBlockSize < 256 ? gBlockSize : 256;
+    const auto blocks = static_cast<unsigned>((total + threads - 1) / threads);
+    forceKernel<<<blocks, threads, 0, stream>>>(cells, total, view, packed, rc, f, moveX, moveY,
+                                                moveZ, seed, step);
     CF_CUDA_CHECK_LAUNCH("spheres::forceKernel", stream);
 }
 
-void launchApply(const CellArrays& cells, std::size_t n, const float* moveX, const float* moveY,
+void launchApply(const CellArrays& cells, std::size_t total, const float* moveX, const float* moveY,
                  const float* moveZ, cudaStream_t stream) {
-    if (n == 0) return;
-    applyKernel<<<blocksFor(n), gBlockSize, 0, stream>>>(cells, n, moveX, moveY, moveZ);
+    if (total == 0) return;
+    applyKernel<<<blocksFor(total), gBlockSize, 0, stream>>>(cells, total, moveX, moveY, moveZ);
     CF_CUDA_CHECK_LAUNCH("spheres::applyKernel", stream);
 }
 

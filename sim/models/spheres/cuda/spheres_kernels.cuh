@@ -4,6 +4,8 @@
 // code includes this; it declares no kernels and pulls in no CUDA device headers.
 // Mechanics (positions, diameters, forces) are float; volumes are double so that growth and
 // division, hence the population, are bitwise those of the CPU reference (design note 4.4).
+#include <vector_types.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <cuda_runtime_api.h>
@@ -12,6 +14,7 @@
 #include "sim/core/device_buffer.hpp"
 #include "sim/grid/uniform_grid.hpp"
 #include "sim/models/spheres/spheres_params.hpp"
+#include "sim/models/spheres/substance.hpp"
 
 namespace cf::spheres::cuda {
 
@@ -58,20 +61,41 @@ void launchRankDivisions(const CellArrays& cells, std::size_t n, std::int32_t* f
                          std::int32_t* rankById, DivisionSummary* summary,
                          cf::cuda::DeviceBuffer<unsigned char>& scratch, cudaStream_t stream);
 
-// Growth, or division: the mother in place, the daughter at slot n + rankById[id].
+// Growth, or division: the mother in place, the daughter at slot n + rankById[id] with its
+// diameter negated (newborn) until launchApply.
 // `checked` false: no cell may divide (the host's volume bound proves it), flags unread.
 void launchBiology(const CellArrays& cells, std::size_t n, const std::int32_t* flagById,
                    const std::int32_t* rankById, bool checked, std::uint32_t seed,
                    std::uint64_t step, cudaStream_t stream);
 
-// Moves and |F| of the cells 0..n-1 from all cells 0..n-1 (newborns n.. take no part):
-// pairs with d^2 < rc^2 (float, strict) found through the grid built over the positions.
-void launchForces(const CellArrays& cells, std::size_t n, const grid::GridView& view,
-                  const float* rc, float* moveX, float* moveY, float* moveZ, std::uint32_t seed,
-                  std::uint64_t step, cudaStream_t stream);
+// The substance as the force kernel sees it: c == nullptr or chemotaxis == 0, no tractor.
+struct ChemotaxisField {
+    const float* c;
+    FieldGrid grid;
+    float chemotaxis;
+};
+static_assert(std::is_trivially_copyable_v<ChemotaxisField>);
 
-// p += move for the cells 0..n-1 (Jacobi: after every move is computed).
-void launchApply(const CellArrays& cells, std::size_t n, const float* moveX, const float* moveY,
+// Moves and |F| of the cells 0..total-1 except newborns (negative diameter), which neither
+// feel nor exert force: pairs with d^2 < rc^2 (float, strict) found through the grid built
+// over the positions (packed: scratch of `total` float4, filled here in sorted order); plus
+// dt x chemotaxis x grad c when the field is given.
+void launchForces(const CellArrays& cells, std::size_t total, const grid::GridView& view,
+                  float4* packed, const float* rc, const ChemotaxisField& field, float* moveX,
+                  float* moveY, float* moveZ, std::uint32_t seed, std::uint64_t step,
+                  cudaStream_t stream);
+
+// Substance (substance.hpp), defined in substance_kernels.cu. One FTCS substep in -> out.
+void launchDiffuse(const float* in, float* out, const FieldGrid& grid, const DiffusionPlan& plan,
+                   bool open, cudaStream_t stream);
+// Adds the secretion of the cells 0..n-1 (count per voxel x amount); counts must be zero
+// before and are zero after.
+void launchSecrete(const CellArrays& cells, std::size_t n, float* c, std::uint32_t* counts,
+                   const FieldGrid& grid, double amount, cudaStream_t stream);
+
+// p += move for the cells 0..total-1 (Jacobi: after every move is computed); newborns stay
+// and get their diameter's sign back.
+void launchApply(const CellArrays& cells, std::size_t total, const float* moveX, const float* moveY,
                  const float* moveZ, cudaStream_t stream);
 
 // dst[k] = src[order[k]] for every array, k < count (the Morton reorder).
