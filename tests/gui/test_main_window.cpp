@@ -244,6 +244,22 @@ private slots:
         window_->grab().save(QDir::temp().filePath("cellforge-window-lattice.png"), "PNG");
     }
 
+    // The spheres spheroid opens and steps in the window: the cells reach the viewport as a
+    // point cloud with the colour channels of the issue, the substance as a volume, and
+    // the substance parameters as a panel group.
+    void spheresSpheroidOpensAndSteps() {
+        QVERIFY(window_->openScenario(scenarios_ + "/spheres-spheroid.toml"));
+        QCOMPARE(QString::fromStdString(window_->scenario()->model->name), QString("spheres"));
+        QVERIFY(waitForShownStep(0));
+        window_->findChild<QSpinBox*>("stepsPerFrame")->setValue(5);
+        window_->action("step")->trigger();
+        QVERIFY(waitForShownStep(5));
+        const auto& channels = window_->viewport()->volumeInfo().channels;
+        QVERIFY(std::find(channels.begin(), channels.end(), "concentration") != channels.end());
+        QVERIFY(window_->findChild<QWidget*>("name:substance.diffusion") != nullptr);
+        window_->grab().save(QDir::temp().filePath("cellforge-window-spheres.png"), "PNG");
+    }
+
     // A broken file is reported (log + message) and the current run stays.
     void badScenarioIsReportedAndTheRunStays() {
         QTemporaryDir dir;

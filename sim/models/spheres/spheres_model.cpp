@@ -369,6 +369,23 @@ ModelViews hostViews(const SpheresParams& p, const HostState& s, ViewBuffers& b)
         v.boxLo[a] = v.focusLo[a] = s.boxLo[a];
         v.boxHi[a] = v.focusHi[a] = s.boxHi[a];
     }
+    // The camera frames the cells (with a cell's width around them), not the domain's
+    // margin: a small spheroid in a large domain fills the view.
+    if (n > 0) {
+        double lo[3] = {s.x[0], s.y[0], s.z[0]}, hi[3] = {s.x[0], s.y[0], s.z[0]}, dmax = 0.0;
+        for (std::size_t i = 0; i < n; ++i) {
+            const double at[3] = {s.x[i], s.y[i], s.z[i]};
+            for (int a = 0; a < 3; ++a) {
+                lo[a] = std::min(lo[a], at[a]);
+                hi[a] = std::max(hi[a], at[a]);
+            }
+            dmax = std::max(dmax, s.diameter[i]);
+        }
+        for (int a = 0; a < 3; ++a) {
+            v.focusLo[a] = std::max(s.boxLo[a], lo[a] - dmax);
+            v.focusHi[a] = std::min(s.boxHi[a], hi[a] + dmax);
+        }
+    }
     PointCloudView cloud;
     cloud.name = "cells";
     cloud.space = MemorySpace::Host;
