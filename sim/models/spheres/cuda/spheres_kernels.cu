@@ -93,11 +93,21 @@ __global__ void packKernel(CellArrays c, std::size_t total, const std::int32_t* 
     packed[t] = make_float4(c.x[i], c.y[i], c.z[i], c.diameter[i]);
 }
 
+// The random force between coincident centres (rare): out of line, so the Philox rounds do
+// not take registers in the force loop.
+__device__ __noinline__ Vec<float> coincidentPairForce(Vec<float> d, float di, float dj,
+                                                       const ForceCoefficients<float>& k,
+                                                       std::uint32_t seed, std::uint64_t step,
+                                                       std::uint32_t idI, std::uint32_t idJ) {
+    const rng::Philox contact(seed, kContactStream);
+    return pairForce<float>(d, di, dj, k, contact, step, idI, idJ);
+}
+
 // One thread per sorted slot t (neighbouring threads hold neighbouring cells), for cell
 // i = order[t]. A newborn (D < 0) neither feels nor exerts force. The 27 grid cells around
 // the cell are walked in a fixed order and each cell's run of slots in sorted order, so a
 // cell's force sum has one order: bitwise repeatable for any block size.
-__global__ void __launch_bounds__(256)
+__global__ void __launch_bounds__(256, 8)
     forceKernel(CellArrays c, std::size_t total, grid::GridView view,
                 const float4* __restrict__ packed, const float* rcPtr, ChemotaxisField field,
                 float* moveX, float* moveY, float* moveZ, std::uint32_t seed, std::uint64_t step) {
@@ -110,7 +120,8 @@ __global__ void __launch_bounds__(256)
     const ForceCoefficients<float> k{
         static_cast<float>(p.radiusExtension), static_cast<float>(p.repulsion),
         static_cast<float>(p.attraction), static_cast<float>(p.coincidentForce)};
-    const rng::Philox contact(seed, kContactStream);
+    // pairForce's coincident branch is unreachable for r2 >= 1e-14 (d >= 1e-7 > 1e-8).
+    const rng::Philox noContact(0u, kContactStream);
     const float rc = *rcPtr;
     const float rc2 = rc * rc;
     const grid::GridGeometry& g = view.geometry;
@@ -135,14 +146,14 @@ __global__ void __launch_bounds__(256)
                     const float r2 = d.x * d.x + d.y * d.y + d.z * d.z;
                     if (!(r2 < rc2)) continue;
                     if (static_cast<std::size_t>(s) == t || o.w < 0.0f) continue;
-                    // Ids only where pairForce may take the coincident branch (d < 1e-8,
-                    // so r2 < 1e-16; read for a wider margin), loaded lazily.
-                    const bool coincident = r2 < 1e-14f;
-                    const std::uint32_t idI = coincident ? c.id[i] : 0u;
-                    const std::uint32_t idJ =
-                        coincident ? c.id[static_cast<std::size_t>(view.sortedIndex[s])] : 0u;
+                    // Where pairForce may take the coincident branch (d < 1e-8, so
+                    // r2 < 1e-16; a wider margin here), the ids and the draw, out of line.
                     const Vec<float> fij =
-                        pairForce<float>(d, self.w, o.w, k, contact, step, idI, idJ);
+                        r2 < 1e-14f
+                            ? coincidentPairForce(
+                                  d, self.w, o.w, k, seed, step, c.id[i],
+                                  c.id[static_cast<std::size_t>(view.sortedIndex[s])])
+                            : pairForce<float>(d, self.w, o.w, k, noContact, step, 0u, 0u);
                     f.x += fij.x;
                     f.y += fij.y;
                     f.z += fij.z;
