@@ -13,7 +13,8 @@
 #    they are an empty plane, so theirs is a close-up of the domain's centre (the same view
 #    for every size, so the thumbnails show how dense each one is);
 #  - the 100-cell epidermis scenarios start alike: they run 3000-4000 steps (a few minutes
-#    on a CPU) and the network ones are coloured by a species, so that they differ.
+#    on a CPU) and the network ones are coloured by a species, so that they differ;
+#  - spheres: benchmark B (2M agents) runs one step; the spheroid 300, coloured by clone.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -51,6 +52,8 @@ picture_args() {  # scenario name -> the run's arguments besides the scenario
     epidermis-movement) echo --steps 3000 ;;
     epidermis-network)  echo --steps 3000 --color ovol1 ;;
     epidermis-full)     echo --steps 4000 --color delta ;;
+    spheres-benchmark-b) echo --steps 1 ;;  # 2M agents: one step is seconds on a CPU
+    spheres-spheroid)   echo --steps 300 --color clone ;;
     *)                  echo --steps "$steps" ;;
   esac
 }
