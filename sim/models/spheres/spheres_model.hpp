@@ -103,6 +103,26 @@ struct ViewBuffers {
 };
 ModelViews hostViews(const SpheresParams& p, const HostState& s, ViewBuffers& buffers);
 
+// The arrays of those views, in one memory space (sensed and field null without the
+// substance), and the layout both backends share.
+struct ViewArrays {
+    const float* xyzr;
+    const float* diameter;
+    const float* age;
+    const float* force;
+    const float* lineage;
+    const float* sensed;
+    const std::uint8_t* clone;
+    std::size_t count;
+    const float* field;
+    FieldGrid fieldGrid;
+};
+ModelViews assembleViews(MemorySpace space, const ViewArrays& arrays, const double boxLo[3],
+                         const double boxHi[3], const double focusLo[3], const double focusHi[3]);
+// What the camera frames first: the cells' bounding box grown by the largest diameter
+// (within the domain); the domain when there are no cells.
+void cellFocus(const HostState& s, double lo[3], double hi[3]);
+
 std::unique_ptr<Model> makeCpuModel();
 std::unique_ptr<Model> makeCudaModel();  // defined only in CUDA builds
 

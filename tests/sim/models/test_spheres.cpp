@@ -361,21 +361,46 @@ TEST_P(SpheresTest, SameSeedSamePopulationAndExactRestart) {
                 metric(*a, "mean_diameter"));
 }
 
+// Host copy of a view array (device memory on CUDA).
+template <typename T>
+std::vector<T> hostCopy(const T* data, std::size_t n, MemorySpace space) {
+    std::vector<T> out(n);
+    if (n > 0) copyViewToHost(data, out.data(), n * sizeof(T), space);
+    return out;
+}
+
 TEST_P(SpheresTest, ViewsMatchTheState) {
     set({"init.layout=lattice", "init.cells_per_axis=3"});
     auto m = make(1);
     m->advance(2);
     const HostState s = spheres::readSnapshot(m->snapshot());
     const ModelViews v = m->views();
+    m->synchronize();
     ASSERT_EQ(v.clouds.size(), 1u);
     const PointCloudView& cloud = v.clouds[0];
+    EXPECT_EQ(cloud.space, GetParam() == Backend::Cuda ? MemorySpace::Device : MemorySpace::Host);
     ASSERT_EQ(cloud.count, s.size());
     ASSERT_EQ(cloud.scalars.size(), 4u);
-    for (std::size_t i = 0; i < s.size(); ++i) {
-        EXPECT_EQ(cloud.positions[4 * i], static_cast<float>(s.x[i]));
-        EXPECT_EQ(cloud.positions[4 * i + 3], static_cast<float>(0.5 * s.diameter[i]));
-        EXPECT_EQ(cloud.scalars[0].data[i], static_cast<float>(s.diameter[i]));
-        EXPECT_NEAR(cloud.scalars[1].data[i], 0.02, 1e-7);  // age: 2 steps of 0.01 h
+    const std::size_t n = s.size();
+    const auto xyzr = hostCopy(cloud.positions, 4 * n, cloud.space);
+    const auto diameter = hostCopy(cloud.scalars[0].data, n, cloud.space);
+    const auto age = hostCopy(cloud.scalars[1].data, n, cloud.space);
+    const auto lineage = hostCopy(cloud.scalars[3].data, n, cloud.space);
+    const auto clone = hostCopy(cloud.categories[0].data, n, cloud.space);
+    for (std::size_t i = 0; i < n; ++i) {
+        EXPECT_EQ(xyzr[4 * i], static_cast<float>(s.x[i]));
+        EXPECT_EQ(xyzr[4 * i + 3], static_cast<float>(0.5 * s.diameter[i]));
+        EXPECT_EQ(diameter[i], static_cast<float>(s.diameter[i]));
+        EXPECT_NEAR(age[i], 0.02, 1e-7);  // age: 2 steps of 0.01 h
+        EXPECT_EQ(lineage[i], static_cast<float>(s.root[i]));
+        EXPECT_EQ(clone[i], s.root[i] % 12u);
+    }
+    // The camera's first frame holds every cell, within the domain.
+    for (int a = 0; a < 3; ++a) {
+        EXPECT_GE(v.focusLo[a], v.boxLo[a]);
+        EXPECT_LE(v.focusHi[a], v.boxHi[a]);
+        EXPECT_LT(v.focusLo[a], -14.0);  // cells from 0 to 40, D 30
+        EXPECT_GT(v.focusHi[a], 54.0);
     }
 }
 

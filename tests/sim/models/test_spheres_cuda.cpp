@@ -173,6 +173,26 @@ TEST(SpheresCuda, SubstanceFieldAndChemotaxisMatchCpu) {
     EXPECT_LE(diff, 1e-4 * largest);
 }
 
+// A population that would outgrow device memory: the largest capacity (2^31 - 1 cells,
+// ~400 GB) fails to allocate with a message naming the cells, the bytes and what is free,
+// and the device stays usable (the allocation failure is not sticky).
+TEST(SpheresCuda, CapacityBeyondDeviceMemoryIsAClearError) {
+    CF_REQUIRE_BACKEND(Backend::Cuda);
+    try {
+        makeOn(Backend::Cuda,
+               {"init.layout=lattice", "init.cells_per_axis=4", "capacity.initial=2147483647"}, 1);
+        ADD_FAILURE() << "no error for 2^31 - 1 cells";
+    } catch (const SimulationError& e) {
+        const std::string what = e.what();
+        std::printf("%s\n", what.c_str());
+        EXPECT_NE(what.find("2147483647 cells need"), std::string::npos) << what;
+        EXPECT_NE(what.find("bytes of device memory"), std::string::npos) << what;
+    }
+    auto m = makeOn(Backend::Cuda, {"init.layout=lattice", "init.cells_per_axis=4"}, 1);
+    m->advance(3);
+    EXPECT_EQ(test::metric(*m, "cells"), 64.0);
+}
+
 #if CELLFORGE_HAVE_CUDA
 // Division in parallel with the same daughters in the same order whatever the launch
 // configuration: a dividing ball run with blocks of 64, 256 and 1024 threads gives

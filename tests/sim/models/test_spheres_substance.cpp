@@ -153,6 +153,7 @@ TEST_P(SpheresSubstanceTest, ViewsAndSnapshotCarryTheField) {
     const HostState s = state(*m);
     const FieldGrid g = spheres::substanceGrid(s);
     const ModelViews v = m->views();
+    m->synchronize();
     ASSERT_EQ(v.volumes.size(), 1u);
     const VolumeView& vol = v.volumes[0];
     EXPECT_EQ(vol.name, "substance");
@@ -162,15 +163,22 @@ TEST_P(SpheresSubstanceTest, ViewsAndSnapshotCarryTheField) {
     }
     ASSERT_EQ(vol.scalars.size(), 1u);
     EXPECT_EQ(vol.scalars[0].unit, "1/um^3");
+    auto hostCopy = [](const float* data, std::size_t n, MemorySpace space) {
+        std::vector<float> out(n);
+        copyViewToHost(data, out.data(), n * sizeof(float), space);
+        return out;
+    };
+    const std::vector<float> field = hostCopy(vol.scalars[0].data, s.substance.size(), vol.space);
     for (std::size_t k = 0; k < s.substance.size(); ++k)
-        ASSERT_EQ(vol.scalars[0].data[k], static_cast<float>(s.substance[k]));
+        ASSERT_EQ(field[k], static_cast<float>(s.substance[k]));
     const PointCloudView& cells = v.clouds[0];
     const ScalarChannel* sensed = nullptr;
     for (const ScalarChannel& c : cells.scalars)
         if (c.name == "sensed") sensed = &c;
     ASSERT_NE(sensed, nullptr);
+    const std::vector<float> sensedValues = hostCopy(sensed->data, s.size(), cells.space);
     for (std::size_t i = 0; i < s.size(); ++i)
-        EXPECT_EQ(sensed->data[i],
+        EXPECT_EQ(sensedValues[i],
                   static_cast<float>(s.substance[spheres::voxelOf(g, s.x[i], s.y[i], s.z[i])]));
     // A snapshot restores the field bit for bit, and a run from it continues identically.
     auto r = make(3);

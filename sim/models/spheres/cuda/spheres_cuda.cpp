@@ -6,8 +6,8 @@
 // rate x dt after the others), and only when that bound exceeds the division volume does a
 // step flag, scan and read back 16 bytes (the daughter count T and the exact largest volume)
 // before it grows the capacity, if needed, and divides.
-// Metrics, views and snapshots download the state and use the CPU's host code, so they are
-// those of the CPU reference (same fields, same layout).
+// Metrics and snapshots download the state and use the CPU's host code, so they are those
+// of the CPU reference (same fields, same layout); views are packed on the device.
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
@@ -147,9 +147,38 @@ public:
         divisions_ = 0;
     }
 
+    void synchronize() override { CF_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
+
+    // Packed on the device (no host copy of the state): ready for CUDA-GL interop. Diameter
+    // and |F| are the state's own arrays; the focus was taken when the state was uploaded.
     ModelViews views() override {
-        viewState_ = downloadState();
-        return hostViews(p_, viewState_, viewBuffers_);
+        const std::size_t n = n_;
+        viewXyzr_.resize(std::max<std::size_t>(n, 1));
+        viewAge_.resize(std::max<std::size_t>(n, 1));
+        viewLineage_.resize(std::max<std::size_t>(n, 1));
+        viewClone_.resize(std::max<std::size_t>(n, 1));
+        const bool substance = !field_.empty();
+        if (substance) viewSensed_.resize(std::max<std::size_t>(n, 1));
+        const FieldGrid g = fieldGrid();
+        const spheres::cuda::ViewPack pack{viewXyzr_.data(),
+                                           viewAge_.data(),
+                                           viewLineage_.data(),
+                                           viewClone_.data(),
+                                           substance ? viewSensed_.data() : nullptr,
+                                           substance ? field_.data() : nullptr,
+                                           g};
+        spheres::cuda::launchPackViews(a_.arrays(), n, pack, step_, p_.dt, stream_);
+        const ViewArrays arrays{reinterpret_cast<const float*>(viewXyzr_.data()),
+                                a_.diameter.data(),
+                                viewAge_.data(),
+                                a_.force.data(),
+                                viewLineage_.data(),
+                                substance ? viewSensed_.data() : nullptr,
+                                viewClone_.data(),
+                                n,
+                                substance ? field_.data() : nullptr,
+                                g};
+        return assembleViews(MemorySpace::Device, arrays, boxLo_, boxHi_, focusLo_, focusHi_);
     }
 
     void checkFinite() override { checkSnapshotFinite(snapshot(), "spheres"); }
@@ -185,6 +214,7 @@ private:
         time_ = s.time;
         std::copy(std::begin(s.boxLo), std::end(s.boxLo), boxLo_);
         std::copy(std::begin(s.boxHi), std::end(s.boxHi), boxHi_);
+        cellFocus(s, focusLo_, focusHi_);
         // The exact largest volume and diameter of this state: the volume bound starts exact,
         // and the diameters (which need not match the volumes in a restored or growth-free
         // state) bound the interaction radius until growth recomputes them.
@@ -425,8 +455,10 @@ private:
     grid::GridGeometry geometry_{};
     bool haveGeometry_ = false;
     grid::CudaUniformGrid grid_;
-    HostState viewState_;
-    ViewBuffers viewBuffers_;
+    DeviceBuffer<float4> viewXyzr_;
+    DeviceBuffer<float> viewAge_, viewLineage_, viewSensed_;
+    DeviceBuffer<std::uint8_t> viewClone_;
+    double focusLo_[3] = {0, 0, 0}, focusHi_[3] = {1, 1, 1};
 };
 
 }  // namespace

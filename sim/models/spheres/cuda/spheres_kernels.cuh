@@ -102,6 +102,22 @@ void launchApply(const CellArrays& cells, std::size_t total, const float* moveX,
 void launchGather(const CellArrays& src, const CellArrays& dst, const std::int32_t* order,
                   std::size_t count, cudaStream_t stream);
 
+// The drawing arrays the state does not hold as they are (diameter and |F| are views of
+// the state itself): xyzr (radius = D/2), age [h], lineage (root id), clone (root mod 12),
+// and the concentration at each cell (sensed, with field non-null).
+struct ViewPack {
+    float4* xyzr;
+    float* age;
+    float* lineage;
+    std::uint8_t* clone;
+    float* sensed;
+    const float* field;
+    FieldGrid grid;
+};
+static_assert(std::is_trivially_copyable_v<ViewPack>);
+void launchPackViews(const CellArrays& cells, std::size_t n, const ViewPack& out,
+                     std::uint64_t step, double dt, cudaStream_t stream);
+
 // Launch configuration of the per-cell kernels (tests: results must not depend on it).
 void setBlockSizeForTests(int threads);
 

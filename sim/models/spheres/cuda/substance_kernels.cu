@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `spheres` substance on the GPU (substance.hpp): FTCS diffusion, one thread per voxel, and
 // secretion counted per voxel with integer atomics (order-independent, hence deterministic)
-// before one fold adds count x amount, as the CPU reference does.
+// before one fold adds count x amount, as the CPU reference does. Also the views' packing
+// (per cell, with the concentration each cell senses).
 #include "sim/core/cuda_check.hpp"
 #include "sim/models/spheres/cuda/spheres_kernels.cuh"
 
@@ -42,7 +43,27 @@ __global__ void foldKernel(float* c, std::uint32_t* counts, std::size_t voxels, 
     counts[v] = 0;
 }
 
+__global__ void packViewsKernel(CellArrays c, std::size_t n, ViewPack out, std::uint64_t step,
+                                double dt) {
+    const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+    if (i >= n) return;
+    const float x = c.x[i], y = c.y[i], z = c.z[i];
+    out.xyzr[i] = make_float4(x, y, z, 0.5f * c.diameter[i]);
+    out.age[i] = static_cast<float>(static_cast<double>(step - c.birthStep[i]) * dt);
+    const std::uint32_t root = c.root[i];
+    out.lineage[i] = static_cast<float>(root);
+    out.clone[i] = static_cast<std::uint8_t>(root % 12u);
+    if (out.field != nullptr) out.sensed[i] = out.field[voxelOf(out.grid, x, y, z)];
+}
+
 }  // namespace
+
+void launchPackViews(const CellArrays& cells, std::size_t n, const ViewPack& out,
+                     std::uint64_t step, double dt, cudaStream_t stream) {
+    if (n == 0) return;
+    packViewsKernel<<<blocksOf(n), kThreads, 0, stream>>>(cells, n, out, step, dt);
+    CF_CUDA_CHECK_LAUNCH("spheres::packViewsKernel", stream);
+}
 
 void launchDiffuse(const float* in, float* out, const FieldGrid& grid, const DiffusionPlan& plan,
                    bool open, cudaStream_t stream) {
