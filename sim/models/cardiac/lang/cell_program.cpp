@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "sim/models/cardiac/lang/cell_program.hpp"
+
+#include <cmath>
+
+namespace cf::cardiac {
+
+double phi1(double z) {
+    return std::fabs(z) < 1e-4 ? 1.0 + z * (0.5 + z * (1.0 / 6.0)) : std::expm1(z) / z;
+}
+
+CellProgram::CellProgram(CheckedModel model) : m_(std::move(model)) {
+    for (int p : m_.params)
+        params_.push_back(m_.vars[static_cast<std::size_t>(p)].initial);
+    values_.assign(m_.vars.size(), 0.0);
+}
+
+std::vector<double> CellProgram::initialStates() const {
+    std::vector<double> y;
+    for (const StateInfo& s : m_.states)
+        y.push_back(m_.vars[static_cast<std::size_t>(s.var)].initial);
+    return y;
+}
+
+void CellProgram::evaluate(const std::vector<double>& y, double t, const double* stimulus) const {
+    values_[static_cast<std::size_t>(m_.time)] = t;
+    for (std::size_t p = 0; p < m_.params.size(); ++p)
+        values_[static_cast<std::size_t>(m_.params[p])] = params_[p];
+    for (std::size_t s = 0; s < m_.states.size(); ++s)
+        values_[static_cast<std::size_t>(m_.states[s].var)] = y[s];
+    for (int v : m_.order) {
+        const bool driven = stimulus != nullptr && v == m_.stimulus;
+        values_[static_cast<std::size_t>(v)] =
+            driven ? *stimulus : eval(*m_.vars[static_cast<std::size_t>(v)].expr);
+    }
+}
+
+void CellProgram::rates(const std::vector<double>& y, double t, std::vector<double>& dydt,
+                        const double* stimulus) const {
+    evaluate(y, t, stimulus);
+    dydt.resize(m_.states.size());
+    for (std::size_t s = 0; s < m_.states.size(); ++s)
+        dydt[s] = eval(*m_.states[s].rate);
+}
+
+void CellProgram::step(std::vector<double>& y, double t, double dt, const double* stimulus) const {
+    evaluate(y, t, stimulus);
+    std::vector<double> next(y.size());
+    for (std::size_t s = 0; s < m_.states.size(); ++s) {
+        const StateInfo& info = m_.states[s];
+        const double f = eval(*info.rate);
+        if (info.method == Method::ForwardEuler) {
+            next[s] = y[s] + dt * f;
+        } else {
+            const double b = eval(*info.slope);
+            next[s] = y[s] + dt * f * phi1(b * dt);
+        }
+    }
+    y.swap(next);
+}
+
+double CellProgram::eval(const Term& t) const {
+    const auto& a = t.args;
+    auto x = [&](std::size_t i) { return eval(*a[i]); };
+    switch (t.op) {
+        case Op::Const:
+            return t.value;
+        case Op::Var:
+            return values_[static_cast<std::size_t>(t.var)];
+        case Op::Neg:
+            return -x(0);
+        case Op::Not:
+            return x(0) != 0.0 ? 0.0 : 1.0;
+        case Op::Add:
+            return x(0) + x(1);
+        case Op::Sub:
+            return x(0) - x(1);
+        case Op::Mul:
+            return x(0) * x(1);
+        case Op::Div:
+            return x(0) / x(1);
+        case Op::Pow:
+            return std::pow(x(0), x(1));
+        case Op::Lt:
+            return x(0) < x(1) ? 1.0 : 0.0;
+        case Op::Le:
+            return x(0) <= x(1) ? 1.0 : 0.0;
+        case Op::Gt:
+            return x(0) > x(1) ? 1.0 : 0.0;
+        case Op::Ge:
+            return x(0) >= x(1) ? 1.0 : 0.0;
+        case Op::Eq:
+            return x(0) == x(1) ? 1.0 : 0.0;
+        case Op::Ne:
+            return x(0) != x(1) ? 1.0 : 0.0;
+        case Op::And:
+            return (x(0) != 0.0 && x(1) != 0.0) ? 1.0 : 0.0;
+        case Op::Or:
+            return (x(0) != 0.0 || x(1) != 0.0) ? 1.0 : 0.0;
+        case Op::Exp:
+            return std::exp(x(0));
+        case Op::Expm1:
+            return std::expm1(x(0));
+        case Op::Log:
+            return std::log(x(0));
+        case Op::Log1p:
+            return std::log1p(x(0));
+        case Op::Log10:
+            return std::log10(x(0));
+        case Op::Sqrt:
+            return std::sqrt(x(0));
+        case Op::Abs:
+            return std::fabs(x(0));
+        case Op::Floor:
+            return std::floor(x(0));
+        case Op::Ceil:
+            return std::ceil(x(0));
+        case Op::Sin:
+            return std::sin(x(0));
+        case Op::Cos:
+            return std::cos(x(0));
+        case Op::Tan:
+            return std::tan(x(0));
+        case Op::Asin:
+            return std::asin(x(0));
+        case Op::Acos:
+            return std::acos(x(0));
+        case Op::Atan:
+            return std::atan(x(0));
+        case Op::Sinh:
+            return std::sinh(x(0));
+        case Op::Cosh:
+            return std::cosh(x(0));
+        case Op::Tanh:
+            return std::tanh(x(0));
+        case Op::LogBase:
+            return std::log(x(0)) / std::log(x(1));
+        case Op::Min:
+            return std::fmin(x(0), x(1));
+        case Op::Max:
+            return std::fmax(x(0), x(1));
+        case Op::If:
+            return x(0) != 0.0 ? x(1) : x(2);
+        case Op::Piecewise:
+            for (std::size_t i = 0; i + 1 < a.size(); i += 2)
+                if (x(i) != 0.0) return x(i + 1);
+            return x(a.size() - 1);
+    }
+    return 0.0;
+}
+
+}  // namespace cf::cardiac

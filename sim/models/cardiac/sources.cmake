@@ -1,0 +1,11 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# `cardiac` (issue 8), stage 1: the model language (lexer, parser, checks, symbolic slopes)
+# and the CPU reference evaluation of one cell. Not registered as a model yet.
+list(APPEND CELLFORGE_SIM_SOURCES
+  models/cardiac/lang/diagnostics.cpp
+  models/cardiac/lang/lexer.cpp
+  models/cardiac/lang/parser.cpp
+  models/cardiac/lang/term.cpp
+  models/cardiac/lang/derivative.cpp
+  models/cardiac/lang/checked_model.cpp
+  models/cardiac/lang/cell_program.cpp)
