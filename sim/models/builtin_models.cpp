@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "sim/core/model.hpp"
 #include "sim/models/brownian/brownian_model.hpp"
+#include "sim/models/cardiac/cardiac_model.hpp"
 #include "sim/models/epidermis/epidermis_model.hpp"
 #include "sim/models/lattice/lattice_model.hpp"
 #include "sim/models/spheres/spheres_model.hpp"
@@ -13,6 +14,7 @@ ModelRegistry builtinModels() {
     registry.add(epidermis::descriptor());
     registry.add(lattice::descriptor());
     registry.add(spheres::descriptor());
+    registry.add(cardiac::descriptor());
     return registry;
 }
 

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-# `cardiac` (issue 8), stage 1: the model language (lexer, parser, checks, symbolic slopes)
-# and the CPU reference evaluation of one cell. Not registered as a model yet.
+# `cardiac` (issue 8), stage 1: the model language (lexer, parser, checks, symbolic slopes),
+# the CPU evaluation of a cell, and the CPU backend (single cells and monodomain tissue).
 list(APPEND CELLFORGE_SIM_SOURCES
   models/cardiac/lang/diagnostics.cpp
   models/cardiac/lang/lexer.cpp
@@ -8,4 +8,7 @@ list(APPEND CELLFORGE_SIM_SOURCES
   models/cardiac/lang/term.cpp
   models/cardiac/lang/derivative.cpp
   models/cardiac/lang/checked_model.cpp
-  models/cardiac/lang/cell_program.cpp)
+  models/cardiac/lang/cell_program.cpp
+  models/cardiac/cardiac_params.cpp
+  models/cardiac/cardiac_model.cpp
+  models/cardiac/cpu/cardiac_cpu.cpp)

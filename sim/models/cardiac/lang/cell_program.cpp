@@ -12,7 +12,7 @@ double phi1(double z) {
 CellProgram::CellProgram(CheckedModel model) : m_(std::move(model)) {
     for (int p : m_.params)
         params_.push_back(m_.vars[static_cast<std::size_t>(p)].initial);
-    values_.assign(m_.vars.size(), 0.0);
+    potentialState_ = m_.stateOf(m_.potential);
 }
 
 std::vector<double> CellProgram::initialStates() const {
@@ -22,51 +22,64 @@ std::vector<double> CellProgram::initialStates() const {
     return y;
 }
 
-void CellProgram::evaluate(const std::vector<double>& y, double t, const double* stimulus) const {
-    values_[static_cast<std::size_t>(m_.time)] = t;
+void CellProgram::evaluate(const double* y, double t, const double* stimulus, Workspace& w) const {
+    std::vector<double>& v = w.values;
+    v.resize(m_.vars.size());
+    v[static_cast<std::size_t>(m_.time)] = t;
     for (std::size_t p = 0; p < m_.params.size(); ++p)
-        values_[static_cast<std::size_t>(m_.params[p])] = params_[p];
+        v[static_cast<std::size_t>(m_.params[p])] = params_[p];
     for (std::size_t s = 0; s < m_.states.size(); ++s)
-        values_[static_cast<std::size_t>(m_.states[s].var)] = y[s];
-    for (int v : m_.order) {
-        const bool driven = stimulus != nullptr && v == m_.stimulus;
-        values_[static_cast<std::size_t>(v)] =
-            driven ? *stimulus : eval(*m_.vars[static_cast<std::size_t>(v)].expr);
+        v[static_cast<std::size_t>(m_.states[s].var)] = y[s];
+    for (int d : m_.order) {
+        const bool driven = stimulus != nullptr && d == m_.stimulus;
+        v[static_cast<std::size_t>(d)] =
+            driven ? *stimulus : eval(*m_.vars[static_cast<std::size_t>(d)].expr, v);
     }
 }
 
 void CellProgram::rates(const std::vector<double>& y, double t, std::vector<double>& dydt,
                         const double* stimulus) const {
-    evaluate(y, t, stimulus);
+    evaluate(y.data(), t, stimulus, scratch_);
     dydt.resize(m_.states.size());
     for (std::size_t s = 0; s < m_.states.size(); ++s)
-        dydt[s] = eval(*m_.states[s].rate);
+        dydt[s] = eval(*m_.states[s].rate, scratch_.values);
 }
 
 void CellProgram::step(std::vector<double>& y, double t, double dt, const double* stimulus) const {
-    evaluate(y, t, stimulus);
-    std::vector<double> next(y.size());
-    for (std::size_t s = 0; s < m_.states.size(); ++s) {
-        const StateInfo& info = m_.states[s];
-        const double f = eval(*info.rate);
-        if (info.method == Method::ForwardEuler) {
-            next[s] = y[s] + dt * f;
-        } else {
-            const double b = eval(*info.slope);
-            next[s] = y[s] + dt * f * phi1(b * dt);
-        }
-    }
-    y.swap(next);
+    step(y.data(), t, dt, stimulus, scratch_);
 }
 
-double CellProgram::eval(const Term& t) const {
+void CellProgram::step(double* y, double t, double dt, const double* stimulus, Workspace& w) const {
+    evaluate(y, t, stimulus, w);
+    w.next.resize(m_.states.size());
+    for (std::size_t s = 0; s < m_.states.size(); ++s) {
+        const StateInfo& info = m_.states[s];
+        const double f = eval(*info.rate, w.values);
+        if (info.method == Method::ForwardEuler) {
+            w.next[s] = y[s] + dt * f;
+        } else {
+            const double b = eval(*info.slope, w.values);
+            w.next[s] = y[s] + dt * f * phi1(b * dt);
+        }
+    }
+    for (std::size_t s = 0; s < m_.states.size(); ++s)
+        y[s] = w.next[s];
+}
+
+double CellProgram::potentialRate(const double* y, double t, const double* stimulus,
+                                  Workspace& w) const {
+    evaluate(y, t, stimulus, w);
+    return eval(*m_.states[static_cast<std::size_t>(potentialState_)].rate, w.values);
+}
+
+double CellProgram::eval(const Term& t, const std::vector<double>& values) {
     const auto& a = t.args;
-    auto x = [&](std::size_t i) { return eval(*a[i]); };
+    auto x = [&](std::size_t i) { return eval(*a[i], values); };
     switch (t.op) {
         case Op::Const:
             return t.value;
         case Op::Var:
-            return values_[static_cast<std::size_t>(t.var)];
+            return values[static_cast<std::size_t>(t.var)];
         case Op::Neg:
             return -x(0);
         case Op::Not:

@@ -26,20 +26,31 @@ public:
     // Parameter values in the model's parameter order (the defaults until changed).
     std::vector<double>& parameters() noexcept { return params_; }
 
+    // Scratch of one evaluation (one per thread when cells are stepped in parallel).
+    struct Workspace {
+        std::vector<double> values;  // one per model variable
+        std::vector<double> next;    // one per state
+    };
+
     // dy/dt at (y, t). `stimulus`: the value of the stimulus-bound variable (null: its own
     // expression).
     void rates(const std::vector<double>& y, double t, std::vector<double>& dydt,
                const double* stimulus = nullptr) const;
     // One step of dt from (y, t), in place.
     void step(std::vector<double>& y, double t, double dt, const double* stimulus = nullptr) const;
+    // The same on stateCount() values at `y` with caller-owned scratch (thread-safe).
+    void step(double* y, double t, double dt, const double* stimulus, Workspace& w) const;
+    // The potential's rate at (y, t) (the upstroke velocity), with caller-owned scratch.
+    double potentialRate(const double* y, double t, const double* stimulus, Workspace& w) const;
 
 private:
-    void evaluate(const std::vector<double>& y, double t, const double* stimulus) const;
-    double eval(const Term& t) const;
+    void evaluate(const double* y, double t, const double* stimulus, Workspace& w) const;
+    static double eval(const Term& t, const std::vector<double>& values);
 
     CheckedModel m_;
     std::vector<double> params_;
-    mutable std::vector<double> values_;  // one per model variable, for the current evaluation
+    int potentialState_ = -1;
+    mutable Workspace scratch_;  // for the single-cell convenience overloads
 };
 
 }  // namespace cf::cardiac

@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "sim/models/cardiac/cardiac_model.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "sim/models/cardiac/lang/checked_model.hpp"
+
+namespace cf::cardiac {
+
+namespace {
+
+// Aliev & Panfilov 1996 (Chaos Solitons Fractals 7:293), mapped to mV and ms as in Nash &
+// Panfilov 2004: V = 100 u - 80 mV, t = 12.9 ms per model time unit.
+const char* const kAlievPanfilov =
+    R"(model aliev_panfilov_1996 "Aliev & Panfilov 1996, mapped to mV and ms"
+time [ms]
+method fe: *
+
+[cell]
+param k = 8 range(0, 50) "excitability"
+param a = 0.15 range(0, 1) "threshold"
+param eps0 = 0.002 range(0, 1) "recovery rate at rest"
+param mu1 = 0.2 range(0, 10)
+param mu2 = 0.3 range(0, 10)
+param tscale = 12.9 [ms] range(0.1, 100) "ms per model time unit"
+state V = -80 [mV] bind potential
+state v = 0 "recovery variable"
+u = (V + 80 [mV]) / 100 [mV]
+i_stim = 0 [A/F] bind stimulus
+dot(V) = 100 [mV] / tscale * (-k * u * (u - a) * (u - 1) - u * v) - i_stim
+dot(v) = (eps0 + mu1 * v / (u + mu2)) * (-v - k * u * (u - a - 1)) / tscale
+)";
+
+std::string trim(const std::string& s) {
+    const auto b = s.find_first_not_of(" \t\r\n");
+    if (b == std::string::npos) return "";
+    const auto e = s.find_last_not_of(" \t\r\n");
+    return s.substr(b, e - b + 1);
+}
+
+}  // namespace
+
+const std::string& bundledModelSource(const std::string& name) {
+    static const std::map<std::string, std::string> models = {{"aliev_panfilov", kAlievPanfilov}};
+    const auto it = models.find(name);
+    if (it == models.end())
+        throw ParameterError("model.file: no bundled model '" + name +
+                             "' (bundled: aliev_panfilov)");
+    return it->second;
+}
+
+CardiacParams checkedParams(const ParamSet& params) {
+    CardiacParams p = params.toStruct<CardiacParams>();
+    if (p.cycleLength > 0.0 && p.duration > p.cycleLength)
+        throw ParameterError("protocol.duration = " + formatValue(params.get("protocol.duration")) +
+                             " ms exceeds protocol.cycle_length = " +
+                             formatValue(params.get("protocol.cycle_length")) + " ms");
+    const double nodes = static_cast<double>(p.nx) * p.ny * p.nz;
+    if (nodes > 1.0e8)
+        throw ParameterError("tissue.nx x tissue.ny x tissue.nz = " + std::to_string(nodes) +
+                             " nodes, more than 10^8");
+    return p;
+}
+
+void applyParameterValues(const std::string& text, CellProgram& program) {
+    const CheckedModel& m = program.model();
+    std::string normalized = text;
+    std::replace(normalized.begin(), normalized.end(), ';', '\n');
+    std::istringstream lines(normalized);
+    std::string line;
+    int number = 0;
+    while (std::getline(lines, line)) {
+        ++number;
+        line = trim(line.substr(0, line.find('#')));
+        if (line.empty()) continue;
+        const auto eq = line.find('=');
+        const std::string where = "model.parameters, line " + std::to_string(number) + ": ";
+        if (eq == std::string::npos)
+            throw ParameterError(where + "expected 'name = value', found '" + line + "'");
+        const std::string name = trim(line.substr(0, eq));
+        const std::string valueText = trim(line.substr(eq + 1));
+        char* end = nullptr;
+        const double value = std::strtod(valueText.c_str(), &end);
+        if (valueText.empty() || end == nullptr || *end != '\0' || !std::isfinite(value))
+            throw ParameterError(where + "'" + valueText + "' is not a number");
+        int found = -1;
+        std::string candidates;
+        for (std::size_t k = 0; k < m.params.size(); ++k) {
+            const std::string& q = m.vars[static_cast<std::size_t>(m.params[k])].name;
+            const std::string shortName = q.substr(q.find('.') + 1);
+            if (q == name || shortName == name) {
+                if (found >= 0)
+                    throw ParameterError(where + "'" + name +
+                                         "' is ambiguous: write it with its section");
+                found = static_cast<int>(k);
+            }
+            candidates += (candidates.empty() ? "" : ", ") + q;
+        }
+        if (found < 0)
+            throw ParameterError(where + "the model has no parameter '" + name +
+                                 "' (its parameters: " + candidates + ")");
+        const Variable& v =
+            m.vars[static_cast<std::size_t>(m.params[static_cast<std::size_t>(found)])];
+        if (v.hasRange && (value < v.lo || value > v.hi))
+            throw ParameterError(where + v.name + " = " + valueText + " is outside its range [" +
+                                 std::to_string(v.lo) + ", " + std::to_string(v.hi) + "]");
+        program.parameters()[static_cast<std::size_t>(found)] = value;
+    }
+}
+
+std::unique_ptr<CellProgram> loadCellProgram(const CardiacParams& p) {
+    std::string source, file;
+    if (p.modelFile.empty()) {
+        source = bundledModelSource("aliev_panfilov");
+        file = "aliev_panfilov.cfm (bundled)";
+    } else {
+        std::ifstream in(p.modelFile, std::ios::binary);
+        if (!in) throw ParameterError("model.file: cannot open '" + p.modelFile + "'");
+        std::ostringstream text;
+        text << in.rdbuf();
+        source = text.str();
+        file = p.modelFile;
+    }
+    std::unique_ptr<CellProgram> program;
+    try {
+        program = std::make_unique<CellProgram>(compileModel(source, file));
+    } catch (const ModelError& e) {
+        throw ParameterError("model.file: the model does not compile:\n" + std::string(e.what()));
+    }
+    applyParameterValues(p.parameterValues, *program);
+    return program;
+}
+
+bool pulseOn(const CardiacParams& p, double t) {
+    if (t < p.start || p.duration <= 0.0) return false;
+    double k = 0.0, since = t - p.start;
+    if (p.cycleLength > 0.0) {
+        k = std::floor(since / p.cycleLength);
+        since -= k * p.cycleLength;
+    } else if (since >= p.duration) {
+        return false;
+    }
+    if (p.beats > 0 && k >= static_cast<double>(p.beats)) return false;
+    return since < p.duration;
+}
+
+bool inStimulusRegion(const CardiacParams& p, int i, int j, int k) {
+    const double x = i * p.dx, y = j * p.dx, z = k * p.dx;
+    const double s = p.regionSize + 1e-9;
+    switch (static_cast<StimulusRegion>(p.region)) {
+        case StimulusRegion::LeftEdge:
+            return x <= s;
+        case StimulusRegion::Corner:
+            return x <= s && y <= s && z <= s;
+        case StimulusRegion::Centre: {
+            const double c[3] = {0.5 * (p.nx - 1) * p.dx, 0.5 * (p.ny - 1) * p.dx,
+                                 0.5 * (p.nz - 1) * p.dx};
+            return std::fabs(x - c[0]) <= s && std::fabs(y - c[1]) <= s && std::fabs(z - c[2]) <= s;
+        }
+        case StimulusRegion::All:
+            return true;
+    }
+    return false;
+}
+
+int diffusionSubsteps(const CardiacParams& p) {
+    const int n[3] = {p.nx, p.ny, p.nz};
+    double rate = 0.0;
+    for (int a = 0; a < 3; ++a)
+        if (n[a] > 1)
+            rate += (a == p.fibreAxis ? p.diffusionLong : p.diffusionTrans) / (p.dx * p.dx);
+    if (rate <= 0.0) return 1;
+    const double limit = 1.0 / (2.0 * rate);
+    return std::max(1, static_cast<int>(std::ceil(p.dt / (0.9 * limit))));
+}
+
+void tissueBox(const CardiacParams& p, double lo[3], double hi[3]) {
+    const int n[3] = {p.nx, p.ny, p.nz};
+    for (int a = 0; a < 3; ++a) {
+        lo[a] = -0.5 * p.dx;
+        hi[a] = (n[a] - 0.5) * p.dx;
+    }
+}
+
+ModelDescriptor descriptor() {
+    ModelDescriptor d;
+    d.name = "cardiac";
+    d.description = "Cardiac cell models in a model language, as single cells or monodomain tissue";
+    d.timeUnit = "ms";
+    d.parameters = &parameterTable;
+    d.backends = {Backend::Cpu};
+    d.create = [](Backend b) {
+        // The CUDA backend (NVRTC-compiled kernels) is not written yet.
+        return createOnBackend("cardiac", b, &makeCpuModel, nullptr);
+    };
+    // The model file and the parameter values are checked in the caller's thread before an
+    // edit reaches a running model.
+    d.validate = [](const ParamSet& params) { loadCellProgram(checkedParams(params)); };
+    return d;
+}
+
+}  // namespace cf::cardiac

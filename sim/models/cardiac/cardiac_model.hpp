@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// `cardiac` model: shared host code. A cell model in the model language (lang/) runs at
+// every node of a regular grid (one node: a single cell); the potential diffuses
+// (monodomain, explicit finite differences with mirrored no-flux boundaries, Godunov
+// splitting: the cell step over dt, then as many diffusion sub-steps as stability needs);
+// a stimulus protocol drives the model's stimulus-bound variable in a region; each node
+// records when its potential first rises through the activation threshold, interpolated
+// in time (docs/design/cardiac.md sections 8-9).
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/core/model.hpp"
+#include "sim/models/cardiac/cardiac_params.hpp"
+#include "sim/models/cardiac/lang/cell_program.hpp"
+
+namespace cf::cardiac {
+
+ModelDescriptor descriptor();
+
+// The source of a bundled model by name ("aliev_panfilov"); throws ParameterError for an
+// unknown name.
+const std::string& bundledModelSource(const std::string& name);
+
+// The checked struct, after the checks single ranges cannot express.
+CardiacParams checkedParams(const ParamSet& params);
+
+// The cell program `p` names (its file, or the bundled default) with the parameter values
+// of `p.parameterValues` applied. Throws ParameterError naming model.file or
+// model.parameters, with the model's own diagnostics (file:line:col) in the message.
+std::unique_ptr<CellProgram> loadCellProgram(const CardiacParams& p);
+// Applies "name = value" lines to `program`'s parameters (throws ParameterError naming
+// model.parameters and the line).
+void applyParameterValues(const std::string& text, CellProgram& program);
+
+// Whether the stimulus is on at time t (pulse k of the protocol), computed in double.
+bool pulseOn(const CardiacParams& p, double t);
+// Whether node (i, j, k) lies in the stimulated region.
+bool inStimulusRegion(const CardiacParams& p, int i, int j, int k);
+
+// Diffusion sub-steps per step for the explicit scheme to be stable (at most 0.9 of the
+// stability limit dt_d = 1 / (2 sum_a D_a / dx^2) over the axes with more than one node).
+int diffusionSubsteps(const CardiacParams& p);
+
+// The domain: node (i, j, k) at (i dx, j dx, k dx) is the centre of its voxel.
+void tissueBox(const CardiacParams& p, double lo[3], double hi[3]);
+
+std::unique_ptr<Model> makeCpuModel();
+
+}  // namespace cf::cardiac

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "sim/models/cardiac/cardiac_params.hpp"
+
+namespace cf::cardiac {
+
+const ParamTable& parameterTable() {
+    static const ParamTable table = [] {
+        using P = CardiacParams;
+        constexpr Mutability S = Mutability::Structural;
+        constexpr Mutability L = Mutability::Live;
+        ParamTableBuilder<P> b;
+        b.text("model", "file", &P::modelFile, "",
+               "Cell model (.cfm) in the model language; empty: the bundled Aliev-Panfilov "
+               "model",
+               S, TextKind::FilePath);
+        b.text("model", "parameters", &P::parameterValues, "",
+               "Values of the model's parameters, one 'name = value' per line (or ';'); names "
+               "as in the model file, with or without the section",
+               L);
+        b.real("time", "dt", &P::dt, 0.02, 1e-5, 1.0, "ms", "Time step");
+        b.integer("tissue", "nx", &P::nx, 128, 1, 4096, "1", "Nodes along x", S);
+        b.integer("tissue", "ny", &P::ny, 128, 1, 4096, "1", "Nodes along y", S);
+        b.integer("tissue", "nz", &P::nz, 1, 1, 4096, "1", "Nodes along z", S);
+        b.real("tissue", "dx", &P::dx, 0.25, 1e-3, 10.0, "mm", "Node spacing", S);
+        b.real("tissue", "diffusion_long", &P::diffusionLong, 0.1, 0.0, 10.0, "mm^2/ms",
+               "Diffusion coefficient sigma / (chi Cm) along the fibres");
+        b.real("tissue", "diffusion_trans", &P::diffusionTrans, 0.1, 0.0, 10.0, "mm^2/ms",
+               "Diffusion coefficient across the fibres");
+        b.choice("tissue", "fibre_axis", &P::fibreAxis, {"x", "y", "z"}, "x",
+                 "Axis the fibres run along", L);
+        b.real("protocol", "start", &P::start, 1.0, 0.0, 1e7, "ms", "Time of the first stimulus");
+        b.real("protocol", "cycle_length", &P::cycleLength, 0.0, 0.0, 1e7, "ms",
+               "Time between stimuli; 0: a single stimulus");
+        b.real("protocol", "duration", &P::duration, 1.0, 0.0, 1e4, "ms", "Length of a pulse");
+        b.real("protocol", "amplitude", &P::amplitude, -50.0, -1e4, 1e4, "A/F",
+               "Stimulus current during a pulse (negative depolarises)");
+        b.integer("protocol", "beats", &P::beats, 1, 0, 1'000'000, "1",
+                  "Number of pulses; 0: no limit");
+        b.choice("protocol", "region", &P::region, {"left_edge", "corner", "centre", "all"},
+                 "left_edge", "Nodes the stimulus reaches", L);
+        b.real("protocol", "region_size", &P::regionSize, 1.0, 0.0, 1e4, "mm",
+               "Extent of the stimulated region from its edge, corner or centre");
+        b.real("activation", "threshold", &P::activationThreshold, 0.0, -200.0, 200.0, "mV",
+               "A node activates when its potential first rises through this");
+        return b.build();
+    }();
+    return table;
+}
+
+}  // namespace cf::cardiac

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// `cardiac`: a cell model written in the model language (lang/), run as one cell or as
+// monodomain tissue on a regular grid (docs/design/cardiac.md sections 8-9). Lengths in mm,
+// time in ms, potentials in mV, currents per capacitance in A/F (= mV/ms).
+#include <cstdint>
+#include <string>
+
+#include "sim/core/params.hpp"
+
+namespace cf::cardiac {
+
+enum class StimulusRegion : std::int32_t { LeftEdge = 0, Corner = 1, Centre = 2, All = 3 };
+enum class FibreAxis : std::int32_t { X = 0, Y = 1, Z = 2 };
+
+struct CardiacParams {
+    // the cell model
+    std::string modelFile;        // structural; empty: the bundled Aliev-Panfilov model
+    std::string parameterValues;  // live; "name = value" lines overriding the model's
+    // time
+    double dt;
+    // tissue (a single node is a single cell)
+    std::int32_t nx, ny, nz;
+    double dx;
+    double diffusionLong, diffusionTrans;  // mm^2/ms, live
+    std::int32_t fibreAxis;                // FibreAxis, live
+    // stimulus protocol (live)
+    double start, cycleLength, duration, amplitude;
+    std::int32_t beats;
+    std::int32_t region;         // StimulusRegion
+    double regionSize;           // mm
+    double activationThreshold;  // mV
+};
+
+const ParamTable& parameterTable();
+
+}  // namespace cf::cardiac

@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The `cardiac` model on the CPU (the CUDA backend is not written yet): pacing of a single
+// cell, a plane wave in a 1-D cable whose speed converges as dx and dt shrink, activation
+// times, parameter values from text, exact restart, and bad input (a model that does not
+// compile, an unknown parameter, a model that blows up: the run stops naming the state,
+// the cell and the step).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "sim/models/cardiac/cardiac_model.hpp"
+#include "tests/support/model_fixture.hpp"
+
+namespace cf {
+namespace {
+
+using test::metric;
+
+class CardiacTest : public test::ModelFixture<&cardiac::descriptor> {};
+
+// Activation time of node i of a cable (x = i dx).
+double activationAt(Model& m, std::size_t i) {
+    return m.snapshot().at("activation_time").as<double>()[i];
+}
+
+TEST_P(CardiacTest, SingleCellPacedThreeTimesFiresThreeTimes) {
+    // Aliev-Panfilov recovers slowly (eps0 = 0.002 per 12.9 ms): a cycle of 1000 ms.
+    set({"tissue.nx=1", "tissue.ny=1", "protocol.cycle_length=1000", "protocol.beats=3",
+         "protocol.region=all", "time.dt=0.01"});
+    auto m = make(1);
+    int upstrokes = 0;
+    bool above = false;
+    for (int n = 0; n < 4000 * 100; n += 10) {
+        m->advance(10);
+        const double v = metric(*m, "v_centre");
+        if (!above && v > 0.0) ++upstrokes;
+        above = v > 0.0;
+    }
+    EXPECT_EQ(upstrokes, 3);
+}
+
+// The speed of a plane wave between x = 3 and 7 mm of a 10 mm cable (D = 0.5 mm^2/ms):
+// first order in dt and second in dx, so the differences between successive halvings
+// shrink, and the finest two agree within 2 %.
+TEST_P(CardiacTest, CableWaveSpeedConvergesWithResolution) {
+    std::vector<double> speeds;
+    for (const double dx : {0.2, 0.1, 0.05}) {
+        const int nodes = static_cast<int>(std::lround(10.0 / dx)) + 1;
+        set({"tissue.nx=" + std::to_string(nodes), "tissue.ny=1", "tissue.dx=" + std::to_string(dx),
+             "tissue.diffusion_long=0.5", "time.dt=" + std::to_string(dx / 10.0),
+             "protocol.region_size=1", "protocol.duration=2"});
+        auto m = make(1);
+        const auto a = static_cast<std::size_t>(std::lround(3.0 / dx));
+        const auto b = static_cast<std::size_t>(std::lround(7.0 / dx));
+        while (activationAt(*m, b) < 0.0 && m->time() < 200.0)
+            m->advance(static_cast<std::uint64_t>(std::lround(1.0 / (dx / 10.0))));
+        ASSERT_GE(activationAt(*m, b), 0.0) << "no wave reached x = 7 mm at dx " << dx;
+        const double speed = 4.0 / (activationAt(*m, b) - activationAt(*m, a));
+        std::printf("dx %.2f mm, dt %.3f ms: %.5f mm/ms\n", dx, dx / 10.0, speed);
+        speeds.push_back(speed);
+    }
+    EXPECT_LT(std::fabs(speeds[2] - speeds[1]), std::fabs(speeds[1] - speeds[0]));
+    EXPECT_NEAR(speeds[2], speeds[1], 0.02 * speeds[2]);
+}
+
+TEST_P(CardiacTest, ParameterValuesAndExactRestart) {
+    set({"tissue.nx=40", "tissue.ny=20", "model.parameters=k = 6; cell.a = 0.12"});
+    auto m = make(1);
+    m->advance(700);
+    const Snapshot mid = m->snapshot();
+    m->advance(500);
+    auto r = make(1);
+    r->restore(mid);
+    r->advance(500);
+    EXPECT_EQ(m->snapshot().at("cell.V").bytes, r->snapshot().at("cell.V").bytes);
+    EXPECT_EQ(m->snapshot().at("activation_time").bytes, r->snapshot().at("activation_time").bytes);
+    EXPECT_GT(metric(*m, "activated"), 0.0);
+}
+
+TEST_P(CardiacTest, BadInputNamesTheFileTheParameterOrTheState) {
+    auto messageOf = [&](const std::vector<std::string>& assignments) -> std::string {
+        try {
+            set(assignments);
+            make(1);
+        } catch (const Error& e) {
+            return e.what();
+        }
+        return "(no error)";
+    };
+    EXPECT_NE(messageOf({"model.parameters=kk = 3"}).find("the model has no parameter 'kk'"),
+              std::string::npos);
+    EXPECT_NE(messageOf({"model.parameters=k = 300"}).find("cell.k = 300 is outside its range"),
+              std::string::npos);
+    const std::string path = testing::TempDir() + "bad_model.cfm";
+    std::ofstream(path) << "model bad\n[c]\nstate V = -80 bind potential\ndot(V) = -W\n";
+    const std::string bad = messageOf({"model.parameters=", "model.file=" + path});
+    EXPECT_NE(bad.find("bad_model.cfm:4:11: error: undefined name 'W'"), std::string::npos) << bad;
+
+    // A model that blows up: V' = V^2 from 1 reaches infinity near t = 1.
+    std::ofstream(path) << "model blowup\n[c]\nstate V = 1 bind potential\ndot(V) = V * V\n";
+    set({"model.file=" + path, "tissue.nx=3", "tissue.ny=1", "time.dt=0.05"});
+    auto m = make(1);
+    try {
+        m->advance(1000);
+        ADD_FAILURE() << "no error for a state that blew up";
+    } catch (const SimulationError& e) {
+        const std::string what = e.what();
+        std::printf("%s\n", what.c_str());
+        EXPECT_NE(what.find("state 'c.V' of cell 0 (i=0, j=0, k=0) is"), std::string::npos);
+        EXPECT_NE(what.find(" at step "), std::string::npos);
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(AllBackends, CardiacTest, testing::Values(Backend::Cpu),
+                         test::backendName);
+
+}  // namespace
+}  // namespace cf
