@@ -9,6 +9,10 @@ list(APPEND CELLFORGE_SIM_SOURCES
   models/cardiac/lang/derivative.cpp
   models/cardiac/lang/checked_model.cpp
   models/cardiac/lang/cell_program.cpp
+  models/cardiac/lang/cuda_emitter.cpp
+  models/cardiac/nvrtc/nvrtc_compiler.cpp
   models/cardiac/cardiac_params.cpp
   models/cardiac/cardiac_model.cpp
   models/cardiac/cpu/cardiac_cpu.cpp)
+list(APPEND CELLFORGE_SIM_CUDA_SOURCES
+  models/cardiac/cuda/cell_kernel.cpp)
