@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "sim/models/cardiac/lang/checked_model.hpp"
+#include "sim/models/cardiac/nvrtc/nvrtc_compiler.hpp"
 
 namespace cf::cardiac {
 
@@ -194,9 +195,16 @@ ModelDescriptor descriptor() {
     d.timeUnit = "ms";
     d.parameters = &parameterTable;
     d.backends = {Backend::Cpu};
+    // The CUDA backend compiles the model with NVRTC: without it the CPU still runs, and the
+    // description says why CUDA is not offered.
+    if (isAvailable(Backend::Cuda)) {
+        if (nvrtcAvailable())
+            d.backends.push_back(Backend::Cuda);
+        else
+            d.description += " (CUDA backend unavailable: " + nvrtcStatus() + ")";
+    }
     d.create = [](Backend b) {
-        // The CUDA backend (NVRTC-compiled kernels) is not written yet.
-        return createOnBackend("cardiac", b, &makeCpuModel, nullptr);
+        return createOnBackend("cardiac", b, &makeCpuModel, CF_CUDA_FACTORY(makeCudaModel));
     };
     // The model file and the parameter values are checked in the caller's thread before an
     // edit reaches a running model.

@@ -46,6 +46,34 @@ int diffusionSubsteps(const CardiacParams& p);
 // The domain: node (i, j, k) at (i dx, j dx, k dx) is the centre of its voxel.
 void tissueBox(const CardiacParams& p, double lo[3], double hi[3]);
 
+// The tissue's state on the host, per state a column over the nodes (x fastest), as both
+// backends exchange it with snapshots.
+struct TissueState {
+    std::vector<std::vector<double>> columns;  // [state][node]
+    std::vector<double> activation;            // ms; -1 before the first crossing
+    std::uint64_t step = 0;
+    double time = 0.0;
+};
+inline constexpr double kNotActivated = -1.0;
+
+// Snapshot: one grid field per state (named as in the model, "cell.V"), and
+// "activation_time" [ms]; box = the tissue.
+Snapshot makeTissueSnapshot(const CardiacParams& p, const CheckedModel& m, const TissueState& s);
+// Throws IoError (naming the field or the grid) before anything changes.
+TissueState readTissueSnapshot(const CardiacParams& p, const CheckedModel& m,
+                               const Snapshot& snapshot);
+// Metrics: v_mean, v_centre [mV], activated (fraction), last_activation [ms].
+std::vector<Metric> tissueMetrics(const CardiacParams& p, const std::vector<double>& potential,
+                                  const std::vector<double>& activation);
+// Volume "tissue" with channels V [mV] (a fixed range from rest - 5 to rest + 120 mV) and
+// activation_time [ms] (0 to the current time); arrays in `space`.
+ModelViews tissueViews(const CardiacParams& p, const CheckedModel& m, MemorySpace space,
+                       const float* potential, const float* activation, double time);
+// The first error message of a non-finite state.
+std::string nonFiniteMessage(const CardiacParams& p, const CheckedModel& m, std::size_t node,
+                             std::size_t state, double value, std::uint64_t step, double time);
+
 std::unique_ptr<Model> makeCpuModel();
+std::unique_ptr<Model> makeCudaModel();  // CUDA builds only
 
 }  // namespace cf::cardiac

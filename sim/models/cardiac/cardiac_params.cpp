@@ -17,6 +17,10 @@ const ParamTable& parameterTable() {
                "Values of the model's parameters, one 'name = value' per line (or ';'); names "
                "as in the model file, with or without the section",
                L);
+        b.choice("model", "precision", &P::precision, {"double", "float"}, "double",
+                 "Arithmetic of the CUDA backend's generated kernel (the CPU reference is "
+                 "double)",
+                 S);
         b.real("time", "dt", &P::dt, 0.02, 1e-5, 1.0, "ms", "Time step");
         b.integer("tissue", "nx", &P::nx, 128, 1, 4096, "1", "Nodes along x", S);
         b.integer("tissue", "ny", &P::ny, 128, 1, 4096, "1", "Nodes along y", S);

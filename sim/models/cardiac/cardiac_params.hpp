@@ -17,6 +17,7 @@ struct CardiacParams {
     // the cell model
     std::string modelFile;        // structural; empty: the bundled Aliev-Panfilov model
     std::string parameterValues;  // live; "name = value" lines overriding the model's
+    std::int32_t precision;       // structural; 0 double, 1 float (CUDA; the CPU is double)
     // time
     double dt;
     // tissue (a single node is a single cell)

@@ -13,6 +13,9 @@ list(APPEND CELLFORGE_SIM_SOURCES
   models/cardiac/nvrtc/nvrtc_compiler.cpp
   models/cardiac/cardiac_params.cpp
   models/cardiac/cardiac_model.cpp
+  models/cardiac/cardiac_state.cpp
   models/cardiac/cpu/cardiac_cpu.cpp)
 list(APPEND CELLFORGE_SIM_CUDA_SOURCES
-  models/cardiac/cuda/cell_kernel.cpp)
+  models/cardiac/cuda/cell_kernel.cpp
+  models/cardiac/cuda/cardiac_cuda.cpp
+  models/cardiac/cuda/tissue_kernels.cu)

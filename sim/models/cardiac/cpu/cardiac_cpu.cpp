@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
-#include <cstdio>
 #include <string>
 
 #include "sim/core/parallel.hpp"
@@ -14,8 +13,6 @@
 namespace cf::cardiac {
 
 namespace {
-
-constexpr double kNotActivated = -1.0;
 
 class CpuCardiac final : public Model {
 public:
@@ -75,79 +72,27 @@ public:
     double time() const override { return time_; }
 
     std::vector<Metric> metrics() override {
-        double sum = 0.0, latest = 0.0;
-        std::size_t activated = 0;
-        for (std::size_t n = 0; n < nodes_; ++n) {
-            sum += y_[n * states_ + potential_];
-            if (activation_[n] >= 0.0) {
-                ++activated;
-                latest = std::max(latest, activation_[n]);
-            }
-        }
-        const std::size_t centre = index(p_.nx / 2, p_.ny / 2, p_.nz / 2);
-        const double nodes = static_cast<double>(nodes_);
-        return {{"v_mean", "mV", sum / nodes},
-                {"v_centre", "mV", y_[centre * states_ + potential_]},
-                {"activated", "1", static_cast<double>(activated) / nodes},
-                {"last_activation", "ms", latest}};
+        return tissueMetrics(p_, column(potential_), activation_);
     }
 
     Snapshot snapshot() override {
-        Snapshot out;
-        out.step = step_;
-        out.time = time_;
-        out.timeUnit = "ms";
-        tissueBox(p_, out.boxLo, out.boxHi);
-        out.gridDims[0] = static_cast<std::size_t>(p_.nx);
-        out.gridDims[1] = static_cast<std::size_t>(p_.ny);
-        out.gridDims[2] = static_cast<std::size_t>(p_.nz);
-        const CheckedModel& m = program_->model();
-        std::vector<double> column(nodes_);
-        for (std::size_t s = 0; s < states_; ++s) {
-            for (std::size_t n = 0; n < nodes_; ++n)
-                column[n] = y_[n * states_ + s];
-            const Variable& v = m.vars[static_cast<std::size_t>(m.states[s].var)];
-            out.fields.push_back(Field::of<double>(v.name, v.unit.empty() ? "1" : v.unit,
-                                                   FieldRole::Grid, 1,
-                                                   std::span<const double>(column)));
-        }
-        out.fields.push_back(Field::of<double>("activation_time", "ms", FieldRole::Grid, 1,
-                                               std::span<const double>(activation_)));
-        return out;
+        TissueState s;
+        for (std::size_t k = 0; k < states_; ++k)
+            s.columns.push_back(column(k));
+        s.activation = activation_;
+        s.step = step_;
+        s.time = time_;
+        return makeTissueSnapshot(p_, program_->model(), s);
     }
 
     void restore(const Snapshot& snapshot) override {
-        const CheckedModel& m = program_->model();
-        for (int a = 0; a < 3; ++a) {
-            const int n[3] = {p_.nx, p_.ny, p_.nz};
-            if (snapshot.gridDims[a] != static_cast<std::size_t>(n[a]))
-                throw IoError("cardiac: the snapshot's grid is " +
-                              std::to_string(snapshot.gridDims[0]) + " x " +
-                              std::to_string(snapshot.gridDims[1]) + " x " +
-                              std::to_string(snapshot.gridDims[2]) +
-                              " nodes; the parameters give " + std::to_string(p_.nx) + " x " +
-                              std::to_string(p_.ny) + " x " + std::to_string(p_.nz));
-        }
-        std::vector<double> y(nodes_ * states_);
-        for (std::size_t s = 0; s < states_; ++s) {
-            const std::string& name = m.vars[static_cast<std::size_t>(m.states[s].var)].name;
-            const Field* f = snapshot.find(name);
-            if (f == nullptr)
-                throw IoError("cardiac: the snapshot has no field for state '" + name + "'");
-            if (f->count != nodes_)
-                throw IoError("cardiac: field '" + name + "' has " + std::to_string(f->count) +
-                              " values, expected " + std::to_string(nodes_));
-            const std::vector<double> column = f->as<double>();
+        const TissueState s = readTissueSnapshot(p_, program_->model(), snapshot);  // throws
+        for (std::size_t k = 0; k < states_; ++k)
             for (std::size_t n = 0; n < nodes_; ++n)
-                y[n * states_ + s] = column[n];
-        }
-        std::vector<double> activation(nodes_, kNotActivated);
-        if (const Field* f = snapshot.find("activation_time"); f != nullptr && f->count == nodes_)
-            activation = f->as<double>();
-        y_ = std::move(y);
-        activation_ = std::move(activation);
-        step_ = snapshot.step;
-        time_ = snapshot.time;
+                y_[n * states_ + k] = s.columns[k][n];
+        activation_ = s.activation;
+        step_ = s.step;
+        time_ = s.time;
     }
 
     ModelViews views() override {
@@ -157,43 +102,25 @@ public:
             viewV_[n] = static_cast<float>(y_[n * states_ + potential_]);
             viewActivation_[n] = static_cast<float>(activation_[n]);
         }
-        ModelViews v;
-        tissueBox(p_, v.boxLo, v.boxHi);
-        for (int a = 0; a < 3; ++a) {
-            v.focusLo[a] = v.boxLo[a];
-            v.focusHi[a] = v.boxHi[a];
-        }
-        VolumeView vol;
-        vol.name = "tissue";
-        vol.space = MemorySpace::Host;
-        vol.dims[0] = p_.nx;
-        vol.dims[1] = p_.ny;
-        vol.dims[2] = p_.nz;
-        tissueBox(p_, vol.lo, vol.hi);
-        const CheckedModel& m = program_->model();
-        const double rest = m.vars[static_cast<std::size_t>(m.potential)].initial;
-        // An action potential spans about 120 mV above rest: a fixed range, so that colours
-        // mean the same potential in every frame.
-        vol.scalars.push_back({"V", "mV", viewV_.data(), rest - 5.0, rest + 120.0});
-        vol.scalars.push_back(
-            {"activation_time", "ms", viewActivation_.data(), 0.0, std::max(time_, 1e-3)});
-        v.volumes.push_back(std::move(vol));
-        return v;
+        return tissueViews(p_, program_->model(), MemorySpace::Host, viewV_.data(),
+                           viewActivation_.data(), time_);
     }
 
     void checkFinite() override {}  // every step checks its states (stepOnce)
 
 private:
-    std::size_t index(int i, int j, int k) const {
-        return static_cast<std::size_t>(i) +
-               static_cast<std::size_t>(p_.nx) *
-                   (static_cast<std::size_t>(j) + static_cast<std::size_t>(p_.ny) * k);
+    std::vector<double> column(std::size_t state) const {
+        std::vector<double> c(nodes_);
+        for (std::size_t n = 0; n < nodes_; ++n)
+            c[n] = y_[n * states_ + state];
+        return c;
     }
 
     void stepOnce() {
         const double t = time_, dt = p_.dt;
-        const bool pulse = pulseOn(p_, t);
-        const double amplitude = p_.amplitude, zero = 0.0;
+        // In the region the stimulus variable is the protocol's value (the amplitude during
+        // a pulse, else 0); elsewhere its own expression (as the generated kernel does).
+        const double drive = pulseOn(p_, t) ? p_.amplitude : 0.0;
         std::atomic<std::size_t> firstBad{nodes_};
         parallelFor(
             nodes_,
@@ -205,8 +132,7 @@ private:
                 const int j = static_cast<int>((n / static_cast<std::size_t>(p_.nx)) %
                                                static_cast<std::size_t>(p_.ny));
                 const int k = static_cast<int>(n / (static_cast<std::size_t>(p_.nx) * p_.ny));
-                const bool stimulated = pulse && inStimulusRegion(p_, i, j, k);
-                program_->step(y, t, dt, stimulated ? &amplitude : &zero, w);
+                program_->step(y, t, dt, inStimulusRegion(p_, i, j, k) ? &drive : nullptr, w);
                 for (std::size_t s = 0; s < states_; ++s)
                     if (!std::isfinite(y[s])) {
                         std::size_t seen = firstBad.load();
@@ -269,23 +195,12 @@ private:
     }
 
     void reportNonFinite(std::size_t node) const {
-        const CheckedModel& m = program_->model();
         const double* y = &y_[node * states_];
-        std::size_t s = 0;
-        while (s < states_ && std::isfinite(y[s]))
-            ++s;
-        const std::size_t i = node % static_cast<std::size_t>(p_.nx);
-        const std::size_t j =
-            (node / static_cast<std::size_t>(p_.nx)) % static_cast<std::size_t>(p_.ny);
-        const std::size_t k = node / (static_cast<std::size_t>(p_.nx) * p_.ny);
-        char when[64];
-        std::snprintf(when, sizeof when, "%.6g", time_ + p_.dt);
-        throw SimulationError("cardiac: state '" +
-                              m.vars[static_cast<std::size_t>(m.states[s].var)].name +
-                              "' of cell " + std::to_string(node) + " (i=" + std::to_string(i) +
-                              ", j=" + std::to_string(j) + ", k=" + std::to_string(k) + ") is " +
-                              (std::isnan(y[s]) ? "NaN" : "infinite") + " at step " +
-                              std::to_string(step_ + 1) + " (t = " + when + " ms)");
+        std::size_t k = 0;
+        while (k + 1 < states_ && std::isfinite(y[k]))
+            ++k;
+        throw SimulationError(
+            nonFiniteMessage(p_, program_->model(), node, k, y[k], step_ + 1, time_ + p_.dt));
     }
 
     CardiacParams p_{};

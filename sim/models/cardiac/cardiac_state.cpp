@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// What both `cardiac` backends share on the host: snapshots, metrics, views, messages.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "sim/models/cardiac/cardiac_model.hpp"
+
+namespace cf::cardiac {
+
+Snapshot makeTissueSnapshot(const CardiacParams& p, const CheckedModel& m, const TissueState& s) {
+    Snapshot out;
+    out.step = s.step;
+    out.time = s.time;
+    out.timeUnit = "ms";
+    tissueBox(p, out.boxLo, out.boxHi);
+    out.gridDims[0] = static_cast<std::size_t>(p.nx);
+    out.gridDims[1] = static_cast<std::size_t>(p.ny);
+    out.gridDims[2] = static_cast<std::size_t>(p.nz);
+    for (std::size_t k = 0; k < m.states.size(); ++k) {
+        const Variable& v = m.vars[static_cast<std::size_t>(m.states[k].var)];
+        out.fields.push_back(Field::of<double>(v.name, v.unit.empty() ? "1" : v.unit,
+                                               FieldRole::Grid, 1,
+                                               std::span<const double>(s.columns[k])));
+    }
+    out.fields.push_back(Field::of<double>("activation_time", "ms", FieldRole::Grid, 1,
+                                           std::span<const double>(s.activation)));
+    return out;
+}
+
+TissueState readTissueSnapshot(const CardiacParams& p, const CheckedModel& m,
+                               const Snapshot& snapshot) {
+    const int n[3] = {p.nx, p.ny, p.nz};
+    for (int a = 0; a < 3; ++a)
+        if (snapshot.gridDims[a] != static_cast<std::size_t>(n[a]))
+            throw IoError(
+                "cardiac: the snapshot's grid is " + std::to_string(snapshot.gridDims[0]) + " x " +
+                std::to_string(snapshot.gridDims[1]) + " x " +
+                std::to_string(snapshot.gridDims[2]) + " nodes; the parameters give " +
+                std::to_string(p.nx) + " x " + std::to_string(p.ny) + " x " + std::to_string(p.nz));
+    const std::size_t nodes = static_cast<std::size_t>(p.nx) * p.ny * p.nz;
+    TissueState s;
+    for (const StateInfo& st : m.states) {
+        const std::string& name = m.vars[static_cast<std::size_t>(st.var)].name;
+        const Field* f = snapshot.find(name);
+        if (f == nullptr)
+            throw IoError("cardiac: the snapshot has no field for state '" + name + "'");
+        if (f->count != nodes || f->components != 1)
+            throw IoError("cardiac: field '" + name + "' has " + std::to_string(f->count) +
+                          " values, expected " + std::to_string(nodes));
+        s.columns.push_back(f->as<double>());
+    }
+    s.activation.assign(nodes, kNotActivated);
+    if (const Field* f = snapshot.find("activation_time"); f != nullptr && f->count == nodes)
+        s.activation = f->as<double>();
+    s.step = snapshot.step;
+    s.time = snapshot.time;
+    return s;
+}
+
+std::vector<Metric> tissueMetrics(const CardiacParams& p, const std::vector<double>& potential,
+                                  const std::vector<double>& activation) {
+    double sum = 0.0, latest = 0.0;
+    std::size_t activated = 0;
+    for (std::size_t k = 0; k < potential.size(); ++k) {
+        sum += potential[k];
+        if (activation[k] >= 0.0) {
+            ++activated;
+            latest = std::max(latest, activation[k]);
+        }
+    }
+    const std::size_t centre =
+        static_cast<std::size_t>(p.nx / 2) +
+        static_cast<std::size_t>(p.nx) *
+            (static_cast<std::size_t>(p.ny / 2) + static_cast<std::size_t>(p.ny) * (p.nz / 2));
+    const double nodes = static_cast<double>(potential.size());
+    return {{"v_mean", "mV", sum / nodes},
+            {"v_centre", "mV", potential[centre]},
+            {"activated", "1", static_cast<double>(activated) / nodes},
+            {"last_activation", "ms", latest}};
+}
+
+ModelViews tissueViews(const CardiacParams& p, const CheckedModel& m, MemorySpace space,
+                       const float* potential, const float* activation, double time) {
+    ModelViews v;
+    tissueBox(p, v.boxLo, v.boxHi);
+    for (int a = 0; a < 3; ++a) {
+        v.focusLo[a] = v.boxLo[a];
+        v.focusHi[a] = v.boxHi[a];
+    }
+    VolumeView vol;
+    vol.name = "tissue";
+    vol.space = space;
+    vol.dims[0] = p.nx;
+    vol.dims[1] = p.ny;
+    vol.dims[2] = p.nz;
+    tissueBox(p, vol.lo, vol.hi);
+    const double rest = m.vars[static_cast<std::size_t>(m.potential)].initial;
+    // An action potential spans about 120 mV above rest: a fixed range, so that colours mean
+    // the same potential in every frame.
+    vol.scalars.push_back({"V", "mV", potential, rest - 5.0, rest + 120.0});
+    vol.scalars.push_back({"activation_time", "ms", activation, 0.0, std::max(time, 1e-3)});
+    v.volumes.push_back(std::move(vol));
+    return v;
+}
+
+std::string nonFiniteMessage(const CardiacParams& p, const CheckedModel& m, std::size_t node,
+                             std::size_t state, double value, std::uint64_t step, double time) {
+    const std::size_t nx = static_cast<std::size_t>(p.nx), ny = static_cast<std::size_t>(p.ny);
+    char when[64];
+    std::snprintf(when, sizeof when, "%.6g", time);
+    return "cardiac: state '" + m.vars[static_cast<std::size_t>(m.states[state].var)].name +
+           "' of cell " + std::to_string(node) + " (i=" + std::to_string(node % nx) +
+           ", j=" + std::to_string((node / nx) % ny) + ", k=" + std::to_string(node / (nx * ny)) +
+           ") is " + (std::isnan(value) ? "NaN" : "infinite") + " at step " + std::to_string(step) +
+           " (t = " + when + " ms)";
+}
+
+}  // namespace cf::cardiac

@@ -1,0 +1,326 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// CUDA backend of `cardiac`: the cell step is the model's generated kernel, compiled by
+// NVRTC at reset (lang/cuda_emitter, nvrtc/); diffusion, activation times and views are
+// fixed kernels (tissue_kernels.cu). States are structure-of-arrays on the device, in the
+// precision `model.precision` names. Nothing is read back while stepping; a non-finite
+// state is found through a device flag read once per advance().
+#include <algorithm>
+#include <cmath>
+#include <memory>
+
+#include "sim/core/cuda_check.hpp"
+#include "sim/core/device_buffer.hpp"
+#include "sim/models/cardiac/cardiac_model.hpp"
+#include "sim/models/cardiac/cuda/cell_kernel.hpp"
+#include "sim/models/cardiac/cuda/tissue_kernels.cuh"
+
+namespace cf::cardiac {
+
+namespace {
+
+using cf::cuda::DeviceBuffer;
+
+// One precision's device state and step.
+class TissueGpuBase {
+public:
+    virtual ~TissueGpuBase() = default;
+    virtual void upload(const TissueState& s) = 0;
+    virtual TissueState download() = 0;
+    virtual std::vector<double> potential() = 0;
+    virtual std::vector<double> activation() = 0;
+    virtual void setParameters(const std::vector<double>& values) = 0;
+    virtual void setRegion(const std::vector<unsigned char>& region) = 0;
+    virtual void step(const CardiacParams& p, std::uint64_t step, double t) = 0;
+    // The first failure since the last call: (cell, step) or cell == nodes when none.
+    virtual std::pair<std::size_t, long long> failure() = 0;
+    virtual ModelViews views(const CardiacParams& p, const CheckedModel& m, double time) = 0;
+};
+
+template <typename Real>
+class TissueGpu final : public TissueGpuBase {
+public:
+    TissueGpu(const CheckedModel& m, std::size_t nodes, cudaStream_t stream)
+        : nodes_(nodes),
+          pitch_((nodes + 31) / 32 * 32),
+          states_(m.states.size()),
+          potential_(static_cast<std::size_t>(m.stateOf(m.potential))),
+          stream_(stream),
+          kernel_(emitCuda(m, sizeof(Real) == 4 ? Precision::Float : Precision::Double),
+                  m.name + ".cu") {
+        y_.resize(states_ * pitch_);
+        vBefore_.resize(nodes_);
+        vA_.resize(nodes_);
+        vB_.resize(nodes_);
+        activation_.resize(nodes_);
+        region_.resize(nodes_);
+        fail_.resize(1);
+        failStep_.resize(1);
+        viewV_.resize(nodes_);
+        viewAct_.resize(nodes_);
+        resetFailure();
+    }
+
+    void upload(const TissueState& s) override {
+        std::vector<Real> host(states_ * pitch_, Real(0));
+        for (std::size_t k = 0; k < states_; ++k)
+            for (std::size_t n = 0; n < nodes_; ++n)
+                host[k * pitch_ + n] = static_cast<Real>(s.columns[k][n]);
+        y_.copyFromHost(host, stream_);
+        activation_.copyFromHost(s.activation, stream_);
+        CF_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    }
+
+    TissueState download() override {
+        const std::vector<Real> host = y_.toHost(stream_);
+        TissueState s;
+        s.columns.assign(states_, std::vector<double>(nodes_));
+        for (std::size_t k = 0; k < states_; ++k)
+            for (std::size_t n = 0; n < nodes_; ++n)
+                s.columns[k][n] = static_cast<double>(host[k * pitch_ + n]);
+        s.activation = activation();
+        return s;
+    }
+
+    std::vector<double> potential() override {
+        std::vector<Real> row(nodes_);
+        CF_CUDA_CHECK(cudaMemcpyAsync(row.data(), y_.data() + potential_ * pitch_,
+                                      nodes_ * sizeof(Real), cudaMemcpyDeviceToHost, stream_));
+        CF_CUDA_CHECK(cudaStreamSynchronize(stream_));
+        return {row.begin(), row.end()};
+    }
+
+    std::vector<double> activation() override { return activation_.toHost(stream_); }
+
+    void setParameters(const std::vector<double>& values) override {
+        std::vector<Real> p(values.begin(), values.end());
+        if (p.empty()) p.push_back(Real(0));  // a valid pointer for models without parameters
+        params_.resize(p.size());
+        params_.copyFromHost(p, stream_);
+        CF_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    }
+
+    void setRegion(const std::vector<unsigned char>& region) override {
+        region_.copyFromHost(region, stream_);
+        CF_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    }
+
+    void step(const CardiacParams& p, std::uint64_t step, double t) override {
+        Real* v = y_.data() + potential_ * pitch_;
+        CF_CUDA_CHECK(cudaMemcpyAsync(vBefore_.data(), v, nodes_ * sizeof(Real),
+                                      cudaMemcpyDeviceToDevice, stream_));
+        const double drive = pulseOn(p, t) ? p.amplitude : 0.0;
+        const CfArgs<Real> args{y_.data(),
+                                params_.data(),
+                                region_.data(),
+                                fail_.data(),
+                                t,
+                                static_cast<Real>(p.dt),
+                                static_cast<Real>(drive),
+                                static_cast<unsigned>(nodes_),
+                                static_cast<unsigned>(pitch_)};
+        kernel_.launch(args, stream_);
+        cuda::launchStampFailure(fail_.data(), static_cast<unsigned>(nodes_), failStep_.data(),
+                                 static_cast<long long>(step + 1), stream_);
+        diffuse(p, v);
+        cuda::launchActivation<Real>(vBefore_.data(), v, activation_.data(), nodes_, t, p.dt,
+                                     p.activationThreshold, stream_);
+    }
+
+    std::pair<std::size_t, long long> failure() override {
+        int cell = 0;
+        long long when = -1;
+        CF_CUDA_CHECK(
+            cudaMemcpyAsync(&cell, fail_.data(), sizeof cell, cudaMemcpyDeviceToHost, stream_));
+        CF_CUDA_CHECK(
+            cudaMemcpyAsync(&when, failStep_.data(), sizeof when, cudaMemcpyDeviceToHost, stream_));
+        CF_CUDA_CHECK(cudaStreamSynchronize(stream_));
+        return {static_cast<std::size_t>(cell), when};
+    }
+
+    ModelViews views(const CardiacParams& p, const CheckedModel& m, double time) override {
+        cuda::launchPackViews<Real>(y_.data() + potential_ * pitch_, activation_.data(),
+                                    viewV_.data(), viewAct_.data(), nodes_, stream_);
+        return tissueViews(p, m, MemorySpace::Device, viewV_.data(), viewAct_.data(), time);
+    }
+
+private:
+    void resetFailure() {
+        fail_.copyFromHost(std::vector<int>{static_cast<int>(nodes_)}, stream_);
+        failStep_.copyFromHost(std::vector<long long>{-1}, stream_);
+        CF_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    }
+
+    void diffuse(const CardiacParams& p, Real* v) {
+        cuda::TissueShape shape{{p.nx, p.ny, p.nz}, {0, 0, 0}};
+        bool any = false;
+        for (int a = 0; a < 3; ++a) {
+            if (shape.n[a] > 1)
+                shape.coeff[a] =
+                    (a == p.fibreAxis ? p.diffusionLong : p.diffusionTrans) / (p.dx * p.dx);
+            any = any || shape.coeff[a] != 0.0;
+        }
+        if (!any) return;
+        const int substeps = diffusionSubsteps(p);
+        const double h = p.dt / substeps;
+        const Real* in = v;
+        for (int s = 0; s < substeps; ++s) {
+            Real* out = (s % 2 == 0) ? vA_.data() : vB_.data();
+            cuda::launchDiffuse<Real>(in, out, shape, h, stream_);
+            in = out;
+        }
+        CF_CUDA_CHECK(
+            cudaMemcpyAsync(v, in, nodes_ * sizeof(Real), cudaMemcpyDeviceToDevice, stream_));
+    }
+
+    std::size_t nodes_, pitch_, states_, potential_;
+    cudaStream_t stream_;
+    CellKernel kernel_;
+    DeviceBuffer<Real> y_, params_, vBefore_, vA_, vB_;
+    DeviceBuffer<double> activation_;
+    DeviceBuffer<unsigned char> region_;
+    DeviceBuffer<int> fail_;
+    DeviceBuffer<long long> failStep_;
+    DeviceBuffer<float> viewV_, viewAct_;
+};
+
+class CudaCardiac final : public Model {
+public:
+    CudaCardiac() { CF_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
+    ~CudaCardiac() override {
+        gpu_.reset();
+        cudaStreamDestroy(stream_);
+    }
+    CudaCardiac(const CudaCardiac&) = delete;
+    CudaCardiac& operator=(const CudaCardiac&) = delete;
+
+    Backend backend() const override { return Backend::Cuda; }
+
+    void reset(const ParamSet& params, std::uint32_t) override {
+        CardiacParams p = checkedParams(params);
+        std::unique_ptr<CellProgram> program = loadCellProgram(p);  // throws before changes
+        const std::size_t nodes = static_cast<std::size_t>(p.nx) * p.ny * p.nz;
+        std::unique_ptr<TissueGpuBase> gpu;
+        // Compiles the model's kernel (NVRTC): a KernelCompileError leaves the model as it was.
+        if (p.precision == 1)
+            gpu = std::make_unique<TissueGpu<float>>(program->model(), nodes, stream_);
+        else
+            gpu = std::make_unique<TissueGpu<double>>(program->model(), nodes, stream_);
+        TissueState s;
+        const std::vector<double> y0 = program->initialStates();
+        for (double v : y0)
+            s.columns.emplace_back(nodes, v);
+        s.activation.assign(nodes, kNotActivated);
+        gpu->upload(s);
+        gpu->setParameters(program->parameters());
+        p_ = std::move(p);
+        program_ = std::move(program);
+        gpu_ = std::move(gpu);
+        nodes_ = nodes;
+        uploadRegion();
+        step_ = 0;
+        time_ = 0.0;
+    }
+
+    void setLiveParameters(const ParamSet& params) override {
+        CardiacParams next = checkedParams(params);
+        std::vector<double> values = program_->parameters();
+        for (std::size_t k = 0; k < values.size(); ++k)
+            program_->parameters()[k] =
+                program_->model()
+                    .vars[static_cast<std::size_t>(program_->model().params[k])]
+                    .initial;
+        try {
+            applyParameterValues(next.parameterValues, *program_);
+        } catch (...) {
+            program_->parameters() = values;
+            throw;
+        }
+        next.modelFile = p_.modelFile;  // structural
+        next.precision = p_.precision;
+        next.nx = p_.nx;
+        next.ny = p_.ny;
+        next.nz = p_.nz;
+        next.dx = p_.dx;
+        p_ = std::move(next);
+        gpu_->setParameters(program_->parameters());  // ordered on the stream
+        uploadRegion();
+    }
+
+    void advance(std::uint64_t steps) override {
+        for (std::uint64_t s = 0; s < steps; ++s) {
+            gpu_->step(p_, step_, time_);
+            ++step_;
+            time_ += p_.dt;
+        }
+        const auto [cell, when] = gpu_->failure();
+        if (cell < nodes_) {
+            const TissueState s = gpu_->download();
+            std::size_t k = 0;
+            while (k + 1 < s.columns.size() && std::isfinite(s.columns[k][cell]))
+                ++k;
+            const std::uint64_t failedStep = when > 0 ? static_cast<std::uint64_t>(when) : step_;
+            throw SimulationError(nonFiniteMessage(p_, program_->model(), cell, k,
+                                                   s.columns[k][cell], failedStep,
+                                                   static_cast<double>(failedStep) * p_.dt));
+        }
+    }
+
+    void synchronize() override { CF_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
+
+    std::uint64_t step() const override { return step_; }
+    double time() const override { return time_; }
+
+    std::vector<Metric> metrics() override {
+        return tissueMetrics(p_, gpu_->potential(), gpu_->activation());
+    }
+
+    Snapshot snapshot() override {
+        TissueState s = gpu_->download();
+        s.step = step_;
+        s.time = time_;
+        return makeTissueSnapshot(p_, program_->model(), s);
+    }
+
+    void restore(const Snapshot& snapshot) override {
+        const TissueState s = readTissueSnapshot(p_, program_->model(), snapshot);  // throws
+        gpu_->upload(s);
+        step_ = s.step;
+        time_ = s.time;
+    }
+
+    ModelViews views() override { return gpu_->views(p_, program_->model(), time_); }
+
+    void checkFinite() override {}  // advance() reads the device's failure flag
+
+private:
+    void uploadRegion() {
+        std::vector<unsigned char> region(nodes_);
+        for (int k = 0; k < p_.nz; ++k)
+            for (int j = 0; j < p_.ny; ++j)
+                for (int i = 0; i < p_.nx; ++i)
+                    region[static_cast<std::size_t>(i) +
+                           static_cast<std::size_t>(p_.nx) *
+                               (static_cast<std::size_t>(j) +
+                                static_cast<std::size_t>(p_.ny) * k)] =
+                        inStimulusRegion(p_, i, j, k) ? 1 : 0;
+        gpu_->setRegion(region);
+    }
+
+    cudaStream_t stream_ = nullptr;
+    CardiacParams p_{};
+    std::unique_ptr<CellProgram> program_;
+    std::unique_ptr<TissueGpuBase> gpu_;
+    std::size_t nodes_ = 0;
+    std::uint64_t step_ = 0;
+    double time_ = 0.0;
+};
+
+}  // namespace
+
+std::unique_ptr<Model> makeCudaModel() {
+    if (!nvrtcAvailable())
+        throw Error("cardiac: the CUDA backend needs NVRTC to compile the model: " + nvrtcStatus());
+    return std::make_unique<CudaCardiac>();
+}
+
+}  // namespace cf::cardiac
