@@ -209,6 +209,7 @@ ModelDescriptor descriptor() {
     // The model file and the parameter values are checked in the caller's thread before an
     // edit reaches a running model.
     d.validate = [](const ParamSet& params) { loadCellProgram(checkedParams(params)); };
+    d.benchCases = benchCases();
     return d;
 }
 

@@ -76,4 +76,6 @@ std::string nonFiniteMessage(const CardiacParams& p, const CheckedModel& m, std:
 std::unique_ptr<Model> makeCpuModel();
 std::unique_ptr<Model> makeCudaModel();  // CUDA builds only
 
+std::vector<BenchCase> benchCases();
+
 }  // namespace cf::cardiac

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// `cellforge-sim bench cardiac`: cell-steps per second of the bundled model at 10^6
+// uncoupled cells in float and double (docs/design/cardiac.md section 11), and a coupled
+// 512 x 512 sheet. The N-version cases come with the ten Tusscher model.
+#include <cmath>
+#include <string>
+
+#include "sim/core/bench.hpp"
+#include "sim/models/cardiac/cardiac_model.hpp"
+
+namespace cf::cardiac {
+
+namespace {
+
+BenchCase cells(const char* precision) {
+    BenchCase c;
+    c.name =
+        std::string("cells-aliev-panfilov-") + (std::string(precision) == "float" ? "f32" : "f64");
+    c.description = std::string("10^6 uncoupled Aliev-Panfilov cells, ") + precision +
+                    ", dt 0.01 ms, every cell stimulated; one repeat = 100 steps";
+    c.run = [precision](Backend b, const BenchOptions& o) {
+        const int side = std::max(10, static_cast<int>(std::lround(1000.0 * std::sqrt(o.scale))));
+        const std::vector<std::string> overrides = {"tissue.nx=" + std::to_string(side),
+                                                    "tissue.ny=" + std::to_string(side),
+                                                    "tissue.diffusion_long=0",
+                                                    "tissue.diffusion_trans=0",
+                                                    "time.dt=0.01",
+                                                    "protocol.region=all",
+                                                    std::string("model.precision=") + precision};
+        const auto n = static_cast<std::uint64_t>(side) * static_cast<std::uint64_t>(side);
+        BenchResult r = benchModelSteps(descriptor(), b, overrides, n, 10, 100, o);
+        r.note = "entity_steps_per_s = cell-steps per second; 2 states read and written";
+        r.bytesPerStep =
+            2.0 * 2.0 * (std::string(precision) == "float" ? 4.0 : 8.0) * static_cast<double>(n);
+        return r;
+    };
+    return c;
+}
+
+BenchCase sheet() {
+    BenchCase c;
+    c.name = "sheet-512-f32";
+    c.description = "512 x 512 Aliev-Panfilov sheet, float, plane wave; one repeat = 100 steps";
+    c.run = [](Backend b, const BenchOptions& o) {
+        const int side = std::max(16, static_cast<int>(std::lround(512.0 * std::sqrt(o.scale))));
+        const std::vector<std::string> overrides = {"tissue.nx=" + std::to_string(side),
+                                                    "tissue.ny=" + std::to_string(side),
+                                                    "model.precision=float"};
+        const auto n = static_cast<std::uint64_t>(side) * static_cast<std::uint64_t>(side);
+        BenchResult r = benchModelSteps(descriptor(), b, overrides, n, 10, 100, o);
+        r.note = "cell step, one diffusion sub-step, activation check per step";
+        return r;
+    };
+    return c;
+}
+
+}  // namespace
+
+std::vector<BenchCase> benchCases() {
+    return {cells("float"), cells("double"), sheet()};
+}
+
+}  // namespace cf::cardiac
