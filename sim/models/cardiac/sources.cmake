@@ -7,6 +7,8 @@ list(APPEND CELLFORGE_SIM_SOURCES
   models/cardiac/lang/parser.cpp
   models/cardiac/lang/term.cpp
   models/cardiac/lang/derivative.cpp
+  models/cardiac/lang/units.cpp
+  models/cardiac/lang/unit_check.cpp
   models/cardiac/lang/checked_model.cpp
   models/cardiac/lang/cell_program.cpp
   models/cardiac/lang/cuda_emitter.cpp

@@ -12,6 +12,7 @@
 #include "sim/models/cardiac/lang/cell_program.hpp"
 #include "sim/models/cardiac/lang/checked_model.hpp"
 #include "sim/models/cardiac/lang/parser.hpp"
+#include "sim/models/cardiac/lang/units.hpp"
 
 namespace cf::cardiac {
 namespace {
@@ -142,6 +143,41 @@ TEST(CardiacLanguage, CheckErrorsNameTheProblem) {
     EXPECT_EQ(firstError(head + "dot(V) = -V*V\nmethod rl: V\n"),
               "m.cfm:5:1: error: method rl: 'c.V' is not a gate: its rate is not affine in "
               "'c.V'");
+}
+
+TEST(CardiacLanguage, UnitsAreParsedAndCompared) {
+    const auto unit = [](const char* text) { return *parseUnit(text); };
+    EXPECT_TRUE(unit("A/F") == unit("mV/ms")) << "A/F = V/s = mV/ms";
+    EXPECT_TRUE(unit("mM") == unit("mol/m^3"));
+    EXPECT_TRUE(unit("uA/cm^2").sameDimension(unit("A/m^2")));
+    EXPECT_EQ(unit("uA/cm^2").power10, -2) << "1e-6 / 1e-4";
+    EXPECT_EQ(unit("kg").power10, 0);
+    EXPECT_FALSE(unit("mV") == unit("V"));
+    EXPECT_TRUE(unit("mV").sameDimension(unit("V")));
+    EXPECT_TRUE(unit("1/mV/ms") == divide(unit("1"), multiply(unit("mV"), unit("ms"))));
+    std::string bad;
+    EXPECT_FALSE(parseUnit("mV/hour", &bad).has_value());
+    EXPECT_EQ(bad, "hour");
+}
+
+TEST(CardiacLanguage, UnitErrorsNameBothUnits) {
+    const std::string head = "model m\ntime [ms]\n[c]\nstate V = -80 [mV] bind potential\n";
+    EXPECT_EQ(firstError(head + "dot(V) = 0 [mV/hour]\n"),
+              "m.cfm:5:10: error: unknown unit 'hour'");
+    EXPECT_EQ(firstError(head + "dot(V) = (V + 1 [V]) / 1 [ms]\n"),
+              "m.cfm:5:13: error: unit mismatch in '+': [mV] vs [V] (factor 1000)");
+    EXPECT_EQ(firstError(head + "dot(V) = exp(V) * 1 [mV/ms]\n"),
+              "m.cfm:5:10: error: unit mismatch in 'exp': [mV] vs [1]");
+    EXPECT_EQ(firstError(head + "dot(V) = 0 [mV/ms]\nx = 2 [mV] in [ms]\n"),
+              "m.cfm:6:1: error: 'c.x' is declared in [ms] but its expression is in [mV]");
+    EXPECT_EQ(firstError(head + "dot(V) = 1 [mV]\n"),
+              "m.cfm:5:1: error: dot(V) must be in [mV/ms], found [mV]");
+    EXPECT_EQ(firstError(head + "dot(V) = V^0.5 * 1 [1/ms]\n"),
+              "m.cfm:5:11: error: exponent of '^' must be dimensionless when the base has units, "
+              "unless it is an integer literal");
+    // Numbers without units adapt: this model checks.
+    EXPECT_EQ(firstError(head + "dot(V) = -0.1 * (V + 80 [mV]) / 1 [ms] + 2 * V^2 / 1 [mV*ms]\n"),
+              "(compiled)");
 }
 
 TEST(CardiacLanguage, UnusedStatesAndVariablesAreWarned) {

@@ -8,6 +8,7 @@
 
 #include "sim/models/cardiac/lang/derivative.hpp"
 #include "sim/models/cardiac/lang/parser.hpp"
+#include "sim/models/cardiac/lang/unit_check.hpp"
 
 namespace cf::cardiac {
 
@@ -98,6 +99,7 @@ public:
         declare();
         resolveAll();
         if (!sink_.hasErrors()) sortDefinitions();
+        if (!sink_.hasErrors()) checkUnits(m_, sink_);
         bindings();
         parameterRanges();
         if (!sink_.hasErrors()) {
@@ -284,7 +286,9 @@ private:
     TermPtr resolve(const Section& s, const Expr& e) {
         switch (e.kind) {
             case ExprKind::Number: {
-                TermPtr t = constant(e.value);
+                auto t = std::make_shared<Term>(*constant(e.value));
+                t->unit = e.unit;
+                t->pos = e.pos;
                 return t;
             }
             case ExprKind::Name: {

@@ -4,12 +4,12 @@
 // 1.3: every name resolved (E110 undefined, with a suggestion; E111 defined twice), every
 // state with exactly one equation (E113, E114, E115), known functions with the right number
 // of arguments (E120, E121), numbers and conditions where each is expected (E122, E123), no
-// circular definitions (E112), one potential and at most one stimulus binding (E150,
-// E151), parameter defaults within their ranges (E140), and warnings for states and
-// variables nothing uses (W200, W201). Each state gets its integration method: gates (rates
-// affine in the state, found by symbolic differentiation) default to Rush-Larsen, the rest
-// to forward Euler; `method` lines override (E160 when rl names a non-gate).
-// Units are kept as written; checking them is not done yet.
+// circular definitions (E112), consistent units where they are given (E130-E134), one potential and
+// at most one stimulus binding (E150, E151), parameter defaults within their ranges (E140), and
+// warnings for states and variables nothing uses (W200, W201). Each state gets its integration
+// method: gates (rates affine in the state, found by symbolic differentiation) default to
+// Rush-Larsen, the rest to forward Euler; `method` lines override (E160 when rl names a non-gate).
+// Units are checked where known (unit_check.hpp: E130-E134).
 #include <string>
 #include <vector>
 

@@ -60,6 +60,7 @@ using TermPtr = std::shared_ptr<const Term>;
 struct Term {
     Op op = Op::Const;
     double value = 0;  // Const
+    std::string unit;  // Const: as written ("mV"), empty when the number has none
     int var = -1;      // Var
     std::vector<TermPtr> args;
     SourcePos pos;
