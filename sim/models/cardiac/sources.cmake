@@ -9,6 +9,7 @@ list(APPEND CELLFORGE_SIM_SOURCES
   models/cardiac/lang/derivative.cpp
   models/cardiac/lang/units.cpp
   models/cardiac/lang/unit_check.cpp
+  models/cardiac/lang/singularities.cpp
   models/cardiac/lang/checked_model.cpp
   models/cardiac/lang/cell_program.cpp
   models/cardiac/lang/cuda_emitter.cpp

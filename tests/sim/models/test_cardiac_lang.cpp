@@ -180,6 +180,30 @@ TEST(CardiacLanguage, UnitErrorsNameBothUnits) {
               "(compiled)");
 }
 
+// Beeler-Reuter's alpha_m = (V + 47) / (1 - exp(-0.1 (V + 47))) is 0/0 at V = -47 mV, where
+// its limit is 1/0.1 = 10 /ms (design note 3.3); at -46 mV it is 1/(1 - e^-0.1) =
+// 10.508331944775. The straight line across +-47e-6 mV is within (47e-6)^2 |f''| ~ 1e-10
+// of the limit.
+TEST(CardiacLanguage, RemovableSingularityIsReplacedNearItsPoint) {
+    const CheckedModel m = compileModel(kBeelerReuterGates, "br.cfm");
+    bool noted = false;
+    for (const Diagnostic& d : m.warnings)
+        if (d.code == "W210" &&
+            d.message.find("membrane.V = -47 [mV] in 'ina.alpha_m'") != std::string::npos)
+            noted = true;
+    EXPECT_TRUE(noted);
+    CellProgram p(m);
+    auto alphaAt = [&](double v) {
+        std::vector<double> y = {v, 0.0, 0.988}, f;
+        p.rates(y, 0.0, f);
+        return f[1];  // dot(m) at m = 0 is alpha_m
+    };
+    EXPECT_NEAR(alphaAt(-47.0), 10.0, 1e-9);
+    EXPECT_NEAR(alphaAt(-47.0 + 1e-9), 10.0, 1e-9);
+    EXPECT_NEAR(alphaAt(-46.0), 10.508331944775, 1e-9);
+    EXPECT_TRUE(m.states[1].gate) << "the rewrite keeps m a gate";
+}
+
 TEST(CardiacLanguage, UnusedStatesAndVariablesAreWarned) {
     const CheckedModel m = compileModel(
         "model m\n[c]\nstate V = -80 bind potential\ndot(V) = -V\nstate w = 1\ndot(w) = -w\n"

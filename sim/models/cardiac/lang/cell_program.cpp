@@ -22,7 +22,8 @@ std::vector<double> CellProgram::initialStates() const {
     return y;
 }
 
-void CellProgram::evaluate(const double* y, double t, const double* stimulus, Workspace& w) const {
+void CellProgram::loadValues(const double* y, double t, const double* stimulus,
+                             Workspace& w) const {
     std::vector<double>& v = w.values;
     v.resize(m_.vars.size());
     v[static_cast<std::size_t>(m_.time)] = t;
@@ -33,16 +34,16 @@ void CellProgram::evaluate(const double* y, double t, const double* stimulus, Wo
     for (int d : m_.order) {
         const bool driven = stimulus != nullptr && d == m_.stimulus;
         v[static_cast<std::size_t>(d)] =
-            driven ? *stimulus : eval(*m_.vars[static_cast<std::size_t>(d)].expr, v);
+            driven ? *stimulus : evaluate(*m_.vars[static_cast<std::size_t>(d)].expr, v);
     }
 }
 
 void CellProgram::rates(const std::vector<double>& y, double t, std::vector<double>& dydt,
                         const double* stimulus) const {
-    evaluate(y.data(), t, stimulus, scratch_);
+    loadValues(y.data(), t, stimulus, scratch_);
     dydt.resize(m_.states.size());
     for (std::size_t s = 0; s < m_.states.size(); ++s)
-        dydt[s] = eval(*m_.states[s].rate, scratch_.values);
+        dydt[s] = evaluate(*m_.states[s].rate, scratch_.values);
 }
 
 void CellProgram::step(std::vector<double>& y, double t, double dt, const double* stimulus) const {
@@ -50,15 +51,15 @@ void CellProgram::step(std::vector<double>& y, double t, double dt, const double
 }
 
 void CellProgram::step(double* y, double t, double dt, const double* stimulus, Workspace& w) const {
-    evaluate(y, t, stimulus, w);
+    loadValues(y, t, stimulus, w);
     w.next.resize(m_.states.size());
     for (std::size_t s = 0; s < m_.states.size(); ++s) {
         const StateInfo& info = m_.states[s];
-        const double f = eval(*info.rate, w.values);
+        const double f = evaluate(*info.rate, w.values);
         if (info.method == Method::ForwardEuler) {
             w.next[s] = y[s] + dt * f;
         } else {
-            const double b = eval(*info.slope, w.values);
+            const double b = evaluate(*info.slope, w.values);
             w.next[s] = y[s] + dt * f * phi1(b * dt);
         }
     }
@@ -68,13 +69,13 @@ void CellProgram::step(double* y, double t, double dt, const double* stimulus, W
 
 double CellProgram::potentialRate(const double* y, double t, const double* stimulus,
                                   Workspace& w) const {
-    evaluate(y, t, stimulus, w);
-    return eval(*m_.states[static_cast<std::size_t>(potentialState_)].rate, w.values);
+    loadValues(y, t, stimulus, w);
+    return evaluate(*m_.states[static_cast<std::size_t>(potentialState_)].rate, w.values);
 }
 
-double CellProgram::eval(const Term& t, const std::vector<double>& values) {
+double evaluate(const Term& t, const std::vector<double>& values) {
     const auto& a = t.args;
-    auto x = [&](std::size_t i) { return eval(*a[i], values); };
+    auto x = [&](std::size_t i) { return evaluate(*a[i], values); };
     switch (t.op) {
         case Op::Const:
             return t.value;

@@ -15,6 +15,9 @@ namespace cf::cardiac {
 // phi1(z) = (e^z - 1)/z without cancellation near 0 (series below |z| < 1e-4, error z^3/24).
 double phi1(double z);
 
+// The value of `t` with every variable's value in `values` (by variable index).
+double evaluate(const Term& t, const std::vector<double>& values);
+
 class CellProgram {
 public:
     explicit CellProgram(CheckedModel model);
@@ -44,8 +47,7 @@ public:
     double potentialRate(const double* y, double t, const double* stimulus, Workspace& w) const;
 
 private:
-    void evaluate(const double* y, double t, const double* stimulus, Workspace& w) const;
-    static double eval(const Term& t, const std::vector<double>& values);
+    void loadValues(const double* y, double t, const double* stimulus, Workspace& w) const;
 
     CheckedModel m_;
     std::vector<double> params_;

@@ -8,6 +8,7 @@
 
 #include "sim/models/cardiac/lang/derivative.hpp"
 #include "sim/models/cardiac/lang/parser.hpp"
+#include "sim/models/cardiac/lang/singularities.hpp"
 #include "sim/models/cardiac/lang/unit_check.hpp"
 
 namespace cf::cardiac {
@@ -103,6 +104,7 @@ public:
         bindings();
         parameterRanges();
         if (!sink_.hasErrors()) {
+            removeSingularities(m_, sink_);  // before the slopes are derived from the rates
             unused();
             methods();
         }
