@@ -5,6 +5,7 @@ list(APPEND CELLFORGE_SIM_SOURCES
   models/cardiac/lang/diagnostics.cpp
   models/cardiac/lang/lexer.cpp
   models/cardiac/lang/parser.cpp
+  models/cardiac/lang/printer.cpp
   models/cardiac/lang/term.cpp
   models/cardiac/lang/derivative.cpp
   models/cardiac/lang/units.cpp

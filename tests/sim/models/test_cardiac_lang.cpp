@@ -7,11 +7,13 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <functional>
 #include <string>
 
 #include "sim/models/cardiac/lang/cell_program.hpp"
 #include "sim/models/cardiac/lang/checked_model.hpp"
 #include "sim/models/cardiac/lang/parser.hpp"
+#include "sim/models/cardiac/lang/printer.hpp"
 #include "sim/models/cardiac/lang/units.hpp"
 
 namespace cf::cardiac {
@@ -202,6 +204,72 @@ TEST(CardiacLanguage, RemovableSingularityIsReplacedNearItsPoint) {
     EXPECT_NEAR(alphaAt(-47.0 + 1e-9), 10.0, 1e-9);
     EXPECT_NEAR(alphaAt(-46.0), 10.508331944775, 1e-9);
     EXPECT_TRUE(m.states[1].gate) << "the rewrite keeps m a gate";
+}
+
+// Structural equality of expressions and models, positions aside.
+bool sameExpr(const Expr& a, const Expr& b) {
+    // A number's text may differ ("28.0" prints as "28"); its value may not.
+    const bool textDiffers = a.kind != ExprKind::Number && a.text != b.text;
+    if (a.kind != b.kind || textDiffers || a.unit != b.unit || a.value != b.value ||
+        a.args.size() != b.args.size())
+        return false;
+    for (std::size_t k = 0; k < a.args.size(); ++k)
+        if (!sameExpr(*a.args[k], *b.args[k])) return false;
+    return true;
+}
+
+bool sameModel(const ModelAst& a, const ModelAst& b) {
+    if (a.name != b.name || a.title != b.title || a.timeUnit != b.timeUnit ||
+        a.sections.size() != b.sections.size() || a.methods.size() != b.methods.size())
+        return false;
+    for (std::size_t s = 0; s < a.sections.size(); ++s) {
+        const Section& x = a.sections[s];
+        const Section& y = b.sections[s];
+        if (x.name != y.name || x.statements.size() != y.statements.size()) return false;
+        for (std::size_t k = 0; k < x.statements.size(); ++k) {
+            const Statement& p = x.statements[k];
+            const Statement& q = y.statements[k];
+            if (p.kind != q.kind || p.name != q.name || p.value != q.value || p.unit != q.unit ||
+                p.bindPotential != q.bindPotential || p.hasRange != q.hasRange ||
+                p.rangeLo != q.rangeLo || p.rangeHi != q.rangeHi ||
+                p.description != q.description || p.inUnit != q.inUnit || p.binding != q.binding ||
+                p.uses != q.uses || p.method != q.method || p.targets != q.targets ||
+                !p.expr != !q.expr || (p.expr && !sameExpr(*p.expr, *q.expr)))
+                return false;
+        }
+    }
+    return true;
+}
+
+TEST(CardiacLanguage, PrintedModelParsesToTheSameTree) {
+    for (const char* source : {kAlievPanfilov, kBeelerReuterGates}) {
+        const ModelAst first = parseModel(source, "m.cfm");
+        const std::string printed = printModel(first);
+        const ModelAst second = parseModel(printed, "printed.cfm");
+        EXPECT_TRUE(sameModel(first, second)) << printed;
+        EXPECT_EQ(printModel(second), printed) << "printing is idempotent";
+    }
+    // Precedence and associativity: 10,000 random expressions survive print -> parse.
+    std::uint64_t state = 42;
+    auto next = [&] {
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        return static_cast<unsigned>(state >> 33);
+    };
+    const char* ops[] = {"+", "-", "*", "/", "^", "<", "and", "or"};
+    std::function<std::string(int)> random = [&](int depth) -> std::string {
+        const unsigned r = next() % (depth > 3 ? 2 : 6);
+        if (r == 0) return std::to_string(next() % 100) + "." + std::to_string(next() % 10);
+        if (r == 1) return std::string(1, static_cast<char>('a' + next() % 3));
+        if (r == 2) return "-" + random(depth + 1);
+        if (r == 3) return "exp(" + random(depth + 1) + ")";
+        return "(" + random(depth + 1) + " " + ops[next() % 8] + " " + random(depth + 1) + ")";
+    };
+    for (int k = 0; k < 10000; ++k) {
+        const std::string text = "model r\n[c]\nx = " + random(0) + "\n";
+        const ModelAst first = parseModel(text, "r.cfm");
+        const ModelAst second = parseModel(printModel(first), "r.cfm");
+        ASSERT_TRUE(sameModel(first, second)) << text << "printed as\n" << printModel(first);
+    }
 }
 
 TEST(CardiacLanguage, UnusedStatesAndVariablesAreWarned) {
