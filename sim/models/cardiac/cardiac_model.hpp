@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "sim/core/model.hpp"
+#include "sim/models/cardiac/beat_meter.hpp"
 #include "sim/models/cardiac/cardiac_params.hpp"
 #include "sim/models/cardiac/lang/cell_program.hpp"
 
@@ -62,9 +63,13 @@ Snapshot makeTissueSnapshot(const CardiacParams& p, const CheckedModel& m, const
 // Throws IoError (naming the field or the grid) before anything changes.
 TissueState readTissueSnapshot(const CardiacParams& p, const CheckedModel& m,
                                const Snapshot& snapshot);
-// Metrics: v_mean, v_centre [mV], activated (fraction), last_activation [ms].
+// Metrics: v_mean, v_centre [mV], activated (fraction), last_activation [ms], and of the
+// centre cell's latest beat (beat_meter.hpp; NaN before the first): beats, v_rest, v_peak
+// [mV], dvdt_max [mV/ms], apd90 [ms].
 std::vector<Metric> tissueMetrics(const CardiacParams& p, const std::vector<double>& potential,
-                                  const std::vector<double>& activation);
+                                  const std::vector<double>& activation, const BeatMeter& meter);
+// The node whose potential v_centre and the beat metrics follow.
+std::size_t centreNode(const CardiacParams& p);
 // Volume "tissue" with channels V [mV] (a fixed range from rest - 5 to rest + 120 mV) and
 // activation_time [ms] (0 to the current time); arrays in `space`.
 ModelViews tissueViews(const CardiacParams& p, const CheckedModel& m, MemorySpace space,

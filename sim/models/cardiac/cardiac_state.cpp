@@ -58,8 +58,14 @@ TissueState readTissueSnapshot(const CardiacParams& p, const CheckedModel& m,
     return s;
 }
 
+std::size_t centreNode(const CardiacParams& p) {
+    return static_cast<std::size_t>(p.nx / 2) +
+           static_cast<std::size_t>(p.nx) *
+               (static_cast<std::size_t>(p.ny / 2) + static_cast<std::size_t>(p.ny) * (p.nz / 2));
+}
+
 std::vector<Metric> tissueMetrics(const CardiacParams& p, const std::vector<double>& potential,
-                                  const std::vector<double>& activation) {
+                                  const std::vector<double>& activation, const BeatMeter& meter) {
     double sum = 0.0, latest = 0.0;
     std::size_t activated = 0;
     for (std::size_t k = 0; k < potential.size(); ++k) {
@@ -69,15 +75,20 @@ std::vector<Metric> tissueMetrics(const CardiacParams& p, const std::vector<doub
             latest = std::max(latest, activation[k]);
         }
     }
-    const std::size_t centre =
-        static_cast<std::size_t>(p.nx / 2) +
-        static_cast<std::size_t>(p.nx) *
-            (static_cast<std::size_t>(p.ny / 2) + static_cast<std::size_t>(p.ny) * (p.nz / 2));
     const double nodes = static_cast<double>(potential.size());
-    return {{"v_mean", "mV", sum / nodes},
-            {"v_centre", "mV", potential[centre]},
-            {"activated", "1", static_cast<double>(activated) / nodes},
-            {"last_activation", "ms", latest}};
+    std::vector<Metric> m = {{"v_mean", "mV", sum / nodes},
+                             {"v_centre", "mV", potential[centreNode(p)]},
+                             {"activated", "1", static_cast<double>(activated) / nodes},
+                             {"last_activation", "ms", latest}};
+    const std::vector<BeatRecord> beats = meter.beats();
+    const double nan = std::nan("");
+    const BeatRecord* last = beats.empty() ? nullptr : &beats.back();
+    m.push_back({"beats", "1", static_cast<double>(beats.size())});
+    m.push_back({"v_rest", "mV", last ? last->vRest : nan});
+    m.push_back({"v_peak", "mV", last ? last->vPeak : nan});
+    m.push_back({"dvdt_max", "mV/ms", last ? last->dvdtMax : nan});
+    m.push_back({"apd90", "ms", last ? last->apd90 : nan});
+    return m;
 }
 
 ModelViews tissueViews(const CardiacParams& p, const CheckedModel& m, MemorySpace space,

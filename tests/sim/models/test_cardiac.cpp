@@ -28,6 +28,30 @@ double activationAt(Model& m, std::size_t i) {
     return m.snapshot().at("activation_time").as<double>()[i];
 }
 
+// A synthetic action potential sampled every 0.1 ms: rest -80 mV up to 10 ms, +20 mV from
+// the next sample (an upstroke of 1000 mV/ms, midpoint 10.05 ms), flat to 100 ms, a fall of
+// 1 mV/ms to -80 mV (100-200 ms). V90 = 20 - 0.9 x 100 = -70 mV is crossed at 190 ms:
+// APD90 = 190 - 10.05 = 179.95 ms.
+TEST(CardiacBeatMeter, MeasuresASyntheticActionPotential) {
+    cardiac::BeatMeter meter(10.0, 500.0);
+    auto v = [](double t) {
+        if (t <= 10.0 + 1e-9) return -80.0;
+        if (t <= 100.0) return 20.0;
+        if (t <= 200.0) return 20.0 - (t - 100.0);
+        return -80.0;
+    };
+    for (int k = 0; k <= 4000; ++k)
+        meter.add(0.1 * k, v(0.1 * k));
+    const std::vector<cardiac::BeatRecord> beats = meter.beats();
+    ASSERT_EQ(beats.size(), 1u);
+    EXPECT_DOUBLE_EQ(beats[0].vRest, -80.0);
+    EXPECT_NEAR(beats[0].vPeak, 20.0, 1e-12);
+    EXPECT_NEAR(beats[0].dvdtMax, 1000.0, 1e-6);
+    EXPECT_NEAR(beats[0].tUp, 10.05, 1e-9);
+    EXPECT_NEAR(beats[0].apd90, 179.95, 1e-9);
+    EXPECT_TRUE(beats[0].responded);
+}
+
 TEST_P(CardiacTest, SingleCellPacedThreeTimesFiresThreeTimes) {
     // Aliev-Panfilov recovers slowly (eps0 = 0.002 per 12.9 ms): a cycle of 1000 ms.
     set({"tissue.nx=1", "tissue.ny=1", "protocol.cycle_length=1000", "protocol.beats=3",
@@ -42,6 +66,12 @@ TEST_P(CardiacTest, SingleCellPacedThreeTimesFiresThreeTimes) {
         above = v > 0.0;
     }
     EXPECT_EQ(upstrokes, 3);
+    EXPECT_EQ(metric(*m, "beats"), 3.0);
+    const double apd = metric(*m, "apd90");
+    std::printf("beat 3: rest %.3f mV, peak %.3f mV, dV/dt max %.3f mV/ms, APD90 %.2f ms\n",
+                metric(*m, "v_rest"), metric(*m, "v_peak"), metric(*m, "dvdt_max"), apd);
+    EXPECT_GT(apd, 100.0);
+    EXPECT_LT(apd, 1000.0);
 }
 
 // The speed of a plane wave between x = 3 and 7 mm of a 10 mm cable (D = 0.5 mm^2/ms):

@@ -38,6 +38,9 @@ public:
         vNext_.resize(nodes_);
         step_ = 0;
         time_ = 0.0;
+        meter_ = BeatMeter(p_.start, p_.cycleLength, p_.beats);
+        centre_ = centreNode(p_);
+        meter_.add(time_, y_[centre_ * states_ + potential_]);
     }
 
     void setLiveParameters(const ParamSet& params) override {
@@ -72,7 +75,7 @@ public:
     double time() const override { return time_; }
 
     std::vector<Metric> metrics() override {
-        return tissueMetrics(p_, column(potential_), activation_);
+        return tissueMetrics(p_, column(potential_), activation_, meter_);
     }
 
     Snapshot snapshot() override {
@@ -93,6 +96,8 @@ public:
         activation_ = s.activation;
         step_ = s.step;
         time_ = s.time;
+        meter_ = BeatMeter(p_.start, p_.cycleLength, p_.beats);  // beats are measured afresh
+        meter_.add(time_, y_[centre_ * states_ + potential_]);
     }
 
     ModelViews views() override {
@@ -152,6 +157,7 @@ private:
         }
         ++step_;
         time_ += dt;
+        meter_.add(time_, y_[centre_ * states_ + potential_]);
     }
 
     // Explicit diffusion of the potential (after the cell step), in sub-steps.
@@ -213,6 +219,8 @@ private:
     std::vector<float> viewV_, viewActivation_;
     std::uint64_t step_ = 0;
     double time_ = 0.0;
+    BeatMeter meter_{0.0, 0.0};
+    std::size_t centre_ = 0;
 };
 
 }  // namespace

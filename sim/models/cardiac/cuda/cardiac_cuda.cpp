@@ -27,6 +27,10 @@ public:
     virtual void upload(const TissueState& s) = 0;
     virtual TissueState download() = 0;
     virtual std::vector<double> potential() = 0;
+    // After each step of the batch, the potential of node `probe` is kept on the device;
+    // trace() returns the batch's values (one per step) and starts a new batch.
+    virtual void beginTrace(std::size_t probe, std::size_t steps) = 0;
+    virtual std::vector<double> trace(std::size_t steps) = 0;
     virtual std::vector<double> activation() = 0;
     virtual void setParameters(const std::vector<double>& values) = 0;
     virtual void setRegion(const std::vector<unsigned char>& region) = 0;
@@ -91,6 +95,21 @@ public:
 
     std::vector<double> activation() override { return activation_.toHost(stream_); }
 
+    void beginTrace(std::size_t probe, std::size_t steps) override {
+        probe_ = probe;
+        if (trace_.size() < steps) trace_.resize(steps);
+        traced_ = 0;
+    }
+
+    std::vector<double> trace(std::size_t steps) override {
+        std::vector<Real> host(steps);
+        if (steps > 0)
+            CF_CUDA_CHECK(cudaMemcpyAsync(host.data(), trace_.data(), steps * sizeof(Real),
+                                          cudaMemcpyDeviceToHost, stream_));
+        CF_CUDA_CHECK(cudaStreamSynchronize(stream_));
+        return {host.begin(), host.end()};
+    }
+
     void setParameters(const std::vector<double>& values) override {
         std::vector<Real> p(values.begin(), values.end());
         if (p.empty()) p.push_back(Real(0));  // a valid pointer for models without parameters
@@ -124,6 +143,9 @@ public:
         diffuse(p, v);
         cuda::launchActivation<Real>(vBefore_.data(), v, activation_.data(), nodes_, t, p.dt,
                                      p.activationThreshold, stream_);
+        if (traced_ < trace_.size())
+            CF_CUDA_CHECK(cudaMemcpyAsync(trace_.data() + traced_++, v + probe_, sizeof(Real),
+                                          cudaMemcpyDeviceToDevice, stream_));
     }
 
     std::pair<std::size_t, long long> failure() override {
@@ -181,6 +203,8 @@ private:
     DeviceBuffer<int> fail_;
     DeviceBuffer<long long> failStep_;
     DeviceBuffer<float> viewV_, viewAct_;
+    DeviceBuffer<Real> trace_;
+    std::size_t probe_ = 0, traced_ = 0;
 };
 
 class CudaCardiac final : public Model {
@@ -219,6 +243,10 @@ public:
         uploadRegion();
         step_ = 0;
         time_ = 0.0;
+        meter_ = BeatMeter(p_.start, p_.cycleLength, p_.beats);
+        meter_.add(
+            0.0,
+            y0[static_cast<std::size_t>(program_->model().stateOf(program_->model().potential))]);
     }
 
     void setLiveParameters(const ParamSet& params) override {
@@ -247,11 +275,16 @@ public:
     }
 
     void advance(std::uint64_t steps) override {
+        gpu_->beginTrace(centreNode(p_), static_cast<std::size_t>(steps));
+        const double t0 = time_;
         for (std::uint64_t s = 0; s < steps; ++s) {
             gpu_->step(p_, step_, time_);
             ++step_;
             time_ += p_.dt;
         }
+        const std::vector<double> trace = gpu_->trace(static_cast<std::size_t>(steps));
+        for (std::size_t k = 0; k < trace.size(); ++k)
+            meter_.add(t0 + static_cast<double>(k + 1) * p_.dt, trace[k]);
         const auto [cell, when] = gpu_->failure();
         if (cell < nodes_) {
             const TissueState s = gpu_->download();
@@ -271,7 +304,7 @@ public:
     double time() const override { return time_; }
 
     std::vector<Metric> metrics() override {
-        return tissueMetrics(p_, gpu_->potential(), gpu_->activation());
+        return tissueMetrics(p_, gpu_->potential(), gpu_->activation(), meter_);
     }
 
     Snapshot snapshot() override {
@@ -313,6 +346,7 @@ private:
     std::size_t nodes_ = 0;
     std::uint64_t step_ = 0;
     double time_ = 0.0;
+    BeatMeter meter_{0.0, 0.0};
 };
 
 }  // namespace
