@@ -68,6 +68,25 @@ CardiacParams checkedParams(const ParamSet& params) {
     return p;
 }
 
+TissueState carryStates(const CheckedModel& from, const TissueState& state,
+                        const CheckedModel& to) {
+    TissueState out;
+    out.activation = state.activation;
+    out.step = state.step;
+    out.time = state.time;
+    const std::size_t nodes = state.activation.size();
+    for (const StateInfo& s : to.states) {
+        const Variable& v = to.vars[static_cast<std::size_t>(s.var)];
+        const int old = from.find(v.name);
+        const int k = old >= 0 ? from.stateOf(old) : -1;
+        if (k >= 0)
+            out.columns.push_back(state.columns[static_cast<std::size_t>(k)]);
+        else
+            out.columns.emplace_back(nodes, v.initial);
+    }
+    return out;
+}
+
 void applyParameterValues(const std::string& text, CellProgram& program) {
     const CheckedModel& m = program.model();
     std::string normalized = text;
@@ -116,7 +135,10 @@ void applyParameterValues(const std::string& text, CellProgram& program) {
 
 std::unique_ptr<CellProgram> loadCellProgram(const CardiacParams& p) {
     std::string source, file;
-    if (p.modelFile.empty()) {
+    if (!p.modelSource.empty()) {
+        source = p.modelSource;
+        file = "model.source";
+    } else if (p.modelFile.empty()) {
         source = bundledModelSource("aliev_panfilov");
         file = "aliev_panfilov.cfm (bundled)";
     } else {
@@ -131,7 +153,8 @@ std::unique_ptr<CellProgram> loadCellProgram(const CardiacParams& p) {
     try {
         program = std::make_unique<CellProgram>(compileModel(source, file));
     } catch (const ModelError& e) {
-        throw ParameterError("model.file: the model does not compile:\n" + std::string(e.what()));
+        throw ParameterError(std::string(p.modelSource.empty() ? "model.file" : "model.source") +
+                             ": the model does not compile:\n" + std::string(e.what()));
     }
     applyParameterValues(p.parameterValues, *program);
     return program;

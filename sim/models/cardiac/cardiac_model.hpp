@@ -35,6 +35,11 @@ std::unique_ptr<CellProgram> loadCellProgram(const CardiacParams& p);
 // model.parameters and the line).
 void applyParameterValues(const std::string& text, CellProgram& program);
 
+struct TissueState;
+// The state of model `to` from `state` of model `from`: states of the same qualified name
+// keep their values, new ones start from their initial values (a hot reload).
+TissueState carryStates(const CheckedModel& from, const TissueState& state, const CheckedModel& to);
+
 // Whether the stimulus is on at time t (pulse k of the protocol), computed in double.
 bool pulseOn(const CardiacParams& p, double t);
 // Whether node (i, j, k) lies in the stimulated region.

@@ -13,6 +13,10 @@ const ParamTable& parameterTable() {
                "Cell model (.cfm) in the model language; empty: the bundled Aliev-Panfilov "
                "model",
                S, TextKind::FilePath);
+        b.text("model", "source", &P::modelSource, "",
+               "Model text (.cfm) used instead of model.file when not empty; editing it "
+               "recompiles the model and keeps the states of the same name",
+               L);
         b.text("model", "parameters", &P::parameterValues, "",
                "Values of the model's parameters, one 'name = value' per line (or ';'); names "
                "as in the model file, with or without the section",

@@ -112,6 +112,34 @@ TEST_P(CardiacTest, ParameterValuesAndExactRestart) {
     EXPECT_GT(metric(*m, "activated"), 0.0);
 }
 
+// Hot reload: a new model text with an extra state, set live after 300 steps. The potential
+// and recovery carry over bit for bit, the new state starts from its initial value, and the
+// run goes on; a text that does not compile is refused with its position and changes nothing.
+TEST_P(CardiacTest, EditedModelTextKeepsTheStates) {
+    const std::string base = cardiac::bundledModelSource("aliev_panfilov");
+    set({"tissue.nx=30", "tissue.ny=10", "model.source=" + base});
+    auto m = make(1);
+    m->advance(300);
+    const std::vector<double> before = m->snapshot().at("cell.V").as<double>();
+    params.set("model.source", ParamValue{base + "state w = 0.5\ndot(w) = -w / 10 [ms]\n"});
+    m->setLiveParameters(params);
+    const Snapshot after = m->snapshot();
+    EXPECT_EQ(after.at("cell.V").as<double>(), before);
+    EXPECT_EQ(after.at("cell.w").as<double>(), std::vector<double>(300, 0.5));
+    m->advance(100);
+    // The file says "method fe: *": 100 forward Euler steps of dt 0.02 ms on w' = -w / 10 ms.
+    EXPECT_NEAR(m->snapshot().at("cell.w").as<double>()[0], 0.5 * std::pow(1.0 - 0.002, 100),
+                1e-12);
+    params.set("model.source", ParamValue{base + "dot(w) = -\n"});
+    try {
+        m->setLiveParameters(params);
+        ADD_FAILURE() << "no error for a broken model text";
+    } catch (const ParameterError& e) {
+        EXPECT_NE(std::string(e.what()).find("model.source:"), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(m->step(), 400u);
+}
+
 TEST_P(CardiacTest, BadInputNamesTheFileTheParameterOrTheState) {
     auto messageOf = [&](const std::vector<std::string>& assignments) -> std::string {
         try {

@@ -45,24 +45,40 @@ public:
 
     void setLiveParameters(const ParamSet& params) override {
         CardiacParams next = checkedParams(params);
-        std::vector<double> values = program_->parameters();
-        // Values absent from the new text go back to the model's defaults.
-        for (std::size_t k = 0; k < values.size(); ++k)
-            program_->parameters()[k] =
-                program_->model()
-                    .vars[static_cast<std::size_t>(program_->model().params[k])]
-                    .initial;
-        try {
-            applyParameterValues(next.parameterValues, *program_);
-        } catch (...) {
-            program_->parameters() = values;
-            throw;
-        }
         next.modelFile = p_.modelFile;  // structural
         next.nx = p_.nx;
         next.ny = p_.ny;
         next.nz = p_.nz;
         next.dx = p_.dx;
+        if (next.modelSource != p_.modelSource) {
+            // A new model text: recompile (throws before anything changes), then carry the
+            // states of the same name over.
+            std::unique_ptr<CellProgram> program = loadCellProgram(next);
+            const TissueState now =
+                carryStates(program_->model(), currentState(), program->model());
+            program_ = std::move(program);
+            states_ = program_->stateCount();
+            potential_ =
+                static_cast<std::size_t>(program_->model().stateOf(program_->model().potential));
+            y_.assign(nodes_ * states_, 0.0);
+            for (std::size_t k = 0; k < states_; ++k)
+                for (std::size_t n = 0; n < nodes_; ++n)
+                    y_[n * states_ + k] = now.columns[k][n];
+        } else {
+            std::vector<double> values = program_->parameters();
+            // Values absent from the new text go back to the model's defaults.
+            for (std::size_t k = 0; k < values.size(); ++k)
+                program_->parameters()[k] =
+                    program_->model()
+                        .vars[static_cast<std::size_t>(program_->model().params[k])]
+                        .initial;
+            try {
+                applyParameterValues(next.parameterValues, *program_);
+            } catch (...) {
+                program_->parameters() = values;
+                throw;
+            }
+        }
         p_ = std::move(next);
     }
 
@@ -79,13 +95,7 @@ public:
     }
 
     Snapshot snapshot() override {
-        TissueState s;
-        for (std::size_t k = 0; k < states_; ++k)
-            s.columns.push_back(column(k));
-        s.activation = activation_;
-        s.step = step_;
-        s.time = time_;
-        return makeTissueSnapshot(p_, program_->model(), s);
+        return makeTissueSnapshot(p_, program_->model(), currentState());
     }
 
     void restore(const Snapshot& snapshot) override {
@@ -114,6 +124,16 @@ public:
     void checkFinite() override {}  // every step checks its states (stepOnce)
 
 private:
+    TissueState currentState() const {
+        TissueState s;
+        for (std::size_t k = 0; k < states_; ++k)
+            s.columns.push_back(column(k));
+        s.activation = activation_;
+        s.step = step_;
+        s.time = time_;
+        return s;
+    }
+
     std::vector<double> column(std::size_t state) const {
         std::vector<double> c(nodes_);
         for (std::size_t n = 0; n < nodes_; ++n)

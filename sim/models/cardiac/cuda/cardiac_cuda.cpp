@@ -223,12 +223,8 @@ public:
         CardiacParams p = checkedParams(params);
         std::unique_ptr<CellProgram> program = loadCellProgram(p);  // throws before changes
         const std::size_t nodes = static_cast<std::size_t>(p.nx) * p.ny * p.nz;
-        std::unique_ptr<TissueGpuBase> gpu;
         // Compiles the model's kernel (NVRTC): a KernelCompileError leaves the model as it was.
-        if (p.precision == 1)
-            gpu = std::make_unique<TissueGpu<float>>(program->model(), nodes, stream_);
-        else
-            gpu = std::make_unique<TissueGpu<double>>(program->model(), nodes, stream_);
+        std::unique_ptr<TissueGpuBase> gpu = makeGpu(program->model(), p.precision, nodes);
         TissueState s;
         const std::vector<double> y0 = program->initialStates();
         for (double v : y0)
@@ -251,24 +247,38 @@ public:
 
     void setLiveParameters(const ParamSet& params) override {
         CardiacParams next = checkedParams(params);
-        std::vector<double> values = program_->parameters();
-        for (std::size_t k = 0; k < values.size(); ++k)
-            program_->parameters()[k] =
-                program_->model()
-                    .vars[static_cast<std::size_t>(program_->model().params[k])]
-                    .initial;
-        try {
-            applyParameterValues(next.parameterValues, *program_);
-        } catch (...) {
-            program_->parameters() = values;
-            throw;
-        }
         next.modelFile = p_.modelFile;  // structural
         next.precision = p_.precision;
         next.nx = p_.nx;
         next.ny = p_.ny;
         next.nz = p_.nz;
         next.dx = p_.dx;
+        if (next.modelSource != p_.modelSource) {
+            // A new model text: recompile the program and the kernel (NVRTC, on this thread:
+            // stepping waits for it), then carry the states of the same name over. Any error
+            // leaves the running model as it was.
+            std::unique_ptr<CellProgram> program = loadCellProgram(next);
+            std::unique_ptr<TissueGpuBase> gpu = makeGpu(program->model(), next.precision, nodes_);
+            TissueState now = carryStates(program_->model(), gpu_->download(), program->model());
+            now.step = step_;
+            now.time = time_;
+            gpu->upload(now);
+            program_ = std::move(program);
+            gpu_ = std::move(gpu);
+        } else {
+            std::vector<double> values = program_->parameters();
+            for (std::size_t k = 0; k < values.size(); ++k)
+                program_->parameters()[k] =
+                    program_->model()
+                        .vars[static_cast<std::size_t>(program_->model().params[k])]
+                        .initial;
+            try {
+                applyParameterValues(next.parameterValues, *program_);
+            } catch (...) {
+                program_->parameters() = values;
+                throw;
+            }
+        }
         p_ = std::move(next);
         gpu_->setParameters(program_->parameters());  // ordered on the stream
         uploadRegion();
@@ -326,6 +336,12 @@ public:
     void checkFinite() override {}  // advance() reads the device's failure flag
 
 private:
+    std::unique_ptr<TissueGpuBase> makeGpu(const CheckedModel& m, std::int32_t precision,
+                                           std::size_t nodes) {
+        if (precision == 1) return std::make_unique<TissueGpu<float>>(m, nodes, stream_);
+        return std::make_unique<TissueGpu<double>>(m, nodes, stream_);
+    }
+
     void uploadRegion() {
         std::vector<unsigned char> region(nodes_);
         for (int k = 0; k < p_.nz; ++k)
