@@ -101,7 +101,8 @@ std::string Viewport::uploadPath() const {
 
 const render::LegendSpec& Viewport::legend() const {
     static const render::LegendSpec none;
-    return scene_ ? scene_->uploader.legend() : none;
+    // A model without a point cloud (a tissue) shows no cloud legend, not the last one's.
+    return scene_ && scene_->hasCloud ? scene_->uploader.legend() : none;
 }
 
 void Viewport::setFrameSink(FrameSink sink, int width, int height) {

@@ -260,6 +260,22 @@ private slots:
         window_->grab().save(QDir::temp().filePath("cellforge-window-spheres.png"), "PNG");
     }
 
+    // The cardiac sheet opens and steps: the potential and the activation map reach the
+    // viewport as a volume, and the model's text is an editable parameter.
+    void cardiacScenarioOpensAndSteps() {
+        QVERIFY(window_->openScenario(scenarios_ + "/cardiac-aliev-panfilov.toml"));
+        QCOMPARE(QString::fromStdString(window_->scenario()->model->name), QString("cardiac"));
+        QVERIFY(waitForShownStep(0));
+        window_->findChild<QSpinBox*>("stepsPerFrame")->setValue(50);
+        window_->action("step")->trigger();
+        QVERIFY(waitForShownStep(50));
+        const auto& channels = window_->viewport()->volumeInfo().channels;
+        QVERIFY(std::find(channels.begin(), channels.end(), "V") != channels.end());
+        QVERIFY(std::find(channels.begin(), channels.end(), "activation_time") != channels.end());
+        QVERIFY(window_->findChild<QWidget*>("name:model.source") != nullptr);
+        window_->grab().save(QDir::temp().filePath("cellforge-window-cardiac.png"), "PNG");
+    }
+
     // A broken file is reported (log + message) and the current run stays.
     void badScenarioIsReportedAndTheRunStays() {
         QTemporaryDir dir;
