@@ -42,12 +42,16 @@ struct ModelCase {
     double vInitial;              // mV, the published initial (resting) potential
 };
 
-// Published context (not asserted tightly):
-// - Beeler-Reuter 1977: APD90 about 250-300 ms from rest (first beat); peak about +25..+30 mV.
-// - Luo-Rudy 1991: APD90 about 350 ms with the CellML initial state; peak about +35..+40 mV;
-//   max dV/dt about 400 V/s.
-// - ten Tusscher-Panfilov 2006 epi: APD90 about 300 ms at 1 Hz (steady state); peak about
-//   +35..+40 mV; max dV/dt about 300-400 V/s.
+// Published context (not asserted tightly), and what this test prints (CPU interpreter,
+// Rush-Larsen gates, forward Euler otherwise; dV/dt max is the model's own rate, stimulus
+// included, so it peaks within the pulse for BR77 and TP06):
+// - Beeler-Reuter 1977: APD90 about 250-300 ms. Prints rest -84.62 mV, peak +32.4 mV,
+//   dV/dt max 200 mV/ms, APD90 285.9 ms (dt 0.005 ms).
+// - Luo-Rudy 1991: APD90 about 350 ms. Prints rest -83.88 mV, peak +47.4 mV, dV/dt max
+//   414 mV/ms, APD90 329.7 ms (dt 0.005 ms).
+// - ten Tusscher-Panfilov 2006 epi: APD90 about 300 ms at 1 Hz (steady state). Prints rest
+//   -85.25 mV, peak +38.4 mV, dV/dt max 371 mV/ms, APD90 291.4 ms (dt 0.01 ms, first beat
+//   from the published initial state).
 const std::vector<ModelCase>& cases() {
     static const std::vector<ModelCase> all = {
         {"beeler_reuter_1977",
