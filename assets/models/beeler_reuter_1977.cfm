@@ -36,9 +36,9 @@ use membrane.V
 param gNa = 4 [mS/cm^2] range(0, 40) "maximal fast sodium conductance"
 param gNaC = 0.003 [mS/cm^2] range(0, 0.03) "steady-state sodium conductance"
 param ENa = 50 [mV] range(0, 100) "sodium reversal potential"
-state m = 0.011 "activation gate"
-state h = 0.988 "fast inactivation gate"
-state j = 0.975 "slow inactivation gate"
+state m = 0.011 [1] "activation gate"
+state h = 0.988 [1] "fast inactivation gate"
+state j = 0.975 [1] "slow inactivation gate"
 INa = (gNa * m^3 * h * j + gNaC) * (V - ENa) in [uA/cm^2]
 alpha_m = 1 [1/mV/ms] * (V + 47 [mV]) / (1 - exp(-0.1 [1/mV] * (V + 47 [mV])))
 beta_m = 40 [1/ms] * exp(-0.056 [1/mV] * (V + 72 [mV]))
@@ -54,8 +54,8 @@ dot(j) = alpha_j * (1 - j) - beta_j * j
 # Slow inward (calcium) current; its reversal potential follows the intracellular calcium.
 use membrane.V, calcium.Cai
 param gs = 0.09 [mS/cm^2] range(0, 0.9) "maximal slow inward conductance"
-state d = 0.003 "activation gate"
-state f = 0.994 "inactivation gate"
+state d = 0.003 [1] "activation gate"
+state f = 0.994 [1] "inactivation gate"
 # The paper's Es = -82.3 - 13.0287 ln([Ca]i) with [Ca]i in mol/L (= Cai / 1000 mM).
 Es = -82.3 [mV] - 13.0287 [mV] * log(Cai / 1000 [mM])
 Isi = gs * d * f * (V - Es) in [uA/cm^2]
@@ -70,7 +70,7 @@ dot(f) = alpha_f * (1 - f) - beta_f * f
 # Time-dependent outward (potassium) current.
 use membrane.V
 param gx1 = 0.8 [uA/cm^2] range(0, 8) "maximal time-dependent outward current"
-state x1 = 0.0001 "activation gate"
+state x1 = 0.0001 [1] "activation gate"
 Ix1 = gx1 * x1 * (exp(0.04 [1/mV] * (V + 77 [mV])) - 1) / exp(0.04 [1/mV] * (V + 35 [mV])) in [uA/cm^2]
 alpha_x1 = 0.0005 [1/ms] * exp(0.083 [1/mV] * (V + 50 [mV])) / (exp(0.057 [1/mV] * (V + 50 [mV])) + 1)
 beta_x1 = 0.0013 [1/ms] * exp(-0.06 [1/mV] * (V + 20 [mV])) / (exp(-0.04 [1/mV] * (V + 20 [mV])) + 1)

@@ -42,9 +42,9 @@ param Ki = 145 [mM] range(50, 200) "intracellular potassium"
 # Fast sodium current.
 use membrane.V, membrane.RTF, ions.Nao, ions.Nai
 param gNa = 23 [mS/cm^2] range(0, 230) "maximal fast sodium conductance"
-state m = 0.00187018 "activation gate"
-state h = 0.9804713 "fast inactivation gate"
-state j = 0.98767124 "slow inactivation gate"
+state m = 0.00187018 [1] "activation gate"
+state h = 0.9804713 [1] "fast inactivation gate"
+state j = 0.98767124 [1] "slow inactivation gate"
 ENa = RTF * log(Nao / Nai)
 INa = gNa * m^3 * h * j * (V - ENa) in [uA/cm^2]
 alpha_m = 0.32 [1/mV/ms] * (V + 47.13 [mV]) / (1 - exp(-0.1 [1/mV] * (V + 47.13 [mV])))
@@ -71,8 +71,8 @@ dot(j) = alpha_j * (1 - j) - beta_j * j
 # Slow inward (L-type calcium) current.
 use membrane.V, calcium.Cai
 param gsi = 0.09 [mS/cm^2] range(0, 0.9) "maximal slow inward conductance"
-state d = 0.00316354 "activation gate"
-state f = 0.99427859 "inactivation gate"
+state d = 0.00316354 [1] "activation gate"
+state f = 0.99427859 [1] "inactivation gate"
 Esi = 7.7 [mV] - 13.0287 [mV] * log(Cai / 1 [mM])
 Isi = gsi * d * f * (V - Esi) in [uA/cm^2]
 alpha_d = 0.095 [1/ms] * exp(-0.01 [1/mV] * (V - 5 [mV])) / (1 + exp(-0.072 [1/mV] * (V - 5 [mV])))
@@ -87,7 +87,7 @@ dot(f) = alpha_f * (1 - f) - beta_f * f
 use membrane.V, membrane.RTF, ions.Nao, ions.Nai, ions.Ko, ions.Ki
 param gK_max = 0.282 [mS/cm^2] range(0, 2.82) "maximal time-dependent potassium conductance"
 param PR_NaK = 0.01833 range(0, 0.1) "Na/K permeability ratio"
-state X = 0.16647703 "activation gate"
+state X = 0.16647703 [1] "activation gate"
 gK = gK_max * sqrt(Ko / 5.4 [mM])
 EK = RTF * log((Ko + PR_NaK * Nao) / (Ki + PR_NaK * Nai))
 # Inactivation Xi = 2.837 (exp(0.04 (V + 77)) - 1) / ((V + 77) exp(0.04 (V + 35))) above

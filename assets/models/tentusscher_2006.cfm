@@ -69,9 +69,9 @@ ECa = 0.5 * RTF * log(Cao / Cai) in [mV]
 # Fast sodium current.
 use membrane.V, nernst.ENa
 param gNa = 14.838 [mS/uF] range(0, 150) "maximal fast sodium conductance"
-state m = 0.00172 "activation gate"
-state h = 0.7444 "fast inactivation gate"
-state j = 0.7045 "slow inactivation gate"
+state m = 0.00172 [1] "activation gate"
+state h = 0.7444 [1] "fast inactivation gate"
+state j = 0.7045 [1] "slow inactivation gate"
 INa = gNa * m^3 * h * j * (V - ENa) in [A/F]
 m_inf = 1 / (1 + exp((-56.86 [mV] - V) / 9.03 [mV]))^2
 alpha_m = 1 / (1 + exp((-60 [mV] - V) / 5 [mV]))
@@ -113,8 +113,8 @@ IK1 = gK1 * K1_inf * (V - EK) in [A/F]
 # Rapid delayed rectifier potassium current.
 use membrane.V, nernst.EK, extra.Ko
 param gKr_max = 0.153 [mS/uF] range(0, 1.5) "maximal rapid delayed rectifier conductance"
-state xr1 = 0.00621 "activation gate"
-state xr2 = 0.4712 "inactivation gate"
+state xr1 = 0.00621 [1] "activation gate"
+state xr2 = 0.4712 [1] "inactivation gate"
 gKr = gKr_max * sqrt(Ko / 5.4 [mM])
 IKr = gKr * xr1 * xr2 * (V - EK) in [A/F]
 xr1_inf = 1 / (1 + exp((-26 [mV] - V) / 7 [mV]))
@@ -132,7 +132,7 @@ dot(xr2) = (xr2_inf - xr2) / tau_xr2
 # Slow delayed rectifier potassium current.
 use membrane.V, nernst.EKs
 param gKs = 0.392 [mS/uF] range(0, 4) "maximal slow delayed rectifier conductance (epi, endo; M: 0.098)"
-state xs = 0.0095 "activation gate"
+state xs = 0.0095 [1] "activation gate"
 IKs = gKs * xs^2 * (V - EKs) in [A/F]
 xs_inf = 1 / (1 + exp((-5 [mV] - V) / 14 [mV]))
 alpha_xs = 1400 / sqrt(1 + exp((5 [mV] - V) / 6 [mV]))
@@ -144,8 +144,8 @@ dot(xs) = (xs_inf - xs) / tau_xs
 # Transient outward current.
 use membrane.V, nernst.EK
 param gto = 0.294 [mS/uF] range(0, 3) "maximal transient outward conductance (epi, M; endo: 0.073)"
-state r = 2.42e-8 "activation gate"
-state s = 0.999998 "inactivation gate"
+state r = 2.42e-8 [1] "activation gate"
+state s = 0.999998 [1] "inactivation gate"
 Ito = gto * r * s * (V - EK) in [A/F]
 r_inf = 1 / (1 + exp((20 [mV] - V) / 6 [mV]))
 tau_r = 9.5 [ms] * exp(-(V + 40 [mV])^2 / 1800 [mV^2]) + 0.8 [ms]
@@ -160,10 +160,10 @@ dot(s) = (s_inf - s) / tau_s
 use membrane.V, phys.FRT, phys.FFRT, phys.F, phys.R, phys.T
 use extra.Cao, calcium.CaSS
 param gCaL = 0.0398 [L/F/s] range(0, 0.4) "maximal L-type calcium permeability"
-state d = 3.373e-5 "activation gate"
-state f = 0.7888 "slow voltage inactivation gate"
-state f2 = 0.9755 "fast voltage inactivation gate"
-state fCaSS = 0.9953 "subspace calcium inactivation gate"
+state d = 3.373e-5 [1] "activation gate"
+state f = 0.7888 [1] "slow voltage inactivation gate"
+state f2 = 0.9755 [1] "fast voltage inactivation gate"
+state fCaSS = 0.9953 [1] "subspace calcium inactivation gate"
 # (V - 15) / (exp(2 (V - 15) FRT) - 1): 0/0 at V = 15 mV (see the header).
 ghk = (V - 15 [mV]) / (exp(2 * (V - 15 [mV]) * F / (R * T)) - 1) in [mV]
 ICaL = (gCaL * d * f * f2 * fCaSS * 4 * FFRT
@@ -246,7 +246,7 @@ param k4 = 0.005 [1/ms] range(0, 0.05)
 param max_sr = 2.5 range(0, 10)
 param min_sr = 1 range(0, 10)
 param EC = 1.5 [mM] range(0.1, 10) "CaSR half-saturation of kcasr"
-state R_prime = 0.9073 "fraction of RyRs not inactivated"
+state R_prime = 0.9073 [1] "fraction of RyRs not inactivated"
 kcasr = max_sr - (max_sr - min_sr) / (1 + (EC / CaSR)^2)
 k1 = k1_prime / kcasr
 k2 = k2_prime * kcasr
