@@ -2,6 +2,7 @@
 // `cellforge-sim bench cardiac`: cell-steps per second of the bundled model at 10^6
 // uncoupled cells in float and double (docs/design/cardiac.md section 11), and a coupled
 // 512 x 512 sheet. The N-version cases come with the ten Tusscher model.
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -12,13 +13,15 @@ namespace cf::cardiac {
 
 namespace {
 
-BenchCase cells(const char* precision) {
+// 10^6 uncoupled cells of a bundled model (`model`, `states` of them).
+BenchCase cells(const std::string& model, int states, const char* precision) {
     BenchCase c;
-    c.name =
-        std::string("cells-aliev-panfilov-") + (std::string(precision) == "float" ? "f32" : "f64");
-    c.description = std::string("10^6 uncoupled Aliev-Panfilov cells, ") + precision +
-                    ", dt 0.01 ms, every cell stimulated; one repeat = 100 steps";
-    c.run = [precision](Backend b, const BenchOptions& o) {
+    std::string shortName = model;
+    std::replace(shortName.begin(), shortName.end(), '_', '-');
+    c.name = "cells-" + shortName + "-" + (std::string(precision) == "float" ? "f32" : "f64");
+    c.description = "10^6 uncoupled " + model + " cells (" + std::to_string(states) + " states), " +
+                    precision + ", dt 0.01 ms, every cell stimulated; one repeat = 100 steps";
+    c.run = [model, states, precision](Backend b, const BenchOptions& o) {
         const int side = std::max(10, static_cast<int>(std::lround(1000.0 * std::sqrt(o.scale))));
         const std::vector<std::string> overrides = {"tissue.nx=" + std::to_string(side),
                                                     "tissue.ny=" + std::to_string(side),
@@ -26,12 +29,15 @@ BenchCase cells(const char* precision) {
                                                     "tissue.diffusion_trans=0",
                                                     "time.dt=0.01",
                                                     "protocol.region=all",
-                                                    std::string("model.precision=") + precision};
+                                                    std::string("model.precision=") + precision,
+                                                    "model.bundled=" + model,
+                                                    "protocol.amplitude=-52"};
         const auto n = static_cast<std::uint64_t>(side) * static_cast<std::uint64_t>(side);
         BenchResult r = benchModelSteps(descriptor(), b, overrides, n, 10, 100, o);
-        r.note = "entity_steps_per_s = cell-steps per second; 2 states read and written";
+        r.note = "entity_steps_per_s = cell-steps per second; " + std::to_string(states) +
+                 " states read and written per cell-step";
         r.bytesPerStep =
-            2.0 * 2.0 * (std::string(precision) == "float" ? 4.0 : 8.0) * static_cast<double>(n);
+            2.0 * states * (std::string(precision) == "float" ? 4.0 : 8.0) * static_cast<double>(n);
         return r;
     };
     return c;
@@ -57,7 +63,13 @@ BenchCase sheet() {
 }  // namespace
 
 std::vector<BenchCase> benchCases() {
-    return {cells("float"), cells("double"), sheet()};
+    return {cells("aliev_panfilov", 2, "float"),
+            cells("aliev_panfilov", 2, "double"),
+            cells("tentusscher_2006", 19, "float"),
+            cells("tentusscher_2006", 19, "double"),
+            cells("beeler_reuter_1977", 8, "float"),
+            cells("luo_rudy_1991", 8, "float"),
+            sheet()};
 }
 
 }  // namespace cf::cardiac

@@ -8,34 +8,13 @@
 #include <map>
 #include <sstream>
 
+#include "generated/sim/bundled_models.hpp"
 #include "sim/models/cardiac/lang/checked_model.hpp"
 #include "sim/models/cardiac/nvrtc/nvrtc_compiler.hpp"
 
 namespace cf::cardiac {
 
 namespace {
-
-// Aliev & Panfilov 1996 (Chaos Solitons Fractals 7:293), mapped to mV and ms as in Nash &
-// Panfilov 2004: V = 100 u - 80 mV, t = 12.9 ms per model time unit.
-const char* const kAlievPanfilov =
-    R"(model aliev_panfilov_1996 "Aliev & Panfilov 1996, mapped to mV and ms"
-time [ms]
-method fe: *
-
-[cell]
-param k = 8 range(0, 50) "excitability"
-param a = 0.15 range(0, 1) "threshold"
-param eps0 = 0.002 range(0, 1) "recovery rate at rest"
-param mu1 = 0.2 range(0, 10)
-param mu2 = 0.3 range(0, 10)
-param tscale = 12.9 [ms] range(0.1, 100) "ms per model time unit"
-state V = -80 [mV] bind potential
-state v = 0 "recovery variable"
-u = (V + 80 [mV]) / 100 [mV]
-i_stim = 0 [A/F] bind stimulus
-dot(V) = 100 [mV] / tscale * (-k * u * (u - a) * (u - 1) - u * v) - i_stim
-dot(v) = (eps0 + mu1 * v / (u + mu2)) * (-v - k * u * (u - a - 1)) / tscale
-)";
 
 std::string trim(const std::string& s) {
     const auto b = s.find_first_not_of(" \t\r\n");
@@ -46,12 +25,31 @@ std::string trim(const std::string& s) {
 
 }  // namespace
 
+const std::vector<std::string>& bundledModelNames() {
+    static const std::vector<std::string> names = [] {
+        std::vector<std::string> out;
+        for (const auto& [key, text] : kBundledModels)
+            out.emplace_back(key);
+        return out;
+    }();
+    return names;
+}
+
 const std::string& bundledModelSource(const std::string& name) {
-    static const std::map<std::string, std::string> models = {{"aliev_panfilov", kAlievPanfilov}};
+    static const std::map<std::string, std::string> models = [] {
+        std::map<std::string, std::string> m;
+        for (const auto& [key, text] : kBundledModels)
+            m.emplace(key, text);
+        return m;
+    }();
     const auto it = models.find(name);
-    if (it == models.end())
-        throw ParameterError("model.file: no bundled model '" + name +
-                             "' (bundled: aliev_panfilov)");
+    if (it == models.end()) {
+        std::string known;
+        for (const auto& [key, text] : models)
+            known += (known.empty() ? "" : ", ") + key;
+        throw ParameterError("model.bundled: no bundled model '" + name + "' (bundled: " + known +
+                             ")");
+    }
     return it->second;
 }
 
@@ -139,8 +137,9 @@ std::unique_ptr<CellProgram> loadCellProgram(const CardiacParams& p) {
         source = p.modelSource;
         file = "model.source";
     } else if (p.modelFile.empty()) {
-        source = bundledModelSource("aliev_panfilov");
-        file = "aliev_panfilov.cfm (bundled)";
+        const std::string& name = bundledModelNames().at(static_cast<std::size_t>(p.bundled));
+        source = bundledModelSource(name);
+        file = name + ".cfm (bundled)";
     } else {
         std::ifstream in(p.modelFile, std::ios::binary);
         if (!in) throw ParameterError("model.file: cannot open '" + p.modelFile + "'");

@@ -20,8 +20,10 @@ namespace cf::cardiac {
 
 ModelDescriptor descriptor();
 
-// The source of a bundled model by name ("aliev_panfilov"); throws ParameterError for an
-// unknown name.
+// The bundled models (assets/models/*.cfm, embedded at build time), by name
+// ("aliev_panfilov", "beeler_reuter_1977", ...), in the order of model.bundled's choices.
+const std::vector<std::string>& bundledModelNames();
+// The source of a bundled model; throws ParameterError for an unknown name.
 const std::string& bundledModelSource(const std::string& name);
 
 // The checked struct, after the checks single ranges cannot express.

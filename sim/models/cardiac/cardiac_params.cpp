@@ -9,10 +9,15 @@ const ParamTable& parameterTable() {
         constexpr Mutability S = Mutability::Structural;
         constexpr Mutability L = Mutability::Live;
         ParamTableBuilder<P> b;
+        // The choices are assets/models/*.cfm in name order (generated/sim/bundled_models.hpp;
+        // a test checks that they agree).
+        b.choice("model", "bundled", &P::bundled,
+                 {"aliev_panfilov", "beeler_reuter_1977", "luo_rudy_1991", "tentusscher_2006"},
+                 "aliev_panfilov",
+                 "Bundled cell model, used when model.file and model.source are empty", S);
         b.text("model", "file", &P::modelFile, "",
-               "Cell model (.cfm) in the model language; empty: the bundled Aliev-Panfilov "
-               "model",
-               S, TextKind::FilePath);
+               "Cell model (.cfm) in the model language; empty: the bundled model", S,
+               TextKind::FilePath);
         b.text("model", "source", &P::modelSource, "",
                "Model text (.cfm) used instead of model.file when not empty; editing it "
                "recompiles the model and keeps the states of the same name",

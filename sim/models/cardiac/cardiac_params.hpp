@@ -15,7 +15,8 @@ enum class FibreAxis : std::int32_t { X = 0, Y = 1, Z = 2 };
 
 struct CardiacParams {
     // the cell model
-    std::string modelFile;        // structural; empty: the bundled Aliev-Panfilov model
+    std::int32_t bundled;         // structural; the bundled model used without file or source
+    std::string modelFile;        // structural; empty: the bundled model
     std::string modelSource;      // live; model text used instead of the file when set
     std::string parameterValues;  // live; "name = value" lines overriding the model's
     std::int32_t precision;       // structural; 0 double, 1 float (CUDA; the CPU is double)

@@ -52,6 +52,14 @@ TEST(CardiacBeatMeter, MeasuresASyntheticActionPotential) {
     EXPECT_TRUE(beats[0].responded);
 }
 
+// model.bundled's choices are the embedded assets/models/*.cfm, and each one runs.
+TEST(CardiacBundled, ChoicesAreTheEmbeddedModels) {
+    const ParamTable& table = cardiac::parameterTable();
+    const ParamSpec* spec = table.find("model.bundled");
+    ASSERT_NE(spec, nullptr);
+    EXPECT_EQ(spec->choices, cardiac::bundledModelNames());
+}
+
 TEST_P(CardiacTest, SingleCellPacedThreeTimesFiresThreeTimes) {
     // Aliev-Panfilov recovers slowly (eps0 = 0.002 per 12.9 ms): a cycle of 1000 ms.
     set({"tissue.nx=1", "tissue.ny=1", "protocol.cycle_length=1000", "protocol.beats=3",
