@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <unordered_map>
 
 namespace cf::cardiac {
 
@@ -67,9 +68,22 @@ public:
                  m_.vars[static_cast<std::size_t>(m_.states[s].var)].pos.line);
         if (m_.stimulus >= 0)
             line("    const bool cf_stimulated = a.region == nullptr || a.region[i] != 0;");
+        // Common subexpressions of the slopes: the derivative of a defined variable is one
+        // shared term (memoised), and d exp(g) = exp(g) g' reuses exp(g) itself. A term that is
+        // a variable's whole expression prints as that variable; any other term met twice or
+        // more becomes a named temporary, emitted before its first use.
+        for (int v : m_.order)
+            named_[m_.vars[static_cast<std::size_t>(v)].expr.get()] =
+                names_[static_cast<std::size_t>(v)];
+        for (const StateInfo& info : m_.states) {
+            count(*info.rate);
+            if (info.method != Method::ForwardEuler) count(*info.slope);
+        }
         for (int v : m_.order) {
             const Variable& var = m_.vars[static_cast<std::size_t>(v)];
+            defining_ = var.expr.get();
             std::string value = expr(*var.expr);
+            defining_ = nullptr;
             if (v == m_.stimulus) value = "cf_stimulated ? a.stimulus : (real)(" + value + ")";
             line("    const real " + names_[static_cast<std::size_t>(v)] + " = " + value +
                      ";  // " + var.name,
@@ -79,6 +93,8 @@ public:
             const StateInfo& info = m_.states[s];
             const std::string& y = names_[static_cast<std::size_t>(info.var)];
             const std::string f = "f_" + std::to_string(s);
+            temporaries(*info.rate, info.ratePos.line);
+            if (info.method != Method::ForwardEuler) temporaries(*info.slope, info.ratePos.line);
             line("    const real " + f + " = " + expr(*info.rate) + ";  // dot(" +
                      m_.vars[static_cast<std::size_t>(info.var)].name + ")",
                  info.ratePos.line);
@@ -122,7 +138,36 @@ private:
         return float_ ? "(real)" + s : s;
     }
 
+    // Occurrences of each term in the rates and slopes (not looking inside named terms).
+    void count(const Term& t) {
+        if (t.op == Op::Const || t.op == Op::Var) return;
+        if (named_.count(&t) != 0) return;
+        if (++uses_[&t] > 1) return;  // its children were counted the first time
+        for (const TermPtr& a : t.args)
+            count(*a);
+    }
+
+    // Emits, children first, a temporary for each term of `t` used more than once.
+    void temporaries(const Term& t, int modelLine) {
+        if (t.op == Op::Const || t.op == Op::Var || named_.count(&t) != 0) return;
+        if (temps_.count(&t) != 0) return;
+        for (const TermPtr& a : t.args)
+            temporaries(*a, modelLine);
+        const auto it = uses_.find(&t);
+        if (it == uses_.end() || it->second < 2) return;
+        const std::string name = "c_" + std::to_string(temps_.size());
+        const std::string value = expr(t);  // before registering: print the term itself
+        temps_[&t] = name;
+        line("    const " + std::string(isCondition(t) ? "bool " : "real ") + name + " = " + value +
+                 ";",
+             modelLine);
+    }
+
     std::string expr(const Term& t) const {
+        if (&t != defining_) {
+            if (const auto it = named_.find(&t); it != named_.end()) return it->second;
+        }
+        if (const auto it = temps_.find(&t); it != temps_.end()) return it->second;
         const auto& a = t.args;
         auto x = [&](std::size_t i) { return expr(*a[i]); };
         auto bin = [&](const char* op) { return "(" + x(0) + " " + op + " " + x(1) + ")"; };
@@ -223,6 +268,10 @@ private:
     bool float_;
     std::vector<std::string> names_;
     GeneratedSource out_;
+    std::unordered_map<const Term*, std::string> named_;  // a variable's whole expression
+    std::unordered_map<const Term*, int> uses_;
+    std::unordered_map<const Term*, std::string> temps_;
+    const Term* defining_ = nullptr;  // the expression being emitted as its variable
 };
 
 }  // namespace
