@@ -93,8 +93,18 @@ double evaluate(const Term& t, const std::vector<double>& values) {
             return x(0) * x(1);
         case Op::Div:
             return x(0) / x(1);
-        case Op::Pow:
+        case Op::Pow: {
+            // Small integer powers as products, as the generated kernel computes them.
+            const int n = smallIntegerExponent(*a[1]);
+            if (n != 0) {
+                const double b = x(0);
+                double r = b;
+                for (int k = 1; k < (n < 0 ? -n : n); ++k)
+                    r = r * b;
+                return n > 0 ? r : 1.0 / r;
+            }
             return std::pow(x(0), x(1));
+        }
         case Op::Lt:
             return x(0) < x(1) ? 1.0 : 0.0;
         case Op::Le:

@@ -42,6 +42,19 @@ TermPtr make(Op op, std::vector<TermPtr> args, SourcePos pos) {
     return t;
 }
 
+int smallIntegerExponent(const Term& t) {
+    double v = 0;
+    if (t.op == Op::Const) {
+        v = t.value;
+    } else if (t.op == Op::Neg && t.args[0]->op == Op::Const) {
+        v = -t.args[0]->value;
+    } else {
+        return 0;
+    }
+    if (v != static_cast<double>(static_cast<int>(v)) || v == 0 || v > 4 || v < -4) return 0;
+    return static_cast<int>(v);
+}
+
 bool mentions(const Term& t, int index) {
     if (t.op == Op::Var) return t.var == index;
     for (const TermPtr& a : t.args)

@@ -73,6 +73,9 @@ TermPtr constant(double v);
 TermPtr variable(int index);
 TermPtr make(Op op, std::vector<TermPtr> args, SourcePos pos = {});
 
+// n when `t` is the literal n with 1 <= |n| <= 4 (an exponent worth a product), else 0.
+int smallIntegerExponent(const Term& t);
+
 // Does `t` (not looking through defined variables) mention variable `index`?
 bool mentions(const Term& t, int index);
 
