@@ -131,6 +131,29 @@ void applyParameterValues(const std::string& text, CellProgram& program) {
     }
 }
 
+void replaceParameterValues(const std::string& text, CellProgram& program) {
+    const std::vector<double> previous = program.parameters();
+    const CheckedModel& m = program.model();
+    for (std::size_t k = 0; k < previous.size(); ++k)
+        program.parameters()[k] = m.vars[static_cast<std::size_t>(m.params[k])].initial;
+    try {
+        applyParameterValues(text, program);
+    } catch (...) {
+        program.parameters() = previous;
+        throw;
+    }
+}
+
+void keepStructural(CardiacParams& next, const CardiacParams& current) {
+    next.bundled = current.bundled;
+    next.modelFile = current.modelFile;
+    next.precision = current.precision;
+    next.nx = current.nx;
+    next.ny = current.ny;
+    next.nz = current.nz;
+    next.dx = current.dx;
+}
+
 std::unique_ptr<CellProgram> loadCellProgram(const CardiacParams& p) {
     std::string source, file;
     if (!p.modelSource.empty()) {

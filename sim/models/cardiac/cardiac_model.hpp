@@ -36,6 +36,11 @@ std::unique_ptr<CellProgram> loadCellProgram(const CardiacParams& p);
 // Applies "name = value" lines to `program`'s parameters (throws ParameterError naming
 // model.parameters and the line).
 void applyParameterValues(const std::string& text, CellProgram& program);
+// A live edit of model.parameters: every parameter back to its default, then `text`
+// applied; on an error the previous values stay and the error propagates.
+void replaceParameterValues(const std::string& text, CellProgram& program);
+// Copies into `next` the structural values of `current` (a live edit cannot change them).
+void keepStructural(CardiacParams& next, const CardiacParams& current);
 
 struct TissueState;
 // The state of model `to` from `state` of model `from`: states of the same qualified name

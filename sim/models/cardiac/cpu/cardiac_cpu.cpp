@@ -45,11 +45,7 @@ public:
 
     void setLiveParameters(const ParamSet& params) override {
         CardiacParams next = checkedParams(params);
-        next.modelFile = p_.modelFile;  // structural
-        next.nx = p_.nx;
-        next.ny = p_.ny;
-        next.nz = p_.nz;
-        next.dx = p_.dx;
+        keepStructural(next, p_);
         if (next.modelSource != p_.modelSource) {
             // A new model text: recompile (throws before anything changes), then carry the
             // states of the same name over.
@@ -65,19 +61,7 @@ public:
                 for (std::size_t n = 0; n < nodes_; ++n)
                     y_[n * states_ + k] = now.columns[k][n];
         } else {
-            std::vector<double> values = program_->parameters();
-            // Values absent from the new text go back to the model's defaults.
-            for (std::size_t k = 0; k < values.size(); ++k)
-                program_->parameters()[k] =
-                    program_->model()
-                        .vars[static_cast<std::size_t>(program_->model().params[k])]
-                        .initial;
-            try {
-                applyParameterValues(next.parameterValues, *program_);
-            } catch (...) {
-                program_->parameters() = values;
-                throw;
-            }
+            replaceParameterValues(next.parameterValues, *program_);
         }
         p_ = std::move(next);
     }

@@ -247,12 +247,7 @@ public:
 
     void setLiveParameters(const ParamSet& params) override {
         CardiacParams next = checkedParams(params);
-        next.modelFile = p_.modelFile;  // structural
-        next.precision = p_.precision;
-        next.nx = p_.nx;
-        next.ny = p_.ny;
-        next.nz = p_.nz;
-        next.dx = p_.dx;
+        keepStructural(next, p_);
         if (next.modelSource != p_.modelSource) {
             // A new model text: recompile the program and the kernel (NVRTC, on this thread:
             // stepping waits for it), then carry the states of the same name over. Any error
@@ -266,18 +261,7 @@ public:
             program_ = std::move(program);
             gpu_ = std::move(gpu);
         } else {
-            std::vector<double> values = program_->parameters();
-            for (std::size_t k = 0; k < values.size(); ++k)
-                program_->parameters()[k] =
-                    program_->model()
-                        .vars[static_cast<std::size_t>(program_->model().params[k])]
-                        .initial;
-            try {
-                applyParameterValues(next.parameterValues, *program_);
-            } catch (...) {
-                program_->parameters() = values;
-                throw;
-            }
+            replaceParameterValues(next.parameterValues, *program_);
         }
         p_ = std::move(next);
         gpu_->setParameters(program_->parameters());  // ordered on the stream
