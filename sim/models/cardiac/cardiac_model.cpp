@@ -148,6 +148,7 @@ void keepStructural(CardiacParams& next, const CardiacParams& current) {
     next.bundled = current.bundled;
     next.modelFile = current.modelFile;
     next.precision = current.precision;
+    next.fastMath = current.fastMath;
     next.nx = current.nx;
     next.ny = current.ny;
     next.nz = current.nz;

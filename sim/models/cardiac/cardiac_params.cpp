@@ -30,6 +30,10 @@ const ParamTable& parameterTable() {
                  "Arithmetic of the CUDA backend's generated kernel (the CPU reference is "
                  "double)",
                  S);
+        b.boolean("model", "fast_math", &P::fastMath, false,
+                  "Compile the CUDA kernel with approximate exp, log and division "
+                  "(--use_fast_math): faster, less accurate",
+                  S);
         b.real("time", "dt", &P::dt, 0.02, 1e-5, 1.0, "ms", "Time step");
         b.integer("tissue", "nx", &P::nx, 128, 1, 4096, "1", "Nodes along x", S);
         b.integer("tissue", "ny", &P::ny, 128, 1, 4096, "1", "Nodes along y", S);

@@ -20,6 +20,7 @@ struct CardiacParams {
     std::string modelSource;      // live; model text used instead of the file when set
     std::string parameterValues;  // live; "name = value" lines overriding the model's
     std::int32_t precision;       // structural; 0 double, 1 float (CUDA; the CPU is double)
+    bool fastMath;                // structural; NVRTC --use_fast_math
     // time
     double dt;
     // tissue (a single node is a single cell)

@@ -43,14 +43,14 @@ public:
 template <typename Real>
 class TissueGpu final : public TissueGpuBase {
 public:
-    TissueGpu(const CheckedModel& m, std::size_t nodes, cudaStream_t stream)
+    TissueGpu(const CheckedModel& m, std::size_t nodes, bool fastMath, cudaStream_t stream)
         : nodes_(nodes),
           pitch_((nodes + 31) / 32 * 32),
           states_(m.states.size()),
           potential_(static_cast<std::size_t>(m.stateOf(m.potential))),
           stream_(stream),
           kernel_(emitCuda(m, sizeof(Real) == 4 ? Precision::Float : Precision::Double),
-                  m.name + ".cu") {
+                  m.name + ".cu", fastMath) {
         y_.resize(states_ * pitch_);
         vBefore_.resize(nodes_);
         vA_.resize(nodes_);
@@ -224,7 +224,7 @@ public:
         std::unique_ptr<CellProgram> program = loadCellProgram(p);  // throws before changes
         const std::size_t nodes = static_cast<std::size_t>(p.nx) * p.ny * p.nz;
         // Compiles the model's kernel (NVRTC): a KernelCompileError leaves the model as it was.
-        std::unique_ptr<TissueGpuBase> gpu = makeGpu(program->model(), p.precision, nodes);
+        std::unique_ptr<TissueGpuBase> gpu = makeGpu(program->model(), p, nodes);
         TissueState s;
         const std::vector<double> y0 = program->initialStates();
         for (double v : y0)
@@ -253,7 +253,7 @@ public:
             // stepping waits for it), then carry the states of the same name over. Any error
             // leaves the running model as it was.
             std::unique_ptr<CellProgram> program = loadCellProgram(next);
-            std::unique_ptr<TissueGpuBase> gpu = makeGpu(program->model(), next.precision, nodes_);
+            std::unique_ptr<TissueGpuBase> gpu = makeGpu(program->model(), next, nodes_);
             TissueState now = carryStates(program_->model(), gpu_->download(), program->model());
             now.step = step_;
             now.time = time_;
@@ -320,10 +320,11 @@ public:
     void checkFinite() override {}  // advance() reads the device's failure flag
 
 private:
-    std::unique_ptr<TissueGpuBase> makeGpu(const CheckedModel& m, std::int32_t precision,
+    std::unique_ptr<TissueGpuBase> makeGpu(const CheckedModel& m, const CardiacParams& p,
                                            std::size_t nodes) {
-        if (precision == 1) return std::make_unique<TissueGpu<float>>(m, nodes, stream_);
-        return std::make_unique<TissueGpu<double>>(m, nodes, stream_);
+        if (p.precision == 1)
+            return std::make_unique<TissueGpu<float>>(m, nodes, p.fastMath, stream_);
+        return std::make_unique<TissueGpu<double>>(m, nodes, p.fastMath, stream_);
     }
 
     void uploadRegion() {

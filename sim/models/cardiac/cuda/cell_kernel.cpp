@@ -16,8 +16,9 @@ std::string deviceArch() {
     return "sm_" + std::to_string(major) + std::to_string(minor);
 }
 
-CellKernel::CellKernel(const GeneratedSource& source, const std::string& name) : name_(name) {
-    const CompiledKernel compiled = compileKernel(source, name, deviceArch());
+CellKernel::CellKernel(const GeneratedSource& source, const std::string& name, bool fastMath)
+    : name_(name) {
+    const CompiledKernel compiled = compileKernel(source, name, deviceArch(), fastMath);
     CF_CUDA_CHECK(cudaLibraryLoadData(&library_, compiled.image.data(), nullptr, nullptr, 0,
                                       nullptr, nullptr, 0));
     const cudaError_t got = cudaLibraryGetKernel(&kernel_, library_, source.kernelName.c_str());

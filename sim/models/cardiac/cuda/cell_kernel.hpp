@@ -20,8 +20,9 @@ class CellKernel {
 public:
     CellKernel() = default;
     // Compiles `source` for the current device and loads it; throws KernelCompileError,
-    // or Error when NVRTC or the device is unavailable.
-    CellKernel(const GeneratedSource& source, const std::string& name);
+    // or Error when NVRTC or the device is unavailable. fastMath: --use_fast_math
+    // (approximate exp, log and division; flushed denormals).
+    CellKernel(const GeneratedSource& source, const std::string& name, bool fastMath = false);
     ~CellKernel();
     CellKernel(CellKernel&& other) noexcept;
     CellKernel& operator=(CellKernel&& other) noexcept;
