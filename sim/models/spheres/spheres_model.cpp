@@ -26,6 +26,38 @@ float gridCutoff(double bound, const double lo[3], const double hi[3]) {
     return static_cast<float>(std::exp2(std::ceil(64.0 * std::log2(needed)) / 64.0));
 }
 
+void refreshGridGeometry(grid::GridGeometry& geometry, bool& have, double bound, const double lo[3],
+                         const double hi[3]) {
+    const float cutoff = gridCutoff(bound, lo, hi);
+    if (have && geometry.cutoff == cutoff) return;
+    const float flo[3] = {static_cast<float>(lo[0]), static_cast<float>(lo[1]),
+                          static_cast<float>(lo[2])};
+    const float fhi[3] = {static_cast<float>(hi[0]), static_cast<float>(hi[1]),
+                          static_cast<float>(hi[2])};
+    const bool periodic[3] = {false, false, false};
+    geometry = grid::makeGridGeometry(flo, fhi, cutoff, periodic);
+    have = true;
+}
+
+std::size_t capacityFor(const SpheresParams& p, std::uint64_t step, std::size_t n, std::size_t born,
+                        std::size_t capacity) {
+    const std::size_t total = n + born;
+    if (p.maxCells > 0 && total > static_cast<std::size_t>(p.maxCells))
+        throw SimulationError("spheres: step " + std::to_string(step) + ": " +
+                              std::to_string(born) + " divisions would bring " + std::to_string(n) +
+                              " cells to " + std::to_string(total) +
+                              ", beyond capacity.max_cells = " + std::to_string(p.maxCells) +
+                              "; the state is unchanged at step " + std::to_string(step));
+    return total <= capacity ? capacity : std::max(2 * capacity, total);
+}
+
+std::string capacityNote(std::size_t before, std::size_t after, std::size_t inUse,
+                         double bytesPerCell) {
+    return "spheres: cell capacity grew from " + std::to_string(before) + " to " +
+           std::to_string(after) + " (" + std::to_string(inUse) + " in use, " +
+           std::to_string(bytesPerCell * static_cast<double>(after) / 1048576.0) + " MiB)";
+}
+
 SpheresParams checkedParams(const ParamSet& params) {
     SpheresParams p = params.toStruct<SpheresParams>();
     p.density = p.mass / sphereVolume(p.diameter);
@@ -154,14 +186,18 @@ HostState initialState(const SpheresParams& p, std::uint32_t seed) {
     return s;
 }
 
-FieldGrid substanceGrid(const HostState& s) {
+FieldGrid substanceGrid(const std::int32_t dims[3], const double lo[3], const double hi[3]) {
     FieldGrid g{};
     for (int a = 0; a < 3; ++a) {
-        g.n[a] = std::max<std::int32_t>(1, s.substanceDims[a]);
-        g.lo[a] = s.boxLo[a];
-        g.h[a] = (s.boxHi[a] - s.boxLo[a]) / g.n[a];
+        g.n[a] = std::max<std::int32_t>(1, dims[a]);
+        g.lo[a] = lo[a];
+        g.h[a] = (hi[a] - lo[a]) / g.n[a];
     }
     return g;
+}
+
+FieldGrid substanceGrid(const HostState& s) {
+    return substanceGrid(s.substanceDims, s.boxLo, s.boxHi);
 }
 
 void conformSubstance(const SpheresParams& p, HostState& s) {

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "sim/core/model.hpp"
+#include "sim/grid/uniform_grid.hpp"
 #include "sim/models/spheres/spheres_params.hpp"
 #include "sim/models/spheres/substance.hpp"
 
@@ -48,6 +49,19 @@ double largestReachableDiameter(const SpheresParams& p);
 // the Morton order and every summation order, is a function of the bound alone, so a
 // restored run follows the original bit for bit.
 float gridCutoff(double bound, const double lo[3], const double hi[3]);
+// Keeps `geometry` (non-periodic, over the box [lo, hi]) at gridCutoff(bound): rebuilt only
+// when that cutoff changes or when `have` is false (then set).
+void refreshGridGeometry(grid::GridGeometry& geometry, bool& have, double bound, const double lo[3],
+                         const double hi[3]);
+
+// The cell slots a step that brings n cells to n + born needs: `capacity` while they fit,
+// else max(2 capacity, n + born). Throws SimulationError (the state is unchanged) when
+// capacity.max_cells would be exceeded.
+std::size_t capacityFor(const SpheresParams& p, std::uint64_t step, std::size_t n, std::size_t born,
+                        std::size_t capacity);
+// The note a backend emits when its capacity grew.
+std::string capacityNote(std::size_t before, std::size_t after, std::size_t inUse,
+                         double bytesPerCell);
 
 // Cells in slot order. Ids are a dense permutation of 0..N-1 (no cell dies); a daughter's id
 // is N + rank at its birth. Mechanics in double on the CPU reference.
@@ -78,6 +92,7 @@ HostState initialState(const SpheresParams& p, std::uint32_t seed);
 
 // The voxels of the state's substance field (its dims over its domain box).
 FieldGrid substanceGrid(const HostState& s);
+FieldGrid substanceGrid(const std::int32_t dims[3], const double lo[3], const double hi[3]);
 // Makes `s` hold the field `p` asks for: none when the substance is off; zeros when it is on
 // and `s` has none; throws IoError when `s` has one of other dimensions.
 void conformSubstance(const SpheresParams& p, HostState& s);

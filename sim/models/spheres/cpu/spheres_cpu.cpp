@@ -117,19 +117,10 @@ private:
     }
 
     void ensureCapacity(std::size_t n, std::size_t born) {
-        const std::size_t total = n + born;
-        if (p_.maxCells > 0 && total > static_cast<std::size_t>(p_.maxCells))
-            throw SimulationError("spheres: step " + std::to_string(s_.step) + ": " +
-                                  std::to_string(born) + " divisions would bring " +
-                                  std::to_string(n) + " cells to " + std::to_string(total) +
-                                  ", beyond capacity.max_cells = " + std::to_string(p_.maxCells) +
-                                  "; the state is unchanged at step " + std::to_string(s_.step));
-        if (total <= capacity_) return;
-        const std::size_t next = std::max(2 * capacity_, total);
+        const std::size_t next = capacityFor(p_, s_.step, n, born, capacity_);
+        if (next == capacity_) return;
         reserveAll(next);
-        note("spheres: cell capacity grew from " + std::to_string(capacity_) + " to " +
-             std::to_string(next) + " (" + std::to_string(total) + " in use, " +
-             std::to_string(kBytesPerCell * static_cast<double>(next) / 1048576.0) + " MiB)");
+        note(capacityNote(capacity_, next, n + born, kBytesPerCell));
         capacity_ = next;
     }
 
@@ -175,17 +166,7 @@ private:
             yf_[i] = static_cast<float>(s_.y[i]);
             zf_[i] = static_cast<float>(s_.z[i]);
         });
-        float lo[3], hi[3];
-        for (int a = 0; a < 3; ++a) {
-            lo[a] = static_cast<float>(s_.boxLo[a]);
-            hi[a] = static_cast<float>(s_.boxHi[a]);
-        }
-        const float cutoff = gridCutoff(rc, s_.boxLo, s_.boxHi);
-        if (!haveGeometry_ || geometry_.cutoff != cutoff) {
-            const bool periodic[3] = {false, false, false};
-            geometry_ = grid::makeGridGeometry(lo, hi, cutoff, periodic);
-            haveGeometry_ = true;
-        }
+        refreshGridGeometry(geometry_, haveGeometry_, rc, s_.boxLo, s_.boxHi);
         grid_.build(geometry_,
                     grid::PointsView{xf_.data(), yf_.data(), zf_.data(), static_cast<int>(total)});
     }

@@ -303,20 +303,11 @@ private:
     }
 
     void ensureCapacity(std::size_t n, std::size_t born) {
-        const std::size_t total = n + born;
-        if (p_.maxCells > 0 && total > static_cast<std::size_t>(p_.maxCells))
-            throw SimulationError("spheres: step " + std::to_string(step_) + ": " +
-                                  std::to_string(born) + " divisions would bring " +
-                                  std::to_string(n) + " cells to " + std::to_string(total) +
-                                  ", beyond capacity.max_cells = " + std::to_string(p_.maxCells) +
-                                  "; the state is unchanged at step " + std::to_string(step_));
-        if (total <= capacity_) return;
         const std::size_t before = capacity_;
-        const std::size_t next = std::max(2 * capacity_, total);
+        const std::size_t next = capacityFor(p_, step_, n, born, capacity_);
+        if (next == capacity_) return;
         allocateAll(next, n);
-        note("spheres: cell capacity grew from " + std::to_string(before) + " to " +
-             std::to_string(next) + " (" + std::to_string(total) + " in use, " +
-             std::to_string(kBytesPerCell * static_cast<double>(next) / 1048576.0) + " MiB)");
+        note(capacityNote(before, next, n + born, kBytesPerCell));
     }
 
     // Grid geometry of this step, a function of the bounds alone (so a restored run builds
@@ -328,26 +319,10 @@ private:
             const double grown = vmaxBound_ + (p_.growth ? p_.growthPerStep : 0.0);
             bound = std::max(diameterOf(grown), diameterBound_);
         }
-        float lo[3], hi[3];
-        for (int a = 0; a < 3; ++a) {
-            lo[a] = static_cast<float>(boxLo_[a]);
-            hi[a] = static_cast<float>(boxHi_[a]);
-        }
-        const float cutoff = gridCutoff(bound, boxLo_, boxHi_);
-        if (!haveGeometry_ || geometry_.cutoff != cutoff) {
-            const bool periodic[3] = {false, false, false};
-            geometry_ = grid::makeGridGeometry(lo, hi, cutoff, periodic);
-            haveGeometry_ = true;
-        }
+        refreshGridGeometry(geometry_, haveGeometry_, bound, boxLo_, boxHi_);
     }
 
-    FieldGrid fieldGrid() const {
-        HostState box;  // substanceGrid reads the box and the dims only
-        std::copy(std::begin(boxLo_), std::end(boxLo_), box.boxLo);
-        std::copy(std::begin(boxHi_), std::end(boxHi_), box.boxHi);
-        std::copy(std::begin(fieldDims_), std::end(fieldDims_), box.substanceDims);
-        return substanceGrid(box);
-    }
+    FieldGrid fieldGrid() const { return substanceGrid(fieldDims_, boxLo_, boxHi_); }
 
     void substanceStep(std::size_t n) {
         const FieldGrid g = fieldGrid();
