@@ -215,6 +215,16 @@ bool inStimulusRegion(const CardiacParams& p, int i, int j, int k) {
     return false;
 }
 
+std::vector<unsigned char> stimulusRegionMask(const CardiacParams& p) {
+    std::vector<unsigned char> mask(static_cast<std::size_t>(p.nx) * p.ny * p.nz);
+    std::size_t m = 0;
+    for (int k = 0; k < p.nz; ++k)
+        for (int j = 0; j < p.ny; ++j)
+            for (int i = 0; i < p.nx; ++i)
+                mask[m++] = inStimulusRegion(p, i, j, k) ? 1 : 0;
+    return mask;
+}
+
 int diffusionSubsteps(const CardiacParams& p) {
     const int n[3] = {p.nx, p.ny, p.nz};
     double rate = 0.0;

@@ -51,6 +51,9 @@ TissueState carryStates(const CheckedModel& from, const TissueState& state, cons
 bool pulseOn(const CardiacParams& p, double t);
 // Whether node (i, j, k) lies in the stimulated region.
 bool inStimulusRegion(const CardiacParams& p, int i, int j, int k);
+// 1 for every node (x fastest) in the stimulated region, else 0; rebuilt when the protocol
+// changes, read by every step.
+std::vector<unsigned char> stimulusRegionMask(const CardiacParams& p);
 
 // Diffusion sub-steps per step for the explicit scheme to be stable (at most 0.9 of the
 // stability limit dt_d = 1 / (2 sum_a D_a / dx^2) over the axes with more than one node).

@@ -9,6 +9,7 @@
 
 #include "sim/core/parallel.hpp"
 #include "sim/models/cardiac/cardiac_model.hpp"
+#include "sim/models/cardiac/tissue_stencil.hpp"
 
 namespace cf::cardiac {
 
@@ -23,6 +24,7 @@ public:
         CardiacParams p = checkedParams(params);
         std::unique_ptr<CellProgram> program = loadCellProgram(p);  // throws before changes
         p_ = std::move(p);
+        region_ = stimulusRegionMask(p_);
         program_ = std::move(program);
         nodes_ = static_cast<std::size_t>(p_.nx) * p_.ny * p_.nz;
         states_ = program_->stateCount();
@@ -64,6 +66,7 @@ public:
             replaceParameterValues(next.parameterValues, *program_);
         }
         p_ = std::move(next);
+        region_ = stimulusRegionMask(p_);
     }
 
     void advance(std::uint64_t steps) override {
@@ -137,11 +140,7 @@ private:
                 thread_local CellProgram::Workspace w;
                 double* y = &y_[n * states_];
                 vBefore_[n] = y[potential_];
-                const int i = static_cast<int>(n % static_cast<std::size_t>(p_.nx));
-                const int j = static_cast<int>((n / static_cast<std::size_t>(p_.nx)) %
-                                               static_cast<std::size_t>(p_.ny));
-                const int k = static_cast<int>(n / (static_cast<std::size_t>(p_.nx) * p_.ny));
-                program_->step(y, t, dt, inStimulusRegion(p_, i, j, k) ? &drive : nullptr, w);
+                program_->step(y, t, dt, region_[n] != 0 ? &drive : nullptr, w);
                 for (std::size_t s = 0; s < states_; ++s)
                     if (!std::isfinite(y[s])) {
                         std::size_t seen = firstBad.load();
@@ -154,11 +153,9 @@ private:
         if (firstBad.load() < nodes_) reportNonFinite(firstBad.load());
         diffuse();
         const double theta = p_.activationThreshold;
-        for (std::size_t n = 0; n < nodes_; ++n) {
-            const double before = vBefore_[n], after = y_[n * states_ + potential_];
-            if (activation_[n] < 0.0 && before < theta && after >= theta)
-                activation_[n] = t + dt * (theta - before) / (after - before);
-        }
+        for (std::size_t n = 0; n < nodes_; ++n)
+            activation_[n] = activationAfter(activation_[n], vBefore_[n],
+                                             y_[n * states_ + potential_], theta, t, dt);
         ++step_;
         time_ += dt;
         meter_.add(time_, y_[centre_ * states_ + potential_]);
@@ -177,26 +174,12 @@ private:
         const double h = p_.dt / substeps;
         for (std::size_t m = 0; m < nodes_; ++m)
             vNext_[m] = y_[m * states_ + potential_];
-        const std::size_t stride[3] = {1, static_cast<std::size_t>(n[0]),
-                                       static_cast<std::size_t>(n[0]) * n[1]};
         for (int sub = 0; sub < substeps; ++sub) {
             v_.swap(vNext_);  // v_: the potential before this sub-step
             parallelFor(
                 nodes_,
                 [&](std::size_t m) {
-                    const std::size_t at[3] = {m % stride[1], (m / stride[1]) % n[1],
-                                               m / stride[2]};
-                    double lap = 0.0;
-                    for (int a = 0; a < 3; ++a) {
-                        if (coeff[a] == 0.0) continue;
-                        // Mirror: the ghost beyond a boundary node equals its inner neighbour.
-                        const std::size_t lower = at[a] > 0 ? m - stride[a] : m + stride[a];
-                        const std::size_t upper = at[a] + 1 < static_cast<std::size_t>(n[a])
-                                                      ? m + stride[a]
-                                                      : m - stride[a];
-                        lap += coeff[a] * (v_[lower] + v_[upper] - 2.0 * v_[m]);
-                    }
-                    vNext_[m] = v_[m] + h * lap;
+                    vNext_[m] = v_[m] + h * mirroredLaplacian(v_.data(), m, n, coeff);
                 },
                 4096);
         }
@@ -216,10 +199,11 @@ private:
     CardiacParams p_{};
     std::unique_ptr<CellProgram> program_;
     std::size_t nodes_ = 0, states_ = 0, potential_ = 0;
-    std::vector<double> y_;           // nodes x states
-    std::vector<double> activation_;  // ms; -1 before the first crossing
-    std::vector<double> vBefore_;     // the potential at the start of the step
-    std::vector<double> v_, vNext_;   // diffusion scratch
+    std::vector<double> y_;              // nodes x states
+    std::vector<double> activation_;     // ms; -1 before the first crossing
+    std::vector<unsigned char> region_;  // stimulated nodes (stimulusRegionMask)
+    std::vector<double> vBefore_;        // the potential at the start of the step
+    std::vector<double> v_, vNext_;      // diffusion scratch
     std::vector<float> viewV_, viewActivation_;
     std::uint64_t step_ = 0;
     double time_ = 0.0;

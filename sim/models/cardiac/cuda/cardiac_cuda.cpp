@@ -27,16 +27,20 @@ public:
     virtual void upload(const TissueState& s) = 0;
     virtual TissueState download() = 0;
     virtual std::vector<double> potential() = 0;
-    // After each step of the batch, the potential of node `probe` is kept on the device;
-    // trace() returns the batch's values (one per step) and starts a new batch.
-    virtual void beginTrace(std::size_t probe, std::size_t steps) = 0;
-    virtual std::vector<double> trace(std::size_t steps) = 0;
+    // A batch of steps: after each, the potential of node `probe` is kept on the device.
+    // finishBatch waits for the batch and returns that trace (one value per step) and the
+    // first failure (cell == nodes when none), read back together.
+    struct BatchEnd {
+        std::vector<double> trace;
+        std::size_t cell;
+        long long step;
+    };
+    virtual void beginBatch(std::size_t probe, std::size_t steps) = 0;
+    virtual BatchEnd finishBatch(std::size_t steps) = 0;
     virtual std::vector<double> activation() = 0;
     virtual void setParameters(const std::vector<double>& values) = 0;
     virtual void setRegion(const std::vector<unsigned char>& region) = 0;
     virtual void step(const CardiacParams& p, std::uint64_t step, double t) = 0;
-    // The first failure since the last call: (cell, step) or cell == nodes when none.
-    virtual std::pair<std::size_t, long long> failure() = 0;
     virtual ModelViews views(const CardiacParams& p, const CheckedModel& m, double time) = 0;
 };
 
@@ -95,19 +99,25 @@ public:
 
     std::vector<double> activation() override { return activation_.toHost(stream_); }
 
-    void beginTrace(std::size_t probe, std::size_t steps) override {
+    void beginBatch(std::size_t probe, std::size_t steps) override {
         probe_ = probe;
         if (trace_.size() < steps) trace_.resize(steps);
         traced_ = 0;
     }
 
-    std::vector<double> trace(std::size_t steps) override {
+    BatchEnd finishBatch(std::size_t steps) override {
         std::vector<Real> host(steps);
+        int cell = 0;
+        long long when = -1;
         if (steps > 0)
             CF_CUDA_CHECK(cudaMemcpyAsync(host.data(), trace_.data(), steps * sizeof(Real),
                                           cudaMemcpyDeviceToHost, stream_));
+        CF_CUDA_CHECK(
+            cudaMemcpyAsync(&cell, fail_.data(), sizeof cell, cudaMemcpyDeviceToHost, stream_));
+        CF_CUDA_CHECK(
+            cudaMemcpyAsync(&when, failStep_.data(), sizeof when, cudaMemcpyDeviceToHost, stream_));
         CF_CUDA_CHECK(cudaStreamSynchronize(stream_));
-        return {host.begin(), host.end()};
+        return {{host.begin(), host.end()}, static_cast<std::size_t>(cell), when};
     }
 
     void setParameters(const std::vector<double>& values) override {
@@ -138,25 +148,12 @@ public:
                                 static_cast<unsigned>(nodes_),
                                 static_cast<unsigned>(pitch_)};
         kernel_.launch(args, stream_);
-        cuda::launchStampFailure(fail_.data(), static_cast<unsigned>(nodes_), failStep_.data(),
-                                 static_cast<long long>(step + 1), stream_);
         diffuse(p, v);
-        cuda::launchActivation<Real>(vBefore_.data(), v, activation_.data(), nodes_, t, p.dt,
-                                     p.activationThreshold, stream_);
-        if (traced_ < trace_.size())
-            CF_CUDA_CHECK(cudaMemcpyAsync(trace_.data() + traced_++, v + probe_, sizeof(Real),
-                                          cudaMemcpyDeviceToDevice, stream_));
-    }
-
-    std::pair<std::size_t, long long> failure() override {
-        int cell = 0;
-        long long when = -1;
-        CF_CUDA_CHECK(
-            cudaMemcpyAsync(&cell, fail_.data(), sizeof cell, cudaMemcpyDeviceToHost, stream_));
-        CF_CUDA_CHECK(
-            cudaMemcpyAsync(&when, failStep_.data(), sizeof when, cudaMemcpyDeviceToHost, stream_));
-        CF_CUDA_CHECK(cudaStreamSynchronize(stream_));
-        return {static_cast<std::size_t>(cell), when};
+        const cuda::StepEnd end{fail_.data(), failStep_.data(), static_cast<long long>(step + 1),
+                                probe_};
+        Real* trace = traced_ < trace_.size() ? trace_.data() + traced_++ : nullptr;
+        cuda::launchEndOfStep<Real>(vBefore_.data(), v, activation_.data(), nodes_, t, p.dt,
+                                    p.activationThreshold, end, trace, stream_);
     }
 
     ModelViews views(const CardiacParams& p, const CheckedModel& m, double time) override {
@@ -269,17 +266,18 @@ public:
     }
 
     void advance(std::uint64_t steps) override {
-        gpu_->beginTrace(centreNode(p_), static_cast<std::size_t>(steps));
+        gpu_->beginBatch(centreNode(p_), static_cast<std::size_t>(steps));
         const double t0 = time_;
         for (std::uint64_t s = 0; s < steps; ++s) {
             gpu_->step(p_, step_, time_);
             ++step_;
             time_ += p_.dt;
         }
-        const std::vector<double> trace = gpu_->trace(static_cast<std::size_t>(steps));
-        for (std::size_t k = 0; k < trace.size(); ++k)
-            meter_.add(t0 + static_cast<double>(k + 1) * p_.dt, trace[k]);
-        const auto [cell, when] = gpu_->failure();
+        const TissueGpuBase::BatchEnd batch = gpu_->finishBatch(static_cast<std::size_t>(steps));
+        for (std::size_t k = 0; k < batch.trace.size(); ++k)
+            meter_.add(t0 + static_cast<double>(k + 1) * p_.dt, batch.trace[k]);
+        const std::size_t cell = batch.cell;
+        const long long when = batch.step;
         if (cell < nodes_) {
             const TissueState s = gpu_->download();
             std::size_t k = 0;
@@ -327,18 +325,7 @@ private:
         return std::make_unique<TissueGpu<double>>(m, nodes, p.fastMath, stream_);
     }
 
-    void uploadRegion() {
-        std::vector<unsigned char> region(nodes_);
-        for (int k = 0; k < p_.nz; ++k)
-            for (int j = 0; j < p_.ny; ++j)
-                for (int i = 0; i < p_.nx; ++i)
-                    region[static_cast<std::size_t>(i) +
-                           static_cast<std::size_t>(p_.nx) *
-                               (static_cast<std::size_t>(j) +
-                                static_cast<std::size_t>(p_.ny) * k)] =
-                        inStimulusRegion(p_, i, j, k) ? 1 : 0;
-        gpu_->setRegion(region);
-    }
+    void uploadRegion() { gpu_->setRegion(stimulusRegionMask(p_)); }
 
     cudaStream_t stream_ = nullptr;
     CardiacParams p_{};

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "sim/core/cuda_check.hpp"
 #include "sim/models/cardiac/cuda/tissue_kernels.cuh"
+#include "sim/models/cardiac/tissue_stencil.hpp"
 
 namespace cf::cardiac::cuda {
 
@@ -15,36 +16,21 @@ unsigned blocksOf(std::size_t n) {
 template <typename Real>
 __global__ void diffuseKernel(const Real* in, Real* out, TissueShape s, Real h) {
     const std::size_t m = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
-    const std::size_t nx = static_cast<std::size_t>(s.n[0]), ny = static_cast<std::size_t>(s.n[1]);
-    const std::size_t total = nx * ny * static_cast<std::size_t>(s.n[2]);
+    const std::size_t total = static_cast<std::size_t>(s.n[0]) * static_cast<std::size_t>(s.n[1]) *
+                              static_cast<std::size_t>(s.n[2]);
     if (m >= total) return;
-    const std::size_t at[3] = {m % nx, (m / nx) % ny, m / (nx * ny)};
-    const std::size_t stride[3] = {1, nx, nx * ny};
-    const Real here = in[m];
-    Real lap = 0;
-    for (int a = 0; a < 3; ++a) {
-        if (s.coeff[a] == 0.0) continue;
-        // Mirror: the ghost beyond a boundary node equals its inner neighbour.
-        const std::size_t lower = at[a] > 0 ? m - stride[a] : m + stride[a];
-        const std::size_t upper =
-            at[a] + 1 < static_cast<std::size_t>(s.n[a]) ? m + stride[a] : m - stride[a];
-        lap += static_cast<Real>(s.coeff[a]) * (in[lower] + in[upper] - Real(2) * here);
-    }
-    out[m] = here + h * lap;
+    out[m] = in[m] + h * mirroredLaplacian(in, m, s.n, s.coeff);
 }
 
 template <typename Real>
-__global__ void activationKernel(const Real* before, const Real* after, double* activation,
-                                 std::size_t n, double t, double dt, double theta) {
+__global__ void endOfStepKernel(const Real* before, const Real* after, double* activation,
+                                std::size_t n, double t, double dt, double theta, StepEnd end,
+                                Real* trace) {
     const std::size_t m = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
-    if (m >= n || activation[m] >= 0.0) return;
-    const double b = before[m], a = after[m];
-    if (b < theta && a >= theta) activation[m] = t + dt * (theta - b) / (a - b);
-}
-
-__global__ void stampFailureKernel(const int* fail, unsigned n, long long* failStep,
-                                   long long step) {
-    if (*fail < static_cast<int>(n) && *failStep < 0) *failStep = step;
+    if (m >= n) return;
+    activation[m] = activationAfter(activation[m], before[m], after[m], theta, t, dt);
+    if (m == end.probe && trace != nullptr) *trace = after[m];
+    if (m == 0 && *end.fail < static_cast<int>(n) && *end.failStep < 0) *end.failStep = end.step;
 }
 
 template <typename Real>
@@ -67,17 +53,12 @@ void launchDiffuse(const Real* in, Real* out, const TissueShape& shape, double h
 }
 
 template <typename Real>
-void launchActivation(const Real* before, const Real* after, double* activation, std::size_t n,
-                      double t, double dt, double theta, cudaStream_t stream) {
-    activationKernel<Real>
-        <<<blocksOf(n), kThreads, 0, stream>>>(before, after, activation, n, t, dt, theta);
-    CF_CUDA_CHECK_LAUNCH("cardiac::activationKernel", stream);
-}
-
-void launchStampFailure(const int* fail, unsigned n, long long* failStep, long long step,
-                        cudaStream_t stream) {
-    stampFailureKernel<<<1, 1, 0, stream>>>(fail, n, failStep, step);
-    CF_CUDA_CHECK_LAUNCH("cardiac::stampFailureKernel", stream);
+void launchEndOfStep(const Real* before, const Real* after, double* activation, std::size_t n,
+                     double t, double dt, double theta, const StepEnd& end, Real* trace,
+                     cudaStream_t stream) {
+    endOfStepKernel<Real><<<blocksOf(n), kThreads, 0, stream>>>(before, after, activation, n, t, dt,
+                                                                theta, end, trace);
+    CF_CUDA_CHECK_LAUNCH("cardiac::endOfStepKernel", stream);
 }
 
 template <typename Real>
@@ -90,10 +71,10 @@ void launchPackViews(const Real* potential, const double* activation, float* v, 
 template void launchDiffuse<float>(const float*, float*, const TissueShape&, double, cudaStream_t);
 template void launchDiffuse<double>(const double*, double*, const TissueShape&, double,
                                     cudaStream_t);
-template void launchActivation<float>(const float*, const float*, double*, std::size_t, double,
-                                      double, double, cudaStream_t);
-template void launchActivation<double>(const double*, const double*, double*, std::size_t, double,
-                                       double, double, cudaStream_t);
+template void launchEndOfStep<float>(const float*, const float*, double*, std::size_t, double,
+                                     double, double, const StepEnd&, float*, cudaStream_t);
+template void launchEndOfStep<double>(const double*, const double*, double*, std::size_t, double,
+                                      double, double, const StepEnd&, double*, cudaStream_t);
 template void launchPackViews<float>(const float*, const double*, float*, float*, std::size_t,
                                      cudaStream_t);
 template void launchPackViews<double>(const double*, const double*, float*, float*, std::size_t,

@@ -19,15 +19,19 @@ template <typename Real>
 void launchDiffuse(const Real* in, Real* out, const TissueShape& shape, double h,
                    cudaStream_t stream);
 
-// For nodes not yet activated whose potential rose through theta over the step:
-// t_act = t + dt (theta - before) / (after - before).
+// The end of a step, one launch: activation times (tissue_stencil.hpp activationAfter) of
+// every node; the probe's potential into *trace (when not null); and, if *fail holds a cell
+// (< n) and *failStep is unset (-1), step into *failStep.
+struct StepEnd {
+    const int* fail;
+    long long* failStep;
+    long long step;
+    std::size_t probe;
+};
 template <typename Real>
-void launchActivation(const Real* before, const Real* after, double* activation, std::size_t n,
-                      double t, double dt, double theta, cudaStream_t stream);
-
-// After a step: if *fail holds a cell (< n) and *failStep is unset (-1), records step.
-void launchStampFailure(const int* fail, unsigned n, long long* failStep, long long step,
-                        cudaStream_t stream);
+void launchEndOfStep(const Real* before, const Real* after, double* activation, std::size_t n,
+                     double t, double dt, double theta, const StepEnd& end, Real* trace,
+                     cudaStream_t stream);
 
 // Views: float copies of the potential and the activation map.
 template <typename Real>

@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// Per-node arithmetic of the cardiac tissue shared by the CPU backend and the CUDA kernels:
+// the potential's Laplacian with mirrored (no-flux) boundaries and the activation time of a
+// rise through the threshold, interpolated within the step.
+#include <cstddef>
+
+#include "sim/core/hd.hpp"
+
+namespace cf::cardiac {
+
+// sum_a coeff_a (v[+a] + v[-a] - 2 v[m]) at node m of an n[0] x n[1] x n[2] grid (x fastest);
+// the ghost beyond a boundary node equals its inner neighbour. coeff_a = 0 skips axis a.
+template <typename Real>
+CF_HD Real mirroredLaplacian(const Real* v, std::size_t m, const int n[3], const double coeff[3]) {
+    const std::size_t stride[3] = {1, static_cast<std::size_t>(n[0]),
+                                   static_cast<std::size_t>(n[0]) * static_cast<std::size_t>(n[1])};
+    const std::size_t at[3] = {m % stride[1], (m / stride[1]) % static_cast<std::size_t>(n[1]),
+                               m / stride[2]};
+    const Real here = v[m];
+    Real lap = 0;
+    for (int a = 0; a < 3; ++a) {
+        if (coeff[a] == 0.0) continue;
+        const std::size_t lower = at[a] > 0 ? m - stride[a] : m + stride[a];
+        const std::size_t upper =
+            at[a] + 1 < static_cast<std::size_t>(n[a]) ? m + stride[a] : m - stride[a];
+        lap += static_cast<Real>(coeff[a]) * (v[lower] + v[upper] - Real(2) * here);
+    }
+    return lap;
+}
+
+// The activation time after a step from t to t + dt in which the potential went from
+// `before` to `after`: `current` when the node already activated (>= 0) or did not rise
+// through theta, else t + dt (theta - before) / (after - before).
+CF_HD double activationAfter(double current, double before, double after, double theta, double t,
+                             double dt) {
+    if (current >= 0.0 || !(before < theta && after >= theta)) return current;
+    return t + dt * (theta - before) / (after - before);
+}
+
+}  // namespace cf::cardiac
