@@ -38,7 +38,20 @@ struct BenchOptionsCli {
     double scale = 1.0;
 };
 
+// `nversion`: the cardiac N-version benchmark (sim/models/cardiac/nversion.hpp).
+struct NversionOptionsCli {
+    std::vector<double> dx, dt;  // mm, ms; every combination runs
+    bool all = false;            // the nine published resolutions
+    std::optional<std::string> backend;
+    std::string precision = "float";
+    std::string integrator = "grl1";
+    double endTime = 150.0;  // ms
+    bool untilActivated = false;
+    std::string outDir = "out/nversion";
+};
+
 int runScenario(const ModelRegistry& registry, const RunOptions& options);
 int runBench(const ModelRegistry& registry, const BenchOptionsCli& options);
+int runNversionCommand(const NversionOptionsCli& options);
 
 }  // namespace cf::cli

@@ -80,6 +80,28 @@ int main(int argc, char** argv) {
     benchCmd->add_option("--scale", bench.scale, "Problem-size factor (e.g. 0.1 for a quick run)")
         ->check(CLI::Range(1e-6, 100.0));
 
+    cf::cli::NversionOptionsCli nversion;
+    CLI::App* nversionCmd = app.add_subcommand(
+        "nversion",
+        "Cardiac: the Niederer et al. 2011 N-version benchmark (activation times at P1..P9 "
+        "and along the diagonal)");
+    nversionCmd->add_option("--dx", nversion.dx, "Node spacing in mm (repeatable; default 0.5)");
+    nversionCmd->add_option("--dt", nversion.dt, "Time step in ms (repeatable; default 0.05)");
+    nversionCmd->add_flag("--all", nversion.all,
+                          "The nine published runs: dx 0.5, 0.2, 0.1 mm x dt 0.05, 0.01, 0.005 ms");
+    nversionCmd->add_option("--backend", nversion.backend, "cpu or cuda (default: the best)");
+    nversionCmd->add_option("--precision", nversion.precision, "CUDA arithmetic: float or double")
+        ->check(CLI::IsMember({"float", "double"}));
+    nversionCmd
+        ->add_option("--integrator", nversion.integrator,
+                     "declared, forward_euler, rush_larsen or grl1 (default grl1)")
+        ->check(CLI::IsMember({"declared", "forward_euler", "rush_larsen", "grl1"}));
+    nversionCmd->add_option("--end", nversion.endTime, "Simulated time in ms (default 150)")
+        ->check(CLI::Range(0.0, 1e6));
+    nversionCmd->add_flag("--until-activated", nversion.untilActivated,
+                          "Stop each run once every node has activated");
+    nversionCmd->add_option("--out", nversion.outDir, "Output directory (default out/nversion)");
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -96,6 +118,7 @@ int main(int argc, char** argv) {
         if (app.got_subcommand("params")) return showParams(registry, paramsModel);
         if (app.got_subcommand("run")) return cf::cli::runScenario(registry, run);
         if (app.got_subcommand("bench")) return cf::cli::runBench(registry, bench);
+        if (app.got_subcommand("nversion")) return cf::cli::runNversionCommand(nversion);
     } catch (const cf::Error& e) {
         // Anything that escapes a subcommand before its run started is bad input.
         std::fprintf(stderr, "cellforge-sim: error: %s\n", e.what());

@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `cellforge-sim bench cardiac`: cell-steps per second of the bundled model at 10^6
 // uncoupled cells in float and double (docs/design/cardiac.md section 11), and a coupled
-// 512 x 512 sheet. The N-version cases come with the ten Tusscher model.
+// 512 x 512 sheet, and the Niederer et al. 2011 N-version benchmark at its nine resolutions
+// (wall time of 150 ms simulated, after the reset that compiles the kernel).
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <string>
+#include <vector>
 
 #include "sim/core/bench.hpp"
 #include "sim/models/cardiac/cardiac_model.hpp"
+#include "sim/models/cardiac/nversion.hpp"
 
 namespace cf::cardiac {
 
@@ -65,13 +69,73 @@ BenchCase sheet() {
     return c;
 }
 
+std::string shortNumber(double v) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", v);
+    return text;
+}
+
+// One repeat is the whole run from t = 0 to 150 ms; the median of at most 3 repeats (each
+// takes seconds at dx 0.1 mm) after one warm-up run.
+BenchCase nversion(double dx, double dt) {
+    BenchCase c;
+    c.name = "nversion-dx" + shortNumber(dx) + "-dt" + shortNumber(dt);
+    c.description = "Niederer 2011 N-version benchmark, dx " + shortNumber(dx) + " mm, dt " +
+                    shortNumber(dt) + " ms, 150 ms simulated, ten Tusscher 2006 epi, GRL1, " +
+                    "float on CUDA (double on the CPU); one repeat = the whole run";
+    c.runByDefault = dx >= 0.5;
+    c.run = [dx, dt](Backend b, const BenchOptions& o) {
+        NversionOptions options;
+        options.dx = dx;
+        options.dt = dt;
+        options.endTime = NversionProblem::simulatedTime * std::min(1.0, o.scale);
+        BenchResult r;
+        r.backend = b;
+        NversionResult last;
+        std::vector<double> walls;  // the run alone, without the reset
+        timeRepeats(r, std::min(o.repeats, 3), [&] {
+            last = runNversion(b, options);
+            walls.push_back(last.wallSeconds);
+        });
+        walls.erase(walls.begin());  // the warm-up run
+        std::sort(walls.begin(), walls.end());
+        const std::size_t n = walls.size();
+        r.minSeconds = walls.front();
+        r.maxSeconds = walls.back();
+        r.medianSeconds = n % 2 ? walls[n / 2] : 0.5 * (walls[n / 2 - 1] + walls[n / 2]);
+        r.entities = static_cast<std::uint64_t>(last.nx) * last.ny * last.nz;
+        r.stepsPerRepeat = last.steps;
+        char note[256];
+        std::snprintf(note, sizeof note,
+                      "activation P1 %.3f, P8 %.3f, P9 %.3f ms; reset (compiles the kernel) "
+                      "%.2f s",
+                      last.points[0], last.points[7], last.points[8], last.resetSeconds);
+        r.note = note;
+        return r;
+    };
+    return c;
+}
+
 }  // namespace
 
 std::vector<BenchCase> benchCases() {
-    return {cells("aliev_panfilov", 2, "float"),          cells("aliev_panfilov", 2, "double"),
-            cells("tentusscher_2006", 19, "float"),       cells("tentusscher_2006", 19, "double"),
-            cells("tentusscher_2006", 19, "float", true), cells("beeler_reuter_1977", 8, "float"),
-            cells("luo_rudy_1991", 8, "float"),           sheet()};
+    return {cells("aliev_panfilov", 2, "float"),
+            cells("aliev_panfilov", 2, "double"),
+            cells("tentusscher_2006", 19, "float"),
+            cells("tentusscher_2006", 19, "double"),
+            cells("tentusscher_2006", 19, "float", true),
+            cells("beeler_reuter_1977", 8, "float"),
+            cells("luo_rudy_1991", 8, "float"),
+            sheet(),
+            nversion(0.5, 0.05),
+            nversion(0.5, 0.01),
+            nversion(0.5, 0.005),
+            nversion(0.2, 0.05),
+            nversion(0.2, 0.01),
+            nversion(0.2, 0.005),
+            nversion(0.1, 0.05),
+            nversion(0.1, 0.01),
+            nversion(0.1, 0.005)};
 }
 
 }  // namespace cf::cardiac

@@ -149,10 +149,30 @@ void keepStructural(CardiacParams& next, const CardiacParams& current) {
     next.modelFile = current.modelFile;
     next.precision = current.precision;
     next.fastMath = current.fastMath;
+    next.integrator = current.integrator;
     next.nx = current.nx;
     next.ny = current.ny;
     next.nz = current.nz;
     next.dx = current.dx;
+}
+
+void applyIntegrator(Integrator integrator, CheckedModel& model) {
+    if (integrator == Integrator::Declared) return;
+    for (StateInfo& s : model.states) {
+        switch (integrator) {
+            case Integrator::ForwardEuler:
+                s.method = Method::ForwardEuler;
+                break;
+            case Integrator::RushLarsen:
+                s.method = s.gate ? Method::RushLarsen : Method::ForwardEuler;
+                break;
+            case Integrator::Grl1:
+                s.method = Method::GeneralizedRushLarsen;
+                break;
+            case Integrator::Declared:
+                break;
+        }
+    }
 }
 
 std::unique_ptr<CellProgram> loadCellProgram(const CardiacParams& p) {
@@ -174,7 +194,9 @@ std::unique_ptr<CellProgram> loadCellProgram(const CardiacParams& p) {
     }
     std::unique_ptr<CellProgram> program;
     try {
-        program = std::make_unique<CellProgram>(compileModel(source, file));
+        CheckedModel model = compileModel(source, file);
+        applyIntegrator(static_cast<Integrator>(p.integrator), model);
+        program = std::make_unique<CellProgram>(std::move(model));
     } catch (const ModelError& e) {
         throw ParameterError(std::string(p.modelSource.empty() ? "model.file" : "model.source") +
                              ": the model does not compile:\n" + std::string(e.what()));

@@ -33,6 +33,8 @@ CardiacParams checkedParams(const ParamSet& params);
 // of `p.parameterValues` applied. Throws ParameterError naming model.file or
 // model.parameters, with the model's own diagnostics (file:line:col) in the message.
 std::unique_ptr<CellProgram> loadCellProgram(const CardiacParams& p);
+// Sets every state's method for `integrator` (Declared leaves the model's own).
+void applyIntegrator(Integrator integrator, CheckedModel& model);
 // Applies "name = value" lines to `program`'s parameters (throws ParameterError naming
 // model.parameters and the line).
 void applyParameterValues(const std::string& text, CellProgram& program);

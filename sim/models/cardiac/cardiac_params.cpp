@@ -34,6 +34,13 @@ const ParamTable& parameterTable() {
                   "Compile the CUDA kernel with approximate exp, log and division "
                   "(--use_fast_math): faster, less accurate",
                   S);
+        b.choice("model", "integrator", &P::integrator,
+                 {"declared", "forward_euler", "rush_larsen", "grl1"}, "declared",
+                 "Integration of the states: as the model declares (gates Rush-Larsen, others "
+                 "forward Euler, unless its method lines say otherwise), or one method for all "
+                 "(rush_larsen: gates only, the others forward Euler; grl1: generalized "
+                 "Rush-Larsen, every state)",
+                 S);
         b.real("time", "dt", &P::dt, 0.02, 1e-5, 1.0, "ms", "Time step");
         b.integer("tissue", "nx", &P::nx, 128, 1, 4096, "1", "Nodes along x", S);
         b.integer("tissue", "ny", &P::ny, 128, 1, 4096, "1", "Nodes along y", S);

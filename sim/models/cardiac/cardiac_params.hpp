@@ -12,6 +12,10 @@ namespace cf::cardiac {
 
 enum class StimulusRegion : std::int32_t { LeftEdge = 0, Corner = 1, Centre = 2, All = 3 };
 enum class FibreAxis : std::int32_t { X = 0, Y = 1, Z = 2 };
+// How the cell model's states are integrated: as the model file declares them (gates
+// Rush-Larsen, the rest forward Euler, unless `method` lines say otherwise), or one method
+// for every state (Rush-Larsen: gates only, the others forward Euler).
+enum class Integrator : std::int32_t { Declared = 0, ForwardEuler = 1, RushLarsen = 2, Grl1 = 3 };
 
 struct CardiacParams {
     // the cell model
@@ -21,6 +25,7 @@ struct CardiacParams {
     std::string parameterValues;  // live; "name = value" lines overriding the model's
     std::int32_t precision;       // structural; 0 double, 1 float (CUDA; the CPU is double)
     bool fastMath;                // structural; NVRTC --use_fast_math
+    std::int32_t integrator;      // structural; Integrator
     // time
     double dt;
     // tissue (a single node is a single cell)
