@@ -49,9 +49,12 @@ int runNversionCommand(const NversionOptionsCli& options) {
             try {
                 r = cardiac::runNversion(backend, o);
             } catch (const Error& e) {
+                // The other resolutions still run; the exit status reports the failure.
                 if (terminal) std::fputs("\n", stderr);
                 std::fprintf(stderr, "cellforge-sim: nversion dx %g dt %g: %s\n", dx, dt, e.what());
-                return dynamic_cast<const ParameterError*>(&e) ? kExitBadInput : kExitRunFailed;
+                if (dynamic_cast<const ParameterError*>(&e)) return kExitBadInput;
+                status = kExitRunFailed;
+                continue;
             }
             if (terminal) std::fputs("\r\033[K", stderr);
             const auto ms = [](double v) { return std::isfinite(v) ? v : -1.0; };

@@ -184,8 +184,10 @@ TEST(CardiacLanguage, UnitErrorsNameBothUnits) {
 
 // Beeler-Reuter's alpha_m = (V + 47) / (1 - exp(-0.1 (V + 47))) is 0/0 at V = -47 mV, where
 // its limit is 1/0.1 = 10 /ms (design note 3.3); at -46 mV it is 1/(1 - e^-0.1) =
-// 10.508331944775. The straight line across +-47e-6 mV is within (47e-6)^2 |f''| ~ 1e-10
-// of the limit.
+// 10.508331944775. The straight line spans +-delta = 1e-4 / 0.1 = 1e-3 mV (|g| < 1e-4, wide
+// enough for float); f = 10 (1 + g/2 + g^2/12 + ...) with g = 0.1 (V + 47) has f'' = 1/60
+// per mV^2, so the line lies above the limit by f'' delta^2 / 2 = 8.33e-9 at its middle:
+// tolerance 1e-8. Outside the band the quotient (with expm1) is exact to rounding.
 TEST(CardiacLanguage, RemovableSingularityIsReplacedNearItsPoint) {
     const CheckedModel m = compileModel(kBeelerReuterGates, "br.cfm");
     bool noted = false;
@@ -200,8 +202,9 @@ TEST(CardiacLanguage, RemovableSingularityIsReplacedNearItsPoint) {
         p.rates(y, 0.0, f);
         return f[1];  // dot(m) at m = 0 is alpha_m
     };
-    EXPECT_NEAR(alphaAt(-47.0), 10.0, 1e-9);
-    EXPECT_NEAR(alphaAt(-47.0 + 1e-9), 10.0, 1e-9);
+    EXPECT_NEAR(alphaAt(-47.0), 10.0, 1e-8);
+    EXPECT_NEAR(alphaAt(-47.0 + 1e-9), 10.0, 1e-8);
+    EXPECT_NEAR(alphaAt(-47.0 + 2e-3), 10.0 * (1.0 + 1e-4 + 4e-8 / 12.0), 1e-11);  // g = 2e-4
     EXPECT_NEAR(alphaAt(-46.0), 10.508331944775, 1e-9);
     EXPECT_TRUE(m.states[1].gate) << "the rewrite keeps m a gate";
 }

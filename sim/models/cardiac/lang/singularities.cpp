@@ -149,12 +149,22 @@ private:
         const double scale =
             1.0 + std::fabs(at(n, u, star - 1.0)) + std::fabs(at(n, u, star + 1.0));
         if (std::fabs(at(n, u, star)) > 1e-9 * scale) return nullptr;
+        // The quotient itself, with c (exp(g) - 1) and c (1 - exp(g)) computed through
+        // expm1: near the root, exp(g) - 1 in float keeps only a few correct bits, and the
+        // symbolic slope (N'D - N D') / D^2 cancels to rubbish (Rush-Larsen slopes of
+        // thousands per ms that overflow exp; seen with ten Tusscher's L-type current).
+        const TermPtr accurate = withExpm1(div);
         // Within delta of u*, the straight line between the values at u* -+ delta (chaste's
-        // method; the values are expressions, so parameters stay live).
-        const double delta = 1e-6 * std::fmax(1.0, std::fabs(star));
+        // method; the values are expressions, so parameters stay live). delta keeps |g| at
+        // least 1e-4 (1e-6 max(1, |u*|) at the least): there expm1 and the quotient rule lose
+        // at most about eps / |g| = 1e-3 of their value in float, and the line differs from
+        // the function by f'' delta^2 / 2, about 1e-9 relative for these rate expressions.
+        const double slope = std::fabs(evaluate(*k, defaults_));
+        const double delta =
+            std::fmax(1e-6 * std::fmax(1.0, std::fabs(star)), slope > 0.0 ? 1e-4 / slope : 0.0);
         const TermPtr d = constant(delta);
-        const TermPtr lo = substitute(div, u, sub(uStar, d));
-        const TermPtr hi = substitute(div, u, add(uStar, d));
+        const TermPtr lo = substitute(accurate, u, sub(uStar, d));
+        const TermPtr hi = substitute(accurate, u, add(uStar, d));
         const TermPtr x = variable(u);
         const TermPtr line =
             div_(add(mul(sub(add(uStar, d), x), lo), mul(sub(x, sub(uStar, d)), hi)),
@@ -169,7 +179,38 @@ private:
                        "' replaced by a straight line across +-" +
                        std::to_string(delta).substr(0, 8));
         ++count_;
-        return make(Op::If, {near, line, div}, div->pos);
+        return make(Op::If, {near, line, accurate}, div->pos);
+    }
+
+    // n / (c (exp(g) - 1)) as n / (c expm1(g)), and c (1 - exp(g)) as -c expm1(g); other
+    // denominators unchanged.
+    static TermPtr withExpm1(const TermPtr& div) {
+        const TermPtr& den = div->args[1];
+        TermPtr c;
+        const Term* e = den.get();
+        if (e->op == Op::Mul) {
+            if (e->args[0]->op == Op::Const) {
+                c = e->args[0];
+                e = e->args[1].get();
+            } else if (e->args[1]->op == Op::Const) {
+                c = e->args[1];
+                e = e->args[0].get();
+            }
+        }
+        if (e->op != Op::Sub) return div;
+        const Term& l = *e->args[0];
+        const Term& r = *e->args[1];
+        TermPtr accurate;
+        if (l.op == Op::Exp && r.op == Op::Const && r.value == 1.0)
+            accurate = make(Op::Expm1, {l.args[0]});
+        else if (r.op == Op::Exp && l.op == Op::Const && l.value == 1.0)
+            accurate = make(Op::Neg, {make(Op::Expm1, {r.args[0]})});
+        else
+            return div;
+        if (c) accurate = mul(c, accurate);
+        auto copy = std::make_shared<Term>(*div);
+        copy->args = {div->args[0], accurate};
+        return copy;
     }
 
     static TermPtr div_(TermPtr a, TermPtr b) {
