@@ -25,6 +25,10 @@ packages=(
   qt6-base-dev qt6-charts-dev libimgui-dev
   # tests (the window's tests run under a virtual X server)
   libgtest-dev libgmock-dev xvfb xauth
+  # tests: SUNDIALS CVODE, the reference integrator of the cardiac single-cell tests
+  # (test_cardiac_cvode). It pulls MPI and the MPI build of HDF5 (libhdf5-openmpi-dev) too;
+  # the build still selects the serial HDF5 (FindHDF5 picks hdf5/serial).
+  libsundials-dev
 )
 
 missing=()
