@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "sim/core/params.hpp"
+#include "sim/core/scenario.hpp"
 #include "sim/models/cardiac/cardiac_model.hpp"
 #include "sim/models/cardiac/nversion.hpp"
 #include "sim/models/cardiac/nvrtc/nvrtc_compiler.hpp"
@@ -62,6 +63,29 @@ TEST(CardiacNversion, ProblemIsThePublishedOne) {
     EXPECT_EQ(static_cast<FibreAxis>(p.fibreAxis), FibreAxis::X);
     EXPECT_EQ(static_cast<Integrator>(p.integrator), Integrator::Grl1);
     EXPECT_THROW(nversionGrid(0.3), ParameterError) << "0.3 mm does not divide 20 x 7 x 3 mm";
+}
+
+// The bundled scenario (assets/scenarios/cardiac-niederer.toml) is the benchmark at dx 0.5 mm,
+// dt 0.05 ms: every parameter equals the one nversionOverrides sets (to the 7 digits written).
+TEST(CardiacNversion, ScenarioIsTheCoarsestRun) {
+    const ModelRegistry registry = builtinModels();
+    const Scenario s =
+        loadScenario(CELLFORGE_TEST_DATA "/../assets/scenarios/cardiac-niederer.toml", registry);
+    const CardiacParams fromFile = checkedParams(s.parameters);
+    NversionOptions o;
+    o.dx = 0.5;
+    o.dt = 0.05;
+    ParamSet expected(parameterTable());
+    for (const std::string& a : nversionOverrides(o))
+        expected.setFromAssignment(a);
+    for (const ParamSpec& spec : parameterTable().specs()) {
+        const ParamValue a = s.parameters.get(spec.key()), b = expected.get(spec.key());
+        if (std::holds_alternative<double>(a))
+            EXPECT_NEAR(std::get<double>(a), std::get<double>(b), 1e-6) << spec.key();
+        else
+            EXPECT_EQ(a, b) << spec.key();
+    }
+    EXPECT_EQ(fromFile.nx * fromFile.ny * fromFile.nz, 4305);
 }
 
 // Trilinear sampling reproduces a field linear in x, y, z exactly at any point (the points

@@ -7,6 +7,7 @@ cellforge_add_test(test_cardiac_lang CPU_ONLY SOURCES sim/models/test_cardiac_la
 cellforge_add_test(test_cardiac SOURCES sim/models/test_cardiac.cpp)
 cellforge_add_test(test_cardiac_codegen SOURCES sim/models/test_cardiac_codegen.cpp)
 cellforge_add_test(test_cardiac_nversion SOURCES sim/models/test_cardiac_nversion.cpp)
+target_compile_definitions(test_cardiac_nversion PRIVATE CELLFORGE_TEST_DATA="${PROJECT_SOURCE_DIR}/tests")
 cellforge_add_test(test_cardiac_models CPU_ONLY SOURCES sim/models/test_cardiac_models.cpp)
 target_compile_definitions(test_cardiac_models PRIVATE CELLFORGE_TEST_DATA="${PROJECT_SOURCE_DIR}/tests")
 # Single cells against SUNDIALS CVODE (libsundials-dev), the reference integrator. Without it
