@@ -318,6 +318,39 @@ TEST(CardiacCellml, InconsistentUnitsAreOmitted) {
     EXPECT_EQ(compileModel(text, "toy.cfm").states.size(), 1u);
 }
 
+// The potential found by the oxford-metadata annotation (Chaste's files), by the option, or
+// not at all (an error that asks for it).
+TEST(CardiacCellml, PotentialByAnnotationOrOption) {
+    const std::string cell =
+        "<component name=\"cell\">\n"
+        "<variable name=\"t\" units=\"ms\"/>\n"
+        "<variable name=\"Em\" units=\"mV\" initial_value=\"-80\" "
+        "xmlns:cmeta=\"http://www.cellml.org/metadata/1.0#\" cmeta:id=\"em\"/>\n"
+        "<math xmlns=\"http://www.w3.org/1998/Math/MathML\">\n"
+        "<apply><eq/><apply><diff/><bvar><ci>t</ci></bvar><ci>Em</ci></apply>\n"
+        "<cn cellml:units=\"dimensionless\">0</cn></apply>\n</math>\n</component>\n";
+    const std::string rdf =
+        "<rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\" "
+        "xmlns:bqbiol=\"http://biomodels.net/biology-qualifiers/\">\n"
+        "<rdf:Description rdf:about=\"#em\"><bqbiol:is rdf:resource=\"https://chaste.comlab."
+        "ox.ac.uk/cellml/ns/oxford-metadata#membrane_voltage\"/></rdf:Description>\n"
+        "</rdf:RDF>\n";
+    const CheckedModel annotated = compileModel(importCellml(doc(cell + rdf), "a.cellml"), "a");
+    EXPECT_EQ(annotated.vars[static_cast<std::size_t>(annotated.potential)].name, "cell.Em");
+    CellmlImportOptions options;
+    options.potential = "cell.Em";
+    const CheckedModel named = compileModel(importCellml(doc(cell), "b.cellml", options), "b");
+    EXPECT_EQ(named.vars[static_cast<std::size_t>(named.potential)].name, "cell.Em");
+    try {
+        importCellml(doc(cell), "c.cellml");
+        ADD_FAILURE() << "no error without a potential";
+    } catch (const CellmlError& e) {
+        EXPECT_NE(std::string(e.what()).find("no state looks like the membrane potential"),
+                  std::string::npos)
+            << e.what();
+    }
+}
+
 TEST(CardiacCellml, FileNames) {
     EXPECT_TRUE(isCellmlFileName("models/br.cellml"));
     EXPECT_TRUE(isCellmlFileName("BR.XML"));
