@@ -10,6 +10,8 @@ set(CELLFORGE_HDF5 AUTO CACHE STRING "HDF5 snapshots with XDMF sidecars: AUTO, O
 set_property(CACHE CELLFORGE_HDF5 PROPERTY STRINGS AUTO ON OFF)
 set(CELLFORGE_SBML AUTO CACHE STRING "SBML import of lattice reaction networks (libsbml): AUTO, ON or OFF")
 set_property(CACHE CELLFORGE_SBML PROPERTY STRINGS AUTO ON OFF)
+set(CELLFORGE_CELLML AUTO CACHE STRING "CellML import of cardiac cell models (libxml2): AUTO, ON or OFF")
+set_property(CACHE CELLFORGE_CELLML PROPERTY STRINGS AUTO ON OFF)
 set(CELLFORGE_FFMPEG AUTO CACHE STRING "MP4 export through FFmpeg's libraries: AUTO, ON or OFF")
 set_property(CACHE CELLFORGE_FFMPEG PROPERTY STRINGS AUTO ON OFF)
 # CI (the CI environment variable is set) builds with warnings as errors.

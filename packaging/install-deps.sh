@@ -11,9 +11,10 @@ packages=(
   # toolchain
   g++ cmake ninja-build pkg-config
   # simulation core: TOML scenarios, counter-based RNG, JSON, CLI, HDF5 snapshots, SBML
-  # reaction networks and Assimp mesh import (lattice geometry, also used by the renderer)
+  # reaction networks, Assimp mesh import (lattice geometry, also used by the renderer) and
+  # libxml2 for CellML import of cardiac models
   libtomlplusplus-dev librandom123-dev nlohmann-json3-dev libcli11-dev libhdf5-dev libsbml5-dev
-  libassimp-dev
+  libassimp-dev libxml2-dev
   # renderer: OpenGL 4.5 through libepoxy + EGL (headless), GLM, PNG;
   # Mesa's EGL/llvmpipe drivers so it also runs (and its tests pass) without an NVIDIA GPU
   libepoxy-dev libegl-dev libgl-dev libglm-dev libpng-dev libegl-mesa0

@@ -3,11 +3,14 @@
 // parameters, and runs benchmarks. Builds and runs on a bare GPU server.
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <fstream>
 #include <iostream>
+#include <sstream>
 
 #include "sim/cli/commands.hpp"
 #include "sim/core/backend.hpp"
 #include "sim/core/model.hpp"
+#include "sim/models/cardiac/cellml/cellml_import.hpp"
 
 namespace {
 
@@ -34,6 +37,22 @@ int showBackends() {
                     ok ? "available" : "unavailable",
                     b == cf::Backend::Cpu ? "reference implementation" : cf::cudaStatus().c_str());
     }
+    return cf::cli::kExitOk;
+}
+
+// CellML to model-language text, to a file or stdout.
+int cellmlToCfm(const std::string& in, const std::string& out) {
+    std::ifstream file(in, std::ios::binary);
+    if (!file) throw cf::IoError("cannot open '" + in + "'");
+    std::ostringstream text;
+    text << file.rdbuf();
+    const std::string cfm = cf::cardiac::importCellml(text.str(), in);
+    if (out.empty()) {
+        std::fputs(cfm.c_str(), stdout);
+        return cf::cli::kExitOk;
+    }
+    std::ofstream o(out, std::ios::binary);
+    if (!(o << cfm)) throw cf::IoError("cannot write '" + out + "'");
     return cf::cli::kExitOk;
 }
 
@@ -102,6 +121,12 @@ int main(int argc, char** argv) {
                           "Stop each run once every node has activated");
     nversionCmd->add_option("--out", nversion.outDir, "Output directory (default out/nversion)");
 
+    std::string cellmlIn, cfmOut;
+    CLI::App* cellmlCmd =
+        app.add_subcommand("cellml2cfm", "Import a CellML 1.0/1.1 cell model as model text (.cfm)");
+    cellmlCmd->add_option("IN", cellmlIn, "CellML file")->required();
+    cellmlCmd->add_option("OUT", cfmOut, "Output .cfm file (default: standard output)");
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -119,6 +144,7 @@ int main(int argc, char** argv) {
         if (app.got_subcommand("run")) return cf::cli::runScenario(registry, run);
         if (app.got_subcommand("bench")) return cf::cli::runBench(registry, bench);
         if (app.got_subcommand("nversion")) return cf::cli::runNversionCommand(nversion);
+        if (app.got_subcommand("cellml2cfm")) return cellmlToCfm(cellmlIn, cfmOut);
     } catch (const cf::Error& e) {
         // Anything that escapes a subcommand before its run started is bad input.
         std::fprintf(stderr, "cellforge-sim: error: %s\n", e.what());

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "generated/sim/bundled_models.hpp"
+#include "sim/models/cardiac/cellml/cellml_import.hpp"
 #include "sim/models/cardiac/lang/checked_model.hpp"
 #include "sim/models/cardiac/nvrtc/nvrtc_compiler.hpp"
 
@@ -191,6 +192,15 @@ std::unique_ptr<CellProgram> loadCellProgram(const CardiacParams& p) {
         text << in.rdbuf();
         source = text.str();
         file = p.modelFile;
+        if (isCellmlFileName(file)) {  // CellML: imported to model text first
+            try {
+                source = importCellml(source, file);
+            } catch (const ModelError& e) {
+                throw ParameterError("model.file: the CellML model cannot be imported:\n" +
+                                     std::string(e.what()));
+            }
+            file += " (imported)";
+        }
     }
     std::unique_ptr<CellProgram> program;
     try {

@@ -26,3 +26,14 @@ list(APPEND CELLFORGE_SIM_CUDA_SOURCES
   models/cardiac/cuda/cell_kernel.cpp
   models/cardiac/cuda/cardiac_cuda.cpp
   models/cardiac/cuda/tissue_kernels.cu)
+# CellML 1.0/1.1 import (libxml2); without it a stand-in says the build has none.
+list(APPEND CELLFORGE_SIM_SOURCES models/cardiac/cellml/cellml_common.cpp)
+if(CELLFORGE_HAVE_CELLML)
+  list(APPEND CELLFORGE_SIM_SOURCES
+    models/cardiac/cellml/cellml_import.cpp
+    models/cardiac/cellml/cellml_xml.cpp
+    models/cardiac/cellml/cellml_math.cpp
+    models/cardiac/cellml/cellml_units.cpp)
+else()
+  list(APPEND CELLFORGE_SIM_SOURCES models/cardiac/cellml/cellml_unavailable.cpp)
+endif()

@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// CellML 1.0/1.1 import (docs/design/cardiac.md section 6): a CellML model becomes text of the
+// cardiac model language (.cfm), which then goes through the normal parser and checks, so an
+// imported model is editable and its diagnostics point into readable text.
+//
+// Supported: components, variables (units, initial_value, interfaces), connections (each
+// connected set of variables has exactly one source: the member with an equation or an
+// initial value; members in units that differ by a factor read the source times that
+// factor), units definitions (mapped to the language's unit names where the mapping is exact,
+// else omitted), content MathML (eq, diff with bvar time, arithmetic, power, root, exp, ln,
+// log, abs, floor, ceiling, min, max, piecewise, comparisons, and/or/xor/not, trig and
+// hyperbolic functions and their inverses, constants). Not supported, with a message naming
+// the element: CellML 1.1 imports, reactions, algebraic (implicit) equations, derivatives
+// inside expressions, initial values naming variables.
+//
+// Roles: time is the bvar of the derivatives; the membrane potential is the state given by
+// ImportOptions::potential, else the one annotated oxford-metadata#membrane_voltage, else a
+// state named V, Vm, V_m or membrane_potential (case-insensitive), preferring one in a
+// component whose name contains "membrane"; the stimulus likewise (options, the
+// membrane_stimulus_current annotation, or a name like i_stim, I_stim, Istim, i_st). A
+// stimulus computed from a pulse expression is replaced by `0 bind stimulus` (the protocol
+// drives it), with the original expression kept in a comment.
+#include <string>
+
+#include "sim/models/cardiac/lang/diagnostics.hpp"
+
+namespace cf::cardiac {
+
+// A CellML file that cannot be imported. Holds one diagnostic (code E300); what() reads
+// "FILE:LINE: error: MESSAGE" (with ":COLUMN" after the line where the XML parser gives one).
+class CellmlError : public ModelError {
+public:
+    CellmlError(const std::string& file, int line, const std::string& message, int column = 0);
+    const char* what() const noexcept override { return text_.c_str(); }
+
+private:
+    std::string text_;
+};
+
+struct CellmlImportOptions {
+    std::string potential;  // "component.variable" of the membrane potential; empty: found
+    std::string stimulus;   // "component.variable" of the stimulus current; empty: found
+};
+
+// The .cfm text of the CellML model in `xmlText`; `fileName` names it in messages and in the
+// generated comments. Throws CellmlError (or, without libxml2 in the build, CellmlError
+// saying that the import needs libxml2).
+std::string importCellml(const std::string& xmlText, const std::string& fileName,
+                         const CellmlImportOptions& options = {});
+
+// True when `path` ends in .cellml or .xml (case-insensitive): a model file to import.
+bool isCellmlFileName(const std::string& path);
+
+}  // namespace cf::cardiac

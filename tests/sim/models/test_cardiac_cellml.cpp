@@ -1,0 +1,361 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// CellML import (sim/models/cardiac/cellml/cellml_import.hpp, docs/design/cardiac.md section 6).
+// (a) tests/data/cardiac/beeler_reuter_1977.cellml, written from the equations of the bundled
+//     assets/models/beeler_reuter_1977.cfm, imports to a model whose action potential equals
+//     the hand-written model's: same integrator, dt and stimulus, 500 ms on the CPU interpreter.
+// (b) malformed or unsupported CellML gives "FILE:LINE: error: ..." at the offending line.
+// (c) the imported text parses, prints and parses again to the same model.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "sim/models/cardiac/cellml/cellml_import.hpp"
+#include "sim/models/cardiac/lang/cell_program.hpp"
+#include "sim/models/cardiac/lang/checked_model.hpp"
+#include "sim/models/cardiac/lang/parser.hpp"
+#include "sim/models/cardiac/lang/printer.hpp"
+
+namespace cf::cardiac {
+namespace {
+
+std::string readFile(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    EXPECT_TRUE(in.good()) << "cannot read " << path;
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+const std::string kBr77Cellml = CELLFORGE_TEST_DATA "/data/cardiac/beeler_reuter_1977.cellml";
+const std::string kBr77Cfm = CELLFORGE_TEST_DATA "/../assets/models/beeler_reuter_1977.cfm";
+
+std::string importedBr77() {
+    try {
+        return importCellml(readFile(kBr77Cellml), "beeler_reuter_1977.cellml");
+    } catch (const ModelError& e) {
+        ADD_FAILURE() << e.what();
+        return "";
+    }
+}
+
+struct Trace {
+    std::vector<double> t, v;
+    double apd90 = NAN;
+};
+
+// One cell from the initial state: stimulus `amplitude` for 1 ms from t = 10 ms, dt 0.005 ms,
+// 500 ms (as test_cardiac_models). APD90: from the maximal dV/dt to the first crossing of
+// V_rest + 0.1 (V_peak - V_rest) after the peak, interpolated.
+Trace runCell(const CheckedModel& model, double amplitude) {
+    CellProgram p(model);
+    CellProgram::Workspace w;
+    std::vector<double> y = p.initialStates();
+    const int iv = model.stateOf(model.potential);
+    const double dt = 0.005;
+    const long steps = std::lround(500.0 / dt), on = std::lround(10.0 / dt),
+               off = std::lround(11.0 / dt);
+    Trace tr;
+    double vRest = NAN, dvdtMax = -INFINITY, tUp = NAN;
+    for (long n = 0; n <= steps; ++n) {
+        const double t = static_cast<double>(n) * dt;
+        const double stim = n >= on && n < off ? amplitude : 0.0;
+        tr.t.push_back(t);
+        tr.v.push_back(y[static_cast<std::size_t>(iv)]);
+        if (n < on) vRest = tr.v.back();
+        if (n >= on) {
+            const double dvdt = p.potentialRate(y.data(), t, &stim, w);
+            if (dvdt > dvdtMax) {
+                dvdtMax = dvdt;
+                tUp = t;
+            }
+        }
+        if (n < steps) p.step(y.data(), t, dt, &stim, w);
+    }
+    std::size_t peak = static_cast<std::size_t>(on);
+    for (std::size_t i = peak; i < tr.v.size(); ++i)
+        if (tr.v[i] > tr.v[peak]) peak = i;
+    const double v90 = vRest + 0.1 * (tr.v[peak] - vRest);
+    for (std::size_t i = peak + 1; i < tr.v.size(); ++i)
+        if (tr.v[i] < v90) {
+            const double a = (tr.v[i - 1] - v90) / (tr.v[i - 1] - tr.v[i]);
+            tr.apd90 = tr.t[i - 1] + a * (tr.t[i] - tr.t[i - 1]) - tUp;
+            break;
+        }
+    return tr;
+}
+
+std::string shortName(const std::string& qualified) {
+    return qualified.substr(qualified.find('.') + 1);
+}
+
+// (a) The same equations give the same action potential. The CellML file writes every
+// expression with the .cfm's constants and operand order, so both compile to the same terms
+// and the interpreter does the same floating-point operations: the difference should be 0.
+// 1e-9 mV leaves room for a reordering of one rounding (1e-16 relative, amplified at most
+// ~1e5-fold through the upstroke) while catching any equation or unit slip, which shows as
+// millivolts.
+TEST(CardiacCellml, ImportedBeelerReuterEqualsHandWritten) {
+    const std::string text = importedBr77();
+    ASSERT_FALSE(text.empty());
+    const CheckedModel imported = compileModel(text, "beeler_reuter_1977.cellml (imported)");
+    const CheckedModel written = compileModel(readFile(kBr77Cfm), "beeler_reuter_1977.cfm");
+    for (const Diagnostic& w : imported.warnings)
+        std::printf("  %s\n", w.format().c_str());
+    ASSERT_EQ(imported.states.size(), written.states.size());
+    ASSERT_GE(imported.stimulus, 0);
+
+    // The stimulus of the test_cardiac_models case: -50 uA/cm^2 for 1 ms (negative depolarises).
+    const Trace a = runCell(imported, -50.0), b = runCell(written, -50.0);
+    ASSERT_EQ(a.v.size(), b.v.size());
+    double maxDiff = 0;
+    for (std::size_t i = 0; i < a.v.size(); ++i)
+        maxDiff = std::max(maxDiff, std::fabs(a.v[i] - b.v[i]));
+    double peak = -INFINITY;
+    for (double v : a.v)
+        peak = std::max(peak, v);
+    std::printf(
+        "BR77 imported vs hand-written over 500 ms: max |dV| = %.3g mV; peak %.2f mV; "
+        "APD90 %.3f vs %.3f ms\n",
+        maxDiff, peak, a.apd90, b.apd90);
+    EXPECT_GT(peak, 10.0);  // it fired
+    EXPECT_LT(maxDiff, 1e-9);
+    ASSERT_TRUE(std::isfinite(a.apd90));
+    EXPECT_NEAR(a.apd90, b.apd90, 1e-9);
+}
+
+// (c) Structure: states, gates, parameters, bindings; and parse -> print -> parse.
+TEST(CardiacCellml, ImportedTextRoundTrips) {
+    const std::string text = importedBr77();
+    ASSERT_FALSE(text.empty());
+    std::printf("%s", text.substr(0, text.find("[sodium_current_m_gate]")).c_str());
+    const CheckedModel m = compileModel(text, "imported.cfm");
+    const CheckedModel hand = compileModel(readFile(kBr77Cfm), "beeler_reuter_1977.cfm");
+    auto gateNames = [](const CheckedModel& model) {
+        std::set<std::string> g;
+        for (const StateInfo& s : model.states)
+            if (s.gate) g.insert(shortName(model.vars[static_cast<std::size_t>(s.var)].name));
+        return g;
+    };
+    EXPECT_EQ(gateNames(m), gateNames(hand));  // m h j d f x1 by Rush-Larsen
+    EXPECT_EQ(m.vars[static_cast<std::size_t>(m.potential)].name, "membrane.V");
+    EXPECT_EQ(m.vars[static_cast<std::size_t>(m.potential)].initial, -84.624);
+    EXPECT_EQ(m.vars[static_cast<std::size_t>(m.stimulus)].name, "stimulus_protocol.i_Stim");
+    // 7 model parameters plus the 4 of the file's stimulus protocol (now unused).
+    EXPECT_EQ(m.params.size(), hand.params.size() + 4);
+    EXPECT_NE(text.find("bind stimulus"), std::string::npos);
+    EXPECT_NE(text.find("# Here the stimulus protocol drives it"), std::string::npos);
+    EXPECT_NE(text.find("state V = -84.624 [mV] bind potential"), std::string::npos);
+    EXPECT_NE(text.find("use membrane.V"), std::string::npos);
+
+    const std::string printed = printModel(parseModel(text, "imported.cfm"));
+    EXPECT_EQ(printModel(parseModel(printed, "printed.cfm")), printed);
+    const CheckedModel again = compileModel(printed, "printed.cfm");
+    EXPECT_EQ(again.states.size(), m.states.size());
+    EXPECT_EQ(again.vars.size(), m.vars.size());
+}
+
+// A small valid CellML 1.0 document: `components` goes inside <model>.
+std::string doc(const std::string& components,
+                const std::string& ns = "http://www.cellml.org/cellml/1.0#") {
+    return "<?xml version=\"1.0\"?>\n"
+           "<model xmlns=\"" +
+           ns +
+           "\" xmlns:cellml=\"http://www.cellml.org/cellml/1.0#\" name=\"toy\">\n"
+           "<units name=\"ms\"><unit prefix=\"milli\" units=\"second\"/></units>\n"
+           "<units name=\"mV\"><unit prefix=\"milli\" units=\"volt\"/></units>\n"
+           "<units name=\"per_ms\"><unit units=\"ms\" exponent=\"-1\"/></units>\n" +
+           components + "</model>\n";
+}
+
+// dV/dt = k V with k in `kUnits` (per_ms: consistent units).
+std::string membrane(const std::string& kUnits) {
+    return "<component name=\"membrane\">\n"
+           "<variable name=\"time\" units=\"ms\"/>\n"
+           "<variable name=\"V\" units=\"mV\" initial_value=\"-80\" public_interface=\"out\"/>\n"
+           "<variable name=\"k\" units=\"" +
+           kUnits +
+           "\" initial_value=\"0.1\"/>\n"
+           "<math xmlns=\"http://www.w3.org/1998/Math/MathML\">\n"
+           "<apply><eq/><apply><diff/><bvar><ci>time</ci></bvar><ci>V</ci></apply>\n"
+           "<apply><times/><ci>k</ci><ci>V</ci></apply></apply>\n"
+           "</math>\n"
+           "</component>\n";
+}
+const std::string kMembrane = membrane("per_ms");
+
+int lineOf(const std::string& text, const std::string& needle) {
+    const auto at = text.find(needle);
+    EXPECT_NE(at, std::string::npos) << needle;
+    return 1 +
+           static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(at), '\n'));
+}
+
+struct BadCase {
+    const char* name;
+    std::string xml;
+    std::string lineMarker;  // text on the line the error must name
+    std::string message;     // part of the message
+};
+
+// (b) Each malformed input: the message names the file and the line.
+TEST(CardiacCellml, MalformedInputNamesFileAndLine) {
+    const std::string mathOpen = "<math xmlns=\"http://www.w3.org/1998/Math/MathML\">\n";
+    const std::vector<BadCase> cases = {
+        {"not well-formed",
+         doc(kMembrane + "<component name=\"x\">\n<variable name=oops units=\"mV\"/>\n"
+                         "</component>\n"),
+         "name=oops", "not well-formed XML"},
+        {"other namespace", doc(kMembrane, "http://example.org/not-cellml"), "<model",
+         "not a CellML 1.0/1.1 model"},
+        {"CellML 2.0", doc(kMembrane, "http://www.cellml.org/cellml/2.0#"), "<model",
+         "CellML 2.0 is not supported"},
+        {"unknown MathML",
+         doc(kMembrane + "<component name=\"c\">\n" + "<variable name=\"y\" units=\"mV\"/>\n" +
+             mathOpen +
+             "<apply><eq/><ci>y</ci>\n<apply><frobnicate/><cn "
+             "cellml:units=\"mV\">1</cn></apply></apply>\n</math>\n</component>\n"),
+         "<frobnicate/>", "unknown MathML element <frobnicate> in <apply>"},
+        {"no equation or initial value",
+         doc(kMembrane + "<component name=\"c\">\n<variable name=\"lonely\" units=\"mV\"/>\n"
+                         "</component>\n"),
+         "lonely", "variable 'c.lonely' has no equation or initial value"},
+        {"missing component",
+         doc(kMembrane + "<connection>\n<map_components component_1=\"membrane\" "
+                         "component_2=\"nowhere\"/>\n</connection>\n"),
+         "nowhere", "connection to a missing component 'nowhere'"},
+        {"missing variable",
+         doc(kMembrane + "<component name=\"c\">\n<variable name=\"V\" units=\"mV\" "
+                         "public_interface=\"in\"/>\n</component>\n<connection>\n"
+                         "<map_components component_1=\"membrane\" component_2=\"c\"/>\n"
+                         "<map_variables variable_1=\"Vm\" variable_2=\"V\"/>\n</connection>\n"),
+         "variable_1=\"Vm\"", "connection to a missing variable 'Vm' of component 'membrane'"},
+        {"two sources",
+         doc(kMembrane + "<component name=\"c\">\n<variable name=\"V\" units=\"mV\" "
+                         "initial_value=\"1\"/>\n</component>\n<connection>\n"
+                         "<map_components component_1=\"membrane\" component_2=\"c\"/>\n"
+                         "<map_variables variable_1=\"V\" variable_2=\"V\"/>\n</connection>\n"),
+         "initial_value=\"1\"", "both have an equation or an initial value"},
+        {"import (CellML 1.1)",
+         doc(kMembrane + "<import xmlns:xlink=\"http://www.w3.org/1999/xlink\" "
+                         "xlink:href=\"other.cellml\"/>\n",
+             "http://www.cellml.org/cellml/1.1#"),
+         "<import", "CellML 1.1 <import> is not supported"},
+        {"implicit equation",
+         doc(kMembrane + "<component name=\"c\">\n<variable name=\"y\" units=\"mV\"/>\n" +
+             mathOpen +
+             "<apply><eq/><apply><plus/><ci>y</ci><ci>y</ci></apply><cn "
+             "cellml:units=\"mV\">1</cn></apply>\n</math>\n</component>\n"),
+         "<plus/>", "only equations 'x = ...' and 'd(x)/d(time) = ...' are supported"},
+        {"unknown units",
+         doc(kMembrane + "<component name=\"c\">\n<variable name=\"y\" units=\"furlong\" "
+                         "initial_value=\"1\"/>\n</component>\n"),
+         "furlong", "unknown units 'furlong'"},
+        {"reaction", doc(kMembrane + "<component name=\"c\">\n<reaction/>\n</component>\n"),
+         "<reaction", "CellML <reaction> is not supported"},
+    };
+    for (const BadCase& c : cases) {
+        const int line = lineOf(c.xml, c.lineMarker);
+        try {
+            importCellml(c.xml, "bad.cellml");
+            ADD_FAILURE() << c.name << ": no error";
+        } catch (const CellmlError& e) {
+            const std::string what = e.what();
+            std::printf("%-30s %s\n", c.name, what.c_str());
+            const std::string prefix = "bad.cellml:" + std::to_string(line) + ":";
+            EXPECT_EQ(what.rfind(prefix, 0), 0u) << c.name << ": " << what;
+            EXPECT_NE(what.find(c.message), std::string::npos) << c.name << ": " << what;
+            ASSERT_EQ(e.diagnostics().size(), 1u);
+            EXPECT_EQ(e.diagnostics()[0].pos.line, line) << c.name;
+        }
+    }
+}
+
+// Connected variables in units that differ by a factor: the reader gets the source times the
+// factor (V in mV read as volts: 1e-3), and e-notation numbers read exactly.
+TEST(CardiacCellml, UnitFactorsAndENotation) {
+    const std::string xml =
+        doc(kMembrane +
+            "<units name=\"volt_\"><unit units=\"volt\"/></units>\n"
+            "<component name=\"probe\">\n"
+            "<variable name=\"V\" units=\"volt\" public_interface=\"in\"/>\n"
+            "<variable name=\"w\" units=\"dimensionless\" initial_value=\"0\"/>\n"
+            "<variable name=\"time\" units=\"ms\" public_interface=\"in\"/>\n"
+            "<math xmlns=\"http://www.w3.org/1998/Math/MathML\">\n"
+            "<apply><eq/><apply><diff/><bvar><ci>time</ci></bvar><ci>w</ci></apply>\n"
+            "<apply><times/><cn cellml:units=\"dimensionless\" type=\"e-notation\">2.5<sep/>-3</cn>"
+            "<ci>V</ci></apply></apply>\n</math>\n</component>\n"
+            "<connection><map_components component_1=\"membrane\" component_2=\"probe\"/>\n"
+            "<map_variables variable_1=\"V\" variable_2=\"V\"/>\n"
+            "<map_variables variable_1=\"time\" variable_2=\"time\"/></connection>\n");
+    const std::string text = importCellml(xml, "toy.cellml");
+    std::printf("%s", text.c_str());
+    EXPECT_NE(text.find("dot(w) = 0.0025 * (0.001 * membrane.V)"), std::string::npos) << text;
+    const CheckedModel m = compileModel(text, "toy.cfm");
+    // dw/dt at V = -80 mV: 2.5e-3 * (-0.08 V) = -2e-4 per ms.
+    CellProgram p(m);
+    std::vector<double> dydt;
+    p.rates(p.initialStates(), 0.0, dydt);
+    const int w = m.stateOf(m.find("probe.w"));
+    ASSERT_GE(w, 0);
+    EXPECT_NEAR(dydt[static_cast<std::size_t>(w)], -2e-4, 1e-18);
+    EXPECT_NE(text.find("state V = -80 [mV] bind potential"), std::string::npos);
+    EXPECT_NE(text.find("param k = 0.1 [1/ms]"), std::string::npos);
+}
+
+// Units that do not check in the model language (dV/dt = k V with k dimensionless is in mV,
+// not mV/ms): the model is imported without units rather than refused, and says so.
+TEST(CardiacCellml, InconsistentUnitsAreOmitted) {
+    const std::string text = importCellml(doc(membrane("dimensionless")), "toy.cellml");
+    EXPECT_NE(text.find("# Units are omitted"), std::string::npos) << text;
+    EXPECT_NE(text.find("state V = -80 bind potential"), std::string::npos) << text;
+    EXPECT_EQ(compileModel(text, "toy.cfm").states.size(), 1u);
+}
+
+// The potential found by the oxford-metadata annotation (Chaste's files), by the option, or
+// not at all (an error that asks for it).
+TEST(CardiacCellml, PotentialByAnnotationOrOption) {
+    const std::string cell =
+        "<component name=\"cell\">\n"
+        "<variable name=\"t\" units=\"ms\"/>\n"
+        "<variable name=\"Em\" units=\"mV\" initial_value=\"-80\" "
+        "xmlns:cmeta=\"http://www.cellml.org/metadata/1.0#\" cmeta:id=\"em\"/>\n"
+        "<math xmlns=\"http://www.w3.org/1998/Math/MathML\">\n"
+        "<apply><eq/><apply><diff/><bvar><ci>t</ci></bvar><ci>Em</ci></apply>\n"
+        "<cn cellml:units=\"dimensionless\">0</cn></apply>\n</math>\n</component>\n";
+    const std::string rdf =
+        "<rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\" "
+        "xmlns:bqbiol=\"http://biomodels.net/biology-qualifiers/\">\n"
+        "<rdf:Description rdf:about=\"#em\"><bqbiol:is rdf:resource=\"https://chaste.comlab."
+        "ox.ac.uk/cellml/ns/oxford-metadata#membrane_voltage\"/></rdf:Description>\n"
+        "</rdf:RDF>\n";
+    const CheckedModel annotated = compileModel(importCellml(doc(cell + rdf), "a.cellml"), "a");
+    EXPECT_EQ(annotated.vars[static_cast<std::size_t>(annotated.potential)].name, "cell.Em");
+    CellmlImportOptions options;
+    options.potential = "cell.Em";
+    const CheckedModel named = compileModel(importCellml(doc(cell), "b.cellml", options), "b");
+    EXPECT_EQ(named.vars[static_cast<std::size_t>(named.potential)].name, "cell.Em");
+    try {
+        importCellml(doc(cell), "c.cellml");
+        ADD_FAILURE() << "no error without a potential";
+    } catch (const CellmlError& e) {
+        EXPECT_NE(std::string(e.what()).find("no state looks like the membrane potential"),
+                  std::string::npos)
+            << e.what();
+    }
+}
+
+TEST(CardiacCellml, FileNames) {
+    EXPECT_TRUE(isCellmlFileName("models/br.cellml"));
+    EXPECT_TRUE(isCellmlFileName("BR.XML"));
+    EXPECT_FALSE(isCellmlFileName("br.cfm"));
+}
+
+}  // namespace
+}  // namespace cf::cardiac
