@@ -10,6 +10,7 @@
 #include "sim/models/cardiac/lang/parser.hpp"
 #include "sim/models/cardiac/lang/singularities.hpp"
 #include "sim/models/cardiac/lang/unit_check.hpp"
+#include "sim/models/cardiac/lang/units.hpp"
 
 namespace cf::cardiac {
 
@@ -85,7 +86,8 @@ std::string formatNumber(double v) {
 
 class Checker {
 public:
-    explicit Checker(const ModelAst& ast) : ast_(ast), sink_(ast.file) {}
+    Checker(const ModelAst& ast, const std::string& variant)
+        : ast_(ast), variant_(variant), sink_(ast.file) {}
 
     CheckedModel run() {
         m_.file = ast_.file;
@@ -98,6 +100,7 @@ public:
         time.unit = ast_.timeUnit;
         m_.time = addVariable(time);
         declare();
+        variants();
         resolveAll();
         if (!sink_.hasErrors()) sortDefinitions();
         if (!sink_.hasErrors()) checkUnits(m_, sink_);
@@ -174,6 +177,81 @@ private:
                 if (st.kind == StatementKind::Define && st.binding == "stimulus")
                     bind(m_.stimulus, index, st.pos, "stimulus");
             }
+    }
+
+    // Every variant's overrides must name parameters (E141), in the parameter's unit when
+    // one is written (E131); the chosen variant's values then replace the defaults, each
+    // within the parameter's range (E140, at the override).
+    void variants() {
+        const Variant* chosen = nullptr;
+        std::set<std::string> seen;
+        for (const Variant& v : ast_.variants) {
+            if (!seen.insert(v.name).second) {
+                sink_.error(v.pos, "E111", "variant '" + v.name + "' is already defined");
+                continue;
+            }
+            m_.variants.push_back(v.name);
+            if (v.name == variant_) chosen = &v;
+            for (const Override& o : v.overrides) {
+                const int p = overrideTarget(o.name);
+                if (p < 0) {
+                    sink_.error(o.pos, "E141",
+                                "variant '" + v.name + "': '" + o.name + "' is not a parameter");
+                    continue;
+                }
+                const Variable& param = m_.vars[static_cast<std::size_t>(p)];
+                if (!o.unit.empty() && !param.unit.empty()) {
+                    const auto a = parseUnit(o.unit), b = parseUnit(param.unit);
+                    if (a && b && !(*a == *b))
+                        sink_.error(o.pos, "E131",
+                                    "unit mismatch in variant '" + v.name + "': [" + o.unit +
+                                        "] vs [" + param.unit + "] of '" + param.name + "'");
+                }
+            }
+        }
+        if (variant_.empty()) return;
+        if (chosen == nullptr) {
+            std::string known;
+            for (const std::string& n : m_.variants)
+                known += (known.empty() ? "" : ", ") + n;
+            sink_.error(ast_.pos, "E142",
+                        "unknown variant '" + variant_ + "'" +
+                            (known.empty() ? std::string(" (the model has no variants)")
+                                           : " (known variants: " + known + ")"));
+            return;
+        }
+        m_.variant = variant_;
+        for (const Override& o : chosen->overrides) {
+            const int p = overrideTarget(o.name);
+            if (p < 0) continue;
+            Variable& param = m_.vars[static_cast<std::size_t>(p)];
+            if (param.hasRange && (o.value < param.lo || o.value > param.hi)) {
+                sink_.error(o.pos, "E140",
+                            "variant '" + chosen->name + "': value " + formatNumber(o.value) +
+                                " of parameter '" + param.name + "' is outside its range [" +
+                                formatNumber(param.lo) + ", " + formatNumber(param.hi) + "]");
+                continue;
+            }
+            param.initial = o.value;
+        }
+    }
+
+    // The parameter an override names: "section.p", or a bare "p" that only one section
+    // declares. -1 when it names no parameter.
+    int overrideTarget(const std::string& name) const {
+        if (name.find('.') != std::string::npos) {
+            const auto it = byName_.find(name);
+            if (it == byName_.end()) return -1;
+            return m_.vars[static_cast<std::size_t>(it->second)].kind == VarKind::Param ? it->second
+                                                                                        : -1;
+        }
+        int found = -1;
+        for (int p : m_.params) {
+            if (shortName(m_.vars[static_cast<std::size_t>(p)].name) != name) continue;
+            if (found >= 0) return -1;  // ambiguous: qualify it
+            found = p;
+        }
+        return found;
     }
 
     void bind(int& slot, int index, SourcePos pos, const char* role) {
@@ -511,6 +589,7 @@ private:
     }
 
     const ModelAst& ast_;
+    const std::string& variant_;
     DiagnosticSink sink_;
     CheckedModel m_;
     std::map<std::string, int> byName_;
@@ -531,12 +610,13 @@ int CheckedModel::stateOf(int var) const {
     return -1;
 }
 
-CheckedModel checkModel(const ModelAst& ast) {
-    return Checker(ast).run();
+CheckedModel checkModel(const ModelAst& ast, const std::string& variant) {
+    return Checker(ast, variant).run();
 }
 
-CheckedModel compileModel(const std::string& source, const std::string& file) {
-    return checkModel(parseModel(source, file));
+CheckedModel compileModel(const std::string& source, const std::string& file,
+                          const std::string& variant) {
+    return checkModel(parseModel(source, file), variant);
 }
 
 }  // namespace cf::cardiac
