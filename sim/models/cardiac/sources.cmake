@@ -25,3 +25,4 @@ list(APPEND CELLFORGE_SIM_CUDA_SOURCES
   models/cardiac/cuda/cell_kernel.cpp
   models/cardiac/cuda/cardiac_cuda.cpp
   models/cardiac/cuda/tissue_kernels.cu)
+list(APPEND CELLFORGE_SIM_SOURCES models/cardiac/lang/variants.cpp)

@@ -10,7 +10,7 @@
 #include "sim/models/cardiac/lang/parser.hpp"
 #include "sim/models/cardiac/lang/singularities.hpp"
 #include "sim/models/cardiac/lang/unit_check.hpp"
-#include "sim/models/cardiac/lang/units.hpp"
+#include "sim/models/cardiac/lang/variants.hpp"
 
 namespace cf::cardiac {
 
@@ -100,7 +100,7 @@ public:
         time.unit = ast_.timeUnit;
         m_.time = addVariable(time);
         declare();
-        variants();
+        applyVariants(ast_, variant_, m_, sink_);
         resolveAll();
         if (!sink_.hasErrors()) sortDefinitions();
         if (!sink_.hasErrors()) checkUnits(m_, sink_);
@@ -177,81 +177,6 @@ private:
                 if (st.kind == StatementKind::Define && st.binding == "stimulus")
                     bind(m_.stimulus, index, st.pos, "stimulus");
             }
-    }
-
-    // Every variant's overrides must name parameters (E141), in the parameter's unit when
-    // one is written (E131); the chosen variant's values then replace the defaults, each
-    // within the parameter's range (E140, at the override).
-    void variants() {
-        const Variant* chosen = nullptr;
-        std::set<std::string> seen;
-        for (const Variant& v : ast_.variants) {
-            if (!seen.insert(v.name).second) {
-                sink_.error(v.pos, "E111", "variant '" + v.name + "' is already defined");
-                continue;
-            }
-            m_.variants.push_back(v.name);
-            if (v.name == variant_) chosen = &v;
-            for (const Override& o : v.overrides) {
-                const int p = overrideTarget(o.name);
-                if (p < 0) {
-                    sink_.error(o.pos, "E141",
-                                "variant '" + v.name + "': '" + o.name + "' is not a parameter");
-                    continue;
-                }
-                const Variable& param = m_.vars[static_cast<std::size_t>(p)];
-                if (!o.unit.empty() && !param.unit.empty()) {
-                    const auto a = parseUnit(o.unit), b = parseUnit(param.unit);
-                    if (a && b && !(*a == *b))
-                        sink_.error(o.pos, "E131",
-                                    "unit mismatch in variant '" + v.name + "': [" + o.unit +
-                                        "] vs [" + param.unit + "] of '" + param.name + "'");
-                }
-            }
-        }
-        if (variant_.empty()) return;
-        if (chosen == nullptr) {
-            std::string known;
-            for (const std::string& n : m_.variants)
-                known += (known.empty() ? "" : ", ") + n;
-            sink_.error(ast_.pos, "E142",
-                        "unknown variant '" + variant_ + "'" +
-                            (known.empty() ? std::string(" (the model has no variants)")
-                                           : " (known variants: " + known + ")"));
-            return;
-        }
-        m_.variant = variant_;
-        for (const Override& o : chosen->overrides) {
-            const int p = overrideTarget(o.name);
-            if (p < 0) continue;
-            Variable& param = m_.vars[static_cast<std::size_t>(p)];
-            if (param.hasRange && (o.value < param.lo || o.value > param.hi)) {
-                sink_.error(o.pos, "E140",
-                            "variant '" + chosen->name + "': value " + formatNumber(o.value) +
-                                " of parameter '" + param.name + "' is outside its range [" +
-                                formatNumber(param.lo) + ", " + formatNumber(param.hi) + "]");
-                continue;
-            }
-            param.initial = o.value;
-        }
-    }
-
-    // The parameter an override names: "section.p", or a bare "p" that only one section
-    // declares. -1 when it names no parameter.
-    int overrideTarget(const std::string& name) const {
-        if (name.find('.') != std::string::npos) {
-            const auto it = byName_.find(name);
-            if (it == byName_.end()) return -1;
-            return m_.vars[static_cast<std::size_t>(it->second)].kind == VarKind::Param ? it->second
-                                                                                        : -1;
-        }
-        int found = -1;
-        for (int p : m_.params) {
-            if (shortName(m_.vars[static_cast<std::size_t>(p)].name) != name) continue;
-            if (found >= 0) return -1;  // ambiguous: qualify it
-            found = p;
-        }
-        return found;
     }
 
     void bind(int& slot, int index, SourcePos pos, const char* role) {

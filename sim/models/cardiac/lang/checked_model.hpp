@@ -10,8 +10,7 @@
 // method: gates (rates affine in the state, found by symbolic differentiation) default to
 // Rush-Larsen, the rest to forward Euler; `method` lines override (E160 when rl names a non-gate).
 // Units are checked where known (unit_check.hpp: E130-E134). A `variant` of the model
-// (section 1.1) replaces the defaults of the parameters it names: every variant's names are
-// checked (E141), the applied one is chosen by name (E142 when the model has no such variant).
+// replaces the defaults of the parameters it names (variants.hpp: E141, E142).
 #include <string>
 #include <vector>
 
