@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
-# ten Tusscher & Panfilov 2006: human ventricular myocyte (epicardial cell).
+# ten Tusscher & Panfilov 2006: human ventricular myocyte (epicardial; endo and M as variants).
 #   K. H. W. J. ten Tusscher, A. V. Panfilov, Am J Physiol Heart Circ Physiol 291:H1088-H1100
 #   (2006), doi:10.1152/ajpheart.00109.2006; currents from ten Tusscher, Noble, Noble &
 #   Panfilov, AJP Heart 286:H1573 (2004).
@@ -13,12 +13,13 @@
 #     unrounded values are used here.
 # Initial values are the .mmt header's (the same as the Niederer 2011 benchmark's).
 #
-# Cell types: this file is the EPICARDIAL cell. Variants are not applied by the parser yet;
-# the endocardial and mid-myocardial (M) cells differ only in:
-#   endo: iks.gKs = 0.392, ito.gto = 0.073 mS/uF, and the s gate
+# Cell types: the defaults are the EPICARDIAL cell; the variants endo, epi and M (from the
+# .mmt's cell-type switch, endo 0, epi 1, M 2) set cell.celltype, iks.gKs and ito.gto:
+#   endo: gKs = 0.392, gto = 0.073 mS/uF, and the endocardial s gate
 #         s_inf = 1 / (1 + exp((V + 28) / 5)),
 #         tau_s = 1000 exp(-(V + 67)^2 / 1000) + 8  [ms]
-#   M:    iks.gKs = 0.098 mS/uF (gto and the s gate as epi)
+#   epi:  gKs = 0.392, gto = 0.294 mS/uF, s gate as written in [ito]
+#   M:    gKs = 0.098, gto = 0.294 mS/uF, s gate as epi
 #
 # Units: mV, ms, currents per capacitance in A/F (= mV/ms), concentrations in mM.
 # The stimulus current enters the potassium balance (dot(Ki)), as in the source.
@@ -27,8 +28,11 @@
 # than the defined variable FRT, because the compiler only fixes quotients that read the
 # potential and parameters.
 
-model tentusscher_2006 "ten Tusscher & Panfilov 2006, human ventricular epicardial cell"
+model tentusscher_2006 "ten Tusscher & Panfilov 2006, human ventricular cell (epi default)"
 time [ms]
+variant endo { cell.celltype = 0, iks.gKs = 0.392 [mS/uF], ito.gto = 0.073 [mS/uF] }
+variant epi { cell.celltype = 1, iks.gKs = 0.392 [mS/uF], ito.gto = 0.294 [mS/uF] }
+variant M { cell.celltype = 2, iks.gKs = 0.098 [mS/uF], ito.gto = 0.294 [mS/uF] }
 
 [membrane]
 state V = -85.23 [mV] bind potential "membrane potential"
@@ -46,6 +50,7 @@ FRT = F / (R * T) in [1/mV]
 FFRT = F * FRT in [C/mmol/mV]
 
 [cell]
+param celltype = 1 range(0, 2) structural "0 endocardial, 1 epicardial, 2 mid-myocardial (M)"
 param Cm = 185 [pF] range(10, 1000) "cell capacitance"
 param Vc = 16404 [um^3] range(1000, 100000) "bulk cytoplasm volume"
 param Vss = 54.68 [um^3] range(1, 1000) "dyadic subspace volume"
@@ -131,7 +136,7 @@ dot(xr2) = (xr2_inf - xr2) / tau_xr2
 [iks]
 # Slow delayed rectifier potassium current.
 use membrane.V, nernst.EKs
-param gKs = 0.392 [mS/uF] range(0, 4) "maximal slow delayed rectifier conductance (epi, endo; M: 0.098)"
+param gKs = 0.392 [mS/uF] range(0, 4) "maximal slow delayed rectifier conductance (epi, endo; M: 0.098, variant M)"
 state xs = 0.0095 [1] "activation gate"
 IKs = gKs * xs^2 * (V - EKs) in [A/F]
 xs_inf = 1 / (1 + exp((-5 [mV] - V) / 14 [mV]))
@@ -143,16 +148,19 @@ dot(xs) = (xs_inf - xs) / tau_xs
 [ito]
 # Transient outward current.
 use membrane.V, nernst.EK
-param gto = 0.294 [mS/uF] range(0, 3) "maximal transient outward conductance (epi, M; endo: 0.073)"
+param gto = 0.294 [mS/uF] range(0, 3) "maximal transient outward conductance (epi, M; endo: 0.073, variant endo)"
 state r = 2.42e-8 [1] "activation gate"
 state s = 0.999998 [1] "inactivation gate"
 Ito = gto * r * s * (V - EK) in [A/F]
 r_inf = 1 / (1 + exp((20 [mV] - V) / 6 [mV]))
 tau_r = 9.5 [ms] * exp(-(V + 40 [mV])^2 / 1800 [mV^2]) + 0.8 [ms]
 dot(r) = (r_inf - r) / tau_r
-# Epicardial (and M) s gate; the endocardial one is in the header comment.
-s_inf = 1 / (1 + exp((V + 20 [mV]) / 5 [mV]))
-tau_s = 85 [ms] * exp(-(V + 45 [mV])^2 / 320 [mV^2]) + 5 [ms] / (1 + exp((V - 20 [mV]) / 5 [mV])) + 3 [ms]
+# The s gate: endocardial (celltype 0) or epicardial and M.
+s_inf = if(cell.celltype == 0, 1 / (1 + exp((V + 28 [mV]) / 5 [mV])),
+           1 / (1 + exp((V + 20 [mV]) / 5 [mV])))
+tau_s = if(cell.celltype == 0, 1000 [ms] * exp(-(V + 67 [mV])^2 / 1000 [mV^2]) + 8 [ms],
+           85 [ms] * exp(-(V + 45 [mV])^2 / 320 [mV^2]) + 5 [ms] / (1 + exp((V - 20 [mV]) / 5 [mV]))
+           + 3 [ms])
 dot(s) = (s_inf - s) / tau_s
 
 [ical]

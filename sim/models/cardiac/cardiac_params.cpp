@@ -12,7 +12,9 @@ const ParamTable& parameterTable() {
         // The choices are assets/models/*.cfm in name order (generated/sim/bundled_models.hpp;
         // a test checks that they agree).
         b.choice("model", "bundled", &P::bundled,
-                 {"aliev_panfilov", "beeler_reuter_1977", "luo_rudy_1991", "tentusscher_2006"},
+                 {"aliev_panfilov", "beeler_reuter_1977", "bueno_orovio_2008", "fenton_karma_1998",
+                  "luo_rudy_1991", "mitchell_schaeffer_2003", "rogers_mcculloch_1994",
+                  "tentusscher_2006"},
                  "aliev_panfilov",
                  "Bundled cell model, used when model.file and model.source are empty", S);
         b.text("model", "file", &P::modelFile, "",

@@ -82,6 +82,10 @@ const std::vector<ModelCase>& cases() {
         {"beeler_reuter_1977",  -50.0,   1.0,      0.01,  0.01,  0.01},
         {"luo_rudy_1991",       -25.5,   2.0,      0.005, 0.01,  0.05},
         {"tentusscher_2006",    -52.0,   1.0,      0.002, 0.005, 0.01},
+        {"rogers_mcculloch_1994", -50.0, 1.0,      0.01,  0.01,  0.01},
+        {"mitchell_schaeffer_2003", -50.0, 1.0,    0.01,  0.01,  0.01},
+        {"fenton_karma_1998",   -50.0,   1.0,      0.01,  0.01,  0.01},
+        {"bueno_orovio_2008",   -50.0,   1.0,      0.01,  0.01,  0.01},
     };
     // clang-format on
     return all;

@@ -10,6 +10,7 @@
 #include "sim/models/cardiac/lang/parser.hpp"
 #include "sim/models/cardiac/lang/singularities.hpp"
 #include "sim/models/cardiac/lang/unit_check.hpp"
+#include "sim/models/cardiac/lang/variants.hpp"
 
 namespace cf::cardiac {
 
@@ -85,7 +86,8 @@ std::string formatNumber(double v) {
 
 class Checker {
 public:
-    explicit Checker(const ModelAst& ast) : ast_(ast), sink_(ast.file) {}
+    Checker(const ModelAst& ast, const std::string& variant)
+        : ast_(ast), variant_(variant), sink_(ast.file) {}
 
     CheckedModel run() {
         m_.file = ast_.file;
@@ -98,6 +100,7 @@ public:
         time.unit = ast_.timeUnit;
         m_.time = addVariable(time);
         declare();
+        applyVariants(ast_, variant_, m_, sink_);
         resolveAll();
         if (!sink_.hasErrors()) sortDefinitions();
         if (!sink_.hasErrors()) checkUnits(m_, sink_);
@@ -511,6 +514,7 @@ private:
     }
 
     const ModelAst& ast_;
+    const std::string& variant_;
     DiagnosticSink sink_;
     CheckedModel m_;
     std::map<std::string, int> byName_;
@@ -531,12 +535,13 @@ int CheckedModel::stateOf(int var) const {
     return -1;
 }
 
-CheckedModel checkModel(const ModelAst& ast) {
-    return Checker(ast).run();
+CheckedModel checkModel(const ModelAst& ast, const std::string& variant) {
+    return Checker(ast, variant).run();
 }
 
-CheckedModel compileModel(const std::string& source, const std::string& file) {
-    return checkModel(parseModel(source, file));
+CheckedModel compileModel(const std::string& source, const std::string& file,
+                          const std::string& variant) {
+    return checkModel(parseModel(source, file), variant);
 }
 
 }  // namespace cf::cardiac

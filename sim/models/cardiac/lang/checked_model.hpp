@@ -9,7 +9,8 @@
 // warnings for states and variables nothing uses (W200, W201). Each state gets its integration
 // method: gates (rates affine in the state, found by symbolic differentiation) default to
 // Rush-Larsen, the rest to forward Euler; `method` lines override (E160 when rl names a non-gate).
-// Units are checked where known (unit_check.hpp: E130-E134).
+// Units are checked where known (unit_check.hpp: E130-E134). A `variant` of the model
+// replaces the defaults of the parameters it names (variants.hpp: E141, E142).
 #include <string>
 #include <vector>
 
@@ -53,13 +54,18 @@ struct CheckedModel {
     int stimulus = -1;
     int time = -1;
     std::vector<Diagnostic> warnings;
+    std::vector<std::string> variants;  // the model's variant names, in file order
+    std::string variant;                // the applied one; empty: the file's defaults
 
     int find(const std::string& qualifiedName) const;  // -1 when absent
     int stateOf(int var) const;                        // index into states, -1 if not a state
 };
 
-CheckedModel checkModel(const ModelAst& ast);
+// `variant`: the name of one of the model's variants whose parameter values replace the
+// defaults; empty for the defaults as written.
+CheckedModel checkModel(const ModelAst& ast, const std::string& variant = {});
 // parseModel + checkModel.
-CheckedModel compileModel(const std::string& source, const std::string& file);
+CheckedModel compileModel(const std::string& source, const std::string& file,
+                          const std::string& variant = {});
 
 }  // namespace cf::cardiac

@@ -2,6 +2,7 @@
 #include "sim/models/cardiac/lang/lexer.hpp"
 
 #include <cstdlib>
+#include <utility>
 
 namespace cf::cardiac {
 
@@ -42,7 +43,9 @@ public:
             }
         }
         if (!open_.empty())
-            sink_.error(open_.front(), "E100", "'(' is not closed before the end of the file");
+            sink_.error(open_.front().second, "E100",
+                        std::string("'") + open_.front().first +
+                            "' is not closed before the end of the file");
         push(TokenKind::Newline, "\n", pos());
         push(TokenKind::End, "", pos());
         return std::move(out_);
@@ -121,12 +124,13 @@ private:
             advance();
             return;
         }
-        // Newlines inside parentheses continue the statement (units stay on one line).
-        if (c == '(') {
+        // Newlines inside parentheses, and inside a variant's braces, continue the statement
+        // (units stay on one line).
+        if (c == '(' || c == '{') {
             ++depth_;
-            open_.push_back(at);
+            open_.emplace_back(c, at);
         }
-        if (c == ')' && depth_ > 0) {
+        if ((c == ')' || c == '}') && depth_ > 0) {
             --depth_;
             open_.pop_back();
         }
@@ -139,7 +143,7 @@ private:
     std::size_t i_ = 0;
     int line_ = 1, column_ = 1, depth_ = 0;
     std::vector<Token> out_;
-    std::vector<SourcePos> open_;  // unclosed '('
+    std::vector<std::pair<char, SourcePos>> open_;  // unclosed '(' and '{'
 };
 
 }  // namespace
