@@ -148,6 +148,7 @@ void replaceParameterValues(const std::string& text, CellProgram& program) {
 void keepStructural(CardiacParams& next, const CardiacParams& current) {
     next.bundled = current.bundled;
     next.modelFile = current.modelFile;
+    next.variant = current.variant;
     next.precision = current.precision;
     next.fastMath = current.fastMath;
     next.integrator = current.integrator;
@@ -204,10 +205,16 @@ std::unique_ptr<CellProgram> loadCellProgram(const CardiacParams& p) {
     }
     std::unique_ptr<CellProgram> program;
     try {
-        CheckedModel model = compileModel(source, file);
+        CheckedModel model = compileModel(source, file, p.variant);
         applyIntegrator(static_cast<Integrator>(p.integrator), model);
         program = std::make_unique<CellProgram>(std::move(model));
     } catch (const ModelError& e) {
+        const auto& d = e.diagnostics();
+        const bool variantOnly = !d.empty() && std::all_of(d.begin(), d.end(), [](const auto& x) {
+            return x.code == "E142";
+        });
+        if (variantOnly)  // the model is fine; the chosen variant is not one of its own
+            throw ParameterError("model.variant: " + d.front().message);
         throw ParameterError(std::string(p.modelSource.empty() ? "model.file" : "model.source") +
                              ": the model does not compile:\n" + std::string(e.what()));
     }

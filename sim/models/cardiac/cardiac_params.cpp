@@ -24,6 +24,10 @@ const ParamTable& parameterTable() {
                "Model text (.cfm) used instead of model.file when not empty; editing it "
                "recompiles the model and keeps the states of the same name",
                L);
+        b.text("model", "variant", &P::variant, "",
+               "One of the model's variants (a named set of parameter values, e.g. endo, epi "
+               "or M for tentusscher_2006); empty: the model file's defaults",
+               S);
         b.text("model", "parameters", &P::parameterValues, "",
                "Values of the model's parameters, one 'name = value' per line (or ';'); names "
                "as in the model file, with or without the section",

@@ -22,6 +22,7 @@ struct CardiacParams {
     std::int32_t bundled;         // structural; the bundled model used without file or source
     std::string modelFile;        // structural; empty: the bundled model
     std::string modelSource;      // live; model text used instead of the file when set
+    std::string variant;          // structural; one of the model's variants, empty: defaults
     std::string parameterValues;  // live; "name = value" lines overriding the model's
     std::int32_t precision;       // structural; 0 double, 1 float (CUDA; the CPU is double)
     bool fastMath;                // structural; NVRTC --use_fast_math

@@ -60,6 +60,39 @@ TEST(CardiacBundled, ChoicesAreTheEmbeddedModels) {
     EXPECT_EQ(spec->choices, cardiac::bundledModelNames());
 }
 
+// model.variant picks a named parameter set of the model (ten Tusscher's M cell: gKs 0.098,
+// gto 0.294 mS/uF, celltype 2); an unknown name is refused naming model.variant and the
+// variants the model has; model.integrator = grl1 sets every state's method.
+TEST(CardiacBundled, VariantAndIntegratorReachTheProgram) {
+    ParamSet params(cardiac::parameterTable());
+    params.setFromAssignment("model.bundled=tentusscher_2006");
+    params.setFromAssignment("model.variant=M");
+    params.setFromAssignment("model.integrator=grl1");
+    const auto program = cardiac::loadCellProgram(cardiac::checkedParams(params));
+    const cardiac::CheckedModel& m = program->model();
+    EXPECT_EQ(m.variant, "M");
+    auto value = [&](const std::string& name) {
+        for (std::size_t k = 0; k < m.params.size(); ++k)
+            if (m.vars[static_cast<std::size_t>(m.params[k])].name == name)
+                return program->parameters()[k];
+        ADD_FAILURE() << "no parameter " << name;
+        return 0.0;
+    };
+    EXPECT_DOUBLE_EQ(value("iks.gKs"), 0.098);
+    EXPECT_DOUBLE_EQ(value("ito.gto"), 0.294);
+    for (const cardiac::StateInfo& s : m.states)
+        EXPECT_EQ(s.method, cardiac::Method::GeneralizedRushLarsen);
+    params.setFromAssignment("model.variant=purkinje");
+    try {
+        cardiac::loadCellProgram(cardiac::checkedParams(params));
+        ADD_FAILURE() << "no error for an unknown variant";
+    } catch (const ParameterError& e) {
+        const std::string what = e.what();
+        EXPECT_EQ(what.rfind("model.variant: ", 0), 0u) << what;
+        EXPECT_NE(what.find("endo"), std::string::npos) << what;
+    }
+}
+
 TEST_P(CardiacTest, SingleCellPacedThreeTimesFiresThreeTimes) {
     // Aliev-Panfilov recovers slowly (eps0 = 0.002 per 12.9 ms): a cycle of 1000 ms.
     set({"tissue.nx=1", "tissue.ny=1", "protocol.cycle_length=1000", "protocol.beats=3",
