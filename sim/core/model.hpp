@@ -59,6 +59,10 @@ public:
 
     // Waits for queued device work (no-op on the CPU backend).
     virtual void synchronize() {}
+    // Waits for live edits that take effect asynchronously and applies them now (the cardiac
+    // model's CUDA backend compiles a new model text on a worker thread and switches at the
+    // next advance() once it is ready). Views taken before are invalid afterwards.
+    virtual void applyPendingEdits() {}
 
     // Arrays for drawing (see views.hpp). Models without views return none.
     virtual ModelViews views() { return {}; }

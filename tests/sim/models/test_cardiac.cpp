@@ -164,6 +164,9 @@ TEST_P(CardiacTest, EditedModelTextKeepsTheStates) {
     const std::vector<double> before = m->snapshot().at("cell.V").as<double>();
     params.set("model.source", ParamValue{base + "state w = 0.5\ndot(w) = -w / 10 [ms]\n"});
     m->setLiveParameters(params);
+    // CUDA compiles the new kernel on a worker thread and keeps stepping the old model
+    // meanwhile; applyPendingEdits() waits for the switch (the CPU switches at once).
+    m->applyPendingEdits();
     const Snapshot after = m->snapshot();
     EXPECT_EQ(after.at("cell.V").as<double>(), before);
     EXPECT_EQ(after.at("cell.w").as<double>(), std::vector<double>(300, 0.5));

@@ -8,12 +8,16 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
 #include "sim/models/cardiac/cardiac_model.hpp"
 #include "sim/models/cardiac/lang/cell_program.hpp"
 #include "sim/models/cardiac/lang/cuda_emitter.hpp"
+#include "sim/models/cardiac/nvrtc/kernel_cache.hpp"
 #include "sim/models/cardiac/nvrtc/nvrtc_compiler.hpp"
 #include "tests/support/backends.hpp"
 #if CELLFORGE_HAVE_CUDA
@@ -82,8 +86,14 @@ TEST(CardiacCodegen, NvrtcCompilesEveryPrecisionToABinary) {
 
 // Every bundled model's generated kernel compiles, in both precisions (a real test of the
 // generated source on any machine with the CUDA toolkit).
+// These tests are about NVRTC compiling: no disk cache (a kernel cached by an earlier run
+// would hide a compiler failure); the cache has its own test below.
+const bool kDiskCacheOff = [] { return setenv("CELLFORGE_KERNEL_CACHE", "off", 1) == 0; }();
+
 TEST(CardiacCodegen, EveryBundledModelCompiles) {
     SKIP_WITHOUT_NVRTC();
+    ASSERT_TRUE(kDiskCacheOff);
+    clearKernelMemoryCache();
     for (const std::string& name : bundledModelNames()) {
         const CheckedModel m = compileModel(bundledModelSource(name), name + ".cfm");
         for (Precision p : {Precision::Float, Precision::Double}) {
@@ -92,6 +102,54 @@ TEST(CardiacCodegen, EveryBundledModelCompiles) {
         }
         std::printf("%s: %zu states, compiled (float and double)\n", name.c_str(), m.states.size());
     }
+}
+
+// The kernel cache: the same source and options come back from memory, then (memory cleared,
+// as at the next start) from disk, byte for byte; other options compile afresh; a damaged
+// disk entry is ignored and rewritten; compile errors are not cached.
+TEST(CardiacCodegen, CompiledKernelsAreCachedBySourceAndOptions) {
+    SKIP_WITHOUT_NVRTC();
+    const std::filesystem::path dir =
+        std::filesystem::temp_directory_path() / ("cellforge-kernels-" + std::to_string(getpid()));
+    std::filesystem::remove_all(dir);
+    ASSERT_EQ(setenv("CELLFORGE_KERNEL_CACHE", dir.c_str(), 1), 0);
+    clearKernelMemoryCache();
+    const CheckedModel m = compileModel(kModel, "cache.cfm");
+    const GeneratedSource src = emitCuda(m, Precision::Float);
+    using C = CompiledKernel::Cache;
+    const CompiledKernel first = compileKernel(src, "cache.cu", "sm_90");
+    EXPECT_EQ(first.fromCache, C::None);
+    const CompiledKernel again = compileKernel(src, "cache.cu", "sm_90");
+    EXPECT_EQ(again.fromCache, C::Memory);
+    EXPECT_EQ(again.image, first.image);
+    clearKernelMemoryCache();
+    const CompiledKernel fromDisk = compileKernel(src, "cache.cu", "sm_90");
+    EXPECT_EQ(fromDisk.fromCache, C::Disk);
+    EXPECT_EQ(fromDisk.image, first.image);
+    EXPECT_EQ(compileKernel(src, "cache.cu", "sm_90", true).fromCache, C::None) << "fast math";
+    EXPECT_EQ(compileKernel(src, "cache.cu", "sm_80").fromCache, C::None) << "another arch";
+    EXPECT_EQ(compileKernel(emitCuda(m, Precision::Double), "cache.cu", "sm_90").fromCache,
+              C::None);
+    // Damage every entry: each is ignored, compiled again and rewritten.
+    std::size_t entries = 0;
+    for (const auto& e : std::filesystem::directory_iterator(dir)) {
+        std::filesystem::resize_file(e.path(), 40);
+        ++entries;
+    }
+    EXPECT_EQ(entries, 4u);
+    clearKernelMemoryCache();
+    EXPECT_EQ(compileKernel(src, "cache.cu", "sm_90").fromCache, C::None);
+    clearKernelMemoryCache();
+    EXPECT_EQ(compileKernel(src, "cache.cu", "sm_90").fromCache, C::Disk);
+    GeneratedSource broken = src;
+    broken.code += "\nthis is not C++\n";
+    broken.modelLine.push_back(0);
+    broken.modelLine.push_back(0);
+    for (int k = 0; k < 2; ++k)
+        EXPECT_THROW(compileKernel(broken, "cache.cu", "sm_90"), KernelCompileError);
+    ASSERT_EQ(setenv("CELLFORGE_KERNEL_CACHE", "off", 1), 0);
+    clearKernelMemoryCache();
+    std::filesystem::remove_all(dir);
 }
 
 TEST(CardiacCodegen, CompileErrorShowsTheGeneratedAndTheModelLine) {

@@ -5,14 +5,19 @@
 // precision `model.precision` names. Nothing is read back while stepping; a non-finite
 // state is found through a device flag read once per advance().
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <cstdio>
+#include <future>
 #include <memory>
+#include <optional>
 
 #include "sim/core/cuda_check.hpp"
 #include "sim/core/device_buffer.hpp"
 #include "sim/models/cardiac/cardiac_model.hpp"
 #include "sim/models/cardiac/cuda/cell_kernel.hpp"
 #include "sim/models/cardiac/cuda/tissue_kernels.cuh"
+#include "sim/models/cardiac/nvrtc/nvrtc_compiler.hpp"
 
 namespace cf::cardiac {
 
@@ -232,6 +237,10 @@ public:
         p_ = std::move(p);
         program_ = std::move(program);
         gpu_ = std::move(gpu);
+        if (pending_) {  // a recompilation for the previous set-up: no longer wanted
+            retired_.push_back(std::move(pending_->compiled));
+            pending_.reset();
+        }
         nodes_ = nodes;
         uploadRegion();
         step_ = 0;
@@ -242,23 +251,41 @@ public:
             y0[static_cast<std::size_t>(program_->model().stateOf(program_->model().potential))]);
     }
 
+    // A new model text is parsed and checked here (errors reach the caller at once); NVRTC
+    // then compiles its kernel on a worker thread while the tissue goes on with the old one,
+    // and the first advance() after the compilation (or applyPendingEdits()) switches over,
+    // carrying the states of the same name. A kernel that fails to compile leaves the old
+    // model running, with a note saying why.
     void setLiveParameters(const ParamSet& params) override {
         CardiacParams next = checkedParams(params);
         keepStructural(next, p_);
-        if (next.modelSource != p_.modelSource) {
-            // A new model text: recompile the program and the kernel (NVRTC, on this thread:
-            // stepping waits for it), then carry the states of the same name over. Any error
-            // leaves the running model as it was.
-            std::unique_ptr<CellProgram> program = loadCellProgram(next);
-            std::unique_ptr<TissueGpuBase> gpu = makeGpu(program->model(), next, nodes_);
-            TissueState now = carryStates(program_->model(), gpu_->download(), program->model());
-            now.step = step_;
-            now.time = time_;
-            gpu->upload(now);
-            program_ = std::move(program);
-            gpu_ = std::move(gpu);
-        } else {
+        const std::string& wanted = pending_ ? pending_->params.modelSource : p_.modelSource;
+        if (next.modelSource != wanted) {
+            std::unique_ptr<CellProgram> program = loadCellProgram(next);  // throws
+            const Precision precision = p_.precision == 1 ? Precision::Float : Precision::Double;
+            GeneratedSource source = emitCuda(program->model(), precision);
+            const std::string name = program->model().name + ".cu";
+            const std::string arch = deviceArch();
+            const bool fastMath = p_.fastMath;
+            if (pending_) retired_.push_back(std::move(pending_->compiled));
+            pending_.emplace();
+            pending_->params = next;
+            pending_->program = std::move(program);
+            pending_->started = std::chrono::steady_clock::now();
+            pending_->compiled = std::async(std::launch::async, [source, name, arch, fastMath] {
+                compileKernel(source, name, arch, fastMath);  // fills the kernel cache
+            });
+            next.modelSource = p_.modelSource;  // until the new kernel runs
+        } else if (pending_) {
+            pending_->params = next;
+        }
+        try {
             replaceParameterValues(next.parameterValues, *program_);
+        } catch (const ParameterError&) {
+            // Values for the model being compiled (checked against it by validate): they
+            // apply when it takes over.
+            if (!pending_) throw;
+            next.parameterValues = p_.parameterValues;
         }
         p_ = std::move(next);
         gpu_->setParameters(program_->parameters());  // ordered on the stream
@@ -266,6 +293,7 @@ public:
     }
 
     void advance(std::uint64_t steps) override {
+        adoptReloadedModel(false);
         gpu_->beginBatch(centreNode(p_), static_cast<std::size_t>(steps));
         const double t0 = time_;
         for (std::uint64_t s = 0; s < steps; ++s) {
@@ -291,6 +319,7 @@ public:
     }
 
     void synchronize() override { CF_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
+    void applyPendingEdits() override { adoptReloadedModel(true); }
 
     std::uint64_t step() const override { return step_; }
     double time() const override { return time_; }
@@ -327,10 +356,64 @@ private:
 
     void uploadRegion() { gpu_->setRegion(stimulusRegionMask(p_)); }
 
+    // Switches to the model of a finished recompilation (`wait`: wait for it first).
+    void adoptReloadedModel(bool wait) {
+        std::erase_if(retired_, [](std::future<void>& f) {
+            return f.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
+        });
+        if (!pending_) return;
+        if (!wait &&
+            pending_->compiled.wait_for(std::chrono::seconds(0)) != std::future_status::ready)
+            return;
+        PendingReload reload = std::move(*pending_);
+        pending_.reset();
+        try {
+            reload.compiled.get();
+        } catch (const Error& e) {
+            note(
+                "model.source: the new model's kernel does not compile; the tissue keeps "
+                "running the previous model.\n" +
+                std::string(e.what()));
+            return;
+        }
+        const double seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - reload.started)
+                .count();
+        CardiacParams next = p_;
+        next.modelSource = reload.params.modelSource;
+        next.parameterValues = reload.params.parameterValues;
+        std::unique_ptr<TissueGpuBase> gpu = makeGpu(reload.program->model(), next, nodes_);
+        TissueState now = carryStates(program_->model(), gpu_->download(), reload.program->model());
+        now.step = step_;
+        now.time = time_;
+        gpu->upload(now);
+        replaceParameterValues(next.parameterValues, *reload.program);
+        program_ = std::move(reload.program);
+        gpu_ = std::move(gpu);
+        p_ = std::move(next);
+        gpu_->setParameters(program_->parameters());
+        uploadRegion();
+        char text[160];
+        std::snprintf(text, sizeof text,
+                      "model.source: the new model runs from step %llu (kernel ready after %.2f "
+                      "s, compiled while the old one ran)",
+                      static_cast<unsigned long long>(step_), seconds);
+        note(text);
+    }
+
+    struct PendingReload {
+        CardiacParams params;                  // the edit that asked for it
+        std::unique_ptr<CellProgram> program;  // checked on the caller's thread
+        std::future<void> compiled;            // NVRTC on a worker (fills the kernel cache)
+        std::chrono::steady_clock::time_point started;
+    };
+
     cudaStream_t stream_ = nullptr;
     CardiacParams p_{};
     std::unique_ptr<CellProgram> program_;
     std::unique_ptr<TissueGpuBase> gpu_;
+    std::optional<PendingReload> pending_;
+    std::vector<std::future<void>> retired_;  // superseded compilations still running
     std::size_t nodes_ = 0;
     std::uint64_t step_ = 0;
     double time_ = 0.0;

@@ -5,8 +5,11 @@
 
 #include <cstdlib>
 #include <mutex>
+#include <optional>
 #include <regex>
 #include <sstream>
+
+#include "sim/models/cardiac/nvrtc/kernel_cache.hpp"
 
 namespace cf::cardiac {
 
@@ -128,6 +131,17 @@ CompiledKernel compileKernel(const GeneratedSource& source, const std::string& n
                              const std::string& arch, bool fastMath) {
     const NvrtcApi& a = api();
     if (!a.status.empty()) throw Error("cannot compile " + name + ": " + a.status);
+    const std::string key = kernelCacheKey(source.code, name, arch, fastMath, nvrtcVersion());
+    CacheHit hit = CacheHit::None;
+    if (std::optional<CachedImage> cached = findCachedKernel(key, &hit)) {
+        CompiledKernel k;
+        k.image = std::move(cached->image);
+        k.ptx = cached->ptx;
+        k.log = std::move(cached->log);
+        k.fromCache =
+            hit == CacheHit::Memory ? CompiledKernel::Cache::Memory : CompiledKernel::Cache::Disk;
+        return k;
+    }
     Program p = nullptr;
     check(a, a.create(&p, source.code.c_str(), name.c_str(), 0, nullptr, nullptr),
           "nvrtcCreateProgram");
@@ -161,6 +175,7 @@ CompiledKernel compileKernel(const GeneratedSource& source, const std::string& n
         check(a, a.cubin(p, k.image.data()), "nvrtcGetCUBIN");
     }
     a.destroy(&p);
+    storeCachedKernel(key, CachedImage{k.image, k.ptx, k.log});
     return k;
 }
 

@@ -31,10 +31,14 @@ struct CompiledKernel {
     std::vector<char> image;  // CUBIN for sm_XY, PTX for compute_XY
     bool ptx = false;
     std::string log;  // NVRTC's log (warnings), possibly empty
+    enum class Cache { None, Memory, Disk };
+    Cache fromCache = Cache::None;  // where the image came from (None: NVRTC compiled it)
 };
 
-// Compiles `source` for `arch` ("sm_90", or "compute_90" for PTX). Throws Error when NVRTC
-// is unavailable, KernelCompileError when the source does not compile.
+// Compiles `source` for `arch` ("sm_90", or "compute_90" for PTX), or returns the image a
+// previous compilation of the same source and options left in the cache (kernel_cache.hpp).
+// Throws Error when NVRTC is unavailable, KernelCompileError when the source does not compile
+// (failures are not cached). Thread-safe: models compile on worker threads.
 CompiledKernel compileKernel(const GeneratedSource& source, const std::string& name,
                              const std::string& arch, bool fastMath = false);
 
