@@ -24,6 +24,7 @@
 #include <cstdio>
 #include <fstream>
 
+#include "gui/model_text_editor.hpp"
 #include "gui/movie_recorder.hpp"
 #include "gui/parameter_panel.hpp"
 #include "gui/plots_dock.hpp"
@@ -139,12 +140,27 @@ void MainWindow::buildDocks() {
     resizeDocks({logDock}, {200}, Qt::Vertical);
     // Validated at once (a bad value is refused here, in the GUI thread, and the panel
     // reverts); applied by the simulation thread at the next step boundary.
+    // The text of a model that is text (the cardiac cell model), next to the parameters.
+    modelText_ = new ModelTextEditor(this);
+    modelTextDock_ = new QDockWidget(tr("Model text"), this);
+    modelTextDock_->setObjectName("modelTextDock");
+    modelTextDock_->setWidget(modelText_);
+    addDockWidget(Qt::RightDockWidgetArea, modelTextDock_);
+    tabifyDockWidget(paramDock, modelTextDock_);
+    paramDock->raise();
+    modelTextDock_->hide();
+    connect(modelText_, &ModelTextEditor::applyRequested, this, &MainWindow::applyModelText);
     parameters_->setApplyFunction([this](const std::string& key, const ParamValue& v) {
         if (!runner_) throw Error("no simulation is loaded");
         runner_->setParameter(key, v);
     });
     connect(parameters_, &ParameterPanel::parameterEdited, this,
-            [this](const QString& k, const QString& v) { log(Level::Info, k + " = " + v); });
+            [this](const QString& k, const QString& v) {
+                log(Level::Info, k + " = " + v);
+                if (k.startsWith("model.") && scenario_ &&
+                    !scenario_->model->editableText.parameter.empty())
+                    refreshModelText();  // another model, file, variant or precision
+            });
     connect(parameters_, &ParameterPanel::editRejected, this, [this](const QString& m) {
         log(Level::Warning, m);
         statusBar()->showMessage(m, 5000);
@@ -312,6 +328,7 @@ bool MainWindow::openScenario(const QString& path) {
         parameters_->setParameters(scenario_->model->parameters(), scenario_->parameters);
         // File paths typed into the panel are relative to the scenario, as in its file.
         parameters_->setFileBaseDirectory(QFileInfo(path).absolutePath());
+        refreshModelText();
         caption_ = QString::fromStdString(scenario_->model->description);
         plots_->clear();
         plots_->setTimeUnit(QString::fromStdString(scenario_->model->timeUnit));
@@ -486,6 +503,60 @@ void MainWindow::closeEvent(QCloseEvent* e) {
     stopRecording();  // the movie stays playable
     runner_.reset();  // stops the simulation thread before the window goes
     e->accept();
+}
+
+void MainWindow::refreshModelText() {
+    const ModelDescriptor::EditableText& t = scenario_->model->editableText;
+    if (t.parameter.empty()) {
+        modelTextDock_->hide();
+        return;
+    }
+    modelTextDock_->setWindowTitle(tr("Model text: %1").arg(QString::fromStdString(t.language)));
+    modelTextDock_->show();
+    const ParamSet params = runner_->parameters();
+    try {
+        const std::string edited = std::get<std::string>(params.get(t.parameter));
+        modelText_->setCommittedText(
+            QString::fromStdString(t.current(params)),
+            edited.empty() ? tr("The model in effect (edit it and Apply: the text becomes %1)")
+                                 .arg(QString::fromStdString(t.parameter))
+                           : tr("%1, as applied").arg(QString::fromStdString(t.parameter)));
+        modelText_->setGenerated(QString::fromStdString(t.generated(params)));
+        modelText_->showStatus(QString());
+    } catch (const Error& e) {
+        modelText_->showError(QString::fromStdString(e.what()),
+                              QString::fromStdString(t.parameter));
+    }
+}
+
+void MainWindow::applyModelText(const QString& text) {
+    if (!runner_ || !scenario_) return;
+    const ModelDescriptor::EditableText& t = scenario_->model->editableText;
+    const ParamValue value{text.toStdString()};
+    try {
+        runner_->setParameter(t.parameter, value);  // checked here; applied between steps
+    } catch (const Error& e) {
+        modelText_->showError(QString::fromStdString(e.what()),
+                              QString::fromStdString(t.parameter));
+        log(Level::Warning, QString::fromStdString(e.what()));
+        return;
+    }
+    parameters_->setValue(t.parameter, value);
+    ParamSet params = runner_->parameters();
+    params.set(t.parameter, value);
+    modelText_->setCommittedText(text,
+                                 tr("%1, as applied").arg(QString::fromStdString(t.parameter)));
+    try {
+        modelText_->setGenerated(QString::fromStdString(t.generated(params)));
+    } catch (const Error& e) {
+        modelText_->setGenerated(QString::fromStdString(e.what()));
+    }
+    modelText_->showStatus(
+        tr("Applied: the running model switches as soon as its kernel is "
+           "compiled; states of the same name keep their values."));
+    log(Level::Info, tr("%1 applied (%2 lines)")
+                         .arg(QString::fromStdString(t.parameter))
+                         .arg(text.count('\n') + 1));
 }
 
 }  // namespace cf::gui

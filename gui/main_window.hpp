@@ -17,6 +17,7 @@
 #include "sim/core/scenario.hpp"
 
 class QAction;
+class QDockWidget;
 class QLabel;
 class QPlainTextEdit;
 class QSpinBox;
@@ -25,6 +26,7 @@ class QTimer;
 namespace cf::gui {
 
 class MetricsPlot;
+class ModelTextEditor;
 class MovieRecorder;
 class ParameterPanel;
 class RecordingProgress;
@@ -95,6 +97,10 @@ private:
     Viewport* viewport_ = nullptr;
     QPlainTextEdit* logView_ = nullptr;
     ParameterPanel* parameters_ = nullptr;
+    ModelTextEditor* modelText_ = nullptr;  // the model's own text, when it has one
+    QDockWidget* modelTextDock_ = nullptr;
+    void refreshModelText();
+    void applyModelText(const QString& text);
     MetricsPlot* plots_ = nullptr;
     ScenarioBrowser* browser_ = nullptr;
     RecordingProgress* recordProgress_ = nullptr;

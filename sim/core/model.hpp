@@ -135,6 +135,18 @@ struct ModelDescriptor {
     // ParameterError (or IoError for a file) naming the parameter. The Runner calls it in
     // the caller's thread before it accepts an edit, so a bad edit is refused at once.
     std::function<void(const ParamSet&)> validate;
+    // Models whose behaviour is itself text (the cardiac cell model), for a text editor:
+    // the live Text parameter that holds an edited text, the text in effect for a parameter
+    // set (with that parameter empty, e.g. a bundled model), and code generated from it for
+    // display (the CUDA kernel). Both functions throw ParameterError as validate does.
+    // Empty `parameter`: the model has none.
+    struct EditableText {
+        std::string parameter;
+        std::string language;  // for the editor's title, e.g. "cell model (.cfm)"
+        std::function<std::string(const ParamSet&)> current;
+        std::function<std::string(const ParamSet&)> generated;
+    };
+    EditableText editableText;
     bool offers(Backend b) const;
 };
 

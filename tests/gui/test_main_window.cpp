@@ -7,7 +7,10 @@
 #include <QAction>
 #include <QDockWidget>
 #include <QDoubleSpinBox>
+#include <QLabel>
 #include <QMenuBar>
+#include <QPlainTextEdit>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
@@ -274,6 +277,37 @@ private slots:
         QVERIFY(std::find(channels.begin(), channels.end(), "activation_time") != channels.end());
         QVERIFY(window_->findChild<QWidget*>("name:model.source") != nullptr);
         window_->grab().save(QDir::temp().filePath("cellforge-window-cardiac.png"), "PNG");
+
+        // The model's text in its own dock: the bundled model in effect, the CUDA it
+        // generates; a broken edit is refused with the cursor on its line, a good one runs.
+        auto* dock = window_->findChild<QDockWidget*>("modelTextDock");
+        QVERIFY(dock != nullptr && !dock->isHidden());
+        dock->raise();
+        auto* edit = window_->findChild<QPlainTextEdit*>("modelTextEdit");
+        auto* generated = window_->findChild<QPlainTextEdit*>("modelGeneratedCode");
+        auto* apply = window_->findChild<QPushButton*>("modelTextApply");
+        auto* message = window_->findChild<QLabel*>("modelTextMessage");
+        QVERIFY(edit && generated && apply && message);
+        const QString original = edit->toPlainText();
+        QVERIFY(original.contains("model aliev_panfilov_1996"));
+        QVERIFY(generated->toPlainText().contains("extern \"C\" __global__ void cf_step"));
+        QVERIFY(!apply->isEnabled());
+        edit->setPlainText(original + "dot(w) = -\n");
+        QVERIFY(apply->isEnabled());
+        apply->click();
+        QVERIFY(message->text().contains("model.source:"));
+        QCOMPARE(edit->textCursor().blockNumber() + 1, original.count('\n') + 1);
+        edit->setPlainText(original + "state w = 0.5\ndot(w) = -w / 10 [ms]\n");
+        apply->click();
+        QVERIFY(!apply->isEnabled());
+        QVERIFY(window_->logText().contains("model.source applied"));
+        QVERIFY(generated->toPlainText().contains("cell_w"));
+        window_->action("step")->trigger();
+        QVERIFY(waitForShownStep(100));
+        QTRY_VERIFY_WITH_TIMEOUT(window_->logText().contains("the new model runs from step") ||
+                                     window_->runner()->backend() == Backend::Cpu,
+                                 30000);
+        window_->grab().save(QDir::temp().filePath("cellforge-window-cardiac-model.png"), "PNG");
     }
 
     // A broken file is reported (log + message) and the current run stays.

@@ -11,6 +11,7 @@
 #include "generated/sim/bundled_models.hpp"
 #include "sim/models/cardiac/cellml/cellml_import.hpp"
 #include "sim/models/cardiac/lang/checked_model.hpp"
+#include "sim/models/cardiac/lang/cuda_emitter.hpp"
 #include "sim/models/cardiac/nvrtc/nvrtc_compiler.hpp"
 
 namespace cf::cardiac {
@@ -177,32 +178,39 @@ void applyIntegrator(Integrator integrator, CheckedModel& model) {
     }
 }
 
-std::unique_ptr<CellProgram> loadCellProgram(const CardiacParams& p) {
-    std::string source, file;
+ModelText modelText(const CardiacParams& p) {
+    ModelText t;
     if (!p.modelSource.empty()) {
-        source = p.modelSource;
-        file = "model.source";
+        t.source = p.modelSource;
+        t.file = "model.source";
     } else if (p.modelFile.empty()) {
         const std::string& name = bundledModelNames().at(static_cast<std::size_t>(p.bundled));
-        source = bundledModelSource(name);
-        file = name + ".cfm (bundled)";
+        t.source = bundledModelSource(name);
+        t.file = name + ".cfm (bundled)";
     } else {
         std::ifstream in(p.modelFile, std::ios::binary);
         if (!in) throw ParameterError("model.file: cannot open '" + p.modelFile + "'");
         std::ostringstream text;
         text << in.rdbuf();
-        source = text.str();
-        file = p.modelFile;
-        if (isCellmlFileName(file)) {  // CellML: imported to model text first
+        t.source = text.str();
+        t.file = p.modelFile;
+        if (isCellmlFileName(t.file)) {  // CellML: imported to model text first
             try {
-                source = importCellml(source, file);
+                t.source = importCellml(t.source, t.file);
             } catch (const ModelError& e) {
                 throw ParameterError("model.file: the CellML model cannot be imported:\n" +
                                      std::string(e.what()));
             }
-            file += " (imported)";
+            t.file += " (imported)";
         }
     }
+    return t;
+}
+
+std::unique_ptr<CellProgram> loadCellProgram(const CardiacParams& p) {
+    const ModelText text = modelText(p);
+    const std::string& source = text.source;
+    const std::string& file = text.file;
     std::unique_ptr<CellProgram> program;
     try {
         CheckedModel model = compileModel(source, file, p.variant);
@@ -305,6 +313,20 @@ ModelDescriptor descriptor() {
     // edit reaches a running model.
     d.validate = [](const ParamSet& params) { loadCellProgram(checkedParams(params)); };
     d.benchCases = benchCases();
+    d.editableText.parameter = "model.source";
+    d.editableText.language = "cell model (.cfm)";
+    d.editableText.current = [](const ParamSet& params) {
+        return modelText(checkedParams(params)).source;
+    };
+    d.editableText.generated = [](const ParamSet& params) {
+        const CardiacParams p = checkedParams(params);
+        const std::unique_ptr<CellProgram> program = loadCellProgram(p);
+        const GeneratedSource g =
+            emitCuda(program->model(), p.precision == 1 ? Precision::Float : Precision::Double);
+        return "// CUDA C generated from " + program->model().file + " (" +
+               (p.precision == 1 ? "float" : "double") + (p.fastMath ? ", --use_fast_math" : "") +
+               "), compiled at run time by NVRTC\n" + g.code;
+    };
     return d;
 }
 

@@ -29,6 +29,12 @@ const std::string& bundledModelSource(const std::string& name);
 // The checked struct, after the checks single ranges cannot express.
 CardiacParams checkedParams(const ParamSet& params);
 
+// The model text `p` selects (model.source, else model.file, CellML imported, else the
+// bundled model) and the name its diagnostics use. Throws ParameterError naming model.file.
+struct ModelText {
+    std::string source, file;
+};
+ModelText modelText(const CardiacParams& p);
 // The cell program `p` names (its file, or the bundled default) with the parameter values
 // of `p.parameterValues` applied. Throws ParameterError naming model.file or
 // model.parameters, with the model's own diagnostics (file:line:col) in the message.
