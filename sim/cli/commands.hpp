@@ -44,7 +44,7 @@ struct NversionOptionsCli {
     bool all = false;            // the nine published resolutions
     std::optional<std::string> backend;
     std::string precision = "float";
-    std::string integrator = "grl1";
+    std::string integrator = "declared";
     double endTime = 150.0;  // ms
     bool untilActivated = false;
     std::string outDir = "out/nversion";

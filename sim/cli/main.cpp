@@ -113,7 +113,8 @@ int main(int argc, char** argv) {
         ->check(CLI::IsMember({"float", "double"}));
     nversionCmd
         ->add_option("--integrator", nversion.integrator,
-                     "declared, forward_euler, rush_larsen or grl1 (default grl1)")
+                     "declared (the model's own: gates Rush-Larsen, the rest forward Euler; "
+                     "default), forward_euler, rush_larsen or grl1")
         ->check(CLI::IsMember({"declared", "forward_euler", "rush_larsen", "grl1"}));
     nversionCmd->add_option("--end", nversion.endTime, "Simulated time in ms (default 150)")
         ->check(CLI::Range(0.0, 1e6));

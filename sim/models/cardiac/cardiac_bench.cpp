@@ -81,7 +81,8 @@ BenchCase nversion(double dx, double dt) {
     BenchCase c;
     c.name = "nversion-dx" + shortNumber(dx) + "-dt" + shortNumber(dt);
     c.description = "Niederer 2011 N-version benchmark, dx " + shortNumber(dx) + " mm, dt " +
-                    shortNumber(dt) + " ms, 150 ms simulated, ten Tusscher 2006 epi, GRL1, " +
+                    shortNumber(dt) +
+                    " ms, 150 ms simulated, ten Tusscher 2006 epi, gates Rush-Larsen, " +
                     "float on CUDA (double on the CPU); one repeat = the whole run";
     c.runByDefault = dx >= 0.5;
     c.run = [dx, dt](Backend b, const BenchOptions& o) {

@@ -36,10 +36,10 @@ struct NversionProblem {
 };
 
 struct NversionOptions {
-    double dx = 0.5;                                  // mm
-    double dt = 0.05;                                 // ms
-    std::string precision = "float";                  // of the CUDA kernel; the CPU is double
-    std::string integrator = "grl1";                  // model.integrator
+    double dx = 0.5;                      // mm
+    double dt = 0.05;                     // ms
+    std::string precision = "float";      // of the CUDA kernel; the CPU is double
+    std::string integrator = "declared";  // model.integrator: gates Rush-Larsen, others FE
     double endTime = NversionProblem::simulatedTime;  // ms
     // Stop as soon as every node has activated (tests); the benchmark runs to endTime.
     bool stopWhenActivated = false;

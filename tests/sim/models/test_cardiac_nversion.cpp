@@ -61,7 +61,7 @@ TEST(CardiacNversion, ProblemIsThePublishedOne) {
     EXPECT_EQ(p.start, 0.0);
     EXPECT_EQ(p.activationThreshold, 0.0);
     EXPECT_EQ(static_cast<FibreAxis>(p.fibreAxis), FibreAxis::X);
-    EXPECT_EQ(static_cast<Integrator>(p.integrator), Integrator::Grl1);
+    EXPECT_EQ(static_cast<Integrator>(p.integrator), Integrator::Declared);
     EXPECT_THROW(nversionGrid(0.3), ParameterError) << "0.3 mm does not divide 20 x 7 x 3 mm";
 }
 
@@ -177,8 +177,8 @@ TEST(CardiacNversionCuda, ActivationConvergesWithResolution) {
         o.dt = dt;
         o.stopWhenActivated = true;
         const NversionResult r = runNversion(Backend::Cuda, o);
-        std::printf("dx %.1f dt %.3f (float, GRL1): P1 %.3f  P8 %.3f  P9 %.3f ms, %.2f s\n", dx, dt,
-                    r.points[0], r.points[7], r.points[8], r.wallSeconds);
+        std::printf("dx %.1f dt %.3f (float, RL gates): P1 %.3f  P8 %.3f  P9 %.3f ms, %.2f s\n", dx,
+                    dt, r.points[0], r.points[7], r.points[8], r.wallSeconds);
         return r;
     };
     const NversionResult c = run(0.5, 0.01), m = run(0.2, 0.01), f = run(0.1, 0.01),
