@@ -311,7 +311,12 @@ ModelDescriptor descriptor() {
     };
     // The model file and the parameter values are checked in the caller's thread before an
     // edit reaches a running model.
-    d.validate = [](const ParamSet& params) { loadCellProgram(checkedParams(params)); };
+    d.validate = [](const ParamSet& params) {
+        const CardiacParams p = checkedParams(params);
+        const std::unique_ptr<CellProgram> program = loadCellProgram(p);
+        viewStates(p, program->model());
+        tracePoints(p);
+    };
     d.benchCases = benchCases();
     d.editableText.parameter = "model.source";
     d.editableText.language = "cell model (.cfm)";

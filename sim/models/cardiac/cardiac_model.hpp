@@ -86,17 +86,36 @@ Snapshot makeTissueSnapshot(const CardiacParams& p, const CheckedModel& m, const
 // Throws IoError (naming the field or the grid) before anything changes.
 TissueState readTissueSnapshot(const CardiacParams& p, const CheckedModel& m,
                                const Snapshot& snapshot);
-// Metrics: v_mean, v_centre [mV], activated (fraction), last_activation [ms], and of the
+// Metrics: v_mean, v_centre [mV], activated (fraction), last_activation [ms], of the
 // centre cell's latest beat (beat_meter.hpp; NaN before the first): beats, v_rest, v_peak
-// [mV], dvdt_max [mV/ms], apd90 [ms].
+// [mV], dvdt_max [mV/ms], apd90 [ms]; and trace.<name>.V [mV] per trace point.
 std::vector<Metric> tissueMetrics(const CardiacParams& p, const std::vector<double>& potential,
                                   const std::vector<double>& activation, const BeatMeter& meter);
+// A point of trace.points: metric trace.<name>.V.
+struct TracePoint {
+    std::string name;
+    double x = 0, y = 0, z = 0;  // mm
+};
+// trace.points parsed ("name x y z" per line or ';'); throws ParameterError naming the line
+// (a malformed line, a repeated name, a point outside the tissue).
+std::vector<TracePoint> tracePoints(const CardiacParams& p);
+// views.states resolved to state indices of `m` (qualified or unique short names); throws
+// ParameterError naming the unknown state and listing the model's.
+std::vector<std::size_t> viewStates(const CardiacParams& p, const CheckedModel& m);
+// Trilinear interpolation of a node field (x fastest, dims n, spacing dx) at a point in mm,
+// clamped to the grid. `negativeIsMissing`: NaN when a contributing node is negative (an
+// activation map's "not yet").
+double sampleNodes(const std::vector<double>& field, const int n[3], double dx, const double x[3],
+                   bool negativeIsMissing = false);
 // The node whose potential v_centre and the beat metrics follow.
 std::size_t centreNode(const CardiacParams& p);
-// Volume "tissue" with channels V [mV] (a fixed range from rest - 5 to rest + 120 mV) and
-// activation_time [ms] (0 to the current time); arrays in `space`.
+// Volume "tissue" with channels V [mV] (a fixed range from rest - 5 to rest + 120 mV),
+// activation_time [ms] (0 to the current time; nodes not yet activated below the range)
+// and one per state of viewStates (its own range), `extra[k]` holding state k's values;
+// arrays in `space`.
 ModelViews tissueViews(const CardiacParams& p, const CheckedModel& m, MemorySpace space,
-                       const float* potential, const float* activation, double time);
+                       const float* potential, const float* activation, double time,
+                       const std::vector<const float*>& extra = {});
 // The first error message of a non-finite state.
 std::string nonFiniteMessage(const CardiacParams& p, const CheckedModel& m, std::size_t node,
                              std::size_t state, double value, std::uint64_t step, double time);

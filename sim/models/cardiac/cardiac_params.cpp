@@ -72,6 +72,15 @@ const ParamTable& parameterTable() {
                "Extent of the stimulated region from its edge, corner or centre");
         b.real("activation", "threshold", &P::activationThreshold, 0.0, -200.0, 200.0, "mV",
                "A node activates when its potential first rises through this");
+        b.text("views", "states", &P::viewStates, "",
+               "States shown as volume channels besides V and activation_time, separated by "
+               "commas or spaces (e.g. 'ina.h, calcium.Cai'); names as in the model, with or "
+               "without the section",
+               L);
+        b.text("trace", "points", &P::tracePoints, "",
+               "Points whose potential is plotted as metric trace.<name>.V: one 'name x y z' "
+               "(mm, interpolated between nodes) per line or ';'",
+               L);
         return b.build();
     }();
     return table;

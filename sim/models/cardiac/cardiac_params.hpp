@@ -40,6 +40,9 @@ struct CardiacParams {
     std::int32_t region;         // StimulusRegion
     double regionSize;           // mm
     double activationThreshold;  // mV
+    // views and traces (live)
+    std::string viewStates;   // states shown as extra volume channels
+    std::string tracePoints;  // "name x y z" (mm) per line: metrics trace.<name>.V
 };
 
 const ParamTable& parameterTable();

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <sstream>
 
 #include "sim/models/cardiac/cardiac_model.hpp"
 
@@ -58,6 +59,93 @@ TissueState readTissueSnapshot(const CardiacParams& p, const CheckedModel& m,
     return s;
 }
 
+std::vector<TracePoint> tracePoints(const CardiacParams& p) {
+    std::string text = p.tracePoints;
+    std::replace(text.begin(), text.end(), ';', '\n');
+    std::istringstream lines(text);
+    std::vector<TracePoint> out;
+    std::string line;
+    int number = 0;
+    const double hi[3] = {(p.nx - 1) * p.dx, (p.ny - 1) * p.dx, (p.nz - 1) * p.dx};
+    while (std::getline(lines, line)) {
+        ++number;
+        line = line.substr(0, line.find('#'));
+        std::istringstream words(line);
+        TracePoint t;
+        if (!(words >> t.name)) continue;  // blank
+        const std::string where = "trace.points, line " + std::to_string(number) + ": ";
+        std::string rest;
+        if (!(words >> t.x >> t.y >> t.z) || (words >> rest))
+            throw ParameterError(where + "expected 'name x y z' (mm), found '" + line + "'");
+        for (const TracePoint& o : out)
+            if (o.name == t.name) throw ParameterError(where + "'" + t.name + "' named twice");
+        const double x[3] = {t.x, t.y, t.z};
+        for (int a = 0; a < 3; ++a)
+            if (!(x[a] >= -1e-9 && x[a] <= hi[a] + 1e-9))
+                throw ParameterError(where + "'" + t.name + "' lies outside the tissue [0, " +
+                                     formatValue(ParamValue{hi[0]}) + "] x [0, " +
+                                     formatValue(ParamValue{hi[1]}) + "] x [0, " +
+                                     formatValue(ParamValue{hi[2]}) + "] mm");
+        out.push_back(std::move(t));
+    }
+    return out;
+}
+
+std::vector<std::size_t> viewStates(const CardiacParams& p, const CheckedModel& m) {
+    std::string text = p.viewStates;
+    std::replace(text.begin(), text.end(), ',', ' ');
+    std::istringstream words(text);
+    std::vector<std::size_t> out;
+    std::string name;
+    while (words >> name) {
+        int found = -1;
+        std::string known;
+        for (std::size_t k = 0; k < m.states.size(); ++k) {
+            const std::string& q = m.vars[static_cast<std::size_t>(m.states[k].var)].name;
+            known += (known.empty() ? "" : ", ") + q;
+            if (q == name || q.substr(q.find('.') + 1) == name) {
+                if (found >= 0)
+                    throw ParameterError("views.states: '" + name +
+                                         "' is ambiguous: write it with its section");
+                found = static_cast<int>(k);
+            }
+        }
+        if (found < 0)
+            throw ParameterError("views.states: the model has no state '" + name +
+                                 "' (its states: " + known + ")");
+        if (std::find(out.begin(), out.end(), static_cast<std::size_t>(found)) == out.end())
+            out.push_back(static_cast<std::size_t>(found));
+    }
+    return out;
+}
+
+double sampleNodes(const std::vector<double>& field, const int n[3], double dx, const double x[3],
+                   bool negativeIsMissing) {
+    int base[3];
+    double frac[3];
+    for (int a = 0; a < 3; ++a) {
+        const double u = std::clamp(x[a] / dx, 0.0, static_cast<double>(n[a] - 1));
+        base[a] = std::min(static_cast<int>(std::floor(u)), std::max(0, n[a] - 2));
+        frac[a] = n[a] > 1 ? u - base[a] : 0.0;
+    }
+    double sum = 0.0;
+    for (int corner = 0; corner < 8; ++corner) {
+        double weight = 1.0;
+        std::size_t index = 0, stride = 1;
+        for (int a = 0; a < 3; ++a) {
+            const int up = (corner >> a) & 1;
+            weight *= up ? frac[a] : 1.0 - frac[a];
+            index += static_cast<std::size_t>(std::min(base[a] + up, n[a] - 1)) * stride;
+            stride *= static_cast<std::size_t>(n[a]);
+        }
+        if (weight == 0.0) continue;
+        const double v = field.at(index);
+        if (negativeIsMissing && v < 0.0) return std::nan("");
+        sum += weight * v;
+    }
+    return sum;
+}
+
 std::size_t centreNode(const CardiacParams& p) {
     return static_cast<std::size_t>(p.nx / 2) +
            static_cast<std::size_t>(p.nx) *
@@ -88,11 +176,17 @@ std::vector<Metric> tissueMetrics(const CardiacParams& p, const std::vector<doub
     m.push_back({"v_peak", "mV", last ? last->vPeak : nan});
     m.push_back({"dvdt_max", "mV/ms", last ? last->dvdtMax : nan});
     m.push_back({"apd90", "ms", last ? last->apd90 : nan});
+    const int n[3] = {p.nx, p.ny, p.nz};
+    for (const TracePoint& t : tracePoints(p)) {
+        const double x[3] = {t.x, t.y, t.z};
+        m.push_back({"trace." + t.name + ".V", "mV", sampleNodes(potential, n, p.dx, x)});
+    }
     return m;
 }
 
 ModelViews tissueViews(const CardiacParams& p, const CheckedModel& m, MemorySpace space,
-                       const float* potential, const float* activation, double time) {
+                       const float* potential, const float* activation, double time,
+                       const std::vector<const float*>& extra) {
     ModelViews v;
     tissueBox(p, v.boxLo, v.boxHi);
     for (int a = 0; a < 3; ++a) {
@@ -111,6 +205,11 @@ ModelViews tissueViews(const CardiacParams& p, const CheckedModel& m, MemorySpac
     // the same potential in every frame.
     vol.scalars.push_back({"V", "mV", potential, rest - 5.0, rest + 120.0});
     vol.scalars.push_back({"activation_time", "ms", activation, 0.0, std::max(time, 1e-3)});
+    const std::vector<std::size_t> states = viewStates(p, m);
+    for (std::size_t k = 0; k < states.size() && k < extra.size(); ++k) {
+        const Variable& s = m.vars[static_cast<std::size_t>(m.states[states[k]].var)];
+        vol.scalars.push_back({s.name, s.unit.empty() ? "1" : s.unit, extra[k], 0.0, 0.0});
+    }
     v.volumes.push_back(std::move(vol));
     return v;
 }

@@ -107,32 +107,7 @@ std::vector<std::string> nversionOverrides(const NversionOptions& o) {
 
 double sampleActivation(const std::vector<double>& field, const std::array<int, 3>& n, double dx,
                         const std::array<double, 3>& point) {
-    int base[3];
-    double frac[3];
-    for (int a = 0; a < 3; ++a) {
-        const double u = std::clamp(point[static_cast<std::size_t>(a)] / dx, 0.0,
-                                    static_cast<double>(n[static_cast<std::size_t>(a)] - 1));
-        base[a] = std::min(static_cast<int>(std::floor(u)),
-                           std::max(0, n[static_cast<std::size_t>(a)] - 2));
-        frac[a] = n[static_cast<std::size_t>(a)] > 1 ? u - base[a] : 0.0;
-    }
-    double sum = 0.0;
-    for (int corner = 0; corner < 8; ++corner) {
-        double weight = 1.0;
-        std::size_t index = 0, stride = 1;
-        for (int a = 0; a < 3; ++a) {
-            const int up = (corner >> a) & 1;
-            const int i = std::min(base[a] + up, n[static_cast<std::size_t>(a)] - 1);
-            weight *= up ? frac[a] : 1.0 - frac[a];
-            index += static_cast<std::size_t>(i) * stride;
-            stride *= static_cast<std::size_t>(n[static_cast<std::size_t>(a)]);
-        }
-        if (weight == 0.0) continue;
-        const double t = field.at(index);
-        if (t < 0.0) return std::numeric_limits<double>::quiet_NaN();
-        sum += weight * t;
-    }
-    return sum;
+    return sampleNodes(field, n.data(), dx, point.data(), true);
 }
 
 NversionResult runNversion(Backend backend, const NversionOptions& o) {

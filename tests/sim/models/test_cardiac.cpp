@@ -93,6 +93,50 @@ TEST(CardiacBundled, VariantAndIntegratorReachTheProgram) {
     }
 }
 
+// Traces and extra volume channels: trace.<name>.V interpolates the potential between nodes
+// (at a node: its value; half way: the mean of the two), views.states adds a channel per
+// state (on the CPU its values are the state's, as float); bad names and points are refused
+// naming the parameter and the line.
+TEST_P(CardiacTest, TracePointsAndStateChannels) {
+    set({"tissue.nx=40", "tissue.ny=4", "tissue.dx=0.25", "trace.points=a 0 0 0; b 2.125 0.25 0",
+         "views.states=v"});
+    auto m = make(1);
+    m->advance(200);
+    const Snapshot s = m->snapshot();
+    const std::vector<double> v = s.at("cell.V").as<double>();
+    // b lies half way between nodes (8, 1) and (9, 1) of the 40-wide sheet.
+    EXPECT_NEAR(metric(*m, "trace.a.V"), v[0], 1e-12);
+    EXPECT_NEAR(metric(*m, "trace.b.V"), 0.5 * (v[40 + 8] + v[40 + 9]), 1e-12);
+    EXPECT_GT(metric(*m, "trace.a.V"), -79.0) << "the stimulated edge has depolarised";
+    const ModelViews views = m->views();
+    m->synchronize();
+    ASSERT_EQ(views.volumes.size(), 1u);
+    const auto& channels = views.volumes[0].scalars;
+    ASSERT_EQ(channels.size(), 3u);
+    EXPECT_EQ(channels[2].name, "cell.v");
+    if (GetParam() == Backend::Cpu) {
+        const std::vector<double> rec = s.at("cell.v").as<double>();
+        for (std::size_t k = 0; k < rec.size(); ++k)
+            ASSERT_EQ(channels[2].data[k], static_cast<float>(rec[k])) << k;
+    }
+    auto refused = [&](const std::string& assignment, const std::string& expected) {
+        ParamSet bad = params;
+        bad.setFromAssignment(assignment);
+        try {
+            desc.validate(bad);
+            ADD_FAILURE() << "accepted " << assignment;
+        } catch (const ParameterError& e) {
+            EXPECT_NE(std::string(e.what()).find(expected), std::string::npos) << e.what();
+        }
+    };
+    refused("views.states=v, q",
+            "views.states: the model has no state 'q' (its states: cell.V, "
+            "cell.v)");
+    refused("trace.points=a 0 0", "trace.points, line 1: expected 'name x y z'");
+    refused("trace.points=a 0 0 0;a 1 0 0", "trace.points, line 2: 'a' named twice");
+    refused("trace.points=far 50 0 0", "trace.points, line 1: 'far' lies outside the tissue");
+}
+
 TEST_P(CardiacTest, SingleCellPacedThreeTimesFiresThreeTimes) {
     // Aliev-Panfilov recovers slowly (eps0 = 0.002 per 12.9 ms): a cycle of 1000 ms.
     set({"tissue.nx=1", "tissue.ny=1", "protocol.cycle_length=1000", "protocol.beats=3",

@@ -104,8 +104,17 @@ public:
             viewV_[n] = static_cast<float>(y_[n * states_ + potential_]);
             viewActivation_[n] = static_cast<float>(activation_[n]);
         }
+        const std::vector<std::size_t> shown = viewStates(p_, program_->model());
+        viewExtra_.resize(shown.size() * nodes_);
+        std::vector<const float*> extra;
+        for (std::size_t k = 0; k < shown.size(); ++k) {
+            float* out = viewExtra_.data() + k * nodes_;
+            for (std::size_t n = 0; n < nodes_; ++n)
+                out[n] = static_cast<float>(y_[n * states_ + shown[k]]);
+            extra.push_back(out);
+        }
         return tissueViews(p_, program_->model(), MemorySpace::Host, viewV_.data(),
-                           viewActivation_.data(), time_);
+                           viewActivation_.data(), time_, extra);
     }
 
     void checkFinite() override {}  // every step checks its states (stepOnce)
@@ -204,7 +213,7 @@ private:
     std::vector<unsigned char> region_;  // stimulated nodes (stimulusRegionMask)
     std::vector<double> vBefore_;        // the potential at the start of the step
     std::vector<double> v_, vNext_;      // diffusion scratch
-    std::vector<float> viewV_, viewActivation_;
+    std::vector<float> viewV_, viewActivation_, viewExtra_;
     std::uint64_t step_ = 0;
     double time_ = 0.0;
     BeatMeter meter_{0.0, 0.0};

@@ -164,7 +164,15 @@ public:
     ModelViews views(const CardiacParams& p, const CheckedModel& m, double time) override {
         cuda::launchPackViews<Real>(y_.data() + potential_ * pitch_, activation_.data(),
                                     viewV_.data(), viewAct_.data(), nodes_, stream_);
-        return tissueViews(p, m, MemorySpace::Device, viewV_.data(), viewAct_.data(), time);
+        const std::vector<std::size_t> shown = viewStates(p, m);
+        if (viewExtra_.size() < shown.size() * nodes_) viewExtra_.resize(shown.size() * nodes_);
+        std::vector<const float*> extra;
+        for (std::size_t k = 0; k < shown.size(); ++k) {
+            float* out = viewExtra_.data() + k * nodes_;
+            cuda::launchToFloat<Real>(y_.data() + shown[k] * pitch_, out, nodes_, stream_);
+            extra.push_back(out);
+        }
+        return tissueViews(p, m, MemorySpace::Device, viewV_.data(), viewAct_.data(), time, extra);
     }
 
 private:
@@ -204,7 +212,7 @@ private:
     DeviceBuffer<unsigned char> region_;
     DeviceBuffer<int> fail_;
     DeviceBuffer<long long> failStep_;
-    DeviceBuffer<float> viewV_, viewAct_;
+    DeviceBuffer<float> viewV_, viewAct_, viewExtra_;
     DeviceBuffer<Real> trace_;
     std::size_t probe_ = 0, traced_ = 0;
 };

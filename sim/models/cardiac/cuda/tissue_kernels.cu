@@ -42,7 +42,23 @@ __global__ void packViewsKernel(const Real* potential, const double* activation,
     act[m] = static_cast<float>(activation[m]);
 }
 
+template <typename Real>
+__global__ void toFloatKernel(const Real* in, float* out, std::size_t n) {
+    const std::size_t m = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+    if (m < n) out[m] = static_cast<float>(in[m]);
+}
+
 }  // namespace
+
+template <typename Real>
+void launchToFloat(const Real* in, float* out, std::size_t n, cudaStream_t stream) {
+    if (n == 0) return;
+    toFloatKernel<Real><<<blocksOf(n), kThreads, 0, stream>>>(in, out, n);
+    CF_CUDA_CHECK_LAUNCH("cardiac::toFloatKernel", stream);
+}
+
+template void launchToFloat<float>(const float*, float*, std::size_t, cudaStream_t);
+template void launchToFloat<double>(const double*, float*, std::size_t, cudaStream_t);
 
 template <typename Real>
 void launchDiffuse(const Real* in, Real* out, const TissueShape& shape, double h,

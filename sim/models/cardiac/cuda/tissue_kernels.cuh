@@ -33,6 +33,10 @@ void launchEndOfStep(const Real* before, const Real* after, double* activation, 
                      double t, double dt, double theta, const StepEnd& end, Real* trace,
                      cudaStream_t stream);
 
+// Views: a float copy of one state column (views.states).
+template <typename Real>
+void launchToFloat(const Real* in, float* out, std::size_t n, cudaStream_t stream);
+
 // Views: float copies of the potential and the activation map.
 template <typename Real>
 void launchPackViews(const Real* potential, const double* activation, float* v, float* act,
