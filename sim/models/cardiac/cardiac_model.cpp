@@ -3,12 +3,16 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <map>
 #include <sstream>
 
 #include "generated/sim/bundled_models.hpp"
+#include "sim/geometry/mesh_import.hpp"
+#include "sim/geometry/triangle_mesh.hpp"
+#include "sim/geometry/voxelize.hpp"
 #include "sim/models/cardiac/cellml/cellml_import.hpp"
 #include "sim/models/cardiac/lang/checked_model.hpp"
 #include "sim/models/cardiac/lang/cuda_emitter.hpp"
@@ -157,6 +161,7 @@ void keepStructural(CardiacParams& next, const CardiacParams& current) {
     next.ny = current.ny;
     next.nz = current.nz;
     next.dx = current.dx;
+    next.mesh = current.mesh;
 }
 
 void applyIntegrator(Integrator integrator, CheckedModel& model) {
@@ -262,13 +267,58 @@ bool inStimulusRegion(const CardiacParams& p, int i, int j, int k) {
     return false;
 }
 
-std::vector<unsigned char> stimulusRegionMask(const CardiacParams& p) {
+std::vector<unsigned char> stimulusRegionMask(const CardiacParams& p,
+                                              const std::vector<unsigned char>& tissue) {
     std::vector<unsigned char> mask(static_cast<std::size_t>(p.nx) * p.ny * p.nz);
     std::size_t m = 0;
     for (int k = 0; k < p.nz; ++k)
         for (int j = 0; j < p.ny; ++j)
-            for (int i = 0; i < p.nx; ++i)
-                mask[m++] = inStimulusRegion(p, i, j, k) ? 1 : 0;
+            for (int i = 0; i < p.nx; ++i, ++m)
+                mask[m] = inStimulusRegion(p, i, j, k) && (tissue.empty() || tissue[m] != 0);
+    return mask;
+}
+
+std::vector<unsigned char> tissueMask(const CardiacParams& p) {
+    if (p.mesh.empty()) return {};
+    geometry::TriangleMesh mesh;
+    try {
+        mesh = geometry::loadTriangleMesh(p.mesh);
+        geometry::requireClosed(mesh, p.mesh);
+    } catch (const Error& e) {
+        throw ParameterError("tissue.mesh: " + std::string(e.what()));
+    }
+    // Node (i, j, k) at (i, j, k) dx is the centre of the voxel the voxelizer calls site
+    // (i, j, k) of a frame whose corner is at -dx/2.
+    geometry::LatticeFrame frame;
+    frame.n = {p.nx, p.ny, p.nz};
+    frame.spacing = static_cast<float>(p.dx);
+    const float half = static_cast<float>(-0.5 * p.dx);
+    frame.origin = {half, half, half};
+    geometry::RegionTypes types;
+    types.inside = 1;
+    types.membrane = 1;
+    types.outside = 0;
+    std::vector<unsigned char> mask;
+    try {
+        const std::vector<std::uint8_t> regions =
+            geometry::voxelizeRegions(mesh, frame, 0.0f, types);
+        mask.assign(regions.begin(), regions.end());
+    } catch (const Error& e) {
+        throw ParameterError("tissue.mesh: " + std::string(e.what()));
+    }
+    std::size_t inside = 0;
+    for (unsigned char t : mask)
+        inside += t;
+    if (inside == 0) {
+        const geometry::Bounds b = geometry::boundingBox(mesh);
+        char text[256];
+        std::snprintf(text, sizeof text,
+                      "tissue.mesh: no node of the %d x %d x %d grid (0 to %g x %g x %g mm) lies "
+                      "inside '%s', which spans (%g, %g, %g) to (%g, %g, %g) mm",
+                      p.nx, p.ny, p.nz, (p.nx - 1) * p.dx, (p.ny - 1) * p.dx, (p.nz - 1) * p.dx,
+                      p.mesh.c_str(), b.lo[0], b.lo[1], b.lo[2], b.hi[0], b.hi[1], b.hi[2]);
+        throw ParameterError(text);
+    }
     return mask;
 }
 

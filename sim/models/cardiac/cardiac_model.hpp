@@ -59,9 +59,14 @@ TissueState carryStates(const CheckedModel& from, const TissueState& state, cons
 bool pulseOn(const CardiacParams& p, double t);
 // Whether node (i, j, k) lies in the stimulated region.
 bool inStimulusRegion(const CardiacParams& p, int i, int j, int k);
-// 1 for every node (x fastest) in the stimulated region, else 0; rebuilt when the protocol
-// changes, read by every step.
-std::vector<unsigned char> stimulusRegionMask(const CardiacParams& p);
+// 1 for every tissue node (x fastest) in the stimulated region, else 0; rebuilt when the
+// protocol changes, read by every step. `tissue`: tissueMask (empty: every node).
+std::vector<unsigned char> stimulusRegionMask(const CardiacParams& p,
+                                              const std::vector<unsigned char>& tissue = {});
+// 1 for the nodes inside tissue.mesh (voxel centres, by ray parity), else 0; empty without a
+// mesh. Throws ParameterError naming tissue.mesh (no such file, not closed, no node inside,
+// with the grid's and the mesh's extents).
+std::vector<unsigned char> tissueMask(const CardiacParams& p);
 
 // Diffusion sub-steps per step for the explicit scheme to be stable (at most 0.9 of the
 // stability limit dt_d = 1 / (2 sum_a D_a / dx^2) over the axes with more than one node).
@@ -89,8 +94,10 @@ TissueState readTissueSnapshot(const CardiacParams& p, const CheckedModel& m,
 // Metrics: v_mean, v_centre [mV], activated (fraction), last_activation [ms], of the
 // centre cell's latest beat (beat_meter.hpp; NaN before the first): beats, v_rest, v_peak
 // [mV], dvdt_max [mV/ms], apd90 [ms]; and trace.<name>.V [mV] per trace point.
+// Only tissue nodes count (`tissue`: tissueMask, empty: all).
 std::vector<Metric> tissueMetrics(const CardiacParams& p, const std::vector<double>& potential,
-                                  const std::vector<double>& activation, const BeatMeter& meter);
+                                  const std::vector<double>& activation, const BeatMeter& meter,
+                                  const std::vector<unsigned char>& tissue = {});
 // A point of trace.points: metric trace.<name>.V.
 struct TracePoint {
     std::string name;

@@ -52,6 +52,11 @@ const ParamTable& parameterTable() {
         b.integer("tissue", "ny", &P::ny, 128, 1, 4096, "1", "Nodes along y", S);
         b.integer("tissue", "nz", &P::nz, 1, 1, 4096, "1", "Nodes along z", S);
         b.real("tissue", "dx", &P::dx, 0.25, 1e-3, 10.0, "mm", "Node spacing", S);
+        b.text("tissue", "mesh", &P::mesh, "",
+               "Closed surface mesh (mm; OBJ, STL, PLY, glTF, ...) giving the tissue's shape: "
+               "nodes inside are tissue, the others take no part (no flux across the surface); "
+               "empty: the whole grid",
+               S, TextKind::FilePath);
         b.real("tissue", "diffusion_long", &P::diffusionLong, 0.1, 0.0, 10.0, "mm^2/ms",
                "Diffusion coefficient sigma / (chi Cm) along the fibres");
         b.real("tissue", "diffusion_trans", &P::diffusionTrans, 0.1, 0.0, 10.0, "mm^2/ms",

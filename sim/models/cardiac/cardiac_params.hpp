@@ -32,6 +32,7 @@ struct CardiacParams {
     // tissue (a single node is a single cell)
     std::int32_t nx, ny, nz;
     double dx;
+    std::string mesh;                      // structural; closed surface: the tissue's shape
     double diffusionLong, diffusionTrans;  // mm^2/ms, live
     std::int32_t fibreAxis;                // FibreAxis, live
     // stimulus protocol (live)

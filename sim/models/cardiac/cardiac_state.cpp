@@ -153,17 +153,20 @@ std::size_t centreNode(const CardiacParams& p) {
 }
 
 std::vector<Metric> tissueMetrics(const CardiacParams& p, const std::vector<double>& potential,
-                                  const std::vector<double>& activation, const BeatMeter& meter) {
+                                  const std::vector<double>& activation, const BeatMeter& meter,
+                                  const std::vector<unsigned char>& tissue) {
     double sum = 0.0, latest = 0.0;
-    std::size_t activated = 0;
+    std::size_t activated = 0, counted = 0;
     for (std::size_t k = 0; k < potential.size(); ++k) {
+        if (!tissue.empty() && tissue[k] == 0) continue;
+        ++counted;
         sum += potential[k];
         if (activation[k] >= 0.0) {
             ++activated;
             latest = std::max(latest, activation[k]);
         }
     }
-    const double nodes = static_cast<double>(potential.size());
+    const double nodes = static_cast<double>(std::max<std::size_t>(counted, 1));
     std::vector<Metric> m = {{"v_mean", "mV", sum / nodes},
                              {"v_centre", "mV", potential[centreNode(p)]},
                              {"activated", "1", static_cast<double>(activated) / nodes},

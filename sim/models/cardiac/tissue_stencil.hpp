@@ -11,8 +11,14 @@ namespace cf::cardiac {
 
 // sum_a coeff_a (v[+a] + v[-a] - 2 v[m]) at node m of an n[0] x n[1] x n[2] grid (x fastest);
 // the ghost beyond a boundary node equals its inner neighbour. coeff_a = 0 skips axis a.
+// `tissue` (null: every node is tissue): 0 at nodes outside the tissue, whose Laplacian is 0;
+// a neighbour outside is mirrored like a grid boundary (the ghost is the node on the other
+// side, or the node itself when that one is outside too): no flux across the surface, and a
+// mesh box gives exactly the result of a grid of its size.
 template <typename Real>
-CF_HD Real mirroredLaplacian(const Real* v, std::size_t m, const int n[3], const double coeff[3]) {
+CF_HD Real mirroredLaplacian(const Real* v, std::size_t m, const int n[3], const double coeff[3],
+                             const unsigned char* tissue = nullptr) {
+    if (tissue != nullptr && tissue[m] == 0) return Real(0);
     const std::size_t stride[3] = {1, static_cast<std::size_t>(n[0]),
                                    static_cast<std::size_t>(n[0]) * static_cast<std::size_t>(n[1])};
     const std::size_t at[3] = {m % stride[1], (m / stride[1]) % static_cast<std::size_t>(n[1]),
@@ -24,7 +30,13 @@ CF_HD Real mirroredLaplacian(const Real* v, std::size_t m, const int n[3], const
         const std::size_t lower = at[a] > 0 ? m - stride[a] : m + stride[a];
         const std::size_t upper =
             at[a] + 1 < static_cast<std::size_t>(n[a]) ? m + stride[a] : m - stride[a];
-        lap += static_cast<Real>(coeff[a]) * (v[lower] + v[upper] - Real(2) * here);
+        Real below = v[lower], above = v[upper];
+        if (tissue != nullptr) {
+            const bool in[2] = {tissue[lower] != 0, tissue[upper] != 0};
+            if (!in[0]) below = in[1] ? above : here;
+            if (!in[1]) above = in[0] ? below : here;
+        }
+        lap += static_cast<Real>(coeff[a]) * (below + above - Real(2) * here);
     }
     return lap;
 }

@@ -137,6 +137,65 @@ TEST_P(CardiacTest, TracePointsAndStateChannels) {
     refused("trace.points=far 50 0 0", "trace.points, line 1: 'far' lies outside the tissue");
 }
 
+// Tissue from a mesh: a closed box covering nodes i <= 20 of a 40-node-wide sheet gives,
+// bit for bit, the activation map of a 21-node-wide sheet (a neighbour outside the tissue is
+// mirrored like the grid's edge); nodes outside never activate and the metrics count tissue
+// only. A missing file or a mesh around no node is refused naming tissue.mesh.
+TEST_P(CardiacTest, MeshShapesTheTissue) {
+    const std::string obj = testing::TempDir() + "cardiac_box.obj";
+    {
+        std::ofstream out(obj);
+        const double lo[3] = {-0.1, -0.1, -1.0}, hi[3] = {5.1, 3.1, 1.0};
+        for (int c = 0; c < 8; ++c)
+            out << "v " << (c & 1 ? hi[0] : lo[0]) << ' ' << (c & 2 ? hi[1] : lo[1]) << ' '
+                << (c & 4 ? hi[2] : lo[2]) << '\n';
+        // Outward faces of the cube with vertices numbered by bits (x, y, z) + 1.
+        out << "f 1 3 4 2\nf 5 6 8 7\nf 1 2 6 5\nf 3 7 8 4\nf 1 5 7 3\nf 2 4 8 6\n";
+    }
+    set({"tissue.nx=40", "tissue.ny=12", "tissue.dx=0.25", "tissue.mesh=" + obj});
+    auto masked = make(1);
+    set({"tissue.nx=21", "tissue.mesh="});
+    auto plain = make(1);
+    masked->advance(5000);  // 100 ms: the wave crosses the 5 mm
+    plain->advance(5000);
+    const std::vector<double> a = masked->snapshot().at("activation_time").as<double>();
+    const std::vector<double> b = plain->snapshot().at("activation_time").as<double>();
+    int outside = 0;
+    for (int j = 0; j < 12; ++j)
+        for (int i = 0; i < 40; ++i) {
+            const double t = a[static_cast<std::size_t>(j * 40 + i)];
+            if (i <= 20) {
+                ASSERT_EQ(t, b[static_cast<std::size_t>(j * 21 + i)]) << i << ", " << j;
+            } else {
+                EXPECT_EQ(t, cardiac::kNotActivated) << i << ", " << j;
+                ++outside;
+            }
+        }
+    EXPECT_EQ(outside, 19 * 12);
+    EXPECT_GT(b[20], 0.0) << "the wave reached the far edge";
+    EXPECT_EQ(metric(*masked, "activated"), metric(*plain, "activated"));
+    EXPECT_EQ(metric(*masked, "activated"), 1.0);
+
+    auto refused = [&](const std::string& mesh, const std::string& expected) {
+        set({"tissue.nx=40", "tissue.mesh=" + mesh});
+        try {
+            make(1);
+            ADD_FAILURE() << "accepted " << mesh;
+        } catch (const ParameterError& e) {
+            EXPECT_NE(std::string(e.what()).find(expected), std::string::npos) << e.what();
+        }
+    };
+    refused(testing::TempDir() + "no_such_mesh.obj", "tissue.mesh: ");
+    const std::string far = testing::TempDir() + "cardiac_far.obj";
+    {
+        std::ofstream out(far);
+        out << "v 100 100 -1\nv 101 100 -1\nv 100 101 -1\nv 101 101 -1\n"
+               "v 100 100 1\nv 101 100 1\nv 100 101 1\nv 101 101 1\n"
+               "f 1 3 4 2\nf 5 6 8 7\nf 1 2 6 5\nf 3 7 8 4\nf 1 5 7 3\nf 2 4 8 6\n";
+    }
+    refused(far, "lies inside");
+}
+
 TEST_P(CardiacTest, SingleCellPacedThreeTimesFiresThreeTimes) {
     // Aliev-Panfilov recovers slowly (eps0 = 0.002 per 12.9 ms): a cycle of 1000 ms.
     set({"tissue.nx=1", "tissue.ny=1", "protocol.cycle_length=1000", "protocol.beats=3",

@@ -23,8 +23,10 @@ public:
                std::uint32_t /*seed: the model is deterministic*/) override {
         CardiacParams p = checkedParams(params);
         std::unique_ptr<CellProgram> program = loadCellProgram(p);  // throws before changes
+        std::vector<unsigned char> tissue = tissueMask(p);          // the same
         p_ = std::move(p);
-        region_ = stimulusRegionMask(p_);
+        tissue_ = std::move(tissue);
+        region_ = stimulusRegionMask(p_, tissue_);
         program_ = std::move(program);
         nodes_ = static_cast<std::size_t>(p_.nx) * p_.ny * p_.nz;
         states_ = program_->stateCount();
@@ -66,7 +68,7 @@ public:
             replaceParameterValues(next.parameterValues, *program_);
         }
         p_ = std::move(next);
-        region_ = stimulusRegionMask(p_);
+        region_ = stimulusRegionMask(p_, tissue_);
     }
 
     void advance(std::uint64_t steps) override {
@@ -78,7 +80,7 @@ public:
     double time() const override { return time_; }
 
     std::vector<Metric> metrics() override {
-        return tissueMetrics(p_, column(potential_), activation_, meter_);
+        return tissueMetrics(p_, column(potential_), activation_, meter_, tissue_);
     }
 
     Snapshot snapshot() override {
@@ -183,12 +185,13 @@ private:
         const double h = p_.dt / substeps;
         for (std::size_t m = 0; m < nodes_; ++m)
             vNext_[m] = y_[m * states_ + potential_];
+        const unsigned char* tissue = tissue_.empty() ? nullptr : tissue_.data();
         for (int sub = 0; sub < substeps; ++sub) {
             v_.swap(vNext_);  // v_: the potential before this sub-step
             parallelFor(
                 nodes_,
                 [&](std::size_t m) {
-                    vNext_[m] = v_[m] + h * mirroredLaplacian(v_.data(), m, n, coeff);
+                    vNext_[m] = v_[m] + h * mirroredLaplacian(v_.data(), m, n, coeff, tissue);
                 },
                 4096);
         }
@@ -211,6 +214,7 @@ private:
     std::vector<double> y_;              // nodes x states
     std::vector<double> activation_;     // ms; -1 before the first crossing
     std::vector<unsigned char> region_;  // stimulated nodes (stimulusRegionMask)
+    std::vector<unsigned char> tissue_;  // tissueMask: 0 outside tissue.mesh (empty: no mesh)
     std::vector<double> vBefore_;        // the potential at the start of the step
     std::vector<double> v_, vNext_;      // diffusion scratch
     std::vector<float> viewV_, viewActivation_, viewExtra_;

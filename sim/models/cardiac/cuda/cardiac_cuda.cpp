@@ -45,6 +45,7 @@ public:
     virtual std::vector<double> activation() = 0;
     virtual void setParameters(const std::vector<double>& values) = 0;
     virtual void setRegion(const std::vector<unsigned char>& region) = 0;
+    virtual void setTissue(const std::vector<unsigned char>& tissue) = 0;  // empty: all
     virtual void step(const CardiacParams& p, std::uint64_t step, double t) = 0;
     virtual ModelViews views(const CardiacParams& p, const CheckedModel& m, double time) = 0;
 };
@@ -133,6 +134,14 @@ public:
         CF_CUDA_CHECK(cudaStreamSynchronize(stream_));
     }
 
+    void setTissue(const std::vector<unsigned char>& tissue) override {
+        hasTissue_ = !tissue.empty();
+        if (hasTissue_) {
+            tissue_.resize(nodes_);
+            tissue_.copyFromHost(tissue, stream_);
+        }
+    }
+
     void setRegion(const std::vector<unsigned char>& region) override {
         region_.copyFromHost(region, stream_);
         CF_CUDA_CHECK(cudaStreamSynchronize(stream_));
@@ -183,7 +192,8 @@ private:
     }
 
     void diffuse(const CardiacParams& p, Real* v) {
-        cuda::TissueShape shape{{p.nx, p.ny, p.nz}, {0, 0, 0}};
+        cuda::TissueShape shape{
+            {p.nx, p.ny, p.nz}, {0, 0, 0}, hasTissue_ ? tissue_.data() : nullptr};
         bool any = false;
         for (int a = 0; a < 3; ++a) {
             if (shape.n[a] > 1)
@@ -209,7 +219,8 @@ private:
     CellKernel kernel_;
     DeviceBuffer<Real> y_, params_, vBefore_, vA_, vB_;
     DeviceBuffer<double> activation_;
-    DeviceBuffer<unsigned char> region_;
+    DeviceBuffer<unsigned char> region_, tissue_;
+    bool hasTissue_ = false;
     DeviceBuffer<int> fail_;
     DeviceBuffer<long long> failStep_;
     DeviceBuffer<float> viewV_, viewAct_, viewExtra_;
@@ -232,6 +243,7 @@ public:
     void reset(const ParamSet& params, std::uint32_t) override {
         CardiacParams p = checkedParams(params);
         std::unique_ptr<CellProgram> program = loadCellProgram(p);  // throws before changes
+        std::vector<unsigned char> tissue = tissueMask(p);          // the same
         const std::size_t nodes = static_cast<std::size_t>(p.nx) * p.ny * p.nz;
         // Compiles the model's kernel (NVRTC): a KernelCompileError leaves the model as it was.
         std::unique_ptr<TissueGpuBase> gpu = makeGpu(program->model(), p, nodes);
@@ -242,7 +254,9 @@ public:
         s.activation.assign(nodes, kNotActivated);
         gpu->upload(s);
         gpu->setParameters(program->parameters());
+        gpu->setTissue(tissue);
         p_ = std::move(p);
+        tissue_ = std::move(tissue);
         program_ = std::move(program);
         gpu_ = std::move(gpu);
         if (pending_) {  // a recompilation for the previous set-up: no longer wanted
@@ -333,7 +347,7 @@ public:
     double time() const override { return time_; }
 
     std::vector<Metric> metrics() override {
-        return tissueMetrics(p_, gpu_->potential(), gpu_->activation(), meter_);
+        return tissueMetrics(p_, gpu_->potential(), gpu_->activation(), meter_, tissue_);
     }
 
     Snapshot snapshot() override {
@@ -362,7 +376,7 @@ private:
         return std::make_unique<TissueGpu<double>>(m, nodes, p.fastMath, stream_);
     }
 
-    void uploadRegion() { gpu_->setRegion(stimulusRegionMask(p_)); }
+    void uploadRegion() { gpu_->setRegion(stimulusRegionMask(p_, tissue_)); }
 
     // Switches to the model of a finished recompilation (`wait`: wait for it first).
     void adoptReloadedModel(bool wait) {
@@ -395,6 +409,7 @@ private:
         now.step = step_;
         now.time = time_;
         gpu->upload(now);
+        gpu->setTissue(tissue_);
         replaceParameterValues(next.parameterValues, *reload.program);
         program_ = std::move(reload.program);
         gpu_ = std::move(gpu);
@@ -421,6 +436,7 @@ private:
     std::unique_ptr<CellProgram> program_;
     std::unique_ptr<TissueGpuBase> gpu_;
     std::optional<PendingReload> pending_;
+    std::vector<unsigned char> tissue_;       // tissueMask: 0 outside tissue.mesh (empty: no mesh)
     std::vector<std::future<void>> retired_;  // superseded compilations still running
     std::size_t nodes_ = 0;
     std::uint64_t step_ = 0;

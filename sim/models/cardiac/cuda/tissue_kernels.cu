@@ -19,7 +19,7 @@ __global__ void diffuseKernel(const Real* in, Real* out, TissueShape s, Real h) 
     const std::size_t total = static_cast<std::size_t>(s.n[0]) * static_cast<std::size_t>(s.n[1]) *
                               static_cast<std::size_t>(s.n[2]);
     if (m >= total) return;
-    out[m] = in[m] + h * mirroredLaplacian(in, m, s.n, s.coeff);
+    out[m] = in[m] + h * mirroredLaplacian(in, m, s.n, s.coeff, s.tissue);
 }
 
 template <typename Real>

@@ -10,8 +10,9 @@
 namespace cf::cardiac::cuda {
 
 struct TissueShape {
-    int n[3];         // nodes per axis
-    double coeff[3];  // D_a / dx^2 [1/ms], 0 for an axis of one node
+    int n[3];                               // nodes per axis
+    double coeff[3];                        // D_a / dx^2 [1/ms], 0 for an axis of one node
+    const unsigned char* tissue = nullptr;  // device; 0 outside the tissue (null: all tissue)
 };
 
 // out = in + h * sum_a coeff_a (in[+a] + in[-a] - 2 in), ghosts mirrored.
