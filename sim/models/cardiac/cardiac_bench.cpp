@@ -11,6 +11,7 @@
 
 #include "sim/core/bench.hpp"
 #include "sim/models/cardiac/cardiac_model.hpp"
+#include "sim/models/cardiac/lang/checked_model.hpp"
 #include "sim/models/cardiac/nversion.hpp"
 
 namespace cf::cardiac {
@@ -120,23 +121,21 @@ BenchCase nversion(double dx, double dt) {
 }  // namespace
 
 std::vector<BenchCase> benchCases() {
-    return {cells("aliev_panfilov", 2, "float"),
-            cells("aliev_panfilov", 2, "double"),
-            cells("tentusscher_2006", 19, "float"),
-            cells("tentusscher_2006", 19, "double"),
-            cells("tentusscher_2006", 19, "float", true),
-            cells("beeler_reuter_1977", 8, "float"),
-            cells("luo_rudy_1991", 8, "float"),
-            sheet(),
-            nversion(0.5, 0.05),
-            nversion(0.5, 0.01),
-            nversion(0.5, 0.005),
-            nversion(0.2, 0.05),
-            nversion(0.2, 0.01),
-            nversion(0.2, 0.005),
-            nversion(0.1, 0.05),
-            nversion(0.1, 0.01),
-            nversion(0.1, 0.005)};
+    // Every bundled model in float and double (the table), TP06 with fast math, the
+    // coupled sheet, then the N-version runs.
+    std::vector<BenchCase> out;
+    for (const std::string& name : bundledModelNames()) {
+        const int states =
+            static_cast<int>(compileModel(bundledModelSource(name), name + ".cfm").states.size());
+        out.push_back(cells(name, states, "float"));
+        out.push_back(cells(name, states, "double"));
+        if (name == "tentusscher_2006") out.push_back(cells(name, states, "float", true));
+    }
+    out.push_back(sheet());
+    for (double dx : {0.5, 0.2, 0.1})
+        for (double dt : {0.05, 0.01, 0.005})
+            out.push_back(nversion(dx, dt));
+    return out;
 }
 
 }  // namespace cf::cardiac
