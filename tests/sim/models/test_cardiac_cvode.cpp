@@ -92,12 +92,7 @@ const std::vector<ModelCase>& cases() {
 }
 
 std::string readModel(const std::string& name) {
-    const std::string path = std::string(CELLFORGE_TEST_DATA "/../assets/models/") + name + ".cfm";
-    std::ifstream in(path);
-    EXPECT_TRUE(in.good()) << "cannot read " << path;
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
+    return validation::readBundledModel(name);
 }
 
 class CvodeValidation : public ::testing::TestWithParam<ModelCase> {

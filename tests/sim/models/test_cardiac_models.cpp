@@ -19,17 +19,13 @@
 #include "sim/models/cardiac/lang/cell_program.hpp"
 #include "sim/models/cardiac/lang/checked_model.hpp"
 #include "sim/models/cardiac/lang/diagnostics.hpp"
+#include "tests/sim/models/cardiac_single_cell.hpp"
 
 namespace cf::cardiac {
 namespace {
 
 std::string readModel(const std::string& name) {
-    const std::string path = std::string(CELLFORGE_TEST_DATA "/../assets/models/") + name + ".cfm";
-    std::ifstream in(path);
-    EXPECT_TRUE(in.good()) << "cannot read " << path;
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
+    return validation::readBundledModel(name);
 }
 
 struct ModelCase {

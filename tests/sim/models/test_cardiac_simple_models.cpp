@@ -23,17 +23,13 @@
 #include "sim/models/cardiac/lang/cell_program.hpp"
 #include "sim/models/cardiac/lang/checked_model.hpp"
 #include "sim/models/cardiac/lang/diagnostics.hpp"
+#include "tests/sim/models/cardiac_single_cell.hpp"
 
 namespace cf::cardiac {
 namespace {
 
 std::string readModel(const std::string& name) {
-    const std::string path = std::string(CELLFORGE_TEST_DATA "/../assets/models/") + name + ".cfm";
-    std::ifstream in(path);
-    EXPECT_TRUE(in.good()) << "cannot read " << path;
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
+    return validation::readBundledModel(name);
 }
 
 CheckedModel compileBundled(const std::string& name, const std::string& variant = {}) {
@@ -67,45 +63,21 @@ struct CellRun {
 constexpr double kStimStart = 10.0;  // ms
 
 CellRun runCell(const CellProgram& p, double dt, double amplitude, double duration, double tEnd) {
+    const validation::Pulse pulse =
+        validation::makePulse(dt, kStimStart, duration, amplitude, tEnd);
+    const validation::Trace trace = validation::runFixedStep(p, pulse);
     CellRun r;
-    CellProgram::Workspace w;
-    std::vector<double> y = p.initialStates();
-    const int iv = p.model().stateOf(p.model().potential);
-    const long steps = std::lround(tEnd / dt);
-    const long on = std::lround(kStimStart / dt), off = std::lround((kStimStart + duration) / dt);
-    for (long n = 0; n <= steps; ++n) {
-        const double t = static_cast<double>(n) * dt;
-        const double stim = n >= on && n < off ? amplitude : 0.0;
-        for (double x : y)
-            r.finite = r.finite && std::isfinite(x);
-        if (!r.finite) break;
-        r.t.push_back(t);
-        r.v.push_back(y[static_cast<std::size_t>(iv)]);
-        if (n < on) r.vRest = y[static_cast<std::size_t>(iv)];
-        if (n >= on) {
-            const double dvdt = p.potentialRate(y.data(), t, &stim, w);
-            if (dvdt > r.dvdtMax) {
-                r.dvdtMax = dvdt;
-                r.tUp = t;
-            }
-        }
-        if (n < steps) p.step(y.data(), t, dt, &stim, w);
-    }
+    r.t = trace.t;
+    r.v = trace.v;
+    r.finite = trace.finite;
     if (!r.finite) return r;
-    // APD90 as in test_cardiac_models.cpp: from the upstroke (max dV/dt) to the first
-    // crossing of V_rest + 0.1 (V_peak - V_rest) after the peak, interpolated.
-    auto iPeak = static_cast<std::size_t>(on);
-    for (std::size_t i = iPeak; i < r.v.size(); ++i)
-        if (r.v[i] > r.v[iPeak]) iPeak = i;
-    r.vPeak = r.v[iPeak];
-    r.tPeak = r.t[iPeak];
-    const double v90 = r.vRest + 0.1 * (r.vPeak - r.vRest);
-    for (std::size_t i = iPeak + 1; i < r.v.size(); ++i)
-        if (r.v[i] < v90) {
-            const double a = (r.v[i - 1] - v90) / (r.v[i - 1] - r.v[i]);
-            r.apd90 = r.t[i - 1] + a * (r.t[i] - r.t[i - 1]) - r.tUp;
-            break;
-        }
+    const validation::ApMetrics m = validation::measure(trace, pulse);
+    r.vRest = m.rest;
+    r.vPeak = m.peak;
+    r.tPeak = m.tPeak;
+    r.tUp = m.tUp;
+    r.dvdtMax = m.dvdtMax;
+    r.apd90 = m.apd90;
     return r;
 }
 
