@@ -60,7 +60,10 @@ void main() {
         } else {
             ivec3 cell = clamp(ivec3(floor(t * vec3(uSize))), ivec3(0), uSize - 1);
             float value = uLinear ? texture(uScalars, t).r : texelFetch(uScalars, cell, 0).r;
-            float u = clamp((value - uRange.x) / max(uRange.y - uRange.x, 1e-30), 0.0, 1.0);
+            // NaN is "no value": transparent.
+            float u = isnan(value) ? 0.0
+                                   : clamp((value - uRange.x) / max(uRange.y - uRange.x, 1e-30),
+                                           0.0, 1.0);
             emitted = texture(uColormap, (u * 255.0 + 0.5) / 256.0).rgb;
             extinction = uOpacityScale * u;
         }

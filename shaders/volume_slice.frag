@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Colours a slice from the volume: scalars through the colormap (trilinear or the cell's
 // own value), categories through the palette (always the cell's own value; category 0 may
-// be an empty site, discarded so that what lies behind shows and no depth is written).
+// be an empty site, discarded so that what lies behind shows and no depth is written). A NaN
+// scalar is "no value" (e.g. a node not yet activated) and shows grey.
 #version 450 core
 in vec3 vWorld;
 
@@ -40,7 +41,7 @@ void main() {
         color = uPalette[category % 16u];
     } else {
         float value = uLinear ? texture(uScalars, t).r : texelFetch(uScalars, cell, 0).r;
-        color = colormap(value);
+        color = isnan(value) ? vec3(0.3) : colormap(value);
     }
     fragColor = vec4(color, 1.0);
 }

@@ -117,7 +117,7 @@ double sampleNodes(const std::vector<double>& field, const int n[3], double dx, 
 // The node whose potential v_centre and the beat metrics follow.
 std::size_t centreNode(const CardiacParams& p);
 // Volume "tissue" with channels V [mV] (a fixed range from rest - 5 to rest + 120 mV),
-// activation_time [ms] (0 to the current time; nodes not yet activated below the range)
+// activation_time [ms] (0 to the current time; NaN, drawn grey, where not yet activated)
 // and one per state of viewStates (its own range), `extra[k]` holding state k's values;
 // arrays in `space`.
 ModelViews tissueViews(const CardiacParams& p, const CheckedModel& m, MemorySpace space,

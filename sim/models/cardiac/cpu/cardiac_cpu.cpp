@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include "sim/core/parallel.hpp"
@@ -104,7 +105,9 @@ public:
         viewActivation_.resize(nodes_);
         for (std::size_t n = 0; n < nodes_; ++n) {
             viewV_[n] = static_cast<float>(y_[n * states_ + potential_]);
-            viewActivation_[n] = static_cast<float>(activation_[n]);
+            // NaN: not yet activated (drawn grey, not in the colour of 0 ms).
+            viewActivation_[n] = activation_[n] < 0.0 ? std::numeric_limits<float>::quiet_NaN()
+                                                      : static_cast<float>(activation_[n]);
         }
         const std::vector<std::size_t> shown = viewStates(p_, program_->model());
         viewExtra_.resize(shown.size() * nodes_);

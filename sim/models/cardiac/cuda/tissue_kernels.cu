@@ -39,7 +39,8 @@ __global__ void packViewsKernel(const Real* potential, const double* activation,
     const std::size_t m = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
     if (m >= n) return;
     v[m] = static_cast<float>(potential[m]);
-    act[m] = static_cast<float>(activation[m]);
+    // NaN: not yet activated (drawn grey, not in the colour of 0 ms).
+    act[m] = activation[m] < 0.0 ? __int_as_float(0x7fc00000) : static_cast<float>(activation[m]);
 }
 
 template <typename Real>
