@@ -33,6 +33,11 @@ public:
     // Finished beats and the one in progress (its values so far).
     std::vector<BeatRecord> beats() const;
 
+    // Everything the meter holds, as numbers (a snapshot's field), and back: a restored run
+    // goes on measuring the beat it was in. restore() throws IoError for a malformed state.
+    std::vector<double> state() const;
+    void restore(const std::vector<double>& state);
+
 private:
     int beatOf(double t) const;
     static void finish(BeatRecord& r);

@@ -80,6 +80,7 @@ void tissueBox(const CardiacParams& p, double lo[3], double hi[3]);
 struct TissueState {
     std::vector<std::vector<double>> columns;  // [state][node]
     std::vector<double> activation;            // ms; -1 before the first crossing
+    std::vector<double> meter;                 // BeatMeter::state(); empty: none saved
     std::uint64_t step = 0;
     double time = 0.0;
 };
@@ -88,6 +89,9 @@ inline constexpr double kNotActivated = -1.0;
 // Snapshot: one grid field per state (named as in the model, "cell.V"), and
 // "activation_time" [ms]; box = the tissue.
 Snapshot makeTissueSnapshot(const CardiacParams& p, const CheckedModel& m, const TissueState& s);
+// The beat meter a restored run goes on with: the snapshot's (TissueState::meter), else a
+// fresh one (beats measured from the next step). Throws IoError for a malformed one.
+BeatMeter restoredMeter(const CardiacParams& p, const TissueState& s);
 // Throws IoError (naming the field or the grid) before anything changes.
 TissueState readTissueSnapshot(const CardiacParams& p, const CheckedModel& m,
                                const Snapshot& snapshot);

@@ -26,6 +26,9 @@ Snapshot makeTissueSnapshot(const CardiacParams& p, const CheckedModel& m, const
     }
     out.fields.push_back(Field::of<double>("activation_time", "ms", FieldRole::Grid, 1,
                                            std::span<const double>(s.activation)));
+    if (!s.meter.empty())
+        out.fields.push_back(Field::of<double>("beat_meter", "1", FieldRole::Internal, 1,
+                                               std::span<const double>(s.meter)));
     return out;
 }
 
@@ -54,6 +57,7 @@ TissueState readTissueSnapshot(const CardiacParams& p, const CheckedModel& m,
     s.activation.assign(nodes, kNotActivated);
     if (const Field* f = snapshot.find("activation_time"); f != nullptr && f->count == nodes)
         s.activation = f->as<double>();
+    if (const Field* f = snapshot.find("beat_meter"); f != nullptr) s.meter = f->as<double>();
     s.step = snapshot.step;
     s.time = snapshot.time;
     return s;
@@ -144,6 +148,13 @@ double sampleNodes(const std::vector<double>& field, const int n[3], double dx, 
         sum += weight * v;
     }
     return sum;
+}
+
+BeatMeter restoredMeter(const CardiacParams& p, const TissueState& s) {
+    BeatMeter meter(p.start, p.cycleLength, p.beats);
+    // Without one (an older snapshot) beats are measured afresh from the next step.
+    if (!s.meter.empty()) meter.restore(s.meter);
+    return meter;
 }
 
 std::size_t centreNode(const CardiacParams& p) {

@@ -245,15 +245,31 @@ TEST_P(CardiacTest, CableWaveSpeedConvergesWithResolution) {
 TEST_P(CardiacTest, ParameterValuesAndExactRestart) {
     set({"tissue.nx=40", "tissue.ny=20", "model.parameters=k = 6; cell.a = 0.12"});
     auto m = make(1);
-    m->advance(700);
+    m->advance(1500);  // 30 ms: the wave reaches the centre cell between the two halves
     const Snapshot mid = m->snapshot();
-    m->advance(500);
+    m->advance(1500);
     auto r = make(1);
     r->restore(mid);
-    r->advance(500);
+    r->advance(1500);
     EXPECT_EQ(m->snapshot().at("cell.V").bytes, r->snapshot().at("cell.V").bytes);
     EXPECT_EQ(m->snapshot().at("activation_time").bytes, r->snapshot().at("activation_time").bytes);
     EXPECT_GT(metric(*m, "activated"), 0.0);
+    // The beat meter travels with the snapshot: the restored run measures the centre cell's
+    // beat as the uninterrupted one does (NaN where both have no value yet).
+    for (const char* name : {"beats", "v_rest", "v_peak", "dvdt_max", "apd90"}) {
+        const double a = metric(*m, name), b = metric(*r, name);
+        EXPECT_TRUE(a == b || (std::isnan(a) && std::isnan(b))) << name << ": " << a << " " << b;
+    }
+    EXPECT_TRUE(std::isfinite(metric(*m, "v_peak"))) << "the centre cell fired";
+    // A damaged meter is refused before anything changes.
+    Snapshot damaged = mid;
+    for (Field& f : damaged.fields)
+        if (f.name == "beat_meter") f.bytes.resize(f.bytes.size() - sizeof(double));
+    for (Field& f : damaged.fields)
+        if (f.name == "beat_meter") f.count -= 1;
+    const std::uint64_t before = r->step();
+    EXPECT_THROW(r->restore(damaged), IoError);
+    EXPECT_EQ(r->step(), before);
 }
 
 // Hot reload: a new model text with an extra state, set live after 300 steps. The potential

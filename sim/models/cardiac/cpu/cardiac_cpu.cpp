@@ -90,14 +90,14 @@ public:
 
     void restore(const Snapshot& snapshot) override {
         const TissueState s = readTissueSnapshot(p_, program_->model(), snapshot);  // throws
+        BeatMeter meter = restoredMeter(p_, s);                                     // the same
         for (std::size_t k = 0; k < states_; ++k)
             for (std::size_t n = 0; n < nodes_; ++n)
                 y_[n * states_ + k] = s.columns[k][n];
         activation_ = s.activation;
         step_ = s.step;
         time_ = s.time;
-        meter_ = BeatMeter(p_.start, p_.cycleLength, p_.beats);  // beats are measured afresh
-        meter_.add(time_, y_[centre_ * states_ + potential_]);
+        meter_ = std::move(meter);
     }
 
     ModelViews views() override {
@@ -130,6 +130,7 @@ private:
         for (std::size_t k = 0; k < states_; ++k)
             s.columns.push_back(column(k));
         s.activation = activation_;
+        s.meter = meter_.state();
         s.step = step_;
         s.time = time_;
         return s;

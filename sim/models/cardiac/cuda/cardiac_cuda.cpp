@@ -354,14 +354,17 @@ public:
         TissueState s = gpu_->download();
         s.step = step_;
         s.time = time_;
+        s.meter = meter_.state();
         return makeTissueSnapshot(p_, program_->model(), s);
     }
 
     void restore(const Snapshot& snapshot) override {
         const TissueState s = readTissueSnapshot(p_, program_->model(), snapshot);  // throws
+        BeatMeter meter = restoredMeter(p_, s);                                     // the same
         gpu_->upload(s);
         step_ = s.step;
         time_ = s.time;
+        meter_ = std::move(meter);
     }
 
     ModelViews views() override { return gpu_->views(p_, program_->model(), time_); }
