@@ -27,3 +27,5 @@ cellforge_add_test(test_cardiac_cellml CPU_ONLY SOURCES sim/models/test_cardiac_
 target_compile_definitions(test_cardiac_cellml PRIVATE CELLFORGE_TEST_DATA="${PROJECT_SOURCE_DIR}/tests")
 cellforge_add_test(test_cardiac_simple_models CPU_ONLY SOURCES sim/models/test_cardiac_simple_models.cpp)
 target_compile_definitions(test_cardiac_simple_models PRIVATE CELLFORGE_TEST_DATA="${PROJECT_SOURCE_DIR}/tests")
+cellforge_add_test(test_cardiac_lookup CPU_ONLY SOURCES sim/models/test_cardiac_lookup.cpp)
+target_compile_definitions(test_cardiac_lookup PRIVATE CELLFORGE_TEST_DATA="${PROJECT_SOURCE_DIR}/tests")

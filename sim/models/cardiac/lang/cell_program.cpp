@@ -3,16 +3,56 @@
 
 #include <cmath>
 
+#include "sim/models/cardiac/lang/lookup_tables.hpp"
+
 namespace cf::cardiac {
 
 double phi1(double z) {
     return std::fabs(z) < 1e-4 ? 1.0 + z * (0.5 + z * (1.0 / 6.0)) : std::expm1(z) / z;
 }
 
-CellProgram::CellProgram(CheckedModel model) : m_(std::move(model)) {
+CellProgram::CellProgram(CheckedModel model, bool tables) : m_(std::move(model)) {
     for (int p : m_.params)
         params_.push_back(m_.vars[static_cast<std::size_t>(p)].initial);
     potentialState_ = m_.stateOf(m_.potential);
+    if (tables && m_.lookup && !m_.lookup->columns.empty()) {
+        columnOf_.assign(m_.vars.size(), -1);
+        for (std::size_t c = 0; c < m_.lookup->columns.size(); ++c)
+            columnOf_[static_cast<std::size_t>(m_.lookup->columns[c])] = static_cast<int>(c);
+        tableRows_ = lookupRows(*m_.lookup);
+        scratch_.table = table();
+    }
+}
+
+CellProgram::TableSlot::TableSlot(const TableSlot& o) {
+    std::lock_guard<std::mutex> lock(o.mutex);
+    table = o.table;
+}
+
+CellProgram::TableSlot& CellProgram::TableSlot::operator=(const TableSlot& o) {
+    if (this == &o) return *this;
+    std::shared_ptr<const LookupTable> t;
+    {
+        std::lock_guard<std::mutex> lock(o.mutex);
+        t = o.table;
+    }
+    std::lock_guard<std::mutex> lock(mutex);
+    table = std::move(t);
+    return *this;
+}
+
+std::shared_ptr<const LookupTable> CellProgram::table() const {
+    if (!tablesActive()) return nullptr;
+    std::lock_guard<std::mutex> lock(slot_.mutex);
+    if (!slot_.table || slot_.table->params != params_) {
+        auto t = std::make_shared<LookupTable>();
+        t->params = params_;
+        t->values = buildTable(m_, *m_.lookup, params_);
+        t->rows = tableRows_;
+        t->cols = m_.lookup->columns.size();
+        slot_.table = std::move(t);
+    }
+    return slot_.table;
 }
 
 std::vector<double> CellProgram::initialStates() const {
@@ -31,10 +71,35 @@ void CellProgram::loadValues(const double* y, double t, const double* stimulus,
         v[static_cast<std::size_t>(m_.params[p])] = params_[p];
     for (std::size_t s = 0; s < m_.states.size(); ++s)
         v[static_cast<std::size_t>(m_.states[s].var)] = y[s];
+    if (tablesActive()) {
+        loadTabulated(v, stimulus, w);
+        return;
+    }
     for (int d : m_.order) {
         const bool driven = stimulus != nullptr && d == m_.stimulus;
         v[static_cast<std::size_t>(d)] =
             driven ? *stimulus : evaluate(*m_.vars[static_cast<std::size_t>(d)].expr, v);
+    }
+}
+
+void CellProgram::loadTabulated(std::vector<double>& v, const double* stimulus,
+                                Workspace& w) const {
+    // The per-thread table is current unless the parameters changed since it was built.
+    if (!w.table || w.table->params != params_) w.table = table();
+    const LookupTable& t = *w.table;
+    const LookupPoint at =
+        lookupPoint(*m_.lookup, t.rows, v[static_cast<std::size_t>(m_.potential)]);
+    w.lookupClamps += at.clamped ? 1 : 0;
+    const double* lower = t.values.data() + at.row * t.cols;
+    const double* upper = lower + t.cols;
+    for (int d : m_.order) {
+        const int c = columnOf_[static_cast<std::size_t>(d)];
+        const bool driven = stimulus != nullptr && d == m_.stimulus;
+        if (c >= 0)
+            v[static_cast<std::size_t>(d)] = lower[c] + at.weight * (upper[c] - lower[c]);
+        else
+            v[static_cast<std::size_t>(d)] =
+                driven ? *stimulus : evaluate(*m_.vars[static_cast<std::size_t>(d)].expr, v);
     }
 }
 

@@ -6,6 +6,14 @@
 // symbolic slope; for a gate this equals y_inf + (y - y_inf) exp(-dt/tau) exactly), all
 // rates taken at the start of the step. A tree-walking interpreter: fast enough for single
 // cells and tests; the CUDA path will compile the same terms.
+//
+// Lookup tables (lookup_tables.hpp): when the model carries a plan and tables are on, each
+// tabulated variable takes the value interpolated in a table over the potential instead of
+// its expression. The table is built at construction and again whenever the parameters differ
+// from those it was built with (checked at every step, so an edit through parameters() cannot
+// leave it stale). Without a plan the evaluation is exactly the plain one.
+#include <memory>
+#include <mutex>
 #include <vector>
 
 #include "sim/models/cardiac/lang/checked_model.hpp"
@@ -18,9 +26,17 @@ double phi1(double z);
 // The value of `t` with every variable's value in `values` (by variable index).
 double evaluate(const Term& t, const std::vector<double>& values);
 
+// A built lookup table and the parameter values it was built with.
+struct LookupTable {
+    std::vector<double> params;
+    std::vector<double> values;  // rows * cols, row-major
+    std::size_t rows = 0, cols = 0;
+};
+
 class CellProgram {
 public:
-    explicit CellProgram(CheckedModel model);
+    // `tables`: use the model's lookup plan when it has one (no effect without a plan).
+    explicit CellProgram(CheckedModel model, bool tables = true);
 
     const CheckedModel& model() const noexcept { return m_; }
     std::size_t stateCount() const noexcept { return m_.states.size(); }
@@ -31,9 +47,16 @@ public:
 
     // Scratch of one evaluation (one per thread when cells are stepped in parallel).
     struct Workspace {
-        std::vector<double> values;  // one per model variable
-        std::vector<double> next;    // one per state
+        std::vector<double> values;                // one per model variable
+        std::vector<double> next;                  // one per state
+        std::shared_ptr<const LookupTable> table;  // the table this thread last used
+        std::size_t lookupClamps = 0;  // evaluations with the potential outside the table
     };
+
+    // Whether tabulated variables are interpolated (a plan, and tables on).
+    bool tablesActive() const noexcept { return columnOf_.size() > 0; }
+    // The current table (rebuilt first if the parameters changed); null without tables.
+    std::shared_ptr<const LookupTable> table() const;
 
     // dy/dt at (y, t). `stimulus`: the value of the stimulus-bound variable (null: its own
     // expression).
@@ -48,10 +71,23 @@ public:
 
 private:
     void loadValues(const double* y, double t, const double* stimulus, Workspace& w) const;
+    void loadTabulated(std::vector<double>& v, const double* stimulus, Workspace& w) const;
+
+    // The shared table, rebuilt under the lock; copies of a program share nothing mutable.
+    struct TableSlot {
+        mutable std::mutex mutex;
+        std::shared_ptr<const LookupTable> table;
+        TableSlot() = default;
+        TableSlot(const TableSlot& o);
+        TableSlot& operator=(const TableSlot& o);
+    };
 
     CheckedModel m_;
     std::vector<double> params_;
     int potentialState_ = -1;
+    std::vector<int> columnOf_;  // per variable: its column, -1; empty without tables
+    std::size_t tableRows_ = 0;
+    mutable TableSlot slot_;
     mutable Workspace scratch_;  // for the single-cell convenience overloads
 };
 

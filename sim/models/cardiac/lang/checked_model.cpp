@@ -7,6 +7,7 @@
 #include <set>
 
 #include "sim/models/cardiac/lang/derivative.hpp"
+#include "sim/models/cardiac/lang/lookup_tables.hpp"
 #include "sim/models/cardiac/lang/parser.hpp"
 #include "sim/models/cardiac/lang/singularities.hpp"
 #include "sim/models/cardiac/lang/unit_check.hpp"
@@ -111,6 +112,8 @@ public:
             unused();
             methods();
         }
+        if (!sink_.hasErrors())
+            attachLookups(ast_, m_, sink_);  // after the slopes: they read columns
         sink_.throwIfErrors();
         for (const Diagnostic& d : sink_.all())
             m_.warnings.push_back(d);

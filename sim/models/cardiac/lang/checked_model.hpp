@@ -10,7 +10,9 @@
 // method: gates (rates affine in the state, found by symbolic differentiation) default to
 // Rush-Larsen, the rest to forward Euler; `method` lines override (E160 when rl names a non-gate).
 // Units are checked where known (unit_check.hpp: E130-E134). A `variant` of the model
-// replaces the defaults of the parameters it names (variants.hpp: E141, E142).
+// replaces the defaults of the parameters it names (variants.hpp: E141, E142). A `lookup`
+// line plans a table over the potential (lookup_tables.hpp: E161, E162).
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,6 +46,14 @@ struct StateInfo {
     SourcePos ratePos;
 };
 
+// A lookup table over the potential (docs/design/cardiac.md section 3.5; lookup_tables.hpp):
+// rows at key = lo + i step for i = 0 .. rows - 1, one column per tabulated defined variable.
+struct LookupPlan {
+    int key = -1;  // the potential's variable index
+    double lo = 0, hi = 0, step = 0;
+    std::vector<int> columns;  // tabulated defined variables, in evaluation order
+};
+
 struct CheckedModel {
     std::string file, name, title, timeUnit;
     std::vector<Variable> vars;
@@ -56,6 +66,7 @@ struct CheckedModel {
     std::vector<Diagnostic> warnings;
     std::vector<std::string> variants;  // the model's variant names, in file order
     std::string variant;                // the applied one; empty: the file's defaults
+    std::optional<LookupPlan> lookup;   // from the file's lookup line, or applyLookup()
 
     int find(const std::string& qualifiedName) const;  // -1 when absent
     int stateOf(int var) const;                        // index into states, -1 if not a state

@@ -8,6 +8,8 @@
 #include <sstream>
 #include <unordered_map>
 
+#include "sim/models/cardiac/lang/lookup_tables.hpp"
+
 namespace cf::cardiac {
 
 namespace {
@@ -44,6 +46,7 @@ public:
         line("    real dt;");
         line("    real stimulus;");
         line("    unsigned n, pitch;");
+        line("    const real* lut;");
         line("};");
         line("static_assert(sizeof(CfArgs) == " + std::to_string(argsSize) +
              ", \"CfArgs must match the host's layout\");");
@@ -53,6 +56,18 @@ public:
              "(z) < (real)1e-4 ? (real)1 + z * ((real)0.5 + z * " +
              "((real)1 / (real)6)) : " + fn("expm1") + "(z) / z;");
         line("}");
+        const bool tables = m_.lookup && !m_.lookup->columns.empty();
+        if (tables) {
+            out_.lookup = m_.lookup;
+            out_.lookupRows = lookupRows(*m_.lookup);
+            line("// Linear interpolation in column c between a row of the table and the next.");
+            line(
+                "__device__ inline real cf_interp(const real* row, unsigned c, unsigned cols, "
+                "real w) {");
+            line("    const real lo = __ldg(row + c);");
+            line("    return lo + w * (__ldg(row + cols + c) - lo);");
+            line("}");
+        }
         line("extern \"C\" __global__ void cf_step(CfArgs a) {");
         line("    const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;");
         line("    if (i >= a.n) return;");
@@ -76,6 +91,26 @@ public:
         for (int v : m_.order)
             named_[m_.vars[static_cast<std::size_t>(v)].expr.get()] =
                 names_[static_cast<std::size_t>(v)];
+        std::map<int, std::size_t> column;  // tabulated variable -> its column
+        if (tables) {
+            const LookupPlan& plan = *m_.lookup;
+            for (std::size_t c = 0; c < plan.columns.size(); ++c)
+                column[plan.columns[c]] = c;
+            const std::string rows = std::to_string(out_.lookupRows);
+            line("    // Lookup table over " + m_.vars[static_cast<std::size_t>(plan.key)].name +
+                 ": " + rows + " rows from " + number(plan.lo) + " by " + number(plan.step) + ", " +
+                 std::to_string(plan.columns.size()) + " columns; outside it the edge row holds.");
+            line("    const real cf_x = " + fn("fmin") + "(" + fn("fmax") + "((" +
+                 names_[static_cast<std::size_t>(plan.key)] + " - " + number(plan.lo) + ") / " +
+                 number(plan.step) + ", (real)0), (real)" + std::to_string(out_.lookupRows - 1) +
+                 ");");
+            line("    const unsigned cf_i = " + fn("floor") + "(cf_x) < (real)" +
+                 std::to_string(out_.lookupRows - 2) + " ? (unsigned)" + fn("floor") +
+                 "(cf_x) : " + std::to_string(out_.lookupRows - 2) + "u;");
+            line("    const real cf_w = cf_x - (real)cf_i;");
+            line("    const real* cf_row = a.lut + (unsigned long long)cf_i * " +
+                 std::to_string(plan.columns.size()) + "u;");
+        }
         for (const StateInfo& info : m_.states) {
             count(*info.rate);
             if (info.method != Method::ForwardEuler) count(*info.slope);
@@ -83,7 +118,12 @@ public:
         for (int v : m_.order) {
             const Variable& var = m_.vars[static_cast<std::size_t>(v)];
             defining_ = var.expr.get();
-            std::string value = expr(*var.expr);
+            std::string value;
+            if (const auto c = column.find(v); c != column.end())
+                value = "cf_interp(cf_row, " + std::to_string(c->second) + "u, " +
+                        std::to_string(column.size()) + "u, cf_w)";
+            else
+                value = expr(*var.expr);
             defining_ = nullptr;
             if (v == m_.stimulus) value = "cf_stimulated ? a.stimulus : (real)(" + value + ")";
             line("    const real " + names_[static_cast<std::size_t>(v)] + " = " + value +

@@ -16,9 +16,18 @@
 //       real dt;
 //       real stimulus;               // value of the stimulus-bound variable in the region
 //       unsigned n, pitch;
+//       const real* lut;             // lookup table (row-major, rows x columns) or unused
 //   };
 // A cell outside the region (or every cell when the model binds no stimulus) evaluates the
 // stimulus variable's own expression. `real` is float or double.
+//
+// With a lookup plan (model.lookup, lookup_tables.hpp) each tabulated variable is the linear
+// interpolation in `a.lut` (read through __ldg) at the cell's potential instead of its
+// expression. The host fills `lut` with buildTable(model, *lookup, parameters) converted to
+// `real` (lookupRows * columns values) and rebuilds it whenever a parameter changes. Without
+// a plan `lut` is never read (may be null).
+#include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,6 +43,9 @@ struct GeneratedSource {
     // boilerplate. Used to show a compile error with the model line.
     std::vector<int> modelLine;
     std::string kernelName = "cf_step";
+    // The table the kernel reads from CfArgs::lut: absent when it reads none.
+    std::optional<LookupPlan> lookup;
+    std::size_t lookupRows = 0;  // the table holds lookupRows * lookup->columns.size() reals
 };
 
 GeneratedSource emitCuda(const CheckedModel& model, Precision precision);
@@ -50,6 +62,7 @@ struct CfArgs {
     Real dt;
     Real stimulus;
     unsigned n, pitch;
+    const Real* lut;  // last: aggregate initialisers that stop before it leave it null
 };
 
 }  // namespace cf::cardiac
