@@ -19,17 +19,18 @@ namespace cf::cardiac {
 namespace {
 
 // 10^6 uncoupled cells of a bundled model (`model`, `states` of them).
-BenchCase cells(const std::string& model, int states, const char* precision,
-                bool fastMath = false) {
+BenchCase cells(const std::string& model, int states, const char* precision, bool fastMath = false,
+                bool lookup = false) {
     BenchCase c;
     std::string shortName = model;
     std::replace(shortName.begin(), shortName.end(), '_', '-');
     c.name = "cells-" + shortName + "-" + (std::string(precision) == "float" ? "f32" : "f64") +
-             (fastMath ? "-fastmath" : "");
+             (fastMath ? "-fastmath" : "") + (lookup ? "-lut" : "");
     c.description = "10^6 uncoupled " + model + " cells (" + std::to_string(states) + " states), " +
                     precision + ", dt 0.01 ms, every cell stimulated; one repeat = 100 steps";
     if (fastMath) c.description += ", --use_fast_math";
-    c.run = [model, states, precision, fastMath](Backend b, const BenchOptions& o) {
+    if (lookup) c.description += ", lookup tables over V (model.lookup)";
+    c.run = [model, states, precision, fastMath, lookup](Backend b, const BenchOptions& o) {
         const int side = std::max(10, static_cast<int>(std::lround(1000.0 * std::sqrt(o.scale))));
         const std::vector<std::string> overrides = {
             "tissue.nx=" + std::to_string(side),
@@ -41,7 +42,8 @@ BenchCase cells(const std::string& model, int states, const char* precision,
             std::string("model.precision=") + precision,
             "model.bundled=" + model,
             "protocol.amplitude=-52",
-            std::string("model.fast_math=") + (fastMath ? "true" : "false")};
+            std::string("model.fast_math=") + (fastMath ? "true" : "false"),
+            std::string("model.lookup=") + (lookup ? "true" : "false")};
         const auto n = static_cast<std::uint64_t>(side) * static_cast<std::uint64_t>(side);
         BenchResult r = benchModelSteps(descriptor(), b, overrides, n, 10, 100, o);
         r.note = "entity_steps_per_s = cell-steps per second; " + std::to_string(states) +
@@ -129,7 +131,11 @@ std::vector<BenchCase> benchCases() {
             static_cast<int>(compileModel(bundledModelSource(name), name + ".cfm").states.size());
         out.push_back(cells(name, states, "float"));
         out.push_back(cells(name, states, "double"));
-        if (name == "tentusscher_2006") out.push_back(cells(name, states, "float", true));
+        if (name == "tentusscher_2006") {
+            out.push_back(cells(name, states, "float", true));
+            out.push_back(cells(name, states, "float", false, true));
+            out.push_back(cells(name, states, "double", false, true));
+        }
     }
     out.push_back(sheet());
     for (double dx : {0.5, 0.2, 0.1})

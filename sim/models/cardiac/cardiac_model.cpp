@@ -16,6 +16,7 @@
 #include "sim/models/cardiac/cellml/cellml_import.hpp"
 #include "sim/models/cardiac/lang/checked_model.hpp"
 #include "sim/models/cardiac/lang/cuda_emitter.hpp"
+#include "sim/models/cardiac/lang/lookup_tables.hpp"
 #include "sim/models/cardiac/nvrtc/nvrtc_compiler.hpp"
 
 namespace cf::cardiac {
@@ -157,6 +158,7 @@ void keepStructural(CardiacParams& next, const CardiacParams& current) {
     next.precision = current.precision;
     next.fastMath = current.fastMath;
     next.integrator = current.integrator;
+    next.lookup = current.lookup;
     next.nx = current.nx;
     next.ny = current.ny;
     next.nz = current.nz;
@@ -220,6 +222,7 @@ std::unique_ptr<CellProgram> loadCellProgram(const CardiacParams& p) {
     try {
         CheckedModel model = compileModel(source, file, p.variant);
         applyIntegrator(static_cast<Integrator>(p.integrator), model);
+        if (p.lookup && !model.lookup) applyLookup(model, -100.0, 100.0, 0.01);
         program = std::make_unique<CellProgram>(std::move(model));
     } catch (const ModelError& e) {
         const auto& d = e.diagnostics();

@@ -47,6 +47,11 @@ const ParamTable& parameterTable() {
                  "(rush_larsen: gates only, the others forward Euler; grl1: generalized "
                  "Rush-Larsen, every state)",
                  S);
+        b.boolean("model", "lookup", &P::lookup, false,
+                  "Tabulate the model's functions of the potential alone (rate constants, "
+                  "steady states) over -100..100 mV every 0.01 mV and interpolate linearly "
+                  "(a model's own lookup line takes precedence)",
+                  S);
         b.real("time", "dt", &P::dt, 0.02, 1e-5, 1.0, "ms", "Time step");
         b.integer("tissue", "nx", &P::nx, 128, 1, 4096, "1", "Nodes along x", S);
         b.integer("tissue", "ny", &P::ny, 128, 1, 4096, "1", "Nodes along y", S);

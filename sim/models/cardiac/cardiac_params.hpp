@@ -27,6 +27,7 @@ struct CardiacParams {
     std::int32_t precision;       // structural; 0 double, 1 float (CUDA; the CPU is double)
     bool fastMath;                // structural; NVRTC --use_fast_math
     std::int32_t integrator;      // structural; Integrator
+    bool lookup;                  // structural; tables over V for models without a lookup line
     // time
     double dt;
     // tissue (a single node is a single cell)

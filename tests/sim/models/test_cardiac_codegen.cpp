@@ -204,7 +204,8 @@ double maxDifferenceAgainstCpu(Precision precision) {
                           static_cast<Real>(dt),
                           static_cast<Real>(on ? amplitude : 0.0),
                           n,
-                          pitch};
+                          pitch,
+                          nullptr};  // no lookup tables
         kernel.launch(args, nullptr);
         for (unsigned i = 0; i < n; ++i) {
             const double stim = on && region[i] != 0 ? amplitude : 0.0;
@@ -252,11 +253,11 @@ TEST(CardiacCuda, TenTusscherKernelFollowsTheInterpreter) {
             const double stim = t >= 1.0 && t < 2.0 ? -52.0 : 0.0;
             if (dbl)
                 kernel.launch(CfArgs<double>{yd.data(), pd.data(), nullptr, fail.data(), t, 0.01,
-                                             stim, n, pitch},
+                                             stim, n, pitch, nullptr},
                               nullptr);
             else
                 kernel.launch(CfArgs<float>{yf.data(), pf.data(), nullptr, fail.data(), t, 0.01f,
-                                            static_cast<float>(stim), n, pitch},
+                                            static_cast<float>(stim), n, pitch, nullptr},
                               nullptr);
             for (unsigned i = 0; i < n; ++i)
                 cpu.step(ref[i], t, 0.01, &stim);

@@ -17,6 +17,7 @@
 #include "sim/models/cardiac/cardiac_model.hpp"
 #include "sim/models/cardiac/cuda/cell_kernel.hpp"
 #include "sim/models/cardiac/cuda/tissue_kernels.cuh"
+#include "sim/models/cardiac/lang/lookup_tables.hpp"
 #include "sim/models/cardiac/nvrtc/nvrtc_compiler.hpp"
 
 namespace cf::cardiac {
@@ -60,7 +61,8 @@ public:
           potential_(static_cast<std::size_t>(m.stateOf(m.potential))),
           stream_(stream),
           kernel_(emitCuda(m, sizeof(Real) == 4 ? Precision::Float : Precision::Double),
-                  m.name + ".cu", fastMath) {
+                  m.name + ".cu", fastMath),
+          model_(m.lookup ? std::make_shared<const CheckedModel>(m) : nullptr) {
         y_.resize(states_ * pitch_);
         vBefore_.resize(nodes_);
         vA_.resize(nodes_);
@@ -131,6 +133,14 @@ public:
         if (p.empty()) p.push_back(Real(0));  // a valid pointer for models without parameters
         params_.resize(p.size());
         params_.copyFromHost(p, stream_);
+        if (model_) {
+            // Lookup tables over V depend on the parameters: built on the host (the CPU
+            // evaluator, in double) whenever they change, in the kernel's precision.
+            const std::vector<double> table = buildTable(*model_, *model_->lookup, values);
+            const std::vector<Real> cast(table.begin(), table.end());
+            lut_.resize(cast.size());
+            lut_.copyFromHost(cast, stream_);
+        }
         CF_CUDA_CHECK(cudaStreamSynchronize(stream_));
     }
 
@@ -160,7 +170,8 @@ public:
                                 static_cast<Real>(p.dt),
                                 static_cast<Real>(drive),
                                 static_cast<unsigned>(nodes_),
-                                static_cast<unsigned>(pitch_)};
+                                static_cast<unsigned>(pitch_),
+                                model_ ? lut_.data() : nullptr};
         kernel_.launch(args, stream_);
         diffuse(p, v);
         const cuda::StepEnd end{fail_.data(), failStep_.data(), static_cast<long long>(step + 1),
@@ -217,7 +228,8 @@ private:
     std::size_t nodes_, pitch_, states_, potential_;
     cudaStream_t stream_;
     CellKernel kernel_;
-    DeviceBuffer<Real> y_, params_, vBefore_, vA_, vB_;
+    std::shared_ptr<const CheckedModel> model_;  // with a lookup plan only: the table's terms
+    DeviceBuffer<Real> y_, params_, vBefore_, vA_, vB_, lut_;
     DeviceBuffer<double> activation_;
     DeviceBuffer<unsigned char> region_, tissue_;
     bool hasTissue_ = false;
