@@ -404,7 +404,7 @@ TEST(CardiacCuda, LookupTablesMatchTheCpu) {
         auto m = cardiac::descriptor().create(b);
         m->reset(ps, 1);
         m->advance(2000);
-        return m->snapshot().at("cell.V").as<double>();
+        return m->snapshot().at("membrane.V").as<double>();
     };
     const auto cpu = run(Backend::Cpu, true), gpu = run(Backend::Cuda, true),
                exact = run(Backend::Cuda, false);
