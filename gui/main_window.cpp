@@ -157,9 +157,11 @@ void MainWindow::buildDocks() {
     connect(parameters_, &ParameterPanel::parameterEdited, this,
             [this](const QString& k, const QString& v) {
                 log(Level::Info, k + " = " + v);
-                if (k.startsWith("model.") && scenario_ &&
+                // Another model, file, variant or precision changes the text in effect or its
+                // generated code (not model.parameters, which the text does not hold).
+                if (k.startsWith("model.") && k != "model.parameters" && scenario_ &&
                     !scenario_->model->editableText.parameter.empty())
-                    refreshModelText();  // another model, file, variant or precision
+                    refreshModelText();
             });
     connect(parameters_, &ParameterPanel::editRejected, this, [this](const QString& m) {
         log(Level::Warning, m);
@@ -328,7 +330,7 @@ bool MainWindow::openScenario(const QString& path) {
         parameters_->setParameters(scenario_->model->parameters(), scenario_->parameters);
         // File paths typed into the panel are relative to the scenario, as in its file.
         parameters_->setFileBaseDirectory(QFileInfo(path).absolutePath());
-        refreshModelText();
+        refreshModelText(false);
         caption_ = QString::fromStdString(scenario_->model->description);
         plots_->clear();
         plots_->setTimeUnit(QString::fromStdString(scenario_->model->timeUnit));
@@ -505,7 +507,7 @@ void MainWindow::closeEvent(QCloseEvent* e) {
     e->accept();
 }
 
-void MainWindow::refreshModelText() {
+void MainWindow::refreshModelText(bool keepEdits) {
     const ModelDescriptor::EditableText& t = scenario_->model->editableText;
     if (t.parameter.empty()) {
         modelTextDock_->hide();
@@ -520,7 +522,8 @@ void MainWindow::refreshModelText() {
             QString::fromStdString(t.current(params)),
             edited.empty() ? tr("The model in effect (edit it and Apply: the text becomes %1)")
                                  .arg(QString::fromStdString(t.parameter))
-                           : tr("%1, as applied").arg(QString::fromStdString(t.parameter)));
+                           : tr("%1, as applied").arg(QString::fromStdString(t.parameter)),
+            keepEdits);
         modelText_->setGenerated(QString::fromStdString(t.generated(params)));
         modelText_->showStatus(QString());
     } catch (const Error& e) {

@@ -99,7 +99,7 @@ private:
     ParameterPanel* parameters_ = nullptr;
     ModelTextEditor* modelText_ = nullptr;  // the model's own text, when it has one
     QDockWidget* modelTextDock_ = nullptr;
-    void refreshModelText();
+    void refreshModelText(bool keepEdits = true);
     void applyModelText(const QString& text);
     MetricsPlot* plots_ = nullptr;
     ScenarioBrowser* browser_ = nullptr;

@@ -77,9 +77,11 @@ ModelTextEditor::ModelTextEditor(QWidget* parent) : QWidget(parent) {
     updateButtons();
 }
 
-void ModelTextEditor::setCommittedText(const QString& text, const QString& origin) {
+void ModelTextEditor::setCommittedText(const QString& text, const QString& origin, bool keepEdits) {
+    // Text typed but not applied stays (when asked); Revert brings the new committed text.
+    keepEdits = keepEdits && modified() && !committed_.isEmpty();
     committed_ = text;
-    if (edit_->toPlainText() != text) edit_->setPlainText(text);
+    if (!keepEdits && edit_->toPlainText() != text) edit_->setPlainText(text);
     origin_->setText(origin);
     updateButtons();
 }

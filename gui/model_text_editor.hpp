@@ -21,7 +21,8 @@ public:
     explicit ModelTextEditor(QWidget* parent = nullptr);
 
     // The text in effect and where it came from ("aliev_panfilov.cfm (bundled)").
-    void setCommittedText(const QString& text, const QString& origin);
+    // `keepEdits`: text typed but not applied stays in the editor (another scenario: false).
+    void setCommittedText(const QString& text, const QString& origin, bool keepEdits = true);
     void setGenerated(const QString& code);
     QString text() const;
     bool modified() const;

@@ -17,11 +17,21 @@ namespace cf::cli {
 int runNversionCommand(const NversionOptionsCli& options) {
     std::vector<double> dxs = options.dx, dts = options.dt;
     if (options.all) {
+        if (!dxs.empty() || !dts.empty())
+            throw ParameterError("nversion: give --all or --dx/--dt, not both");
         dxs = {0.5, 0.2, 0.1};
         dts = {0.05, 0.01, 0.005};
     }
     if (dxs.empty()) dxs = {0.5};
     if (dts.empty()) dts = {0.05};
+    // Every resolution is checked before the first run, so a bad one costs no finished run.
+    for (double dx : dxs)
+        for (double dt : dts) {
+            cardiac::NversionOptions o;
+            o.dx = dx;
+            o.dt = dt;
+            cardiac::nversionOverrides(o);  // throws ParameterError naming dx or dt
+        }
     const Backend backend = resolveBackend(options.backend, std::nullopt);
     installInterruptHandler();
 
@@ -39,10 +49,8 @@ int runNversionCommand(const NversionOptionsCli& options) {
             o.endTime = options.endTime;
             o.stopWhenActivated = options.untilActivated;
             const bool terminal = stderrIsTerminal();
-            o.progress = [&](double t, double activated) {
-                if (terminal)
-                    std::fprintf(stderr, "\r  dx %.3g dt %.3g: t = %.1f ms, %.1f%% activated ", dx,
-                                 dt, t, 100.0 * activated);
+            o.progress = [&](double t, double /*activated: NaN here*/) {
+                if (terminal) std::fprintf(stderr, "\r  dx %.3g dt %.3g: t = %.1f ms ", dx, dt, t);
                 return !interruptRequested();
             };
             cardiac::NversionResult r;

@@ -131,6 +131,9 @@ std::future<void> Runner::withModel(std::function<void(Model&)> inspect) {
 
 std::future<void> Runner::save(const std::filesystem::path& checkpoint) {
     return enqueue([this, checkpoint] {
+        // A model edit still compiling (cardiac on CUDA) is applied first, so the checkpoint's
+        // parameters and state belong to the same model.
+        model_->applyPendingEdits();
         io::Checkpoint cp{descriptor_.name,   seed_,     backend_,
                           activeParameters(), history(), model_->snapshot()};
         io::writeCheckpoint(checkpoint, cp);

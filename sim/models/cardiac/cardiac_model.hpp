@@ -115,11 +115,13 @@ std::vector<TracePoint> tracePoints(const CardiacParams& p);
 std::vector<std::size_t> viewStates(const CardiacParams& p, const CheckedModel& m);
 // Trilinear interpolation of a node field (x fastest, dims n, spacing dx) at a point in mm,
 // clamped to the grid. `negativeIsMissing`: NaN when a contributing node is negative (an
-// activation map's "not yet").
+// activation map's "not yet"). `tissue` (tissueMask data, or null): nodes outside the tissue
+// take no part (the others' weights renormalised; NaN when none is tissue).
 double sampleNodes(const std::vector<double>& field, const int n[3], double dx, const double x[3],
-                   bool negativeIsMissing = false);
+                   bool negativeIsMissing = false, const unsigned char* tissue = nullptr);
 // The node whose potential v_centre and the beat metrics follow.
-std::size_t centreNode(const CardiacParams& p);
+// With a tissue mask, the tissue node nearest to the grid's centre.
+std::size_t centreNode(const CardiacParams& p, const std::vector<unsigned char>& tissue = {});
 // Volume "tissue" with channels V [mV] (a fixed range from rest - 5 to rest + 120 mV),
 // activation_time [ms] (0 to the current time; NaN, drawn grey, where not yet activated)
 // and one per state of viewStates (its own range), `extra[k]` holding state k's values;

@@ -124,7 +124,7 @@ std::vector<std::size_t> viewStates(const CardiacParams& p, const CheckedModel& 
 }
 
 double sampleNodes(const std::vector<double>& field, const int n[3], double dx, const double x[3],
-                   bool negativeIsMissing) {
+                   bool negativeIsMissing, const unsigned char* tissue) {
     int base[3];
     double frac[3];
     for (int a = 0; a < 3; ++a) {
@@ -132,7 +132,7 @@ double sampleNodes(const std::vector<double>& field, const int n[3], double dx, 
         base[a] = std::min(static_cast<int>(std::floor(u)), std::max(0, n[a] - 2));
         frac[a] = n[a] > 1 ? u - base[a] : 0.0;
     }
-    double sum = 0.0;
+    double sum = 0.0, weights = 0.0;
     for (int corner = 0; corner < 8; ++corner) {
         double weight = 1.0;
         std::size_t index = 0, stride = 1;
@@ -142,12 +142,15 @@ double sampleNodes(const std::vector<double>& field, const int n[3], double dx, 
             index += static_cast<std::size_t>(std::min(base[a] + up, n[a] - 1)) * stride;
             stride *= static_cast<std::size_t>(n[a]);
         }
-        if (weight == 0.0) continue;
+        if (weight == 0.0 || (tissue != nullptr && tissue[index] == 0)) continue;
         const double v = field.at(index);
         if (negativeIsMissing && v < 0.0) return std::nan("");
         sum += weight * v;
+        weights += weight;
     }
-    return sum;
+    // Nodes outside the tissue take no part: the others' weights are renormalised (exactly 1
+    // without a mask); NaN when the point has no tissue node around it.
+    return weights > 0.0 ? (tissue != nullptr ? sum / weights : sum) : std::nan("");
 }
 
 BeatMeter restoredMeter(const CardiacParams& p, const TissueState& s) {
@@ -157,10 +160,33 @@ BeatMeter restoredMeter(const CardiacParams& p, const TissueState& s) {
     return meter;
 }
 
-std::size_t centreNode(const CardiacParams& p) {
-    return static_cast<std::size_t>(p.nx / 2) +
-           static_cast<std::size_t>(p.nx) *
-               (static_cast<std::size_t>(p.ny / 2) + static_cast<std::size_t>(p.ny) * (p.nz / 2));
+std::size_t centreNode(const CardiacParams& p, const std::vector<unsigned char>& tissue) {
+    const int c[3] = {p.nx / 2, p.ny / 2, p.nz / 2};
+    const auto index = [&](int i, int j, int k) {
+        return static_cast<std::size_t>(i) +
+               static_cast<std::size_t>(p.nx) *
+                   (static_cast<std::size_t>(j) + static_cast<std::size_t>(p.ny) * k);
+    };
+    const std::size_t centre = index(c[0], c[1], c[2]);
+    if (tissue.empty() || tissue[centre] != 0) return centre;
+    // A mesh that misses the grid's centre: the tissue node nearest to it (first in index
+    // order among equals), so that v_centre and the beat metrics follow a cell of the tissue.
+    std::size_t best = centre;
+    long long bestDistance = -1;
+    std::size_t m = 0;
+    for (int k = 0; k < p.nz; ++k)
+        for (int j = 0; j < p.ny; ++j)
+            for (int i = 0; i < p.nx; ++i, ++m) {
+                if (tissue[m] == 0) continue;
+                const long long d = static_cast<long long>(i - c[0]) * (i - c[0]) +
+                                    static_cast<long long>(j - c[1]) * (j - c[1]) +
+                                    static_cast<long long>(k - c[2]) * (k - c[2]);
+                if (bestDistance < 0 || d < bestDistance) {
+                    bestDistance = d;
+                    best = m;
+                }
+            }
+    return best;
 }
 
 std::vector<Metric> tissueMetrics(const CardiacParams& p, const std::vector<double>& potential,
@@ -179,7 +205,7 @@ std::vector<Metric> tissueMetrics(const CardiacParams& p, const std::vector<doub
     }
     const double nodes = static_cast<double>(std::max<std::size_t>(counted, 1));
     std::vector<Metric> m = {{"v_mean", "mV", sum / nodes},
-                             {"v_centre", "mV", potential[centreNode(p)]},
+                             {"v_centre", "mV", potential[centreNode(p, tissue)]},
                              {"activated", "1", static_cast<double>(activated) / nodes},
                              {"last_activation", "ms", latest}};
     const std::vector<BeatRecord> beats = meter.beats();
@@ -193,7 +219,9 @@ std::vector<Metric> tissueMetrics(const CardiacParams& p, const std::vector<doub
     const int n[3] = {p.nx, p.ny, p.nz};
     for (const TracePoint& t : tracePoints(p)) {
         const double x[3] = {t.x, t.y, t.z};
-        m.push_back({"trace." + t.name + ".V", "mV", sampleNodes(potential, n, p.dx, x)});
+        m.push_back(
+            {"trace." + t.name + ".V", "mV",
+             sampleNodes(potential, n, p.dx, x, false, tissue.empty() ? nullptr : tissue.data())});
     }
     return m;
 }

@@ -65,6 +65,9 @@ std::array<double, 3> nversionPoint(int k) {
 
 std::array<int, 3> nversionGrid(double dx) {
     using P = NversionProblem;
+    if (!(dx > 0.0) || !std::isfinite(dx))
+        throw ParameterError("N-version benchmark: dx must be positive (dx = " + number(dx) +
+                             " mm)");
     const double lengths[3] = {P::lengthX, P::lengthY, P::lengthZ};
     std::array<int, 3> n{};
     for (int a = 0; a < 3; ++a) {
@@ -134,7 +137,7 @@ NversionResult runNversion(Backend backend, const NversionOptions& o) {
 
     const auto totalSteps = static_cast<std::uint64_t>(std::llround(o.endTime / o.dt));
     // Batches of about 1 ms of simulated time between progress reports and activation checks
-    // (a check reads the activation map back, so the benchmark does none).
+    // (a check reads the activation map back: only when asked to stop once all activated).
     const std::uint64_t batch = std::max<std::uint64_t>(1, std::llround(1.0 / o.dt));
     const bool check = o.stopWhenActivated || static_cast<bool>(o.progress);
     t0 = Clock::now();
@@ -144,7 +147,8 @@ NversionResult runNversion(Backend backend, const NversionOptions& o) {
         model->advance(k);
         done += k;
         if (!check) continue;
-        const double activated = metric(model->metrics(), "activated");
+        const double activated = o.stopWhenActivated ? metric(model->metrics(), "activated")
+                                                     : std::numeric_limits<double>::quiet_NaN();
         if (o.progress && !o.progress(model->time(), activated)) break;
         if (o.stopWhenActivated && activated >= 1.0) break;
     }

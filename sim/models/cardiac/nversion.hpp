@@ -43,8 +43,9 @@ struct NversionOptions {
     double endTime = NversionProblem::simulatedTime;  // ms
     // Stop as soon as every node has activated (tests); the benchmark runs to endTime.
     bool stopWhenActivated = false;
-    // Called every few ms of simulated time with (time, activated fraction); return false
-    // to stop (the result then reports the time reached).
+    // Called about every ms of simulated time with (time, activated fraction: NaN unless
+    // stopWhenActivated, which reads the map back); return false to stop (the result then
+    // reports the time reached).
     std::function<bool(double, double)> progress;
 };
 

@@ -5,6 +5,7 @@
 // compile, an unknown parameter, a model that blows up: the run stops naming the state,
 // the cell and the step).
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <cstdio>
@@ -385,6 +386,42 @@ TEST(CardiacCuda, TissueMatchesTheCpuReference) {
         EXPECT_LE(dv, dbl ? 1e-9 : 0.5) << precision;
         EXPECT_LE(da, dbl ? 1e-9 : 0.05) << precision;
     }
+}
+
+// A model text edited on CUDA compiles on a worker thread: advance() goes on meanwhile (with
+// the old kernel until the new one is ready), the new state then holds its initial value
+// decayed by at most the steps taken since the switch; a reset while a compilation is
+// pending drops it, and the run goes on with the reset's model.
+TEST(CardiacCuda, EditedModelCompilesWhileTheOldOneRuns) {
+    CF_REQUIRE_BACKEND(Backend::Cuda);
+    const std::string base = cardiac::bundledModelSource("aliev_panfilov");
+    ParamSet ps{cardiac::descriptor().parameters()};
+    for (const char* a : {"tissue.nx=30", "tissue.ny=10"})
+        ps.setFromAssignment(a);
+    ps.set("model.source", ParamValue{base});
+    auto m = cardiac::descriptor().create(Backend::Cuda);
+    m->reset(ps, 1);
+    m->advance(100);
+    // A text no earlier test compiled (the kernel cache would make the switch immediate).
+    const std::string edited = base + "state w_async = 0.5\ndot(w_async) = -w_async / 10 [ms]\n" +
+                               "# " + std::to_string(::getpid()) + "\n";
+    ps.set("model.source", ParamValue{edited});
+    m->setLiveParameters(ps);
+    m->advance(3);  // does not wait for NVRTC
+    EXPECT_EQ(m->step(), 103u);
+    m->applyPendingEdits();
+    const std::vector<double> w = m->snapshot().at("cell.w_async").as<double>();
+    EXPECT_LE(w[0], 0.5);
+    EXPECT_GE(w[0], 0.5 * std::pow(1.0 - 0.002, 3) - 1e-12);
+    // A reset while the next edit compiles: the reset's model runs, the compilation is dropped.
+    ps.set("model.source", ParamValue{edited + "# again\n"});
+    m->setLiveParameters(ps);
+    ps.set("model.source", ParamValue{base});
+    m->reset(ps, 1);
+    m->advance(10);
+    m->applyPendingEdits();
+    EXPECT_EQ(m->snapshot().find("cell.w_async"), nullptr);
+    EXPECT_EQ(m->step(), 10u);
 }
 
 // Lookup tables over V on the GPU (model.lookup): the table is built on the host in double

@@ -130,23 +130,40 @@ TEST(CardiacCodegen, CompiledKernelsAreCachedBySourceAndOptions) {
     EXPECT_EQ(compileKernel(src, "cache.cu", "sm_80").fromCache, C::None) << "another arch";
     EXPECT_EQ(compileKernel(emitCuda(m, Precision::Double), "cache.cu", "sm_90").fromCache,
               C::None);
-    // Damage every entry: each is ignored, compiled again and rewritten.
+    // Damage every entry: truncated, or one byte of the image flipped (same length): each is
+    // ignored, compiled again and rewritten.
     std::size_t entries = 0;
     for (const auto& e : std::filesystem::directory_iterator(dir)) {
-        std::filesystem::resize_file(e.path(), 40);
-        ++entries;
+        if (entries++ % 2 == 0) {
+            std::filesystem::resize_file(e.path(), 40);
+        } else {
+            std::fstream f(e.path(), std::ios::in | std::ios::out | std::ios::binary);
+            f.seekg(-10, std::ios::end);
+            const char c = static_cast<char>(f.get());
+            f.seekp(-10, std::ios::end);
+            f.put(static_cast<char>(c ^ 0x5a));
+        }
     }
     EXPECT_EQ(entries, 4u);
     clearKernelMemoryCache();
-    EXPECT_EQ(compileKernel(src, "cache.cu", "sm_90").fromCache, C::None);
+    for (Precision p : {Precision::Float, Precision::Double})
+        EXPECT_EQ(compileKernel(emitCuda(m, p), "cache.cu", "sm_90").fromCache, C::None);
     clearKernelMemoryCache();
     EXPECT_EQ(compileKernel(src, "cache.cu", "sm_90").fromCache, C::Disk);
     GeneratedSource broken = src;
     broken.code += "\nthis is not C++\n";
     broken.modelLine.push_back(0);
     broken.modelLine.push_back(0);
+    const auto countEntries = [&] {
+        std::size_t n = 0;
+        for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(dir))
+            ++n;
+        return n;
+    };
+    const std::size_t before = countEntries();
     for (int k = 0; k < 2; ++k)
         EXPECT_THROW(compileKernel(broken, "cache.cu", "sm_90"), KernelCompileError);
+    EXPECT_EQ(countEntries(), before) << "a failed compilation leaves no entry";
     ASSERT_EQ(setenv("CELLFORGE_KERNEL_CACHE", "off", 1), 0);
     clearKernelMemoryCache();
     std::filesystem::remove_all(dir);

@@ -44,7 +44,7 @@ public:
         step_ = 0;
         time_ = 0.0;
         meter_ = BeatMeter(p_.start, p_.cycleLength, p_.beats);
-        centre_ = centreNode(p_);
+        centre_ = centreNode(p_, tissue_);
         meter_.add(time_, y_[centre_ * states_ + potential_]);
     }
 

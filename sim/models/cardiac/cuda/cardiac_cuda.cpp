@@ -275,6 +275,7 @@ public:
             retired_.push_back(std::move(pending_->compiled));
             pending_.reset();
         }
+        failedSource_.clear();
         nodes_ = nodes;
         uploadRegion();
         step_ = 0;
@@ -294,7 +295,11 @@ public:
         CardiacParams next = checkedParams(params);
         keepStructural(next, p_);
         const std::string& wanted = pending_ ? pending_->params.modelSource : p_.modelSource;
-        if (next.modelSource != wanted) {
+        // A text whose kernel failed to compile is not compiled again by every later edit
+        // (a slider move carries the whole parameter set, that text included).
+        const bool failedBefore =
+            !pending_ && !failedSource_.empty() && next.modelSource == failedSource_;
+        if (next.modelSource != wanted && !failedBefore) {
             std::unique_ptr<CellProgram> program = loadCellProgram(next);  // throws
             const Precision precision = p_.precision == 1 ? Precision::Float : Precision::Double;
             GeneratedSource source = emitCuda(program->model(), precision);
@@ -312,6 +317,17 @@ public:
             next.modelSource = p_.modelSource;  // until the new kernel runs
         } else if (pending_) {
             pending_->params = next;
+            next.modelSource = p_.modelSource;
+        } else if (failedBefore) {
+            next.modelSource = p_.modelSource;
+        }
+        if (pending_) {
+            // States the new model has are not views of the running one until it takes over.
+            try {
+                viewStates(next, program_->model());
+            } catch (const ParameterError&) {
+                next.viewStates = p_.viewStates;
+            }
         }
         try {
             replaceParameterValues(next.parameterValues, *program_);
@@ -328,7 +344,7 @@ public:
 
     void advance(std::uint64_t steps) override {
         adoptReloadedModel(false);
-        gpu_->beginBatch(centreNode(p_), static_cast<std::size_t>(steps));
+        gpu_->beginBatch(centreNode(p_, tissue_), static_cast<std::size_t>(steps));
         const double t0 = time_;
         for (std::uint64_t s = 0; s < steps; ++s) {
             gpu_->step(p_, step_, time_);
@@ -406,19 +422,22 @@ private:
         pending_.reset();
         try {
             reload.compiled.get();
-        } catch (const Error& e) {
+        } catch (const std::exception& e) {
+            failedSource_ = reload.params.modelSource;
             note(
                 "model.source: the new model's kernel does not compile; the tissue keeps "
                 "running the previous model.\n" +
                 std::string(e.what()));
             return;
         }
+        failedSource_.clear();
         const double seconds =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - reload.started)
                 .count();
         CardiacParams next = p_;
         next.modelSource = reload.params.modelSource;
         next.parameterValues = reload.params.parameterValues;
+        next.viewStates = reload.params.viewStates;
         std::unique_ptr<TissueGpuBase> gpu = makeGpu(reload.program->model(), next, nodes_);
         TissueState now = carryStates(program_->model(), gpu_->download(), reload.program->model());
         now.step = step_;
@@ -451,6 +470,7 @@ private:
     std::unique_ptr<CellProgram> program_;
     std::unique_ptr<TissueGpuBase> gpu_;
     std::optional<PendingReload> pending_;
+    std::string failedSource_;                // the last model text whose kernel did not compile
     std::vector<unsigned char> tissue_;       // tissueMask: 0 outside tissue.mesh (empty: no mesh)
     std::vector<std::future<void>> retired_;  // superseded compilations still running
     std::size_t nodes_ = 0;

@@ -14,7 +14,7 @@ namespace cf::cardiac {
 
 namespace {
 
-constexpr char kMagic[] = "cellforge-kernel 1\n";
+constexpr char kMagic[] = "cellforge-kernel 2\n";
 
 std::mutex& cacheMutex() {
     static std::mutex m;
@@ -35,7 +35,9 @@ std::filesystem::path entryPath(const std::string& key) {
     return std::filesystem::path(dir) / name;
 }
 
-// Entry layout: magic, then "<key bytes> <image bytes> <ptx 0|1>\n", the key, the image.
+// Entry layout: magic, then "<key bytes> <image bytes> <ptx 0|1> <image hash>\n", the key,
+// the image. The hash (FNV-1a of the image) catches a damaged image of the right length,
+// which the driver would refuse to load.
 std::optional<CachedImage> readEntry(const std::filesystem::path& path, const std::string& key) {
     std::ifstream in(path, std::ios::binary);
     if (!in) return std::nullopt;
@@ -44,7 +46,8 @@ std::optional<CachedImage> readEntry(const std::filesystem::path& path, const st
     if (!in || magic != kMagic) return std::nullopt;
     std::size_t keySize = 0, imageSize = 0;
     int ptx = 0;
-    in >> keySize >> imageSize >> ptx;
+    unsigned long long imageHash = 0;
+    in >> keySize >> imageSize >> ptx >> imageHash;
     in.get();  // the newline
     if (!in || keySize != key.size() || imageSize == 0 || imageSize > (std::size_t{1} << 30))
         return std::nullopt;
@@ -55,6 +58,8 @@ std::optional<CachedImage> readEntry(const std::filesystem::path& path, const st
     out.image.resize(imageSize);
     in.read(out.image.data(), static_cast<std::streamsize>(imageSize));
     if (!in) return std::nullopt;
+    if (kernelCacheHash(std::string(out.image.begin(), out.image.end())) != imageHash)
+        return std::nullopt;  // damaged
     out.ptx = ptx != 0;
     return out;
 }
@@ -70,7 +75,10 @@ void writeEntry(const std::filesystem::path& path, const std::string& key, const
     {
         std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
         if (!out) return;
-        out << kMagic << key.size() << ' ' << k.image.size() << ' ' << (k.ptx ? 1 : 0) << '\n';
+        out << kMagic << key.size() << ' ' << k.image.size() << ' ' << (k.ptx ? 1 : 0) << ' '
+            << static_cast<unsigned long long>(
+                   kernelCacheHash(std::string(k.image.begin(), k.image.end())))
+            << '\n';
         out.write(key.data(), static_cast<std::streamsize>(key.size()));
         out.write(k.image.data(), static_cast<std::streamsize>(k.image.size()));
         if (!out) {
