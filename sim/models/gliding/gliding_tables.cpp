@@ -57,6 +57,23 @@ GlidingTables buildTables(const GlidingParams& p) {
         t.cosT[j] = -t.sinT[j - quarter];
         t.sinT[j] = t.cosT[j - quarter];
     }
+    // Faces: angles a dtheta, a = 0 .. quarter-1 from libm (a = 0 is (1, 0) exactly), the
+    // rest by quarter turns; face m sits at angle (m + 1) dtheta, i.e. a = (m + 1) mod ntheta.
+    std::vector<double> fc(t.ntheta), fs(t.ntheta);
+    for (int a = 0; a < quarter; ++a) {
+        fc[a] = std::cos(a * t.dtheta);
+        fs[a] = std::sin(a * t.dtheta);
+    }
+    for (int a = quarter; a < t.ntheta; ++a) {
+        fc[a] = -fs[a - quarter];
+        fs[a] = fc[a - quarter];
+    }
+    t.faceCos.resize(t.ntheta);
+    t.faceSin.resize(t.ntheta);
+    for (int m = 0; m < t.ntheta; ++m) {
+        t.faceCos[m] = fc[(m + 1) % t.ntheta];
+        t.faceSin[m] = fs[(m + 1) % t.ntheta];
+    }
     t.s.resize(t.ns);
     for (int k = 0; k < t.ns; ++k)
         t.s[k] = -0.5 + (k + 0.5) * t.ds;

@@ -44,6 +44,10 @@ struct GlidingTables {
     double dx = 0, dtheta = 0, ds = 0;
     // p_j = (cosT[j], sinT[j]); quadrants after the first are exact quarter turns of it.
     std::vector<double> cosT, sinT;
+    // theta faces: faceCos[m], faceSin[m] at theta_{m+1/2} = (m + 1) dtheta, where the torque
+    // of the theta flux is evaluated (design 2.3, C7); exact quarter turns too, and exactly
+    // (1, 0), (0, 1), (-1, 0), (0, -1) on the axes.
+    std::vector<double> faceCos, faceSin;
     std::vector<double> s;  // s_k = -1/2 + (k + 1/2) ds
     // Neighbour set N (G:153): offsets in cells, ordered by (oy, ox).
     std::vector<std::int32_t> offX, offY;

@@ -215,7 +215,18 @@ TEST(GlidingTables, QuarterTurnIsExact) {
             const int jr = (j + q) % t.ntheta;
             EXPECT_EQ(t.cosT[jr], -t.sinT[j]);
             EXPECT_EQ(t.sinT[jr], t.cosT[j]);
+            // faces at (j + 1) dtheta
+            const double tf = (j + 1) * t.dtheta;
+            EXPECT_NEAR(t.faceCos[j], std::cos(tf), 1e-15);
+            EXPECT_NEAR(t.faceSin[j], std::sin(tf), 1e-15);
+            EXPECT_EQ(t.faceCos[jr], -t.faceSin[j]);
+            EXPECT_EQ(t.faceSin[jr], t.faceCos[j]);
         }
+        // axis faces exactly: theta = pi/2 (face q-1) and 2 pi (face ntheta-1)
+        EXPECT_EQ(t.faceCos[q - 1], 0.0);
+        EXPECT_EQ(t.faceSin[q - 1], 1.0);
+        EXPECT_EQ(t.faceCos[t.ntheta - 1], 1.0);
+        EXPECT_EQ(t.faceSin[t.ntheta - 1], 0.0);
         auto find = [&](int ox, int oy) {
             for (int o = 0; o < t.neighbours(); ++o)
                 if (t.offX[o] == ox && t.offY[o] == oy) return o;
