@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// `gliding` (issue 9): the micro-macro gliding motility assay of Cook & Shinar (ScalA'17),
+// rebuilt in /work/shared/models/gliding.md (cited G:n) and planned in docs/design/gliding.md.
+// Nondimensional units (G:80-91): in-plane length L (the periodic domain side), height H,
+// time T = l/v_m, velocity V = L/T, filament density n0, motor density m0.
+#include <cstdint>
+#include <string>
+
+#include "sim/core/params.hpp"
+
+namespace cf::gliding {
+
+enum class StericReading : std::int32_t { MaierSaupe = 0, Strain = 1 };  // G:206
+enum class KonArea : std::int32_t { Continuous = 0, Discrete = 1 };      // design 2.5
+enum class MotorPrecision : std::int32_t { Float = 0, Double = 1 };      // CUDA only
+enum class DtMode : std::int32_t { Cfl = 0, Fixed = 1 };                 // design C9
+enum class Layout : std::int32_t { RingLattice = 0, SingleRing = 1, Isotropic = 2, Uniform = 3 };
+enum class Sense : std::int32_t { Ccw = 0, Cw = 1, Alternating = 2 };
+
+// Everything the per-cell code reads, as one trivially copyable struct (the CUDA backend's
+// __constant__ block). Filled from the table, then completed by checkedParams.
+struct GlidingParams {
+    // grid (structural)
+    std::int32_t n;       // Nx = Ny
+    std::int32_t ninner;  // Ntheta = Ns
+    double lambda;        // filament length / domain side
+    // fluid
+    double eps, z0, hFine, growth, deltaWidth, p0;
+    bool fluidEnabled;
+    std::int32_t fluidIterations;
+    // filaments (live unless noted)
+    double vsp, diffT, diffR, ur, ut, sigmaF, sigmaT;
+    std::int32_t stericReading;  // StericReading, structural
+    std::int32_t advectionOrder;
+    // motors
+    bool motorsEnabled;
+    double rc;  // structural
+    double koff, kon;
+    std::int32_t konArea;  // KonArea, structural
+    double mtot, force, courantIn;
+    std::int32_t precision;  // MotorPrecision, structural
+    double burnIn;
+    // time
+    double courantOut;
+    std::int32_t dtMode;  // DtMode
+    double dt;
+    double growthLimit;
+    // initial condition (structural)
+    std::int32_t layout;  // Layout
+    std::int32_t ringsPerAxis;
+    double ringRadius, ringWidth, background, kappa;
+    std::int32_t sense;  // Sense
+    double meanDensity, perturbation;
+    std::int32_t maxMode;
+    // output
+    bool profiles;
+
+    // derived by checkedParams
+    double dx;           // 1/n
+    double dtheta;       // 2 pi / ninner
+    double ds;           // 1/ninner
+    double lambdaCells;  // lambda / dx
+    double rcCells;      // rc / dx
+    double konTilde;     // Kon / (pi rc^2) (G:117); checkedTables replaces it for kon_area=discrete
+    double hA;           // z spacing of region A: fluid.h_fine, or z0/8 when 0 (G:165, C8)
+    double hDelta;       // half-width of the smoothed delta: delta_width * hA (G:169)
+    double zA;           // top of region A: min(4 z0, 1) (C8)
+    double neighbourRadius;  // lambda/2 + rc + dx/sqrt(2) (G:153), in L
+};
+
+const ParamTable& parameterTable();
+
+// The table's values with the derived fields filled in and the parameter-only checks of the
+// design note's section 4 applied; throws ParameterError naming the parameter(s).
+// The checks that need the capture tables are in gliding_tables.hpp (checkedTables), the
+// one that needs the initial state is checkWellPosed below.
+GlidingParams checkedParams(const ParamSet& params);
+
+// Anti-diffusion (G:209-212): the Maier-Saupe translational term makes density modes grow
+// like (Ut c - Dt) k^2, so Dt must exceed Ut x max c. Throws ParameterError if not.
+void checkWellPosed(const GlidingParams& p, double cmax);
+
+// RNG streams of this model (key = (seed, stream)).
+inline constexpr std::uint32_t kInitStream = 0;
+
+}  // namespace cf::gliding
