@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "sim/core/bench.hpp"
+#include "sim/core/number_format.hpp"
 #include "sim/models/cardiac/cardiac_model.hpp"
 #include "sim/models/cardiac/lang/checked_model.hpp"
 #include "sim/models/cardiac/nversion.hpp"
@@ -76,19 +77,13 @@ BenchCase sheet() {
     return c;
 }
 
-std::string shortNumber(double v) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%g", v);
-    return text;
-}
-
 // One repeat is the whole run from t = 0 to 150 ms; the median of at most 3 repeats (each
 // takes seconds at dx 0.1 mm) after one warm-up run.
 BenchCase nversion(double dx, double dt) {
     BenchCase c;
-    c.name = "nversion-dx" + shortNumber(dx) + "-dt" + shortNumber(dt);
-    c.description = "Niederer 2011 N-version benchmark, dx " + shortNumber(dx) + " mm, dt " +
-                    shortNumber(dt) +
+    c.name = "nversion-dx" + formatShort(dx) + "-dt" + formatShort(dt);
+    c.description = "Niederer 2011 N-version benchmark, dx " + formatShort(dx) + " mm, dt " +
+                    formatShort(dt) +
                     " ms, 150 ms simulated, ten Tusscher 2006 epi, gates Rush-Larsen, " +
                     "float on CUDA (double on the CPU); one repeat = the whole run";
     c.runByDefault = dx >= 0.5;

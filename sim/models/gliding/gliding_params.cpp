@@ -7,19 +7,11 @@
 #include <numbers>
 
 #include "sim/core/errors.hpp"
+#include "sim/core/number_format.hpp"
 
 namespace cf::gliding {
 
-namespace {
-
-// Two significant digits, as in the design note's messages ("3.3e-05").
-std::string g2(double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.2g", v);
-    return buf;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 // The table of docs/design/gliding.md section 4; every default is the spec's [ASSUMED]
 // value with its G line.
@@ -158,17 +150,17 @@ GlidingParams checkedParams(const ParamSet& params) {
     // A filament whose head reaches a tail's own periodic image would be captured twice.
     if (p.neighbourRadius >= 0.5)
         throw ParameterError(
-            "gliding: grid.lambda/2 + motors.rc + dx/sqrt(2) = " + g2(p.neighbourRadius) +
-            " (grid.lambda = " + value("grid.lambda") + ", motors.rc = " + value("motors.rc") +
-            ", grid.n = " + value("grid.n") +
+            "gliding: grid.lambda/2 + motors.rc + dx/sqrt(2) = " +
+            formatShort(p.neighbourRadius, 2) + " (grid.lambda = " + value("grid.lambda") +
+            ", motors.rc = " + value("motors.rc") + ", grid.n = " + value("grid.n") +
             ") reaches 1/2: filaments would see their own periodic image");
     if (p.hFine > 0.0 && p.hFine > p.zA)
         throw ParameterError("gliding: fluid.h_fine = " + value("fluid.h_fine") +
-                             " exceeds the fine region [0, min(4 fluid.z0, 1)] = [0, " + g2(p.zA) +
-                             "]");
+                             " exceeds the fine region [0, min(4 fluid.z0, 1)] = [0, " +
+                             formatShort(p.zA, 2) + "]");
     // The smoothed delta must lie inside the gap and must not reach the bottom wall.
     if (p.z0 + p.hDelta >= 1.0 || p.hDelta > p.z0)
-        throw ParameterError("gliding: fluid.delta_width x h_fine = " + g2(p.hDelta) +
+        throw ParameterError("gliding: fluid.delta_width x h_fine = " + formatShort(p.hDelta, 2) +
                              " around fluid.z0 = " + value("fluid.z0") +
                              ": the delta band must lie inside the gap (0, 1)");
     return p;
@@ -178,9 +170,9 @@ void checkWellPosed(const GlidingParams& p, double cmax) {
     if (p.stericReading != static_cast<std::int32_t>(StericReading::MaierSaupe)) return;
     const double grow = p.ut * cmax;
     if (p.diffT > grow) return;
-    throw ParameterError("gliding: filaments.Dt = " + g2(p.diffT) +
-                         " must exceed filaments.Ut x max c = " + g2(p.ut) + " x " + g2(cmax) +
-                         " = " + g2(grow) +
+    throw ParameterError("gliding: filaments.Dt = " + formatShort(p.diffT, 2) +
+                         " must exceed filaments.Ut x max c = " + formatShort(p.ut, 2) + " x " +
+                         formatShort(cmax, 2) + " = " + formatShort(grow, 2) +
                          ": the Maier-Saupe translational term is anti-diffusive and density "
                          "modes would grow like (Ut c - Dt) k^2; raise filaments.Dt or lower "
                          "filaments.Ut");

@@ -7,16 +7,11 @@
 #include <numbers>
 
 #include "sim/core/errors.hpp"
+#include "sim/core/number_format.hpp"
 
 namespace cf::gliding {
 
 namespace {
-
-std::string g2(double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.2g", v);
-    return buf;
-}
 
 // Longest chord a warp segment can hold (design 2.6: one lane per s-cell, w <= 32).
 constexpr std::int32_t kMaxChordCells = 32;
@@ -122,10 +117,10 @@ GlidingTables buildTables(const GlidingParams& p) {
         }
     }
     if (t.sliceSize == 0)
-        throw ParameterError(
-            "gliding: motors.rc = " + g2(p.rc) +
-            " is too small for grid.n = " + std::to_string(p.n) +
-            ": no filament point lies within rc of a motor tail (rc = " + g2(p.rc / t.dx) + " dx)");
+        throw ParameterError("gliding: motors.rc = " + formatShort(p.rc, 2) +
+                             " is too small for grid.n = " + std::to_string(p.n) +
+                             ": no filament point lies within rc of a motor tail (rc = " +
+                             formatShort(p.rc / t.dx, 2) + " dx)");
     if (t.maxChord > kMaxChordCells)
         throw ParameterError("gliding: motors.rc/grid.lambda: a capture chord spans " +
                              std::to_string(t.maxChord) + " cells of s (> " +
@@ -179,7 +174,7 @@ std::string applyTables(GlidingParams& p, const GlidingTables& t) {
     char pct[16];
     std::snprintf(pct, sizeof pct, "%.0f", 100.0 * t.discAreaRatio);
     return std::string("capture area on the grid is ") + pct +
-           " % of pi rc^2 (rc = " + g2(p.rc / t.dx) + " dx); binding rates use " +
+           " % of pi rc^2 (rc = " + formatShort(p.rc / t.dx, 2) + " dx); binding rates use " +
            (p.konArea == static_cast<std::int32_t>(KonArea::Discrete)
                 ? "the grid's area (motors.kon_area = discrete)"
                 : "the continuous area unless motors.kon_area = discrete");

@@ -24,6 +24,7 @@
 #include "sim/models/cardiac/lang/lookup_tables.hpp"
 #include "sim/models/cardiac/nvrtc/kernel_cache.hpp"
 #include "sim/models/cardiac/nvrtc/nvrtc_compiler.hpp"
+#include "tests/sim/models/cardiac_single_cell.hpp"
 
 namespace cf::cardiac {
 namespace {
@@ -62,12 +63,7 @@ std::string withHeaderLine(const std::string& line) {
 }
 
 std::string readModel(const std::string& name) {
-    const std::string path = std::string(CELLFORGE_TEST_DATA "/../assets/models/") + name + ".cfm";
-    std::ifstream in(path);
-    EXPECT_TRUE(in.good()) << "cannot read " << path;
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
+    return validation::readBundledModel(name);
 }
 
 std::set<std::string> columnNames(const CheckedModel& m) {

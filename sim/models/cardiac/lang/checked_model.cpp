@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 
+#include "sim/core/number_format.hpp"
 #include "sim/models/cardiac/lang/derivative.hpp"
 #include "sim/models/cardiac/lang/lookup_tables.hpp"
 #include "sim/models/cardiac/lang/parser.hpp"
@@ -77,12 +78,6 @@ std::size_t editDistance(const std::string& a, const std::string& b) {
 std::string shortName(const std::string& q) {
     const auto dot = q.find('.');
     return dot == std::string::npos ? q : q.substr(dot + 1);
-}
-
-std::string formatNumber(double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%g", v);
-    return buf;
 }
 
 class Checker {
@@ -418,9 +413,9 @@ private:
             const Variable& v = m_.vars[static_cast<std::size_t>(p)];
             if (v.hasRange && (v.initial < v.lo || v.initial > v.hi))
                 sink_.error(v.pos, "E140",
-                            "default " + formatNumber(v.initial) + " of parameter '" + v.name +
-                                "' is outside its range [" + formatNumber(v.lo) + ", " +
-                                formatNumber(v.hi) + "]");
+                            "default " + formatShort(v.initial) + " of parameter '" + v.name +
+                                "' is outside its range [" + formatShort(v.lo) + ", " +
+                                formatShort(v.hi) + "]");
         }
     }
 

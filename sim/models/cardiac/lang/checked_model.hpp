@@ -74,6 +74,12 @@ struct CheckedModel {
 
 // `variant`: the name of one of the model's variants whose parameter values replace the
 // defaults; empty for the defaults as written.
+// "section.x" -> "x" (a name without a section is returned as it is).
+inline std::string unqualifiedName(const std::string& q) {
+    const auto dot = q.find('.');
+    return dot == std::string::npos ? q : q.substr(dot + 1);
+}
+
 CheckedModel checkModel(const ModelAst& ast, const std::string& variant = {});
 // parseModel + checkModel.
 CheckedModel compileModel(const std::string& source, const std::string& file,

@@ -5,22 +5,12 @@
 #include <cstdio>
 #include <limits>
 
+#include "sim/core/number_format.hpp"
 #include "sim/models/cardiac/lang/cell_program.hpp"
 
 namespace cf::cardiac {
 
 namespace {
-
-std::string formatNumber(double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%g", v);
-    return buf;
-}
-
-std::string shortName(const std::string& q) {
-    const auto dot = q.find('.');
-    return dot == std::string::npos ? q : q.substr(dot + 1);
-}
 
 // Rows for [lo, hi] with `step`, 0 when the range is unusable. The guard keeps
 // (100 - -100)/0.01 = 19999.999999999996 from losing the last row.
@@ -35,8 +25,8 @@ std::size_t rowsFor(double lo, double hi, double step) {
 
 std::string rangeProblem(const std::string& name, double lo, double hi, double step) {
     return "lookup over '" + name + "': needs lo < hi, step > 0 and 2 to " +
-           std::to_string(kMaxLookupRows) + " rows; got (" + formatNumber(lo) + ", " +
-           formatNumber(hi) + ", " + formatNumber(step) + ")";
+           std::to_string(kMaxLookupRows) + " rows; got (" + formatShort(lo) + ", " +
+           formatShort(hi) + ", " + formatShort(step) + ")";
 }
 
 // Calls worth a table entry: a libm call; pow unless it is a small integer power (which
@@ -171,7 +161,7 @@ void attachLookups(const ModelAst& ast, CheckedModel& m, DiagnosticSink& sink) {
         int index = m.find(l.name);
         if (index < 0 && l.name.find('.') == std::string::npos) {
             for (std::size_t v = 0; v < m.vars.size(); ++v) {
-                if (m.vars[v].kind == VarKind::Time || shortName(m.vars[v].name) != l.name)
+                if (m.vars[v].kind == VarKind::Time || unqualifiedName(m.vars[v].name) != l.name)
                     continue;
                 index = index < 0 ? static_cast<int>(v) : std::numeric_limits<int>::max();
             }

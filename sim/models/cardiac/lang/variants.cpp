@@ -4,22 +4,12 @@
 #include <cstdio>
 #include <set>
 
+#include "sim/core/number_format.hpp"
 #include "sim/models/cardiac/lang/units.hpp"
 
 namespace cf::cardiac {
 
 namespace {
-
-std::string formatNumber(double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%g", v);
-    return buf;
-}
-
-std::string shortName(const std::string& q) {
-    const auto dot = q.find('.');
-    return dot == std::string::npos ? q : q.substr(dot + 1);
-}
 
 // The parameter an override names: "section.p", or a bare "p" that only one section
 // declares (a bare name two sections declare must be qualified). -1 when it names none.
@@ -30,7 +20,7 @@ int overrideTarget(const CheckedModel& m, const std::string& name) {
     }
     int found = -1;
     for (int p : m.params) {
-        if (shortName(m.vars[static_cast<std::size_t>(p)].name) != name) continue;
+        if (unqualifiedName(m.vars[static_cast<std::size_t>(p)].name) != name) continue;
         if (found >= 0) return -1;
         found = p;
     }
@@ -84,9 +74,9 @@ void applyVariants(const ModelAst& ast, const std::string& variant, CheckedModel
         Variable& param = m.vars[static_cast<std::size_t>(p)];
         if (param.hasRange && (o.value < param.lo || o.value > param.hi)) {
             sink.error(o.pos, "E140",
-                       "variant '" + chosen->name + "': value " + formatNumber(o.value) +
+                       "variant '" + chosen->name + "': value " + formatShort(o.value) +
                            " of parameter '" + param.name + "' is outside its range [" +
-                           formatNumber(param.lo) + ", " + formatNumber(param.hi) + "]");
+                           formatShort(param.lo) + ", " + formatShort(param.hi) + "]");
             continue;
         }
         param.initial = o.value;
