@@ -65,6 +65,22 @@ if(NOT CELLFORGE_CELLML STREQUAL "OFF")
   endif()
 endif()
 
+# FFTW 3 (libfftw3-dev), double precision: the Crank-Nicolson solve of the gliding model's
+# CPU backend. Debian ships fftw3.pc but no CMake package file, hence pkg-config.
+set(CELLFORGE_HAVE_FFTW OFF)
+if(NOT CELLFORGE_FFTW STREQUAL "OFF")
+  if(CELLFORGE_FFTW STREQUAL "ON")
+    pkg_check_modules(FFTW3 REQUIRED IMPORTED_TARGET fftw3)
+  else()
+    pkg_check_modules(FFTW3 QUIET IMPORTED_TARGET fftw3)
+  endif()
+  if(FFTW3_FOUND)
+    set(CELLFORGE_HAVE_FFTW ON)
+  else()
+    message(STATUS "FFTW 3 not found: no CPU step of the gliding model")
+  endif()
+endif()
+
 set(CELLFORGE_HAVE_FFMPEG OFF)
 if(CELLFORGE_RENDER AND NOT CELLFORGE_FFMPEG STREQUAL "OFF")
   if(CELLFORGE_FFMPEG STREQUAL "ON")

@@ -14,6 +14,8 @@ set(CELLFORGE_CELLML AUTO CACHE STRING "CellML import of cardiac cell models (li
 set_property(CACHE CELLFORGE_CELLML PROPERTY STRINGS AUTO ON OFF)
 set(CELLFORGE_FFMPEG AUTO CACHE STRING "MP4 export through FFmpeg's libraries: AUTO, ON or OFF")
 set_property(CACHE CELLFORGE_FFMPEG PROPERTY STRINGS AUTO ON OFF)
+set(CELLFORGE_FFTW AUTO CACHE STRING "FFTW 3 (double) for the gliding model's CPU step: AUTO, ON or OFF")
+set_property(CACHE CELLFORGE_FFTW PROPERTY STRINGS AUTO ON OFF)
 # CI (the CI environment variable is set) builds with warnings as errors.
 if(DEFINED ENV{CI} AND NOT "$ENV{CI}" STREQUAL "" AND NOT "$ENV{CI}" STREQUAL "false")
   set(cellforge_werror_default ON)

@@ -15,6 +15,8 @@ packages=(
   # libxml2 for CellML import of cardiac models
   libtomlplusplus-dev librandom123-dev nlohmann-json3-dev libcli11-dev libhdf5-dev libsbml5-dev
   libassimp-dev libxml2-dev
+  # FFTW 3 (double): the gliding model's CPU Crank-Nicolson solve
+  libfftw3-dev
   # renderer: OpenGL 4.5 through libepoxy + EGL (headless), GLM, PNG;
   # Mesa's EGL/llvmpipe drivers so it also runs (and its tests pass) without an NVIDIA GPU
   libepoxy-dev libegl-dev libgl-dev libglm-dev libpng-dev libegl-mesa0
