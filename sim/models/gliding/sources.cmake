@@ -7,4 +7,5 @@ list(APPEND CELLFORGE_SIM_SOURCES
   models/gliding/gliding_tables.cpp
   models/gliding/gliding_state.cpp)
 list(APPEND CELLFORGE_SIM_FFTW_SOURCES
-  models/gliding/cpu/fftw_plans.cpp)
+  models/gliding/cpu/fftw_plans.cpp
+  models/gliding/cpu/smoluchowski_cpu.cpp)

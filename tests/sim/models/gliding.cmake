@@ -4,3 +4,8 @@
 cellforge_add_test(test_gliding_tables CPU_ONLY SOURCES
   sim/models/test_gliding_tables.cpp
   sim/models/test_gliding_state.cpp)
+# The CPU filament step (CNAB2 by FFT, design 2.2-2.4; tests T3, T5, free streaming); needs FFTW.
+if(CELLFORGE_HAVE_FFTW)
+  cellforge_add_test(test_gliding_smoluchowski CPU_ONLY SOURCES
+    sim/models/test_gliding_smoluchowski.cpp)
+endif()
