@@ -319,5 +319,47 @@ TEST(GlidingSmoluchowski, FreeStreamingOfOneRing) {
     EXPECT_LE(errors.back(), 0.05);
 }
 
+// Design 6.2 T7a (G:489-495): the k = 0 nematic mode of the dry isotropic state,
+// Psi = (1 + 1e-6 cos 2 theta)/2 pi, grows at the discrete rate
+// sigma = (U_r c0/2) sin(dtheta)/dtheta - D_r (4/dtheta^2) sin^2(dtheta) = 0.1197402 at
+// Ntheta = 32 (0.1189278 at 16; continuous 0.12). The sin(dtheta)/dtheta factor comes from
+// evaluating the torque at the theta faces. Fixed dt = 0.02, slope of ln(amplitude) over
+// t in [10, 20] (the forward-Euler first step only shifts the amplitude). 1e-4 relative
+// (design): the CNAB2 time error is O((sigma dt)^2) ~ 6e-6 and the quadratic term of the flux
+// is 1e-6 of the linear one.
+TEST(GlidingSmoluchowski, NematicModeGrowsAtTheDiscreteRate) {
+    for (int nt : {32, 16}) {
+        GlidingParams p = params({"grid.n=16", "grid.ninner=" + std::to_string(nt),
+                                  "init.layout=uniform", "init.mean_density=1"});
+        const GlidingTables t = gliding::buildTables(p);
+        HostState s = gliding::initialState(p, t, 1);
+        for (std::size_t i = 0; i < s.psi.size(); ++i) {
+            const int j = static_cast<int>(i % nt);
+            s.psi[i] *= 1.0 + 1e-6 * std::cos(2 * (j + 0.5) * t.dtheta);
+        }
+        auto amplitude = [&] {
+            double a = 0;
+            for (int j = 0; j < nt; ++j)
+                a += s.at(7, 2, j) * std::cos(2 * (j + 0.5) * t.dtheta);
+            return a;
+        };
+        const double dth = t.dtheta;
+        const double sigma = 0.5 * p.ur * std::sin(dth) / dth -
+                             p.diffR * 4 / (dth * dth) * std::sin(dth) * std::sin(dth);
+        SmoluchowskiCpu solver(t);
+        const double dt = 0.02;
+        double a10 = 0;
+        for (int step = 1; step <= 1000; ++step) {
+            solver.step(p, t, s, dt);
+            if (step == 500) a10 = amplitude();
+        }
+        const double measured = std::log(amplitude() / a10) / 10.0;
+        std::printf("Ntheta = %d: sigma = %.7f (oracle %.7f), relative %.2e\n", nt, measured, sigma,
+                    std::fabs(measured / sigma - 1));
+        EXPECT_NEAR(sigma, nt == 32 ? 0.1197402 : 0.1189278, 5e-8);
+        EXPECT_NEAR(measured / sigma, 1.0, 1e-4);
+    }
+}
+
 }  // namespace
 }  // namespace cf
