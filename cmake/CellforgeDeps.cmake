@@ -35,64 +35,44 @@ if(NOT CELLFORGE_HDF5 STREQUAL "OFF")
   endif()
 endif()
 
+# An optional dependency found through pkg-config: OPTION (AUTO|ON|OFF) decides; ON makes it
+# required; HAVE is set ON when found, else the status line says what is missing.
+#   cellforge_optional_pkg(OPTION HAVE PREFIX "module ..." "message when missing")
+function(cellforge_optional_pkg option have prefix modules missing)
+  set(${have} OFF PARENT_SCOPE)
+  if(${option} STREQUAL "OFF")
+    return()
+  endif()
+  separate_arguments(module_list UNIX_COMMAND "${modules}")
+  if(${option} STREQUAL "ON")
+    pkg_check_modules(${prefix} REQUIRED IMPORTED_TARGET GLOBAL ${module_list})
+  else()
+    pkg_check_modules(${prefix} QUIET IMPORTED_TARGET GLOBAL ${module_list})
+  endif()
+  if(${prefix}_FOUND)
+    set(${have} ON PARENT_SCOPE)
+  else()
+    message(STATUS "${missing}")
+  endif()
+endfunction()
+
 # libsbml (libsbml5-dev): reaction networks of the lattice model from SBML files.
-set(CELLFORGE_HAVE_SBML OFF)
-if(NOT CELLFORGE_SBML STREQUAL "OFF")
-  if(CELLFORGE_SBML STREQUAL "ON")
-    pkg_check_modules(LIBSBML REQUIRED IMPORTED_TARGET libsbml)
-  else()
-    pkg_check_modules(LIBSBML QUIET IMPORTED_TARGET libsbml)
-  endif()
-  if(LIBSBML_FOUND)
-    set(CELLFORGE_HAVE_SBML ON)
-  else()
-    message(STATUS "libsbml not found: no SBML import of reaction networks (text networks still work)")
-  endif()
-endif()
-
+cellforge_optional_pkg(CELLFORGE_SBML CELLFORGE_HAVE_SBML LIBSBML "libsbml"
+  "libsbml not found: no SBML import of reaction networks (text networks still work)")
 # libxml2 (libxml2-dev): CellML import of cardiac cell models.
-set(CELLFORGE_HAVE_CELLML OFF)
-if(NOT CELLFORGE_CELLML STREQUAL "OFF")
-  if(CELLFORGE_CELLML STREQUAL "ON")
-    pkg_check_modules(LIBXML2 REQUIRED IMPORTED_TARGET libxml-2.0)
-  else()
-    pkg_check_modules(LIBXML2 QUIET IMPORTED_TARGET libxml-2.0)
-  endif()
-  if(LIBXML2_FOUND)
-    set(CELLFORGE_HAVE_CELLML ON)
-  else()
-    message(STATUS "libxml2 not found: no CellML import of cardiac models (.cfm models still work)")
-  endif()
-endif()
-
+cellforge_optional_pkg(CELLFORGE_CELLML CELLFORGE_HAVE_CELLML LIBXML2 "libxml-2.0"
+  "libxml2 not found: no CellML import of cardiac models (.cfm models still work)")
 # FFTW 3 (libfftw3-dev), double precision: the Crank-Nicolson solve of the gliding model's
 # CPU backend. Debian ships fftw3.pc but no CMake package file, hence pkg-config.
-set(CELLFORGE_HAVE_FFTW OFF)
-if(NOT CELLFORGE_FFTW STREQUAL "OFF")
-  if(CELLFORGE_FFTW STREQUAL "ON")
-    pkg_check_modules(FFTW3 REQUIRED IMPORTED_TARGET fftw3)
-  else()
-    pkg_check_modules(FFTW3 QUIET IMPORTED_TARGET fftw3)
-  endif()
-  if(FFTW3_FOUND)
-    set(CELLFORGE_HAVE_FFTW ON)
-  else()
-    message(STATUS "FFTW 3 not found: no CPU step of the gliding model")
-  endif()
-endif()
-
-set(CELLFORGE_HAVE_FFMPEG OFF)
-if(CELLFORGE_RENDER AND NOT CELLFORGE_FFMPEG STREQUAL "OFF")
-  if(CELLFORGE_FFMPEG STREQUAL "ON")
-    pkg_check_modules(FFMPEG REQUIRED IMPORTED_TARGET libavcodec libavformat libswscale libavutil)
-  else()
-    pkg_check_modules(FFMPEG QUIET IMPORTED_TARGET libavcodec libavformat libswscale libavutil)
-  endif()
-  if(FFMPEG_FOUND)
-    set(CELLFORGE_HAVE_FFMPEG ON)
-  else()
-    message(STATUS "FFmpeg libraries not found: no MP4 export (PNG still works)")
-  endif()
+cellforge_optional_pkg(CELLFORGE_FFTW CELLFORGE_HAVE_FFTW FFTW3 "fftw3"
+  "FFTW 3 not found: no CPU step of the gliding model")
+# FFmpeg's libraries: MP4 export (the renderer's movie writer).
+if(CELLFORGE_RENDER)
+  cellforge_optional_pkg(CELLFORGE_FFMPEG CELLFORGE_HAVE_FFMPEG FFMPEG
+    "libavcodec libavformat libswscale libavutil"
+    "FFmpeg libraries not found: no MP4 export (PNG still works)")
+else()
+  set(CELLFORGE_HAVE_FFMPEG OFF)
 endif()
 
 # The desktop window: Qt 6 Widgets + OpenGL widgets + Charts, Dear ImGui for the overlay
