@@ -17,6 +17,19 @@ inline int wrap(int i, int n) {
     return i < 0 ? i + n : (i >= n ? i - n : i);
 }
 
+// The four periodic x/y neighbours of a cell of the n x n grid (x fastest).
+struct Neighbours {
+    std::size_t xm, xp, ym, yp;
+};
+
+inline Neighbours neighboursOf(std::size_t cell, int n) {
+    const int ix = static_cast<int>(cell % n), iy = static_cast<int>(cell / n);
+    const auto row = static_cast<std::size_t>(iy) * n;
+    return {row + wrap(ix - 1, n), row + wrap(ix + 1, n),
+            static_cast<std::size_t>(wrap(iy - 1, n)) * n + ix,
+            static_cast<std::size_t>(wrap(iy + 1, n)) * n + ix};
+}
+
 // Donor-cell flux through a face with velocity v between upwind-left value l and right r
 // (G:358-359). Negating v negates the flux exactly, which the quarter-turn symmetry needs.
 inline double upwind(double v, double l, double r) {
@@ -93,11 +106,7 @@ double advectiveOperator(const GlidingParams& p, const GlidingTables& t, const H
     parallelFor(
         cells,
         [&](std::size_t cell) {
-            const int ix = static_cast<int>(cell % n), iy = static_cast<int>(cell / n);
-            const std::size_t xm = static_cast<std::size_t>(iy) * n + wrap(ix - 1, n);
-            const std::size_t xp = static_cast<std::size_t>(iy) * n + wrap(ix + 1, n);
-            const std::size_t ym = static_cast<std::size_t>(wrap(iy - 1, n)) * n + ix;
-            const std::size_t yp = static_cast<std::size_t>(wrap(iy + 1, n)) * n + ix;
+            const auto [xm, xp, ym, yp] = neighboursOf(cell, n);
             const double* psi = s.psi.data();
             const double* ppc = pp.data();
             double cellRate = 0;
@@ -146,11 +155,7 @@ void diffusionOperator(const GlidingParams& p, const GlidingTables& t, const Hos
     parallelFor(
         cells,
         [&](std::size_t cell) {
-            const int ix = static_cast<int>(cell % n), iy = static_cast<int>(cell / n);
-            const std::size_t xm = static_cast<std::size_t>(iy) * n + wrap(ix - 1, n);
-            const std::size_t xp = static_cast<std::size_t>(iy) * n + wrap(ix + 1, n);
-            const std::size_t ym = static_cast<std::size_t>(wrap(iy - 1, n)) * n + ix;
-            const std::size_t yp = static_cast<std::size_t>(wrap(iy + 1, n)) * n + ix;
+            const auto [xm, xp, ym, yp] = neighboursOf(cell, n);
             const double* psi = s.psi.data();
             for (int j = 0; j < nt; ++j) {
                 const double here = psi[cell * nt + j];
@@ -177,6 +182,9 @@ double SmoluchowskiCpu::cflStep(const GlidingParams& p, const GlidingTables& t,
                                 const HostState& s) {
     computeMoments(s, t, moments_);
     const double rate = advectiveOperator(p, t, s, moments_, a_);
+    // The next step() on this state reuses A^n and its rate instead of computing them again.
+    evaluatedFor_ = s.psi.data();
+    evaluatedRate_ = rate;
     // No advection at all: nothing limits the step but the fixed step and the growth limit.
     double dt = rate > 0 ? p.courantOut / rate : p.dt;
     if (steps_ > 0) dt = std::min(dt, p.growthLimit * dtPrev_);
@@ -185,8 +193,12 @@ double SmoluchowskiCpu::cflStep(const GlidingParams& p, const GlidingTables& t,
 
 double SmoluchowskiCpu::step(const GlidingParams& p, const GlidingTables& t, HostState& s,
                              double dt) {
-    computeMoments(s, t, moments_);
-    const double rate = advectiveOperator(p, t, s, moments_, a_);
+    double rate = evaluatedRate_;
+    if (evaluatedFor_ != s.psi.data()) {  // no cflStep on this state just before: evaluate A^n
+        computeMoments(s, t, moments_);
+        rate = advectiveOperator(p, t, s, moments_, a_);
+    }
+    evaluatedFor_ = nullptr;
     diffusionOperator(p, t, s, lap_);
     // Variable-step AB2 weights (G:364); the first step is forward Euler.
     const double w = steps_ == 0 ? 0.0 : dt / dtPrev_;

@@ -51,6 +51,7 @@ public:
     double step(const GlidingParams& p, const GlidingTables& t, HostState& s, double dt);
 
     // The CFL time step C_out/rate, limited to growth_limit x the previous step (G:350-351).
+    // It evaluates A^n, which the next step() reuses: between the two, Psi must not change.
     double cflStep(const GlidingParams& p, const GlidingTables& t, const HostState& s);
 
     std::int64_t steps() const { return steps_; }
@@ -68,6 +69,8 @@ private:
     fftw::Plan forward_, backward_;
     Moments moments_;
     std::vector<double> a_, aPrev_, lap_;
+    const double* evaluatedFor_ = nullptr;  // the Psi cflStep just evaluated A^n for
+    double evaluatedRate_ = 0;
     std::int64_t steps_ = 0;
     double dtPrev_ = 0;
 };
