@@ -350,6 +350,13 @@ ParamValue ParamSet::set(std::string_view key, const ParamValue& value) {
     return std::exchange(slot, std::move(checked));
 }
 
+ParamSet withLiveValues(const ParamSet& current, const ParamSet& edited) {
+    ParamSet out = current;
+    for (const ParamSpec& s : current.table().specs())
+        if (s.mutability == Mutability::Live) out.set(s.key(), edited.get(s.key()));
+    return out;
+}
+
 ParamValue ParamSet::setFromAssignment(std::string_view assignment) {
     const auto eq = assignment.find('=');
     if (eq == std::string_view::npos || eq == 0)

@@ -120,6 +120,11 @@ private:
     std::map<std::string, ParamValue, std::less<>> values_;
 };
 
+// `current` with the live values of `edited` (both of one table): the set a model runs with
+// after a live edit. Structural values stay as `current` has them, so a model never sees a
+// structural change before its next reset.
+ParamSet withLiveValues(const ParamSet& current, const ParamSet& edited);
+
 // One recorded edit of a parameter during a run (the run's parameter history).
 struct ParamChange {
     std::uint64_t step = 0;  // the edit applies from this step on

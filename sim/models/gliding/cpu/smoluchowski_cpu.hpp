@@ -11,6 +11,7 @@
 // themselves bit for bit. The FFT of the Crank-Nicolson solve is not rotation-symmetric in
 // its rounding, so a whole step commutes with a quarter turn only to round-off.
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "sim/models/gliding/cpu/fftw_plans.hpp"
@@ -60,6 +61,15 @@ public:
     void restart() {
         steps_ = 0;
         dtPrev_ = 0;
+    }
+    // The AB2 history, for checkpoints: A^{n-1} (meaningful once steps() > 0), the previous
+    // step and the step count. setHistory restores them (aPrev as previousOperator gave it).
+    const std::vector<double>& previousOperator() const { return aPrev_; }
+    void setHistory(std::vector<double> aPrev, double dtPrev, std::int64_t steps) {
+        aPrev_ = std::move(aPrev);
+        dtPrev_ = dtPrev;
+        steps_ = steps;
+        evaluatedFor_ = nullptr;
     }
 
 private:

@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The CPU reference backend of `gliding` (docs/design/gliding.md 3.1): double everywhere,
+// parallelFor over cells and anchors with per-item writes only, so results do not depend on
+// the thread count.
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "sim/core/errors.hpp"
+#include "sim/core/number_format.hpp"
+#include "sim/models/gliding/cpu/smoluchowski_cpu.hpp"
+#include "sim/models/gliding/gliding_model.hpp"
+#include "sim/models/gliding/gliding_views.hpp"
+
+namespace cf::gliding {
+
+namespace {
+
+class GlidingCpu final : public Model {
+public:
+    Backend backend() const override { return Backend::Cpu; }
+
+    void reset(const ParamSet& params, std::uint32_t seed) override {
+        GlidingParams p = checkedParams(params);
+        GlidingTables t = buildTables(p);
+        if (std::string capture = applyTables(p, t); !capture.empty()) note(std::move(capture));
+        RunState s;
+        s.filaments = initialState(p, t, seed);
+        const std::vector<double> c = density(s.filaments, t);
+        checkWellPosed(p, *std::max_element(c.begin(), c.end()));
+        initialMotorsAndFlow(p, t, s);
+        auto smol = std::make_unique<SmoluchowskiCpu>(t);
+        // Everything built: only now replace the running state (a failed reset keeps it).
+        params_.emplace(params);
+        p_ = p;
+        t_ = std::move(t);
+        s_ = std::move(s);
+        smol_ = std::move(smol);
+        illPosed_ = false;
+    }
+
+    void setLiveParameters(const ParamSet& params) override {
+        requireReset();
+        ParamSet merged = withLiveValues(*params_, params);
+        GlidingParams p = checkedParams(merged);
+        (void)applyTables(p, t_);  // kon~ for kon_area = discrete; the note came at reset
+        params_.emplace(std::move(merged));
+        p_ = p;
+    }
+
+    void advance(std::uint64_t steps) override {
+        requireReset();
+        for (std::uint64_t i = 0; i < steps; ++i)
+            outerStep();
+    }
+
+    std::uint64_t step() const override { return s_.step; }
+    double time() const override { return s_.time; }
+
+    std::vector<Metric> metrics() override {
+        requireReset();
+        syncHistory();
+        return stateMetrics(p_, t_, s_);
+    }
+
+    Snapshot snapshot() override {
+        requireReset();
+        syncHistory();
+        return makeSnapshot(p_, t_, s_);
+    }
+
+    void restore(const Snapshot& snap) override {
+        requireReset();
+        RunState s = readSnapshot(p_, t_, snap);
+        smol_->setHistory(s.aPrev, s.dtPrev, s.ab2Steps);
+        s_ = std::move(s);
+    }
+
+    void checkFinite() override {
+        requireReset();
+        checkSnapshotFinite(snapshot(), "gliding");
+    }
+
+    ModelViews views() override {
+        requireReset();
+        return hostViews(p_, t_, s_, viewBuffers_);
+    }
+
+private:
+    void requireReset() const {
+        if (!params_) throw SimulationError("gliding: the model has not been reset");
+    }
+
+    // The AB2 history lives in the stepper; copy it into the run state for snapshots.
+    void syncHistory() {
+        s_.aPrev = smol_->previousOperator();
+        s_.dtPrev = smol_->previousDt();
+        s_.ab2Steps = smol_->steps();
+    }
+
+    // One outer step (design 2): the filament step; motors and flow follow in stages 2-3.
+    void outerStep() {
+        const double limit = smol_->cflStep(p_, t_, s_.filaments);
+        double dt = limit;
+        if (p_.dtMode == static_cast<std::int32_t>(DtMode::Fixed)) {
+            // cflStep gives min(C_out/rate, growth x dt_prev) with growth >= 1 and dt_prev =
+            // time.dt, so it is below time.dt exactly when the advective limit is.
+            if (limit < p_.dt)
+                throw SimulationError(
+                    "gliding: step " + std::to_string(s_.step) +
+                    ": time.dt = " + formatShort(p_.dt, 3) + " exceeds the advective limit " +
+                    formatShort(limit, 3) +
+                    " (time.cout / CFL rate); lower time.dt or use time.dt_mode = cfl");
+            dt = p_.dt;
+        }
+        if (!(dt >= 1e-8))
+            throw SimulationError("gliding: step " + std::to_string(s_.step) +
+                                  ": the outer step collapsed to " + formatShort(dt, 3) +
+                                  " T (CFL rate " + formatShort(p_.courantOut / dt, 3) +
+                                  "): the state is blowing up");
+        smol_->step(p_, t_, s_.filaments, dt);
+        s_.time += dt;
+        ++s_.step;
+        monitorDensity();
+    }
+
+    // The anti-diffusion condition with the current max c (G:209-212): a note once per
+    // crossing, not an error, because a run may pass through it briefly.
+    void monitorDensity() {
+        if (p_.ut <= 0) return;
+        const std::vector<double> c = density(s_.filaments, t_);
+        const double cmax = *std::max_element(c.begin(), c.end());
+        const bool ill = p_.ut * cmax >= p_.diffT;
+        if (ill && !illPosed_) {
+            if (std::string text = antiDiffusionNote(p_, s_.step, cmax); !text.empty())
+                note(std::move(text));
+        }
+        illPosed_ = ill;
+    }
+
+    std::optional<ParamSet> params_;
+    GlidingParams p_{};
+    GlidingTables t_;
+    RunState s_;
+    std::unique_ptr<SmoluchowskiCpu> smol_;
+    ViewBuffers viewBuffers_;
+    bool illPosed_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<Model> makeCpuModel() {
+    return std::make_unique<GlidingCpu>();
+}
+
+}  // namespace cf::gliding

@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "sim/models/gliding/gliding_model.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <span>
+#include <string>
+
+#include "sim/core/errors.hpp"
+#include "sim/core/number_format.hpp"
+
+namespace cf::gliding {
+
+void initialMotorsAndFlow(const GlidingParams& p, const GlidingTables& t, RunState& s) {
+    const std::size_t anchors = static_cast<std::size_t>(p.n) * p.n;
+    s.boundPacked.assign(anchors * static_cast<std::size_t>(t.sliceSize), 0.0);
+    s.boundCoarse.assign(anchors, 0.0);
+    s.free.assign(anchors, p.mtot);
+    s.u.assign(anchors, 0.0);
+    s.v.assign(anchors, 0.0);
+}
+
+namespace {
+
+Field gridField(const char* name, const char* unit, FieldRole role, int components,
+                const std::vector<double>& values) {
+    return Field::of<double>(name, unit, role, components, std::span<const double>(values));
+}
+
+std::vector<double> interleave(const std::vector<double>& a, const std::vector<double>& b) {
+    std::vector<double> out(2 * a.size());
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        out[2 * i] = a[i];
+        out[2 * i + 1] = b[i];
+    }
+    return out;
+}
+
+}  // namespace
+
+Snapshot makeSnapshot(const GlidingParams& p, const GlidingTables& t, const RunState& s) {
+    Snapshot snap;
+    snap.step = s.step;
+    snap.time = s.time;
+    snap.timeUnit = kTimeUnit;
+    for (int a = 0; a < 3; ++a)
+        snap.boxLo[a] = 0.0;
+    snap.boxHi[0] = snap.boxHi[1] = 1.0;
+    snap.boxHi[2] = p.dx;
+    snap.gridDims[0] = snap.gridDims[1] = static_cast<std::size_t>(p.n);
+    snap.gridDims[2] = 1;
+    // Psi per cell with Ntheta components (theta fastest), then the fields a user plots.
+    snap.fields.push_back(gridField("psi", "n0", FieldRole::Grid, t.ntheta, s.filaments.psi));
+    snap.fields.push_back(gridField("density", "n0", FieldRole::Grid, 1, density(s.filaments, t)));
+    snap.fields.push_back(gridField("bound_motors", "m0", FieldRole::Grid, 1, s.boundCoarse));
+    snap.fields.push_back(gridField("free_motors", "m0", FieldRole::Grid, 1, s.free));
+    snap.fields.push_back(gridField("flow", "V", FieldRole::Grid, 2, interleave(s.u, s.v)));
+    // What a restart needs besides: the AB2 history and the packed bound motors.
+    snap.fields.push_back(
+        gridField("ab2_history", "n0/T", FieldRole::Internal, t.ntheta,
+                  s.aPrev.empty() ? std::vector<double>(s.filaments.psi.size()) : s.aPrev));
+    const std::vector<double> scalars = {s.dtPrev, static_cast<double>(s.ab2Steps)};
+    snap.fields.push_back(gridField("ab2_step", "T", FieldRole::Internal, 2, scalars));
+    snap.fields.push_back(gridField("bound_packed", "m0", FieldRole::Internal, 1, s.boundPacked));
+    return snap;
+}
+
+namespace {
+
+std::vector<double> takeField(const Snapshot& snap, const char* name, std::size_t count,
+                              int components) {
+    const Field& f = snap.at(name);
+    if (f.count != count || f.components != components)
+        throw IoError("gliding: snapshot field '" + std::string(name) + "' has " +
+                      std::to_string(f.count) + " x " + std::to_string(f.components) +
+                      " values, this run needs " + std::to_string(count) + " x " +
+                      std::to_string(components) + " (grid.n, grid.ninner or motors.rc differ)");
+    return f.as<double>();
+}
+
+}  // namespace
+
+RunState readSnapshot(const GlidingParams& p, const GlidingTables& t, const Snapshot& snap) {
+    const std::size_t cells = static_cast<std::size_t>(p.n) * p.n;
+    RunState s;
+    s.filaments.n = p.n;
+    s.filaments.ntheta = t.ntheta;
+    s.filaments.psi = takeField(snap, "psi", cells, t.ntheta);
+    s.aPrev = takeField(snap, "ab2_history", cells, t.ntheta);
+    const std::vector<double> scalars = takeField(snap, "ab2_step", 1, 2);
+    s.dtPrev = scalars[0];
+    s.ab2Steps = static_cast<std::int64_t>(scalars[1]);
+    s.boundCoarse = takeField(snap, "bound_motors", cells, 1);
+    s.free = takeField(snap, "free_motors", cells, 1);
+    s.boundPacked =
+        takeField(snap, "bound_packed", cells * static_cast<std::size_t>(t.sliceSize), 1);
+    const std::vector<double> flow = takeField(snap, "flow", cells, 2);
+    s.u.resize(cells);
+    s.v.resize(cells);
+    for (std::size_t i = 0; i < cells; ++i) {
+        s.u[i] = flow[2 * i];
+        s.v[i] = flow[2 * i + 1];
+    }
+    s.step = snap.step;
+    s.time = snap.time;
+    return s;
+}
+
+std::vector<Metric> stateMetrics(const GlidingParams& p, const GlidingTables& t,
+                                 const RunState& s) {
+    const std::vector<double> c = density(s.filaments, t);
+    const auto [cmin, cmax] = std::minmax_element(c.begin(), c.end());
+    const auto psiMin = std::min_element(s.filaments.psi.begin(), s.filaments.psi.end());
+    double bound = 0, speed = 0;
+    for (std::size_t i = 0; i < c.size(); ++i) {
+        bound += s.boundCoarse[i];
+        speed = std::max(speed, std::hypot(s.u[i], s.v[i]));
+    }
+    const double anchors = static_cast<double>(c.size());
+    return {
+        {"filament number", "n0 L^2", filamentNumber(s.filaments, t)},
+        {"max density", "n0", *cmax},
+        {"min density", "n0", *cmin},
+        {"min psi", "n0", *psiMin},
+        {"bound fraction", "1", p.mtot > 0 ? bound / (anchors * p.mtot) : 0.0},
+        {"max flow speed", "V", speed},
+        {"dt", kTimeUnit, s.dtPrev},
+    };
+}
+
+std::string antiDiffusionNote(const GlidingParams& p, std::uint64_t step, double cmax) {
+    if (p.stericReading != static_cast<std::int32_t>(StericReading::MaierSaupe) || p.ut <= 0)
+        return {};
+    return "gliding: step " + std::to_string(step) + ": max c = " + formatShort(cmax, 3) +
+           " exceeds filaments.Dt / filaments.Ut = " + formatShort(p.diffT / p.ut, 3) +
+           "; the density equation is ill-posed here (G:209-212)";
+}
+
+ModelDescriptor descriptor() {
+    ModelDescriptor d;
+    d.name = "gliding";
+    d.description =
+        "Micro-macro gliding motility assay: filament density Psi(x, theta) with motors bound "
+        "per anchor and the thin-gap Stokes flow they drive (Cook & Shinar, ScalA'17)";
+    d.timeUnit = kTimeUnit;
+    d.parameters = &parameterTable;
+    d.backends = {Backend::Cpu};
+    d.create = [](Backend b) { return createOnBackend("gliding", b, &makeCpuModel, nullptr); };
+    d.validate = [](const ParamSet& params) {
+        GlidingParams p = checkedParams(params);
+        (void)buildTables(p);
+    };
+    return d;
+}
+
+}  // namespace cf::gliding

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// `gliding` (issue 9): the micro-macro gliding motility assay. Host-side pieces every backend
+// shares: the descriptor, the run state as the host sees it, its snapshot layout (so
+// checkpoints move between backends) and the metrics. docs/design/gliding.md is the plan;
+// G:n cites /work/shared/models/gliding.md.
+//
+// One outer step n (design 2, S1 Alg. 1): the CFL step dt from Psi^n (or the fixed dt, checked
+// against the CFL limit); Psi^{n+1} by CNAB2; the motors sub-cycled to t + dt at every anchor
+// with Psi^{n+1} frozen; the motor force on the fluid; the stresses; the Stokes solve for the
+// flow at the filament plane, which the next filament step reads.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/core/model.hpp"
+#include "sim/models/gliding/gliding_params.hpp"
+#include "sim/models/gliding/gliding_state.hpp"
+#include "sim/models/gliding/gliding_tables.hpp"
+
+namespace cf::gliding {
+
+ModelDescriptor descriptor();
+
+// The model's time unit T = l / v_m (G:80-91).
+inline constexpr const char* kTimeUnit = "T";
+
+// Everything a checkpoint holds, on the host. The AB2 history (A^{n-1}, the previous step)
+// is part of it, so a restored run continues bit for bit.
+struct RunState {
+    HostState filaments;
+    std::vector<double> aPrev;  // A^{n-1}, like psi (empty before the first step)
+    double dtPrev = 0.0;        // 0: the next step is forward Euler in A
+    std::int64_t ab2Steps = 0;  // filament steps since the last restart of the AB2 history
+    // Motors per anchor r0 = iy * n + ix (G:229-249): bound motors packed per tail
+    // ([r0 * S + chord.off + l]), their coarse sum and the free motors.
+    std::vector<double> boundPacked, boundCoarse, free;
+    // Flow at the filament plane z0, [iy * n + ix] (G:272-322); zero at rest.
+    std::vector<double> u, v;
+    std::uint64_t step = 0;
+    double time = 0.0;
+};
+
+// Motors at t = 0 (G:412): none bound, M free at every anchor; the flow at rest.
+void initialMotorsAndFlow(const GlidingParams& p, const GlidingTables& t, RunState& s);
+
+Snapshot makeSnapshot(const GlidingParams& p, const GlidingTables& t, const RunState& s);
+// Throws IoError naming the field when a snapshot's field is missing or mis-sized (a
+// checkpoint of another grid).
+RunState readSnapshot(const GlidingParams& p, const GlidingTables& t, const Snapshot& snap);
+
+// Scalar observables of a state (host arithmetic; backends add their own counters).
+std::vector<Metric> stateMetrics(const GlidingParams& p, const GlidingTables& t, const RunState& s);
+
+// The model note raised once when max c crosses Dt/Ut during a run (G:209-212): the density
+// equation is ill-posed there. Empty when the steric reading is not Maier-Saupe.
+std::string antiDiffusionNote(const GlidingParams& p, std::uint64_t step, double cmax);
+
+std::unique_ptr<Model> makeCpuModel();   // builds with FFTW only
+std::unique_ptr<Model> makeCudaModel();  // CUDA builds only
+
+}  // namespace cf::gliding

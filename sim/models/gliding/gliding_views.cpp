@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "sim/models/gliding/gliding_views.hpp"
+
+#include <cmath>
+#include <numbers>
+
+namespace cf::gliding {
+
+namespace {
+
+VolumeView flatVolume(const GlidingParams& p, const char* name) {
+    VolumeView v;
+    v.name = name;
+    v.dims[0] = v.dims[1] = p.n;
+    v.dims[2] = 1;
+    v.hi[2] = p.dx;  // one cell thick: voxels are cubes
+    return v;
+}
+
+}  // namespace
+
+ModelViews viewLayout(const GlidingParams& p) {
+    ModelViews views;
+    views.boxHi[2] = views.focusHi[2] = p.dx;
+    VolumeView filaments = flatVolume(p, "filaments");
+    filaments.scalars = {{"density", "n0", nullptr},
+                         {"polar_order", "1", nullptr, 0.0, 1.0},
+                         {"nematic_order", "1", nullptr, 0.0, 1.0},
+                         {"orientation", "deg", nullptr, 0.0, 360.0}};
+    VolumeView motors = flatVolume(p, "motors");
+    motors.scalars = {{"bound", "m0", nullptr}, {"free", "m0", nullptr}};
+    VolumeView flow = flatVolume(p, "flow");
+    flow.scalars = {{"speed", "V", nullptr}, {"u", "V", nullptr}, {"v", "V", nullptr}};
+    views.volumes = {std::move(filaments), std::move(motors), std::move(flow)};
+    return views;
+}
+
+ModelViews hostViews(const GlidingParams& p, const GlidingTables& t, const RunState& s,
+                     ViewBuffers& b) {
+    const std::size_t cells = static_cast<std::size_t>(p.n) * p.n;
+    for (std::vector<float>* v : {&b.density, &b.polar, &b.nematic, &b.orientation, &b.bound,
+                                  &b.free, &b.u, &b.v, &b.speed})
+        v->resize(cells);
+    const int nt = t.ntheta;
+    for (std::size_t cell = 0; cell < cells; ++cell) {
+        const double* psi = s.filaments.psi.data() + cell * nt;
+        double c = 0, px = 0, py = 0, d11 = 0, d12 = 0, d22 = 0;
+        int best = 0;
+        for (int j = 0; j < nt; ++j) {
+            const double co = t.cosT[j], si = t.sinT[j];
+            c += psi[j];
+            px += co * psi[j];
+            py += si * psi[j];
+            d11 += co * co * psi[j];
+            d12 += co * si * psi[j];
+            d22 += si * si * psi[j];
+            if (psi[j] > psi[best]) best = j;
+        }
+        // Polar order |P|/c and nematic order: the largest eigenvalue of Q = 2D/c - I.
+        const double inv = c > 0 ? 1.0 / c : 0.0;
+        b.density[cell] = static_cast<float>(c * t.dtheta);
+        b.polar[cell] = static_cast<float>(std::hypot(px, py) * inv);
+        b.nematic[cell] = static_cast<float>(std::hypot(d11 - d22, 2.0 * d12) * inv);
+        b.orientation[cell] =
+            static_cast<float>((best + 0.5) * t.dtheta * 180.0 / std::numbers::pi);
+        b.bound[cell] = static_cast<float>(s.boundCoarse[cell]);
+        b.free[cell] = static_cast<float>(s.free[cell]);
+        b.u[cell] = static_cast<float>(s.u[cell]);
+        b.v[cell] = static_cast<float>(s.v[cell]);
+        b.speed[cell] = static_cast<float>(std::hypot(s.u[cell], s.v[cell]));
+    }
+    ModelViews views = viewLayout(p);
+    VolumeView& f = views.volumes[0];
+    f.scalars[0].data = b.density.data();
+    f.scalars[1].data = b.polar.data();
+    f.scalars[2].data = b.nematic.data();
+    f.scalars[3].data = b.orientation.data();
+    views.volumes[1].scalars[0].data = b.bound.data();
+    views.volumes[1].scalars[1].data = b.free.data();
+    views.volumes[2].scalars[0].data = b.speed.data();
+    views.volumes[2].scalars[1].data = b.u.data();
+    views.volumes[2].scalars[2].data = b.v.data();
+    return views;
+}
+
+}  // namespace cf::gliding

@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// Views of `gliding` (docs/design/gliding.md 5) as host arrays: flat volumes (n x n x 1) over
+// the unit square. "filaments": density c, polar order |P|/c, nematic order and the dominant
+// orientation argmax_theta Psi (G:420, degrees); "motors": bound Mb,coarse and free Mf; "flow":
+// the velocity at the filament plane z0 (u, v, speed). The vector glyphs of Fig. 6 need a
+// vector view type (design 5, stage 7); until then orientation and flow are scalar channels.
+#include <vector>
+
+#include "sim/core/views.hpp"
+#include "sim/models/gliding/gliding_model.hpp"
+
+namespace cf::gliding {
+
+struct ViewBuffers {
+    std::vector<float> density, polar, nematic, orientation, bound, free, u, v, speed;
+};
+
+// The views' frame and channels with null arrays.
+ModelViews viewLayout(const GlidingParams& p);
+// Fills `b` from `s` and points the layout's channels at it (valid until b changes).
+ModelViews hostViews(const GlidingParams& p, const GlidingTables& t, const RunState& s,
+                     ViewBuffers& b);
+
+}  // namespace cf::gliding
