@@ -9,3 +9,6 @@ list(APPEND CELLFORGE_SIM_SOURCES
 list(APPEND CELLFORGE_SIM_FFTW_SOURCES
   models/gliding/cpu/fftw_plans.cpp
   models/gliding/cpu/smoluchowski_cpu.cpp)
+# Stage 2: bound motors on the CPU (design 2.5, 2.7; no FFTW needed).
+list(APPEND CELLFORGE_SIM_SOURCES
+  models/gliding/cpu/motors_cpu.cpp)
