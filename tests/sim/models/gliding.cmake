@@ -9,3 +9,9 @@ if(CELLFORGE_HAVE_FFTW)
   cellforge_add_test(test_gliding_smoluchowski CPU_ONLY SOURCES
     sim/models/test_gliding_smoluchowski.cpp)
 endif()
+# Bound motors on the CPU (design 2.5, 2.7; tests T6, T8 motor/force invariants, T9); the
+# invariant test steps the filaments too, so it needs FFTW.
+if(CELLFORGE_HAVE_FFTW)
+  cellforge_add_test(test_gliding_motors CPU_ONLY SOURCES
+    sim/models/test_gliding_motors.cpp)
+endif()
