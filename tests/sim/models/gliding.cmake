@@ -15,3 +15,8 @@ if(CELLFORGE_HAVE_FFTW)
   cellforge_add_test(test_gliding_motors CPU_ONLY SOURCES
     sim/models/test_gliding_motors.cpp)
 endif()
+# The model through its interface on every backend (design 6.2 T8, T10, T11): invariants,
+# exact restart, checks, live edits, views.
+if(CELLFORGE_HAVE_FFTW)
+  cellforge_add_test(test_gliding_model SOURCES sim/models/test_gliding_model.cpp)
+endif()

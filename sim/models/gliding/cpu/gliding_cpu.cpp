@@ -10,6 +10,7 @@
 
 #include "sim/core/errors.hpp"
 #include "sim/core/number_format.hpp"
+#include "sim/models/gliding/cpu/motors_cpu.hpp"
 #include "sim/models/gliding/cpu/smoluchowski_cpu.hpp"
 #include "sim/models/gliding/gliding_model.hpp"
 #include "sim/models/gliding/gliding_views.hpp"
@@ -31,6 +32,10 @@ public:
         const std::vector<double> c = density(s.filaments, t);
         checkWellPosed(p, *std::max_element(c.begin(), c.end()));
         initialMotorsAndFlow(p, t, s);
+        MotorState motors;
+        initMotors(p, t, motors);
+        // G:412: the motors may first settle on the initial filaments, frozen.
+        if (p.motorsEnabled && p.burnIn > 0) advanceMotors(p, t, s.filaments, p.burnIn, motors);
         auto smol = std::make_unique<SmoluchowskiCpu>(t);
         // Everything built: only now replace the running state (a failed reset keeps it).
         params_.emplace(params);
@@ -38,6 +43,7 @@ public:
         t_ = std::move(t);
         s_ = std::move(s);
         smol_ = std::move(smol);
+        motors_ = std::move(motors);
         illPosed_ = false;
     }
 
@@ -61,13 +67,16 @@ public:
 
     std::vector<Metric> metrics() override {
         requireReset();
-        syncHistory();
-        return stateMetrics(p_, t_, s_);
+        syncState();
+        std::vector<Metric> m = stateMetrics(p_, t_, s_);
+        m.push_back({"motor substeps (max)", "1", static_cast<double>(motors_.substepsMax)});
+        m.push_back({"motor clamps", "1", static_cast<double>(motors_.clampCount)});
+        return m;
     }
 
     Snapshot snapshot() override {
         requireReset();
-        syncHistory();
+        syncState();
         return makeSnapshot(p_, t_, s_);
     }
 
@@ -75,6 +84,9 @@ public:
         requireReset();
         RunState s = readSnapshot(p_, t_, snap);
         smol_->setHistory(s.aPrev, s.dtPrev, s.ab2Steps);
+        motors_.mb = s.boundPacked;
+        motors_.coarse = s.boundCoarse;
+        motors_.free = s.free;
         s_ = std::move(s);
     }
 
@@ -85,6 +97,7 @@ public:
 
     ModelViews views() override {
         requireReset();
+        syncState();
         return hostViews(p_, t_, s_, viewBuffers_);
     }
 
@@ -93,14 +106,18 @@ private:
         if (!params_) throw SimulationError("gliding: the model has not been reset");
     }
 
-    // The AB2 history lives in the stepper; copy it into the run state for snapshots.
-    void syncHistory() {
+    // The AB2 history lives in the stepper and the motors in their own state; copy both into
+    // the run state for snapshots, metrics and views.
+    void syncState() {
         s_.aPrev = smol_->previousOperator();
         s_.dtPrev = smol_->previousDt();
         s_.ab2Steps = smol_->steps();
+        s_.boundPacked = motors_.mb;
+        s_.boundCoarse = motors_.coarse;
+        s_.free = motors_.free;
     }
 
-    // One outer step (design 2): the filament step; motors and flow follow in stages 2-3.
+    // One outer step (design 2): filaments, motors and their force; the flow follows (stage 3).
     void outerStep() {
         const double limit = smol_->cflStep(p_, t_, s_.filaments);
         double dt = limit;
@@ -121,6 +138,14 @@ private:
                                   " T (CFL rate " + formatShort(p_.courantOut / dt, 3) +
                                   "): the state is blowing up");
         smol_->step(p_, t_, s_.filaments, dt);
+        // Motors sub-cycle to t + dt on the new filaments (design 2.5), then their force.
+        if (p_.motorsEnabled) {
+            advanceMotors(p_, t_, s_.filaments, dt, motors_);
+            if (p_.fluidEnabled) {
+                boundGather(p_, t_, s_.filaments, motors_, w_);
+                forceGather(p_, t_, w_, fx_, fy_);
+            }
+        }
         s_.time += dt;
         ++s_.step;
         monitorDensity();
@@ -145,6 +170,8 @@ private:
     GlidingTables t_;
     RunState s_;
     std::unique_ptr<SmoluchowskiCpu> smol_;
+    MotorState motors_;
+    std::vector<double> w_, fx_, fy_;  // W and the motor force F2 at the nodes
     ViewBuffers viewBuffers_;
     bool illPosed_ = false;
 };

@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// `gliding` through the Model interface on every backend (docs/design/gliding.md 6.2 T8, T10,
+// T11): invariants of a coupled run, exact restart, the checks a user meets before and while
+// running, and the views.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "sim/core/errors.hpp"
+#include "sim/models/gliding/gliding_model.hpp"
+#include "tests/support/backends.hpp"
+
+namespace cf {
+namespace {
+
+class GlidingModelTest : public testing::TestWithParam<Backend> {
+protected:
+    void SetUp() override {
+        CF_REQUIRE_BACKEND(GetParam());
+        const auto& b = desc.backends;
+        if (std::find(b.begin(), b.end(), GetParam()) == b.end())
+            GTEST_SKIP() << "gliding has no " << toString(GetParam()) << " backend yet";
+        // The 64^2 x 16^2 ring lattice of S1 Fig. 6 at its smallest resolution.
+        set("grid.n=64");
+        set("grid.ninner=16");
+    }
+    void set(const std::string& assignment) { params.setFromAssignment(assignment); }
+    std::unique_ptr<Model> make() { return desc.create(GetParam()); }
+
+    const ModelDescriptor desc = gliding::descriptor();
+    ParamSet params{desc.parameters()};
+};
+
+double metric(Model& m, const std::string& name) {
+    for (const Metric& x : m.metrics())
+        if (x.name == name) return x.value;
+    throw std::runtime_error("no metric " + name);
+}
+
+std::vector<double> field(const Snapshot& s, const char* name) {
+    return s.at(name).as<double>();
+}
+
+// T8 with the fluid off: the filament number stays at its initial value (the Lambda = 0 mode of
+// the CN solve and telescoping fluxes: round-off only, 1e-12), and the motors keep
+// Mf + Mb,coarse = M at every anchor (the cap and Mf = M - Mb,coarse: exact up to one rounding
+// of M - x + x, 1e-15) with 0 <= Mf <= M.
+TEST_P(GlidingModelTest, CoupledRunKeepsFilamentsAndMotors) {
+    set("fluid.enabled=false");
+    auto m = make();
+    m->reset(params, 1);
+    const double n0 = metric(*m, "filament number");
+    m->advance(20);
+    const double n1 = metric(*m, "filament number");
+    std::printf("N(0) = %.15f, N(20 steps, t = %.4f T) = %.15f\n", n0, m->time(), n1);
+    EXPECT_NEAR(n1 / n0 - 1.0, 0.0, 1e-12);
+    const Snapshot s = m->snapshot();
+    const auto bound = field(s, "bound_motors"), free = field(s, "free_motors");
+    double worst = 0, meanBound = 0;
+    for (std::size_t i = 0; i < bound.size(); ++i) {
+        worst = std::max(worst, std::abs(bound[i] + free[i] - 1.0));
+        EXPECT_GE(free[i], 0.0);
+        EXPECT_LE(free[i], 1.0);
+        meanBound += bound[i] / static_cast<double>(bound.size());
+    }
+    std::printf("max |Mf + Mb,coarse - M| = %.3g, mean bound fraction %.6f\n", worst, meanBound);
+    EXPECT_LE(worst, 1e-15);
+    // Motors bind: the mean bound fraction heads for B_ref ~ 0.36 (G:119, G:433).
+    EXPECT_GT(meanBound, 0.2);
+    EXPECT_LT(meanBound, 0.6);
+    EXPECT_EQ(metric(*m, "motor clamps"), 0.0);
+}
+
+// T10: a checkpoint at step 7 restored into a fresh model continues bit for bit (the AB2
+// history A^{n-1}, the previous dt and the packed bound motors are in the snapshot).
+TEST_P(GlidingModelTest, RestartIsBitIdentical) {
+    set("fluid.enabled=false");
+    auto a = make();
+    a->reset(params, 3);
+    a->advance(7);
+    const Snapshot at7 = a->snapshot();
+    a->advance(8);
+    const Snapshot straight = a->snapshot();
+
+    auto b = make();
+    b->reset(params, 3);
+    b->restore(at7);
+    b->advance(8);
+    const Snapshot resumed = b->snapshot();
+    EXPECT_EQ(resumed.step, straight.step);
+    EXPECT_EQ(resumed.time, straight.time);
+    for (const char* name : {"psi", "bound_packed", "free_motors", "flow", "ab2_history"})
+        EXPECT_TRUE(field(resumed, name) == field(straight, name)) << name;
+}
+
+// A checkpoint of another grid is refused with the field and the parameters that differ.
+TEST_P(GlidingModelTest, RestoreOfAnotherGridNamesTheField) {
+    auto small = make();
+    small->reset(params, 1);
+    const Snapshot s = small->snapshot();
+    set("grid.n=32");
+    auto other = make();
+    other->reset(params, 1);
+    try {
+        other->restore(s);
+        FAIL() << "restore accepted a 64^2 checkpoint into a 32^2 run";
+    } catch (const IoError& e) {
+        EXPECT_NE(std::string(e.what()).find("'psi'"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("grid.n"), std::string::npos) << e.what();
+    }
+}
+
+// T11: fixed mode with a step over the advective limit stops with the limit in the message.
+TEST_P(GlidingModelTest, FixedStepOverTheCflLimitIsRefused) {
+    set("time.dt_mode=fixed");
+    set("time.dt=0.5");
+    auto m = make();
+    m->reset(params, 1);
+    try {
+        m->advance(1);
+        FAIL() << "a fixed step of 0.5 T passed the CFL check";
+    } catch (const SimulationError& e) {
+        const std::string text = e.what();
+        std::printf("%s\n", text.c_str());
+        EXPECT_NE(text.find("time.dt = 0.5 exceeds the advective limit"), std::string::npos);
+    }
+    EXPECT_EQ(m->step(), 0u);
+}
+
+// T11: the anti-diffusion condition at reset (G:209-212), through the model, before anything runs.
+TEST_P(GlidingModelTest, AntiDiffusiveStartIsRefusedAtReset) {
+    set("filaments.Dt=1e-5");
+    auto m = make();
+    EXPECT_THROW(m->reset(params, 1), ParameterError);
+}
+
+// The uniform isotropic state is a steady state of the whole model (G:449): with motors at
+// their uniform steady state, Psi stays uniform to round-off over 10 steps.
+TEST_P(GlidingModelTest, UniformIsotropicStateStaysUniform) {
+    set("init.layout=uniform");
+    set("fluid.enabled=false");
+    auto m = make();
+    m->reset(params, 1);
+    const auto psi0 = field(m->snapshot(), "psi");
+    m->advance(10);
+    const auto psi = field(m->snapshot(), "psi");
+    double worst = 0;
+    for (std::size_t i = 0; i < psi.size(); ++i)
+        worst = std::max(worst, std::abs(psi[i] / psi0[i] - 1.0));
+    std::printf("uniform isotropic: max |Psi/Psi0 - 1| after 10 steps = %.3g\n", worst);
+    EXPECT_LE(worst, 1e-13);
+    const auto bound = field(m->snapshot(), "bound_motors");
+    const auto [lo, hi] = std::minmax_element(bound.begin(), bound.end());
+    EXPECT_EQ(*lo, *hi) << "bound motors differ between anchors of a uniform state";
+}
+
+// Live edits reach the next step; structural edits wait for the reset.
+TEST_P(GlidingModelTest, LiveEditOfTheSpeedChangesTheNextStep) {
+    set("fluid.enabled=false");
+    auto a = make(), b = make();
+    a->reset(params, 1);
+    b->reset(params, 1);
+    a->advance(2);
+    b->advance(2);
+    ParamSet edited = params;
+    edited.setFromAssignment("filaments.Vsp=0");
+    edited.setFromAssignment("grid.n=32");  // structural: ignored until a reset
+    b->setLiveParameters(edited);
+    a->advance(1);
+    b->advance(1);
+    EXPECT_FALSE(field(a->snapshot(), "psi") == field(b->snapshot(), "psi"));
+    EXPECT_EQ(field(b->snapshot(), "density").size(), 64u * 64u);
+}
+
+// The views: the filament density channel equals the snapshot's density (float rounding).
+TEST_P(GlidingModelTest, DensityViewMatchesTheSnapshot) {
+    auto m = make();
+    m->reset(params, 1);
+    m->advance(3);
+    const ModelViews v = m->views();
+    ASSERT_EQ(v.volumes.size(), 3u);
+    const VolumeView& f = v.volumes[0];
+    EXPECT_EQ(f.name, "filaments");
+    const auto c = field(m->snapshot(), "density");
+    const auto shown = viewToHost(f.scalars[0].data, f.voxelCount(), f.space);
+    ASSERT_EQ(shown.size(), c.size());
+    for (std::size_t i = 0; i < c.size(); ++i)
+        ASSERT_NEAR(shown[i], c[i], 1e-6 * c[i]) << i;
+}
+
+INSTANTIATE_TEST_SUITE_P(AllBackends, GlidingModelTest, testing::ValuesIn(test::builtBackends()),
+                         test::backendName);
+
+}  // namespace
+}  // namespace cf
