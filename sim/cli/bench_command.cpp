@@ -91,6 +91,9 @@ int runBench(const ModelRegistry& registry, const BenchOptionsCli& options) {
                         static_cast<unsigned long long>(r.entities), r.medianSeconds * 1e3,
                         r.stepsPerSecond(), gbps);
             std::fflush(stdout);
+            nlohmann::json extra = nlohmann::json::object();
+            for (const auto& [name, value] : r.extra)
+                extra[name] = value;
             results.push_back({{"model", model.name},
                                {"case", c->name},
                                {"description", c->description},
@@ -107,7 +110,8 @@ int runBench(const ModelRegistry& registry, const BenchOptionsCli& options) {
                                {"entity_steps_per_s", r.entityStepsPerSecond()},
                                {"bytes_per_step", r.bytesPerStep},
                                {"effective_GB_per_s", gbps},
-                               {"note", r.note}});
+                               {"note", r.note},
+                               {"extra", extra}});
         }
     }
     if (options.json) {

@@ -106,6 +106,9 @@ struct BenchResult {
     double entityStepsPerSecond() const { return stepsPerSecond() * static_cast<double>(entities); }
     std::string note;           // what bounds it, bytes moved per step, ...
     double bytesPerStep = 0.0;  // estimated device-memory traffic, 0 when unknown
+    // Further figures of the case (a split by stage, a reference, a ratio), written to the
+    // JSON under "extra" as name: value.
+    std::vector<std::pair<std::string, double>> extra;
 };
 
 struct BenchOptions {

@@ -128,6 +128,14 @@ std::vector<Metric> stateMetrics(const GlidingParams& p, const GlidingTables& t,
     };
 }
 
+void appendStageTimes(std::vector<Metric>& out, const StageSeconds& seconds, std::uint64_t steps) {
+    if (steps == 0) return;
+    static constexpr const char* kNames[] = {"time filaments", "time motors", "time force",
+                                             "time fluid"};
+    for (int i = 0; i < static_cast<int>(Stage::Count); ++i)
+        out.push_back({kNames[i], "ms/step", 1e3 * seconds[i] / static_cast<double>(steps)});
+}
+
 std::string antiDiffusionNote(const GlidingParams& p, std::uint64_t step, double cmax) {
     if (p.stericReading != static_cast<std::int32_t>(StericReading::MaierSaupe) || p.ut <= 0)
         return {};
@@ -145,6 +153,7 @@ ModelDescriptor descriptor() {
     d.timeUnit = kTimeUnit;
     d.parameters = &parameterTable;
     d.backends = {Backend::Cpu};
+    d.benchCases = benchCases();
     d.create = [](Backend b) { return createOnBackend("gliding", b, &makeCpuModel, nullptr); };
     d.validate = [](const ParamSet& params) {
         GlidingParams p = checkedParams(params);

@@ -9,6 +9,7 @@
 // against the CFL limit); Psi^{n+1} by CNAB2; the motors sub-cycled to t + dt at every anchor
 // with Psi^{n+1} frozen; the motor force on the fluid; the stresses; the Stokes solve for the
 // flow at the filament plane, which the next filament step reads.
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -22,6 +23,8 @@
 namespace cf::gliding {
 
 ModelDescriptor descriptor();
+// `cellforge-sim bench gliding` (gliding_bench.cpp).
+std::vector<BenchCase> benchCases();
 
 // The model's time unit T = l / v_m (G:80-91).
 inline constexpr const char* kTimeUnit = "T";
@@ -52,6 +55,14 @@ RunState readSnapshot(const GlidingParams& p, const GlidingTables& t, const Snap
 
 // Scalar observables of a state (host arithmetic; backends add their own counters).
 std::vector<Metric> stateMetrics(const GlidingParams& p, const GlidingTables& t, const RunState& s);
+
+// Wall time per outer step by stage, averaged over the last advance() (the benchmark's split,
+// design 6.3): the filament step (moments, CFL, CNAB2), the motor sub-cycling, the force (W
+// and F2) and the fluid (stresses, Stokes, velocity gradient).
+enum class Stage : int { Filaments = 0, Motors, Force, Fluid, Count };
+using StageSeconds = std::array<double, static_cast<int>(Stage::Count)>;
+// Appends "time <stage>" metrics in ms per outer step (nothing when steps is 0).
+void appendStageTimes(std::vector<Metric>& out, const StageSeconds& seconds, std::uint64_t steps);
 
 // The model note raised once when max c crosses Dt/Ut during a run (G:209-212): the density
 // equation is ill-posed there. Empty when the steric reading is not Maier-Saupe.

@@ -12,6 +12,7 @@ list(APPEND CELLFORGE_SIM_FFTW_SOURCES
   models/gliding/cpu/smoluchowski_cpu.cpp
   models/gliding/gliding_model.cpp
   models/gliding/gliding_views.cpp
+  models/gliding/gliding_bench.cpp
   models/gliding/cpu/gliding_cpu.cpp)
 # Stage 2: bound motors on the CPU (design 2.5, 2.7; no FFTW needed).
 list(APPEND CELLFORGE_SIM_SOURCES

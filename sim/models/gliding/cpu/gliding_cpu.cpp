@@ -3,6 +3,7 @@
 // parallelFor over cells and anchors with per-item writes only, so results do not depend on
 // the thread count.
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <memory>
 #include <optional>
@@ -58,6 +59,8 @@ public:
 
     void advance(std::uint64_t steps) override {
         requireReset();
+        stageSeconds_ = {};
+        stageSteps_ = 0;
         for (std::uint64_t i = 0; i < steps; ++i)
             outerStep();
     }
@@ -71,6 +74,7 @@ public:
         std::vector<Metric> m = stateMetrics(p_, t_, s_);
         m.push_back({"motor substeps (max)", "1", static_cast<double>(motors_.substepsMax)});
         m.push_back({"motor clamps", "1", static_cast<double>(motors_.clampCount)});
+        appendStageTimes(m, stageSeconds_, stageSteps_);
         return m;
     }
 
@@ -119,6 +123,13 @@ private:
 
     // One outer step (design 2): filaments, motors and their force; the flow follows (stage 3).
     void outerStep() {
+        auto last = std::chrono::steady_clock::now();
+        const auto lap = [&](Stage stage) {
+            const auto now = std::chrono::steady_clock::now();
+            stageSeconds_[static_cast<int>(stage)] +=
+                std::chrono::duration<double>(now - last).count();
+            last = now;
+        };
         const double limit = smol_->cflStep(p_, t_, s_.filaments);
         double dt = limit;
         if (p_.dtMode == static_cast<std::int32_t>(DtMode::Fixed)) {
@@ -138,14 +149,18 @@ private:
                                   " T (CFL rate " + formatShort(p_.courantOut / dt, 3) +
                                   "): the state is blowing up");
         smol_->step(p_, t_, s_.filaments, dt);
+        lap(Stage::Filaments);
         // Motors sub-cycle to t + dt on the new filaments (design 2.5), then their force.
         if (p_.motorsEnabled) {
             advanceMotors(p_, t_, s_.filaments, dt, motors_);
+            lap(Stage::Motors);
             if (p_.fluidEnabled) {
                 boundGather(p_, t_, s_.filaments, motors_, w_);
                 forceGather(p_, t_, w_, fx_, fy_);
+                lap(Stage::Force);
             }
         }
+        ++stageSteps_;
         s_.time += dt;
         ++s_.step;
         monitorDensity();
@@ -174,6 +189,8 @@ private:
     std::vector<double> w_, fx_, fy_;  // W and the motor force F2 at the nodes
     ViewBuffers viewBuffers_;
     bool illPosed_ = false;
+    StageSeconds stageSeconds_{};
+    std::uint64_t stageSteps_ = 0;
 };
 
 }  // namespace

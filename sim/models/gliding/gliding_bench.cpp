@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// `cellforge-sim bench gliding`: ms per outer step at S1's six resolutions (S:252), split by
+// stage, against S1's optimised one-GPU figures and the targets (docs/design/gliding.md
+// 6.3). The 64^2 cases run by default; the larger ones with --all or --case (the CPU takes
+// seconds per step there).
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "sim/core/bench.hpp"
+#include "sim/models/gliding/gliding_model.hpp"
+
+namespace cf::gliding {
+
+namespace {
+
+struct Resolution {
+    int n, ninner;
+    double s1OptimisedMs;  // S1's optimised 1-GPU ms per outer step (design 0: S:253)
+    double targetMs;       // the H100 target, 0 where it names none
+};
+
+constexpr Resolution kResolutions[] = {
+    {64, 16, 46, 5},   {64, 32, 97, 0},    {128, 16, 322, 0},
+    {128, 32, 526, 0}, {256, 16, 1220, 0}, {256, 32, 2314, 50},
+};
+
+double metricOf(const std::vector<Metric>& metrics, const char* name) {
+    for (const Metric& m : metrics)
+        if (m.name == name) return m.value;
+    return 0.0;
+}
+
+BenchCase fig6Case(const Resolution& r) {
+    BenchCase c;
+    c.name = "fig6-" + std::to_string(r.n) + "x" + std::to_string(r.ninner);
+    c.description = "S1 Fig. 6 ring lattice at " + std::to_string(r.n) + "^2 x " +
+                    std::to_string(r.ninner) +
+                    "^2, motors burnt in for 1/koff, 5 warm-up then timed outer steps (CFL dt); "
+                    "S1 optimised 1 GPU: " +
+                    std::to_string(static_cast<int>(r.s1OptimisedMs)) + " ms per outer step";
+    c.runByDefault = r.n == 64;
+    c.run = [r](Backend b, const BenchOptions& o) {
+        ParamSet params(parameterTable());
+        params.setFromAssignment("grid.n=" + std::to_string(r.n));
+        params.setFromAssignment("grid.ninner=" + std::to_string(r.ninner));
+        params.setFromAssignment("motors.burn_in=0.5");  // 1/koff at the default koff = 2
+        std::unique_ptr<Model> m = descriptor().create(b);
+        m->reset(params, 12345u);
+        m->advance(5);
+        m->synchronize();
+        const std::uint64_t steps =
+            b == Backend::Cuda ? 20 : std::max<std::uint64_t>(2, std::lround(10 * o.scale));
+        BenchResult result;
+        result.backend = b;
+        result.entities = static_cast<std::uint64_t>(r.n) * r.n;
+        result.stepsPerRepeat = steps;
+        std::vector<Metric> last;
+        timeRepeats(result, o.repeats, [&] {
+            m->advance(steps);
+            m->synchronize();
+            last = m->metrics();  // the stage split of this repeat
+        });
+        m->checkFinite();
+        const double ms = 1e3 * result.medianSeconds / static_cast<double>(steps);
+        result.extra = {{"ms_per_outer_step", ms},
+                        {"ms_filaments", metricOf(last, "time filaments")},
+                        {"ms_motors", metricOf(last, "time motors")},
+                        {"ms_force", metricOf(last, "time force")},
+                        {"ms_fluid", metricOf(last, "time fluid")},
+                        {"motor_substeps_max", metricOf(last, "motor substeps (max)")},
+                        {"dt", metricOf(last, "dt")},
+                        {"s1_optimised_ms", r.s1OptimisedMs},
+                        {"speedup_vs_s1", r.s1OptimisedMs / ms}};
+        if (r.targetMs > 0) result.extra.push_back({"target_ms", r.targetMs});
+        result.note = "entities = anchors N^2; ms per outer step " + std::to_string(ms) + " (S1 " +
+                      std::to_string(static_cast<int>(r.s1OptimisedMs)) + " ms)";
+        return result;
+    };
+    return c;
+}
+
+}  // namespace
+
+std::vector<BenchCase> benchCases() {
+    std::vector<BenchCase> cases;
+    for (const Resolution& r : kResolutions)
+        cases.push_back(fig6Case(r));
+    return cases;
+}
+
+}  // namespace cf::gliding
