@@ -5,7 +5,8 @@
 list(APPEND CELLFORGE_SIM_SOURCES
   models/gliding/gliding_params.cpp
   models/gliding/gliding_tables.cpp
-  models/gliding/gliding_state.cpp)
+  models/gliding/gliding_state.cpp
+  models/gliding/gliding_zgrid.cpp)
 list(APPEND CELLFORGE_SIM_FFTW_SOURCES
   models/gliding/cpu/fftw_plans.cpp
   models/gliding/cpu/smoluchowski_cpu.cpp)
