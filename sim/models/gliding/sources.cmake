@@ -9,4 +9,5 @@ list(APPEND CELLFORGE_SIM_SOURCES
   models/gliding/gliding_zgrid.cpp)
 list(APPEND CELLFORGE_SIM_FFTW_SOURCES
   models/gliding/cpu/fftw_plans.cpp
-  models/gliding/cpu/smoluchowski_cpu.cpp)
+  models/gliding/cpu/smoluchowski_cpu.cpp
+  models/gliding/cpu/fluid_cpu.cpp)
