@@ -226,12 +226,14 @@ void solveLongitudinal(const ZGrid& g, double eps, double k, double f, std::vect
     }
     lu.factor();
     lu.solve(b.data());
+    // Pivoting may mix a wall row into its neighbours, leaving ~1e-24 round-off in the wall
+    // values; the no-slip values are exactly 0, so only the interior nodes are copied.
     u.assign(cells + 1, 0.0);
-    for (std::int32_t j = 0; j <= cells; ++j)
+    for (std::int32_t j = 1; j < cells; ++j)
         u[j] = b[3 * j];
     if (w) {
         w->assign(cells + 1, 0.0);
-        for (std::int32_t j = 0; j <= cells; ++j)
+        for (std::int32_t j = 1; j < cells; ++j)
             (*w)[j] = b[3 * j + 1];
     }
 }
@@ -277,6 +279,54 @@ TransferTable precomputeTransfer(const ZGrid& g, double eps, std::int32_t n) {
             const Transfer tr = transfer(g, eps, std::sqrt(kxv * kxv + kyv * kyv));
             t.par[mode] = tr.par;
             t.perp[mode] = tr.perp;
+        },
+        8);
+    return t;
+}
+
+ProfileTable precomputeProfiles(const ZGrid& g, double eps, std::int32_t n,
+                                const std::vector<double>& levels) {
+    ProfileTable t;
+    t.n = n;
+    t.levels = levels;
+    const std::size_t nz = levels.size();
+    // Each level's cell and linear weight, once.
+    std::vector<std::int32_t> cell(nz);
+    std::vector<double> frac(nz);
+    for (std::size_t l = 0; l < nz; ++l) {
+        const double z = levels[l];
+        if (!(z >= 0.0 && z <= 1.0))
+            throw ParameterError("gliding: profile level z = " + formatShort(z, 3) +
+                                 " lies outside the gap [0, 1]");
+        const auto it = std::upper_bound(g.z.begin(), g.z.end(), z);
+        const std::int32_t c = std::clamp<std::int32_t>(
+            static_cast<std::int32_t>(it - g.z.begin()) - 1, 0, g.cells() - 1);
+        cell[l] = c;
+        frac[l] = (z - g.z[c]) / g.h[c];
+    }
+    const std::int32_t nh = n / 2 + 1;
+    const std::size_t modes = static_cast<std::size_t>(n) * nh;
+    t.par.assign(modes * nz, 0.0);
+    t.perp.assign(modes * nz, 0.0);
+    t.w.assign(modes * nz, 0.0);
+    parallelFor(
+        modes,
+        [&](std::size_t mode) {
+            const std::int32_t ky = static_cast<std::int32_t>(mode / nh);
+            const std::int32_t kx = static_cast<std::int32_t>(mode % nh);
+            const double kxv = waveNumberX(kx), kyv = waveNumberY(ky, n);
+            const double k = std::sqrt(kxv * kxv + kyv * kyv);
+            std::vector<double> up, uq, w;
+            solveTransverse(g, eps, k, 1.0, uq);
+            solveLongitudinal(g, eps, k, 1.0, up, &w);
+            auto lerp = [&](const std::vector<double>& v, std::size_t l) {
+                return (1.0 - frac[l]) * v[cell[l]] + frac[l] * v[cell[l] + 1];
+            };
+            for (std::size_t l = 0; l < nz; ++l) {
+                t.par[mode * nz + l] = lerp(up, l);
+                t.perp[mode * nz + l] = lerp(uq, l);
+                t.w[mode * nz + l] = lerp(w, l);
+            }
         },
         8);
     return t;

@@ -93,6 +93,18 @@ struct TransferTable {
 };
 TransferTable precomputeTransfer(const ZGrid& g, double eps, std::int32_t n);
 
+// Output-time profiles (G:312-314, design 2.8 "output times only"): per R2C mode and requested
+// height z_l, the unit-forcing responses Phi_par, Phi_perp and Phi_w (w_hat = i Phi_w f_par),
+// linearly interpolated between nodes, at [mode * levels.size() + l]. k = 0: Phi_par = Phi_perp
+// (the transverse problem), Phi_w = 0. Throws ParameterError for a level outside [0, 1].
+struct ProfileTable {
+    std::int32_t n = 0;
+    std::vector<double> levels;
+    std::vector<double> par, perp, w;
+};
+ProfileTable precomputeProfiles(const ZGrid& g, double eps, std::int32_t n,
+                                const std::vector<double>& levels);
+
 // The in-plane wavenumber of R2C mode (kx, ky) of an n x n unit square: 2 pi times the signed
 // mode numbers.
 inline double waveNumberX(std::int32_t kx) {

@@ -269,6 +269,37 @@ TEST(GlidingFluid, UniformForceProfileIsPiecewiseLinear) {
     }
 }
 
+// Output profiles: at k = 0 the uniform-force line eps^2 z0 (1 - z) above the band (G:471) at
+// levels between nodes (linear interpolation is exact on a line; 1e-12 relative); at k != 0
+// zero net longitudinal flux, sum h (u_c + u_c+1)/2 = (W(0) - W(1))/k = 0 (G:321), to 1e-12 of
+// the transverse flux, which is not zero; w vanishes at both walls.
+TEST(GlidingFluid, ProfilesCarryNoNetLongitudinalFlux) {
+    const GlidingParams p = params({});
+    const ZGrid g = gliding::buildZGrid(p);
+    const std::vector<double> levels = {0.0, 0.01, 0.3, 0.77, 1.0};
+    const gliding::ProfileTable prof = gliding::precomputeProfiles(g, p.eps, 8, levels);
+    const double e2 = p.eps * p.eps;
+    for (std::size_t l = 1; l < levels.size(); ++l)
+        EXPECT_NEAR(prof.par[l], e2 * p.z0 * (1 - levels[l]), 1e-12 * e2 * p.z0);
+    EXPECT_EQ(prof.w[levels.size() * 3], 0.0);  // mode (3, 0), z = 0
+    EXPECT_NEAR(prof.w[levels.size() * 4 - 1], 0.0, 1e-18);
+    for (double kappa : {0.5, 5.0, 40.0}) {
+        std::vector<double> up, uq, w;
+        gliding::solveLongitudinal(g, p.eps, kappa / p.eps, 1.0, up, &w);
+        gliding::solveTransverse(g, p.eps, kappa / p.eps, 1.0, uq);
+        double fluxPar = 0, fluxPerp = 0;
+        for (int c = 0; c < g.cells(); ++c) {
+            fluxPar += 0.5 * g.h[c] * (up[c] + up[c + 1]);
+            fluxPerp += 0.5 * g.h[c] * (uq[c] + uq[c + 1]);
+        }
+        std::printf("kappa %g: flux par %.3g, perp %.3g, W(1) %.3g\n", kappa, fluxPar, fluxPerp,
+                    w.back());
+        EXPECT_LT(std::fabs(fluxPar), 1e-12 * std::fabs(fluxPerp));
+        EXPECT_EQ(w.front(), 0.0);
+        EXPECT_EQ(w.back(), 0.0);
+    }
+}
+
 // A grid-sized setup at 16^2 x 16 with the default fluid.
 struct Grid16 {
     GlidingParams p;
