@@ -6,10 +6,12 @@
 list(APPEND CELLFORGE_SIM_SOURCES
   models/gliding/gliding_params.cpp
   models/gliding/gliding_tables.cpp
-  models/gliding/gliding_state.cpp)
+  models/gliding/gliding_state.cpp
+  models/gliding/gliding_zgrid.cpp)
 list(APPEND CELLFORGE_SIM_FFTW_SOURCES
   models/gliding/cpu/fftw_plans.cpp
   models/gliding/cpu/smoluchowski_cpu.cpp
+  models/gliding/cpu/fluid_cpu.cpp
   models/gliding/gliding_model.cpp
   models/gliding/gliding_views.cpp
   models/gliding/gliding_bench.cpp

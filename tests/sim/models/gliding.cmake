@@ -8,6 +8,11 @@ cellforge_add_test(test_gliding_tables CPU_ONLY SOURCES
 if(CELLFORGE_HAVE_FFTW)
   cellforge_add_test(test_gliding_smoluchowski CPU_ONLY SOURCES
     sim/models/test_gliding_smoluchowski.cpp)
+  # The thin-gap Stokes solve (z-grid, banded LU, transfer functions, stresses, FFT path;
+  # design 2.8, tests T2 and T4).
+  cellforge_add_test(test_gliding_fluid CPU_ONLY SOURCES
+    sim/models/test_gliding_fluid.cpp
+    sim/models/test_gliding_fluid_stress.cpp)
 endif()
 # Bound motors on the CPU (design 2.5, 2.7; tests T6, T8 motor/force invariants, T9); the
 # invariant test steps the filaments too, so it needs FFTW.
