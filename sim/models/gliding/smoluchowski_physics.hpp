@@ -169,4 +169,46 @@ CF_HD AdvectionValue advectionAt(const AdvectionCoefficients& k, const Advection
     return {-((divX + divY) + divT), cflRate(axm, axp, aym, ayp, bm, bp, k.invDx, k.invDth)};
 }
 
+// L_h Psi at one (cell, theta) (G:366): cx = D_t/dx^2, ct = D_r/dtheta^2; sx, sy, st the
+// sums of the two x, y and theta neighbours.
+CF_HD double diffusionAt(double cx, double ct, double here, double sx, double sy, double st) {
+    return cx * ((sx + sy) - 4.0 * here) + ct * (st - 2.0 * here);
+}
+
+// The CNAB2 weights of one step (G:363-364): R = Psi + half L_h Psi + cNow A^n - cOld A^{n-1},
+// with w = dt/dt_prev, and forward Euler in A (no A^{n-1}) on the first step.
+struct CnWeights {
+    double half, cNow, cOld;
+    bool history;
+};
+
+CF_HD CnWeights cnWeights(double dt, double dtPrev, bool history) {
+    const double w = history ? dt / dtPrev : 0.0;
+    return {0.5 * dt, dt * (1.0 + 0.5 * w), dt * (0.5 * w), history};
+}
+
+CF_HD double cnRhsAt(const CnWeights& k, double psi, double lap, double a, double aPrev) {
+    const double adv = k.history ? k.cNow * a - k.cOld * aPrev : k.cNow * a;
+    return psi + k.half * lap + adv;
+}
+
+// The factor of one DFT mode in the Crank-Nicolson solve (G:366): 1/(1 - dt/2 Lambda) times
+// `norm` (1/(N^2 Ntheta): the transforms are unnormalised), Lambda = -D_t (sigma_x(kx) +
+// sigma_x(ky)) - D_r sigma_theta(m).
+CF_HD double cnFactor(double diffT, double diffR, double sigmaKx, double sigmaKy, double sigmaM,
+                      double half, double norm) {
+    const double lx = diffT * (sigmaKx + sigmaKy);
+    const double lambda = -lx - diffR * sigmaM;
+    return norm / (1.0 - half * lambda);
+}
+
+// The CFL step (G:350-351): C_out/rate, limited to growth x the previous step when there is
+// one; with no advection at all (rate 0) the fixed step `fallback`.
+CF_HD double cflDt(double rate, double courantOut, double fallback, double growth, double dtPrev,
+                   bool history) {
+    double dt = rate > 0 ? courantOut / rate : fallback;
+    if (history) dt = minOf(dt, growth * dtPrev);
+    return dt;
+}
+
 }  // namespace cf::gliding

@@ -113,7 +113,7 @@ void diffusionOperator(const GlidingParams& p, const GlidingTables& t, const Hos
                 const double sy = psi[ym * nt + j] + psi[yp * nt + j];
                 const double st =
                     psi[cell * nt + wrapIndex(j - 1, nt)] + psi[cell * nt + wrapIndex(j + 1, nt)];
-                out[cell * nt + j] = cx * ((sx + sy) - 4.0 * here) + ct * (st - 2.0 * here);
+                out[cell * nt + j] = diffusionAt(cx, ct, here, sx, sy, st);
             }
         },
         64);
@@ -137,9 +137,7 @@ double SmoluchowskiCpu::cflStep(const GlidingParams& p, const GlidingTables& t, 
     evaluatedFlow_ = flow;
     evaluatedRate_ = rate;
     // No advection at all: nothing limits the step but the fixed step and the growth limit.
-    double dt = rate > 0 ? p.courantOut / rate : p.dt;
-    if (steps_ > 0) dt = std::min(dt, p.growthLimit * dtPrev_);
-    return dt;
+    return cflDt(rate, p.courantOut, p.dt, p.growthLimit, dtPrev_, steps_ > 0);
 }
 
 double SmoluchowskiCpu::step(const GlidingParams& p, const GlidingTables& t, HostState& s,
@@ -153,15 +151,11 @@ double SmoluchowskiCpu::step(const GlidingParams& p, const GlidingTables& t, Hos
     evaluatedFor_ = nullptr;
     diffusionOperator(p, t, s, lap_);
     // Variable-step AB2 weights (G:364); the first step is forward Euler.
-    const double w = steps_ == 0 ? 0.0 : dt / dtPrev_;
-    const double cNow = dt * (1.0 + 0.5 * w), cOld = dt * (0.5 * w);
-    const double half = 0.5 * dt;
+    const CnWeights k = cnWeights(dt, dtPrev_, steps_ > 0);
     const std::size_t total = s.psi.size();
-    const bool history = steps_ > 0;
     double* r = real_.data();
     parallelFor(total, [&](std::size_t i) {
-        const double adv = history ? cNow * a_[i] - cOld * aPrev_[i] : cNow * a_[i];
-        r[i] = s.psi[i] + half * lap_[i] + adv;
+        r[i] = cnRhsAt(k, s.psi[i], lap_[i], a_[i], k.history ? aPrev_[i] : 0.0);
     });
     forward_.execute();
     // Divide by (1 - dt/2 Lambda) and by N^2 Ntheta (FFTW's transforms are unnormalised).
@@ -172,10 +166,9 @@ double SmoluchowskiCpu::step(const GlidingParams& p, const GlidingTables& t, Hos
         static_cast<std::size_t>(n) * n,
         [&](std::size_t row) {
             const int kx = static_cast<int>(row % n), ky = static_cast<int>(row / n);
-            const double lx = p.diffT * (t.sigmaX[kx] + t.sigmaX[ky]);
             for (int m = 0; m < nh; ++m) {
-                const double lambda = -lx - p.diffR * t.sigmaTheta[m];
-                const double f = norm / (1.0 - half * lambda);
+                const double f = cnFactor(p.diffT, p.diffR, t.sigmaX[kx], t.sigmaX[ky],
+                                          t.sigmaTheta[m], k.half, norm);
                 z[row * nh + m][0] *= f;
                 z[row * nh + m][1] *= f;
             }
