@@ -8,4 +8,7 @@ cellforge_add_test(test_gliding_tables CPU_ONLY SOURCES
 if(CELLFORGE_HAVE_FFTW)
   cellforge_add_test(test_gliding_smoluchowski CPU_ONLY SOURCES
     sim/models/test_gliding_smoluchowski.cpp)
+  # CUDA filament step against the CPU (design 6.2 T12) and the cuFFT loader; GPU label only.
+  cellforge_add_test(test_gliding_cuda GPU_ONLY SOURCES
+    sim/models/test_gliding_cuda.cpp)
 endif()
