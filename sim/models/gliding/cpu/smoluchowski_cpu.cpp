@@ -72,8 +72,8 @@ double advectiveOperator(const GlidingParams& p, const GlidingTables& t, const H
             const auto [xm, xp, ym, yp] = neighboursOf(cell, n);
             const double* psi = s.psi.data();
             const double* ppc = pp.data();
-            CellFlow cf{};
-            if (flow != nullptr) cf = cellFlow(*flow, cell, xm, xp, ym, yp);
+            CellFlow around{};
+            if (flow != nullptr) around = cellFlow(*flow, cell, xm, xp, ym, yp);
             double cellRate = 0;
             for (int j = 0; j < nt; ++j) {
                 // theta faces m-1/2 = face j-1 and m+1/2 = face j.
@@ -86,7 +86,7 @@ double advectiveOperator(const GlidingParams& p, const GlidingTables& t, const H
                     t.cosT[j],           t.sinT[j],          t.faceCos[jm],
                     t.faceSin[jm],       t.faceCos[j],       t.faceSin[j],
                     m.d11[cell],         m.d12[cell],        m.d22[cell]};
-                const AdvectionValue v = advectionAt(k, st, flow != nullptr ? &cf : nullptr);
+                const AdvectionValue v = advectionAt(k, st, flow != nullptr ? &around : nullptr);
                 a[cell * nt + j] = v.a;
                 cellRate = maxOf(cellRate, v.rate);
             }

@@ -85,9 +85,9 @@ __global__ void __launch_bounds__(kFluxBlock) smolFluxKernel(FluxArgs a) {
                                   a.m.d11[cell],
                                   a.m.d12[cell],
                                   a.m.d22[cell]};
-        CellFlow cf{};
-        if (a.hasFlow) cf = cellFlow(a.flow, cell, nb.xm, nb.xp, nb.ym, nb.yp);
-        const AdvectionValue v = advectionAt(a.k, st, a.hasFlow ? &cf : nullptr);
+        CellFlow around{};
+        if (a.hasFlow) around = cellFlow(a.flow, cell, nb.xm, nb.xp, nb.ym, nb.yp);
+        const AdvectionValue v = advectionAt(a.k, st, a.hasFlow ? &around : nullptr);
         a.a[i] = v.a;
         rate = v.rate;
     }
