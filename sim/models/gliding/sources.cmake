@@ -1,13 +1,14 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-# `gliding` (issue 9), stage 1 so far: parameters, the host tables, the initial state and,
-# when FFTW is found, the CPU filament step (docs/design/gliding.md sections 2.1-2.4, 3.3,
-# 4 and 7.1). The model itself (descriptor, views, CPU backend) needs FFTW: without it
-# `gliding` is not registered.
+# `gliding` (issue 9; docs/design/gliding.md 7.1): parameters, host tables, initial state,
+# z-grid and the CPU motors build everywhere; the model itself (descriptor, views, benchmark,
+# CPU backend) needs FFTW for its Crank-Nicolson and Stokes solves: without it `gliding` is
+# not registered.
 list(APPEND CELLFORGE_SIM_SOURCES
   models/gliding/gliding_params.cpp
   models/gliding/gliding_tables.cpp
   models/gliding/gliding_state.cpp
-  models/gliding/gliding_zgrid.cpp)
+  models/gliding/gliding_zgrid.cpp
+  models/gliding/cpu/motors_cpu.cpp)
 list(APPEND CELLFORGE_SIM_FFTW_SOURCES
   models/gliding/cpu/fftw_plans.cpp
   models/gliding/cpu/smoluchowski_cpu.cpp
@@ -16,6 +17,12 @@ list(APPEND CELLFORGE_SIM_FFTW_SOURCES
   models/gliding/gliding_views.cpp
   models/gliding/gliding_bench.cpp
   models/gliding/cpu/gliding_cpu.cpp)
-# Stage 2: bound motors on the CPU (design 2.5, 2.7; no FFTW needed).
-list(APPEND CELLFORGE_SIM_SOURCES
-  models/gliding/cpu/motors_cpu.cpp)
+# The CUDA backend (design 3.2-3.5): cuFFT by dlopen, kernels, host classes. The kernels
+# share smoluchowski_physics.hpp with the CPU (built with -ffp-contract=off), so they must not
+# contract a * b + c into FMAs either: then both backends round the per-cell arithmetic alike.
+list(APPEND CELLFORGE_SIM_CUDA_SOURCES
+  models/gliding/cuda/cufft_loader.cpp
+  models/gliding/cuda/smoluchowski_kernels.cu
+  models/gliding/cuda/smoluchowski_cuda.cpp)
+set_source_files_properties(models/gliding/cuda/smoluchowski_kernels.cu
+  PROPERTIES COMPILE_OPTIONS "--fmad=false")

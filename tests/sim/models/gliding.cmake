@@ -4,8 +4,10 @@
 cellforge_add_test(test_gliding_tables CPU_ONLY SOURCES
   sim/models/test_gliding_tables.cpp
   sim/models/test_gliding_state.cpp)
-# The CPU filament step (CNAB2 by FFT, design 2.2-2.4; tests T3, T5, free streaming); needs FFTW.
+# Everything that steps the model needs FFTW (the CPU reference's Crank-Nicolson and Stokes
+# solves); without it `gliding` is not built.
 if(CELLFORGE_HAVE_FFTW)
+  # The CPU filament step (CNAB2 by FFT, design 2.2-2.4; tests T3, T5, T7a, flow terms).
   cellforge_add_test(test_gliding_smoluchowski CPU_ONLY SOURCES
     sim/models/test_gliding_smoluchowski.cpp)
   # The thin-gap Stokes solve (z-grid, banded LU, transfer functions, stresses, FFT path;
@@ -13,15 +15,15 @@ if(CELLFORGE_HAVE_FFTW)
   cellforge_add_test(test_gliding_fluid CPU_ONLY SOURCES
     sim/models/test_gliding_fluid.cpp
     sim/models/test_gliding_fluid_stress.cpp)
-endif()
-# Bound motors on the CPU (design 2.5, 2.7; tests T6, T8 motor/force invariants, T9); the
-# invariant test steps the filaments too, so it needs FFTW.
-if(CELLFORGE_HAVE_FFTW)
+  # Bound motors on the CPU (design 2.5, 2.7; tests T6, T8 motor/force invariants, T9).
   cellforge_add_test(test_gliding_motors CPU_ONLY SOURCES
     sim/models/test_gliding_motors.cpp)
-endif()
-# The model through its interface on every backend (design 6.2 T8, T10, T11): invariants,
-# exact restart, checks, live edits, views.
-if(CELLFORGE_HAVE_FFTW)
+  # The model through its interface on every backend (design 6.2 T8, T10, T11): invariants,
+  # exact restart, checks, live edits, views.
   cellforge_add_test(test_gliding_model SOURCES sim/models/test_gliding_model.cpp)
+  if(CELLFORGE_HAVE_CUDA)
+    # CUDA filament step against the CPU (design 6.2 T12) and the cuFFT loader; GPU label.
+    cellforge_add_test(test_gliding_cuda GPU_ONLY SOURCES
+      sim/models/test_gliding_cuda.cpp)
+  endif()
 endif()

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <complex>
 #include <cstdio>
 #include <numbers>
 #include <string>
@@ -359,6 +360,139 @@ TEST(GlidingSmoluchowski, NematicModeGrowsAtTheDiscreteRate) {
         EXPECT_NEAR(sigma, nt == 32 ? 0.1197402 : 0.1189278, 5e-8);
         EXPECT_NEAR(measured / sigma, 1.0, 1e-4);
     }
+}
+
+// The flow terms (G:183-193, design 2.3). A uniform flow (u0, v0) with V_sp = U_r = U_t = 0
+// carries an isotropic density bump: with donor-cell fluxes of a constant velocity the first
+// moment sum_i x_i c_i telescopes to u0 N per unit time exactly, and the FD Laplacian adds
+// nothing to it, so with CNAB2 the centroid moves by exactly (u0, v0) t for every step size,
+// up to round-off and the bump's tails at the periodic seam (a Gaussian of width <= 0.054
+// at distance >= 0.45 from the seam: exp(-35) ~ 1e-15). Tolerance 1e-10: round-off of ~20
+// steps of 64^2 x 16 sums is ~1e-13; a missing 1/2 in the face mean, or the flow on the
+// wrong side of the upwind switch, moves the centroid by >= 1e-3.
+TEST(GlidingSmoluchowski, UniformFlowTranslatesABump) {
+    GlidingParams p = params(
+        {"grid.n=64", "grid.ninner=16", "filaments.Vsp=0", "filaments.Ur=0", "filaments.Ut=0"});
+    const GlidingTables t = gliding::buildTables(p);
+    const int n = t.n, nt = t.ntheta;
+    const std::size_t cells = static_cast<std::size_t>(n) * n;
+    HostState s;
+    s.n = n;
+    s.ntheta = nt;
+    s.psi.resize(cells * nt);
+    const double x0 = 0.4, y0 = 0.55, width = 0.04;
+    for (int iy = 0; iy < n; ++iy)
+        for (int ix = 0; ix < n; ++ix) {
+            const double dx = (ix + 0.5) * t.dx - x0, dy = (iy + 0.5) * t.dx - y0;
+            const double c = std::exp(-(dx * dx + dy * dy) / (2 * width * width));
+            for (int j = 0; j < nt; ++j)
+                s.at(ix, iy, j) = c / (2 * std::numbers::pi);
+        }
+    const double u0 = 0.3, v0 = -0.2;
+    const std::vector<double> u(cells, u0), v(cells, v0), zero(cells, 0.0);
+    const gliding::FlowAtZ0 flow{u.data(),    v.data(),    zero.data(),
+                                 zero.data(), zero.data(), zero.data()};
+    auto centroid = [&] {
+        const std::vector<double> c = gliding::density(s, t);
+        double m0 = 0, mx = 0, my = 0;
+        for (int iy = 0; iy < n; ++iy)
+            for (int ix = 0; ix < n; ++ix) {
+                const double ci = c[static_cast<std::size_t>(iy) * n + ix];
+                m0 += ci;
+                mx += (ix + 0.5) * t.dx * ci;
+                my += (iy + 0.5) * t.dx * ci;
+            }
+        return std::pair{mx / m0, my / m0};
+    };
+    const auto [cx0, cy0] = centroid();
+    SmoluchowskiCpu solver(t);
+    double time = 0, rate = 0;
+    int steps = 0;
+    while (time < 0.25) {
+        const double dt = std::min(solver.cflStep(p, t, s, &flow), 0.25 - time);
+        rate = solver.step(p, t, s, dt, &flow);
+        time += dt;
+        ++steps;
+    }
+    const auto [cx1, cy1] = centroid();
+    const double ex = cx1 - cx0 - u0 * time, ey = cy1 - cy0 - v0 * time;
+    std::printf(
+        "%d steps to t = %.6f: centroid (%.12f, %.12f) -> (%.12f, %.12f), "
+        "error (%.3e, %.3e); CFL rate %.12f (|u0|/dx + |v0|/dx = %.12f)\n",
+        steps, time, cx0, cy0, cx1, cy1, ex, ey, rate, (u0 + 0.2) / t.dx);
+    EXPECT_LT(std::fabs(ex), 1e-10);
+    EXPECT_LT(std::fabs(ey), 1e-10);
+    // The rate is a sum of two face maxima; 1e-14 relative is its round-off.
+    EXPECT_NEAR(rate, (u0 + 0.2) / t.dx, 1e-14 * rate);
+}
+
+// A pure rotation gradient (du/dy = -Omega, dv/dx = Omega, u2 = 0 at z0) turns every
+// filament at dtheta/dt = p_perp . grad u2 . p = Omega (G:186). On a spatially uniform state
+// with only the first angular harmonic (V_sp = U_r = U_t = 0), the harmonic z (Psi_j =
+// c0 + Re(z e^{i theta_j})) follows the scalar CNAB2 recurrence with the donor-cell symbol
+// lambda_A = -(Omega/dtheta)(1 - e^{-i dtheta}) and the diffusion symbol -D_r sigma_theta(1).
+// The state must follow that recurrence to 1e-12 relative (round-off of the DFT; a wrong sign
+// of the torque flips Im lambda_A, a wrong factor scales it, both far outside). P turns by
+// about Omega t: within 1 %, the size of the upwind phase error 1 - sin(dtheta)/dtheta =
+// 0.6 % plus the AB2 phase error of these ~0.15 steps (~0.3 %).
+TEST(GlidingSmoluchowski, RotationGradientTurnsThePolarisation) {
+    GlidingParams p = params(
+        {"grid.n=16", "grid.ninner=32", "filaments.Vsp=0", "filaments.Ur=0", "filaments.Ut=0"});
+    const GlidingTables t = gliding::buildTables(p);
+    const int nt = t.ntheta;
+    const std::size_t cells = static_cast<std::size_t>(t.n) * t.n;
+    HostState s;
+    s.n = t.n;
+    s.ntheta = nt;
+    s.psi.resize(cells * nt);
+    for (std::size_t cell = 0; cell < cells; ++cell)
+        for (int j = 0; j < nt; ++j)
+            s.psi[cell * nt + j] =
+                (1.0 + 0.5 * (t.cosT[j] * std::cos(0.3) + t.sinT[j] * std::sin(0.3))) /
+                (2 * std::numbers::pi);
+    const double omega = 0.5;
+    const std::vector<double> zero(cells, 0.0), minus(cells, -omega), plus(cells, omega);
+    const gliding::FlowAtZ0 flow{zero.data(),  zero.data(), zero.data(),
+                                 minus.data(), plus.data(), zero.data()};
+    using C = std::complex<double>;
+    auto harmonic = [&](std::size_t cell) {
+        C z = 0;
+        for (int j = 0; j < nt; ++j)
+            z += C(t.cosT[j], -t.sinT[j]) * s.psi[cell * nt + j];
+        return z * (2.0 / nt);
+    };
+    const double dth = t.dtheta;
+    const C lambdaA = -(omega / dth) * (1.0 - std::exp(C(0, -dth)));
+    const double lambdaD = -p.diffR * t.sigmaTheta[1];
+    C z = harmonic(0), zPrev = 0;
+    const double angle0 = -std::arg(z);
+    SmoluchowskiCpu solver(t);
+    double time = 0, dtPrev = 0, worst = 0, rate = 0;
+    int steps = 0;
+    while (time < 2.0) {
+        const double dt = std::min(solver.cflStep(p, t, s, &flow), 2.0 - time);
+        rate = solver.step(p, t, s, dt, &flow);
+        const double w = steps == 0 ? 0.0 : dt / dtPrev;
+        const C r = z + 0.5 * dt * lambdaD * z +
+                    dt * ((1 + 0.5 * w) * lambdaA * z - 0.5 * w * lambdaA * zPrev);
+        zPrev = z;
+        z = r / (1 - 0.5 * dt * lambdaD);
+        for (std::size_t cell = 0; cell < cells; ++cell)
+            worst = std::max(worst, std::abs(harmonic(cell) - z) / std::abs(z));
+        time += dt;
+        dtPrev = dt;
+        ++steps;
+    }
+    const double turned = -std::arg(harmonic(0)) - angle0;
+    const double expected = omega * time * std::sin(dth) / dth;
+    std::printf(
+        "%d steps to t = %.3f: P turned by %.9f rad (Omega t = %.9f, upwind phase "
+        "%.9f); worst |z - z_recurrence|/|z| = %.3e; CFL rate %.9f (Omega/dtheta "
+        "%.9f)\n",
+        steps, time, turned, omega * time, expected, worst, rate, omega / dth);
+    EXPECT_LT(worst, 1e-12);
+    EXPECT_NEAR(turned, omega * time, 1e-2 * omega * time);
+    EXPECT_NEAR(rate, omega / dth, 1e-14 * rate);
 }
 
 }  // namespace

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The filament (Smoluchowski) step of `gliding` on the CPU, in double (docs/design/gliding.md
-// 2.2-2.4, G:183-193, G:356-368). Stage 1: the dry equation, i.e. no flow (u2 = 0) and no
-// motors; the steric terms U_t and U_r and self-propulsion V_sp are on.
+// 2.2-2.4, G:183-193, G:356-368): self-propulsion V_sp, the steric terms U_t and U_r, and
+// optionally a given flow u2 at z0 (FlowAtZ0; nullptr is the dry equation). No motors yet.
+// The per-cell and per-face arithmetic is in smoluchowski_physics.hpp, shared with CUDA.
 //
 // Rotation-exact arithmetic: every sum over theta runs over the Ntheta/4 quarter-turn orbits
 // (j, j + Q, j + 2Q, j + 3Q), Q = Ntheta/4, adding opposite members first, and every product
@@ -18,6 +19,7 @@
 #include "sim/models/gliding/gliding_params.hpp"
 #include "sim/models/gliding/gliding_state.hpp"
 #include "sim/models/gliding/gliding_tables.hpp"
+#include "sim/models/gliding/smoluchowski_physics.hpp"
 
 namespace cf::gliding {
 
@@ -32,9 +34,10 @@ void computeMoments(const HostState& s, const GlidingTables& t, Moments& m);
 // The advective operator A(Psi) = -delta_x F^x - delta_y F^y - delta_theta F^theta with
 // first-order upwind (donor-cell) fluxes (design 2.3) into a (same layout as psi), and the
 // CFL rate max over cells of |a_x|/dx + |a_y|/dy + |b|/dtheta, each the larger of the cell's
-// two faces (G:350). Needs the moments of s.
+// two faces (G:350). Needs the moments of s. With a flow, the x (y) face velocity gains the
+// face mean of u (v) and the theta face velocity p_perp . grad u2 . p (G:183-193).
 double advectiveOperator(const GlidingParams& p, const GlidingTables& t, const HostState& s,
-                         const Moments& m, std::vector<double>& a);
+                         const Moments& m, std::vector<double>& a, const FlowAtZ0* flow = nullptr);
 
 // L_h Psi = D_t grad_h^2 Psi + D_r delta_theta^2 Psi, the periodic 7-point operator whose
 // DFT symbol is Lambda (G:366).
@@ -49,11 +52,14 @@ public:
     // One step of size dt: moments, A^n, R = Psi + dt/2 L_h Psi + dt[(1 + w/2)A^n - (w/2)A^{n-1}]
     // with w = dt/dt_prev (0 on the first step: forward Euler for A), then
     // Psi = IDFT[DFT(R) / (1 - dt/2 Lambda)]. Returns the CFL rate of Psi^n (before the step).
-    double step(const GlidingParams& p, const GlidingTables& t, HostState& s, double dt);
+    // `flow` (nullptr = dry) must stay unchanged between cflStep and step.
+    double step(const GlidingParams& p, const GlidingTables& t, HostState& s, double dt,
+                const FlowAtZ0* flow = nullptr);
 
     // The CFL time step C_out/rate, limited to growth_limit x the previous step (G:350-351).
     // It evaluates A^n, which the next step() reuses: between the two, Psi must not change.
-    double cflStep(const GlidingParams& p, const GlidingTables& t, const HostState& s);
+    double cflStep(const GlidingParams& p, const GlidingTables& t, const HostState& s,
+                   const FlowAtZ0* flow = nullptr);
 
     std::int64_t steps() const { return steps_; }
     double previousDt() const { return dtPrev_; }
@@ -79,7 +85,8 @@ private:
     fftw::Plan forward_, backward_;
     Moments moments_;
     std::vector<double> a_, aPrev_, lap_;
-    const double* evaluatedFor_ = nullptr;  // the Psi cflStep just evaluated A^n for
+    const double* evaluatedFor_ = nullptr;     // the Psi cflStep just evaluated A^n for
+    const FlowAtZ0* evaluatedFlow_ = nullptr;  // and the flow it used
     double evaluatedRate_ = 0;
     std::int64_t steps_ = 0;
     double dtPrev_ = 0;
