@@ -15,3 +15,6 @@ if(CELLFORGE_HAVE_FFTW)
   cellforge_add_test(test_gliding_motors CPU_ONLY SOURCES
     sim/models/test_gliding_motors.cpp)
 endif()
+# The device-memory check of the CUDA motors with injected free sizes (design 4 item 4, T11).
+cellforge_add_test(test_gliding_motor_memory CPU_ONLY SOURCES
+  sim/models/test_gliding_motor_memory.cpp)
