@@ -16,3 +16,14 @@ list(APPEND CELLFORGE_SIM_FFTW_SOURCES
 # Stage 2: bound motors on the CPU (design 2.5, 2.7; no FFTW needed).
 list(APPEND CELLFORGE_SIM_SOURCES
   models/gliding/cpu/motors_cpu.cpp)
+# Stage 4 (motors part): the device-memory check of the CUDA motors (host code, design 4 item 4)
+# and the CUDA motor kernels with their owner class (design 2.6, 2.7, 3.5). The kernels are
+# built without FMA contraction so that the device evaluates motor_physics.hpp's expressions
+# with the roundings of the CPU reference (built with -ffp-contract=off).
+list(APPEND CELLFORGE_SIM_SOURCES
+  models/gliding/motor_memory.cpp)
+list(APPEND CELLFORGE_SIM_CUDA_SOURCES
+  models/gliding/cuda/motor_kernels.cu
+  models/gliding/cuda/motors_cuda.cpp)
+set_source_files_properties(models/gliding/cuda/motor_kernels.cu PROPERTIES
+  COMPILE_OPTIONS "--fmad=false")
