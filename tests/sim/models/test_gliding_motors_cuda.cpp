@@ -13,7 +13,8 @@
 //   deep).
 // - On the device, Mf + Mb,coarse = M per tail: f64 within one ulp of M (Mf = M - Mb,coarse is
 //   one rounding), f32 within 1e-6 M (two float roundings of 6e-8 M).
-// - Substep and clamp counts equal the CPU's (integers from the same double arithmetic).
+// - Substep counts equal the CPU's (integers from the same double arithmetic), and with f64
+//   motors the clamp counts too (f32: printed only).
 // - Two CUDA runs are bitwise equal, and the global-memory slice path is bitwise equal to the
 //   shared-memory one (same arithmetic, same order).
 #include <gtest/gtest.h>
@@ -172,6 +173,7 @@ bool sameBits(const Result& a, const Result& b) {
 
 struct Tolerances {
     double mb, coarse, free, w, f2, conservation;
+    bool sameClamps;  // f64 only: a float lane can round to -0 where double stays +tiny
 };
 
 void compareWithCpu(const char* precision, const Tolerances& tol) {
@@ -223,7 +225,9 @@ void compareWithCpu(const char* precision, const Tolerances& tol) {
         EXPECT_LE(cons, tol.conservation);
         EXPECT_EQ(a.ms.substepsMax, b.ms.substepsMax);
         EXPECT_EQ(a.ms.substepsMean, b.ms.substepsMean);
-        EXPECT_EQ(a.ms.clampCount, b.ms.clampCount);
+        if (tol.sameClamps) {
+            EXPECT_EQ(a.ms.clampCount, b.ms.clampCount);
+        }
         const bool rerun = sameBits(gpu[k], again[k]), fallback = sameBits(gpu[k], global[k]);
         std::printf(
             "[%s motors, %s] two CUDA runs bitwise equal: %s; global-memory slice "
@@ -236,12 +240,12 @@ void compareWithCpu(const char* precision, const Tolerances& tol) {
 
 TEST(GlidingMotorsCuda, DoubleMotorsMatchTheCpu) {
     CF_REQUIRE_BACKEND(Backend::Cuda);
-    compareWithCpu("double", {1e-12, 1e-12, 1e-12, 1e-12, 1e-12, 0x1p-52});
+    compareWithCpu("double", {1e-12, 1e-12, 1e-12, 1e-12, 1e-12, 0x1p-52, true});
 }
 
 TEST(GlidingMotorsCuda, FloatMotorsMatchTheCpuWithinDesignTolerances) {
     CF_REQUIRE_BACKEND(Backend::Cuda);
-    compareWithCpu("float", {1e-5, 2e-6, 2e-6, 1e-5, 1e-5, 1e-6});
+    compareWithCpu("float", {1e-5, 2e-6, 2e-6, 1e-5, 1e-5, 1e-6, false});
 }
 
 #else

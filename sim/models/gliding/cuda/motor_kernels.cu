@@ -144,7 +144,7 @@ __global__ void __launch_bounds__(kThreads, 4)
         int k = 0;
         if (hmax > 0.0 && isfinite(hmax))
             k = motorSubsteps(a.dt, hmax, &hLast);
-        else if (a.dt > 0.0)
+        else
             atomicMin(m.failedTail, r0);  // the host throws, as the CPU does
         tail.hmax = hmax;
         tail.hLast = hLast;
