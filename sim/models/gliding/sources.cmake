@@ -8,7 +8,8 @@ list(APPEND CELLFORGE_SIM_SOURCES
   models/gliding/gliding_tables.cpp
   models/gliding/gliding_state.cpp
   models/gliding/gliding_zgrid.cpp
-  models/gliding/cpu/motors_cpu.cpp)
+  models/gliding/cpu/motors_cpu.cpp
+  models/gliding/motor_memory.cpp)
 list(APPEND CELLFORGE_SIM_FFTW_SOURCES
   models/gliding/cpu/fftw_plans.cpp
   models/gliding/cpu/smoluchowski_cpu.cpp
@@ -23,6 +24,8 @@ list(APPEND CELLFORGE_SIM_FFTW_SOURCES
 list(APPEND CELLFORGE_SIM_CUDA_SOURCES
   models/gliding/cuda/cufft_loader.cpp
   models/gliding/cuda/smoluchowski_kernels.cu
-  models/gliding/cuda/smoluchowski_cuda.cpp)
+  models/gliding/cuda/smoluchowski_cuda.cpp
+  models/gliding/cuda/motor_kernels.cu
+  models/gliding/cuda/motors_cuda.cpp)
 set_source_files_properties(models/gliding/cuda/smoluchowski_kernels.cu
-  PROPERTIES COMPILE_OPTIONS "--fmad=false")
+  models/gliding/cuda/motor_kernels.cu PROPERTIES COMPILE_OPTIONS "--fmad=false")

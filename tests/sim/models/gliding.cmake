@@ -27,3 +27,13 @@ if(CELLFORGE_HAVE_FFTW)
       sim/models/test_gliding_cuda.cpp)
   endif()
 endif()
+# The device-memory check of the CUDA motors with injected free sizes (design 4 item 4, T11).
+cellforge_add_test(test_gliding_motor_memory CPU_ONLY SOURCES
+  sim/models/test_gliding_motor_memory.cpp)
+# T12, motors part: CUDA motors (f64 and f32) against the CPU reference, determinism; every case
+# runs on CUDA (label gpu) and skips with the reason without a device. The Psi sequence comes
+# from the CPU filament step, hence FFTW.
+if(CELLFORGE_HAVE_FFTW AND CELLFORGE_HAVE_CUDA)
+  cellforge_add_test(test_gliding_motors_cuda GPU_ONLY SOURCES
+    sim/models/test_gliding_motors_cuda.cpp)
+endif()

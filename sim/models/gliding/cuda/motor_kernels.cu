@@ -1,0 +1,335 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// CUDA bound motors of `gliding` (docs/design/gliding.md 2.6, 2.7, 3.5): the per-tail
+// sub-cycling kernel motorSubcycle<MReal> and the two deterministic gathers. Every per-chord
+// expression is motor_physics.hpp's, evaluated in the CPU reference's order (motors_cpu.cpp);
+// this file is compiled with --fmad=false (sources.cmake) so that no product is fused into an
+// FMA the CPU does not form. The one intended difference from the CPU: Mb,coarse and the
+// binding capacity add their per-orbit terms ((c0 + c2) + (c1 + c3), as the CPU) by a
+// fixed-order block tree instead of the CPU's running sum over orbits. The result is
+// deterministic (same GPU, same block size) and differs from the CPU by round-off only.
+#include <cuda_runtime.h>
+
+#include "sim/core/cuda_check.hpp"
+#include "sim/models/gliding/cuda/motor_kernels.cuh"
+#include "sim/models/gliding/motor_physics.hpp"
+
+namespace cf::gliding::cuda {
+
+namespace {
+
+constexpr int kThreads = 256;  // one block per tail (design 2.6); a multiple of every segment
+
+__device__ __forceinline__ int wrapIndex(int i, int n) {
+    const int r = i % n;
+    return r < 0 ? r + n : r;
+}
+
+int nextPow2(int v) {
+    int p = 1;
+    while (p < v)
+        p *= 2;
+    return p;
+}
+
+int orbitPad(const MotorTables& t) {
+    return nextPow2(t.chords / 4 > 0 ? t.chords / 4 : 1);
+}
+
+// The sum over orbits of value(c0, c1, c2, c3) = ((c0 + c2) + (c1 + c3)), the CPU's per-orbit
+// grouping, by a fixed tree over `pad` (a power of two) zero-padded slots of v. Every thread of
+// the block calls it and gets the total. Adding the zero padding is exact.
+template <typename Value>
+__device__ double orbitTotal(const MotorTables& t, double* v, int pad, const Value& value) {
+    const int orbits = t.chords / 4;
+    for (int q = threadIdx.x; q < pad; q += blockDim.x) {
+        double x = 0.0;
+        if (q < orbits) {
+            const std::int32_t* o = t.orbit + 4 * q;
+            x = (value(o[0]) + value(o[2])) + (value(o[1]) + value(o[3]));
+        }
+        v[q] = x;
+    }
+    __syncthreads();
+    for (int stride = pad / 2; stride > 0; stride /= 2) {
+        for (int i = threadIdx.x; i < stride; i += blockDim.x)
+            v[i] += v[i + stride];
+        __syncthreads();
+    }
+    const double total = v[0];
+    __syncthreads();  // v is reused by the next call
+    return total;
+}
+
+// One explicit stage of motorChordStage for the lane l of a chord of `len` lanes held by a
+// segment of w lanes: out = base + h R(at) with the ghosts M_{-1} = M_{-2} = 0 and
+// M_len = M_{len-1}. Every lane of the warp must call it (full-mask shuffles); lanes l >= len
+// compute a value nobody uses.
+template <typename MReal>
+__device__ MReal segmentStage(MReal base, MReal at, int l, int len, int w, MReal h, MReal source,
+                              MReal koff, MReal invDs) {
+    const MReal up2 = __shfl_up_sync(0xffffffffu, at, 2, w);
+    const MReal up1 = __shfl_up_sync(0xffffffffu, at, 1, w);
+    const MReal dn1 = __shfl_down_sync(0xffffffffu, at, 1, w);
+    const MReal mm2 = l >= 2 ? up2 : MReal(0);
+    const MReal mm1 = l >= 1 ? up1 : MReal(0);
+    const MReal mp1 = l + 1 < len ? dn1 : at;
+    return base + h * motorRhs(mm2, mm1, at, mp1, source, koff, invDs);
+}
+
+// Scalars of one tail, shared by the block.
+struct TailScalars {
+    double coarse, mf, hmax, hLast;
+    int substeps, clamps;
+};
+
+// Mb,coarse = sum_c psi_c sum_l M_cl (lanes in order, in double, as coarseSum of the CPU), then
+// the cap of G:240 and Mf = M - Mb,coarse (capAndFree). Returns Mf; every thread calls it.
+template <typename MReal>
+__device__ double resync(const MotorTables& t, const MotorStepArgs& a, const double* psiC,
+                         double* chordSum, double* orbitSum, int pad, MReal* slice) {
+    for (int c = threadIdx.x; c < t.chords; c += blockDim.x) {
+        const Chord ch = t.chord[c];
+        double sum = 0.0;
+        for (int l = 0; l < ch.len; ++l)
+            sum += static_cast<double>(slice[ch.off + l]);
+        chordSum[c] = psiC[c] * sum;
+    }
+    __syncthreads();
+    double coarse = orbitTotal(t, orbitSum, pad, [&](std::int32_t c) { return chordSum[c]; });
+    if (coarse > a.mtot) {
+        const double scale = a.mtot / coarse;
+        for (int i = threadIdx.x; i < t.sliceSize; i += blockDim.x)
+            slice[i] = static_cast<MReal>(static_cast<double>(slice[i]) * scale);
+        coarse = a.mtot;
+        __syncthreads();
+    }
+    return coarse;
+}
+
+template <typename MReal>
+__global__ void __launch_bounds__(kThreads, 4)
+    motorSubcycleKernel(MotorTables t, MotorStepArgs a, const double* __restrict__ psi,
+                        MotorArrays<MReal> m, int pad, bool sliceInShared) {
+    extern __shared__ __align__(16) unsigned char smem[];
+    __shared__ TailScalars tail;
+    const int nc = t.chords, S = t.sliceSize;
+    double* psiC = reinterpret_cast<double*>(smem);
+    double* chordSum = psiC + nc;
+    double* orbitSum = chordSum + nc;
+    const int r0 = blockIdx.x;
+    MReal* global = m.mb + static_cast<std::size_t>(r0) * S;
+    MReal* slice = sliceInShared ? reinterpret_cast<MReal*>(orbitSum + pad) : global;
+
+    // psi_c = Psi(r0 + o, theta_j) dx dy dtheta ds, loaded once per outer step (G:246).
+    const int ix = r0 % t.n, iy = r0 / t.n;
+    for (int c = threadIdx.x; c < nc; c += blockDim.x) {
+        const Chord ch = t.chord[c];
+        const std::size_t cell =
+            static_cast<std::size_t>(wrapIndex(iy + ch.oy, t.n)) * t.n + wrapIndex(ix + ch.ox, t.n);
+        psiC[c] = __ldg(psi + cell * t.ntheta + ch.j) * a.cellVolume;
+    }
+    if (sliceInShared)
+        for (int i = threadIdx.x; i < S; i += blockDim.x)
+            slice[i] = global[i];
+    if (threadIdx.x == 0) tail.clamps = 0;
+    __syncthreads();
+
+    // A = sum_c psi_c L_c and the substeps (G:249, G:384), in double as on the CPU.
+    const double capacity = orbitTotal(t, orbitSum, pad, [&](std::int32_t c) {
+        return psiC[c] * static_cast<double>(t.chord[c].len);
+    });
+    if (threadIdx.x == 0) {
+        const double hmax = motorMaxSubstep(a.courantIn, a.ds, a.koff, a.konTilde, capacity);
+        double hLast = 0.0;
+        int k = 0;
+        if (hmax > 0.0 && isfinite(hmax))
+            k = motorSubsteps(a.dt, hmax, &hLast);
+        else
+            atomicMin(m.failedTail, r0);  // the host throws, as the CPU does
+        tail.hmax = hmax;
+        tail.hLast = hLast;
+        tail.substeps = k;
+    }
+    // Psi has changed since the last advance: Mb,coarse, the cap and Mf for the new Psi.
+    double coarse = resync(t, a, psiC, chordSum, orbitSum, pad, slice);
+    const int substeps = tail.substeps;
+    const double hmax = tail.hmax, hLast = tail.hLast;
+
+    const int w = t.segment, segments = blockDim.x / w;
+    const int q = threadIdx.x / w, l = threadIdx.x % w;
+    const MReal koff = static_cast<MReal>(a.koff), invDs = static_cast<MReal>(a.invDs);
+    int clamps = 0;
+    for (int i = 0; i < substeps; ++i) {
+        const MReal h = static_cast<MReal>(i + 1 < substeps ? hmax : hLast);
+        const MReal halfH = MReal(0.5) * h;
+        // kon~ Mf, frozen over the substep (G:382).
+        const MReal source = static_cast<MReal>(a.konTilde * (a.mtot - coarse));
+        // Every warp runs the same number of rounds, so full-mask shuffles are safe.
+        for (int first = 0; first < nc; first += segments) {
+            const int c = first + q;
+            int len = 0, off = 0;
+            if (c < nc) {
+                len = t.chord[c].len;
+                off = t.chord[c].off;
+            }
+            const bool lane = l < len;
+            const MReal m0 = lane ? slice[off + l] : MReal(0);
+            const MReal half = segmentStage(m0, m0, l, len, w, halfH, source, koff, invDs);
+            MReal next = segmentStage(m0, half, l, len, w, h, source, koff, invDs);
+            if (lane) {
+                // Superbee is TVD per Euler stage; the midpoint RK2 is not SSP (G:386).
+                if (next < MReal(0)) {
+                    next = MReal(0);
+                    ++clamps;
+                }
+                slice[off + l] = next;
+            }
+        }
+        __syncthreads();
+        coarse = resync(t, a, psiC, chordSum, orbitSum, pad, slice);
+    }
+
+    if (clamps > 0) atomicAdd(&tail.clamps, clamps);  // integers: order-free
+    if (sliceInShared)
+        for (int i = threadIdx.x; i < S; i += blockDim.x)
+            global[i] = slice[i];
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        m.coarse[r0] = static_cast<MReal>(coarse);
+        m.free[r0] = static_cast<MReal>(a.mtot - coarse);
+        m.substeps[r0] = substeps;
+        m.clamps[r0] += tail.clamps;
+    }
+}
+
+template <typename MReal>
+__global__ void boundGatherKernel(MotorTables t, const double* __restrict__ psi,
+                                  const MReal* __restrict__ mb, MReal* __restrict__ w) {
+    const std::size_t total = static_cast<std::size_t>(t.n) * t.n * t.ntheta * t.ns;
+    const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i >= total) return;
+    const int k = static_cast<int>(i % t.ns);
+    const std::size_t yj = i / t.ns;
+    const int j = static_cast<int>(yj % t.ntheta);
+    const std::size_t y = yj / t.ntheta;
+    const int ix = static_cast<int>(y % t.n), iy = static_cast<int>(y / t.n);
+    const int b = j * t.ns + k;
+    double sum = 0.0;
+    for (int e = t.gatherStart[b]; e < t.gatherStart[b + 1]; ++e) {
+        const GatherEntry g = t.gather[e];
+        const std::size_t src = static_cast<std::size_t>(wrapIndex(iy - g.oy, t.n)) * t.n +
+                                static_cast<std::size_t>(wrapIndex(ix - g.ox, t.n));
+        sum += static_cast<double>(mb[src * t.sliceSize + g.slot]);
+    }
+    w[i] = static_cast<MReal>(psi[yj] * sum);
+}
+
+// The 4 x 4 Peskin block in quarter-turn orbits about its centre, as kStencilOrbits of
+// motors_cpu.cpp (constant memory: a local array would live on the stack).
+__constant__ int kStencilOrbits[4][4][2] = {
+    {{0, 0}, {3, 0}, {3, 3}, {0, 3}},
+    {{1, 0}, {3, 1}, {2, 3}, {0, 2}},
+    {{2, 0}, {3, 2}, {1, 3}, {0, 1}},
+    {{1, 1}, {2, 1}, {2, 2}, {1, 2}},
+};
+
+// The sum over the 4 x 4 Peskin block of phi_x phi_y W(g - m, j, k) in its quarter-turn orbits
+// (kStencilOrbits of motors_cpu.cpp).
+template <typename MReal>
+__device__ double stencilBlock(const MotorTables& t, const MReal* w, int gx, int gy, int j, int k) {
+    const PeskinStencil& st = t.peskin[j * t.ns + k];
+    const auto term = [&](const int(&a)[2]) {
+        const int yx = wrapIndex(gx - (st.m0[0] + a[0]), t.n);
+        const int yy = wrapIndex(gy - (st.m0[1] + a[1]), t.n);
+        const std::size_t y = static_cast<std::size_t>(yy) * t.n + yx;
+        return (st.w[0][a[0]] * st.w[1][a[1]]) *
+               static_cast<double>(w[(y * t.ntheta + j) * t.ns + k]);
+    };
+    double sum = 0.0;
+    for (const auto& orb : kStencilOrbits)
+        sum += (term(orb[0]) + term(orb[2])) + (term(orb[1]) + term(orb[3]));
+    return sum;
+}
+
+template <typename MReal>
+__global__ void forceGatherKernel(MotorTables t, const MReal* __restrict__ w, double scale,
+                                  double* __restrict__ fx, double* __restrict__ fy) {
+    const int cells = t.n * t.n;
+    const int g = blockIdx.x * blockDim.x + threadIdx.x;
+    if (g >= cells) return;
+    const int gx = g % t.n, gy = g / t.n, quarter = t.ntheta / 4;
+    double sx = 0.0, sy = 0.0;
+    for (int k = 0; k < t.ns; ++k)
+        for (int j0 = 0; j0 < quarter; ++j0) {
+            double bx[4], by[4];
+            for (int q = 0; q < 4; ++q) {
+                const int j = j0 + q * quarter;
+                const double b = stencilBlock(t, w, gx, gy, j, k);
+                bx[q] = t.cosT[j] * b;
+                by[q] = t.sinT[j] * b;
+            }
+            sx += (bx[0] + bx[2]) + (bx[1] + bx[3]);
+            sy += (by[0] + by[2]) + (by[1] + by[3]);
+        }
+    fx[g] = scale * sx;
+    fy[g] = scale * sy;
+}
+
+}  // namespace
+
+std::size_t motorSharedBytes(const MotorTables& t, std::size_t realBytes, bool sliceInShared) {
+    std::size_t bytes = (2 * static_cast<std::size_t>(t.chords) + orbitPad(t)) * sizeof(double);
+    if (sliceInShared) bytes += static_cast<std::size_t>(t.sliceSize) * realBytes;
+    return bytes;
+}
+
+template <typename MReal>
+void launchMotorSubcycle(const MotorTables& t, const MotorStepArgs& a, const double* psi,
+                         const MotorArrays<MReal>& m, bool sliceInShared, cudaStream_t stream) {
+    const int blocks = t.n * t.n;
+    if (blocks == 0) return;
+    const std::size_t shared = motorSharedBytes(t, sizeof(MReal), sliceInShared);
+    // Above the default 48 KiB the kernel must opt in (the caller checked the device limit).
+    if (shared > 48 * 1024)
+        CF_CUDA_CHECK(cudaFuncSetAttribute(motorSubcycleKernel<MReal>,
+                                           cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                           static_cast<int>(shared)));
+    motorSubcycleKernel<MReal>
+        <<<blocks, kThreads, shared, stream>>>(t, a, psi, m, orbitPad(t), sliceInShared);
+    CF_CUDA_CHECK_LAUNCH("gliding motorSubcycle", stream);
+}
+
+template <typename MReal>
+void launchBoundGather(const MotorTables& t, const double* psi, const MReal* mb, MReal* w,
+                       cudaStream_t stream) {
+    const std::size_t total = static_cast<std::size_t>(t.n) * t.n * t.ntheta * t.ns;
+    if (total == 0) return;
+    const unsigned blocks = static_cast<unsigned>((total + kThreads - 1) / kThreads);
+    boundGatherKernel<MReal><<<blocks, kThreads, 0, stream>>>(t, psi, mb, w);
+    CF_CUDA_CHECK_LAUNCH("gliding boundGather", stream);
+}
+
+template <typename MReal>
+void launchForceGather(const MotorTables& t, const MReal* w, double scale, double* fx, double* fy,
+                       cudaStream_t stream) {
+    const int cells = t.n * t.n;
+    if (cells == 0) return;
+    forceGatherKernel<MReal>
+        <<<(cells + kThreads - 1) / kThreads, kThreads, 0, stream>>>(t, w, scale, fx, fy);
+    CF_CUDA_CHECK_LAUNCH("gliding forceGather", stream);
+}
+
+template void launchMotorSubcycle<float>(const MotorTables&, const MotorStepArgs&, const double*,
+                                         const MotorArrays<float>&, bool, cudaStream_t);
+template void launchMotorSubcycle<double>(const MotorTables&, const MotorStepArgs&, const double*,
+                                          const MotorArrays<double>&, bool, cudaStream_t);
+template void launchBoundGather<float>(const MotorTables&, const double*, const float*, float*,
+                                       cudaStream_t);
+template void launchBoundGather<double>(const MotorTables&, const double*, const double*, double*,
+                                        cudaStream_t);
+template void launchForceGather<float>(const MotorTables&, const float*, double, double*, double*,
+                                       cudaStream_t);
+template void launchForceGather<double>(const MotorTables&, const double*, double, double*, double*,
+                                        cudaStream_t);
+
+}  // namespace cf::gliding::cuda

@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "sim/models/gliding/cuda/motors_cuda.hpp"
+
+#include <algorithm>
+#include <climits>
+#include <span>
+#include <string>
+#include <type_traits>
+
+#include "sim/core/cuda_check.hpp"
+#include "sim/core/errors.hpp"
+#include "sim/models/gliding/motor_physics.hpp"
+
+namespace cf::gliding {
+
+namespace {
+
+constexpr std::int32_t kNoFailure = INT_MAX;  // failedTail: atomicMin over the failing tails
+
+int nextPow2(int v) {
+    int p = 1;
+    while (p < v)
+        p *= 2;
+    return p;
+}
+
+template <typename To, typename From>
+std::vector<To> convert(const std::vector<From>& in) {
+    return std::vector<To>(in.begin(), in.end());
+}
+
+}  // namespace
+
+MotorsCuda::MotorsCuda(const GlidingParams& p, const GlidingTables& t, cudaStream_t stream)
+    : stream_(stream),
+      double_(p.precision == static_cast<std::int32_t>(MotorPrecision::Double)),
+      n_(t.n),
+      ntheta_(t.ntheta),
+      ns_(t.ns),
+      dx_(t.dx),
+      dtheta_(t.dtheta),
+      ds_(t.ds) {
+    int device = 0;
+    CF_CUDA_CHECK(cudaGetDevice(&device));
+    cudaDeviceProp prop{};
+    CF_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
+    std::size_t freeBytes = 0, totalBytes = 0;
+    CF_CUDA_CHECK(cudaMemGetInfo(&freeBytes, &totalBytes));
+    checkMotorMemory(p, t, freeBytes, prop.name);
+
+    orbits_ = buildMotorOrbits(t);
+    if (t.maxChord < 1 || t.maxChord > kMotorMaxChord)
+        throw SimulationError("gliding: internal error: chord of " + std::to_string(t.maxChord) +
+                              " s-cells for the CUDA motor segments");
+    chords_ = cf::cuda::DeviceBuffer<Chord>(std::span<const Chord>(t.chords));
+    orbit_ = cf::cuda::DeviceBuffer<std::int32_t>(std::span<const std::int32_t>(orbits_.orbit));
+    gatherStart_ =
+        cf::cuda::DeviceBuffer<std::int32_t>(std::span<const std::int32_t>(orbits_.gatherStart));
+    gather_ = cf::cuda::DeviceBuffer<GatherEntry>(std::span<const GatherEntry>(orbits_.gather));
+    peskin_ = cf::cuda::DeviceBuffer<PeskinStencil>(std::span<const PeskinStencil>(t.peskin));
+    cosT_ = cf::cuda::DeviceBuffer<double>(std::span<const double>(t.cosT));
+    sinT_ = cf::cuda::DeviceBuffer<double>(std::span<const double>(t.sinT));
+    tables_ = {t.n,
+               t.ntheta,
+               t.ns,
+               t.sliceSize,
+               static_cast<std::int32_t>(t.chords.size()),
+               nextPow2(t.maxChord),
+               chords_.data(),
+               orbit_.data(),
+               gatherStart_.data(),
+               gather_.data(),
+               peskin_.data(),
+               cosT_.data(),
+               sinT_.data()};
+
+    // Shared memory: the slice there if it fits the opt-in limit (design 2.6), else in global.
+    int optin = 0;
+    CF_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+    const std::size_t real = double_ ? sizeof(double) : sizeof(float);
+    const std::size_t staticBytes = 256;  // the kernel's own __shared__ scalars, with margin
+    sharedFits_ = cuda::motorSharedBytes(tables_, real, true) + staticBytes <=
+                  static_cast<std::size_t>(optin);
+    sliceInShared_ = sharedFits_;
+    if (cuda::motorSharedBytes(tables_, real, false) + staticBytes >
+        static_cast<std::size_t>(optin))
+        throw SimulationError("gliding: " + std::to_string(t.chords.size()) +
+                              " capture chords need more shared memory than the " +
+                              std::to_string(optin) + " B per block of " + prop.name +
+                              ": use a smaller motors.rc or grid.n");
+
+    const std::size_t cells = static_cast<std::size_t>(t.n) * t.n;
+    const std::size_t slice = cells * t.sliceSize, w = cells * t.ntheta * t.ns;
+    const auto allocate = [&](auto& a) {
+        a.mb.resize(slice);
+        a.coarse.resize(cells);
+        a.free.resize(cells);
+        a.w.resize(w);
+    };
+    if (double_)
+        allocate(d_);
+    else
+        allocate(f_);
+    fx_.resize(cells);
+    fy_.resize(cells);
+    substeps_.resize(cells);
+    clamps_.resize(cells);
+    failedTail_.resize(1);
+
+    MotorState init;
+    initMotors(p, t, init);
+    upload(init);
+}
+
+template <typename MReal>
+MotorsCuda::Arrays<MReal>& MotorsCuda::arrays() {
+    if constexpr (std::is_same_v<MReal, double>)
+        return d_;
+    else
+        return f_;
+}
+
+template <typename MReal>
+cuda::MotorArrays<MReal> MotorsCuda::deviceArrays() {
+    Arrays<MReal>& a = arrays<MReal>();
+    return {a.mb.data(),      a.coarse.data(), a.free.data(),
+            substeps_.data(), clamps_.data(),  failedTail_.data()};
+}
+
+template <typename MReal>
+void MotorsCuda::uploadAs(const MotorState& m) {
+    Arrays<MReal>& a = arrays<MReal>();
+    if (m.mb.size() != a.mb.size() || m.coarse.size() != a.coarse.size() ||
+        m.free.size() != a.free.size())
+        throw SimulationError("gliding: motor state does not match the grid");
+    a.mb.copyFromHost(convert<MReal>(m.mb), stream_);
+    a.coarse.copyFromHost(convert<MReal>(m.coarse), stream_);
+    a.free.copyFromHost(convert<MReal>(m.free), stream_);
+}
+
+template <typename MReal>
+void MotorsCuda::downloadAs(MotorState& m) {
+    Arrays<MReal>& a = arrays<MReal>();
+    m.mb = convert<double>(a.mb.toHost(stream_));
+    m.coarse = convert<double>(a.coarse.toHost(stream_));
+    m.free = convert<double>(a.free.toHost(stream_));
+}
+
+void MotorsCuda::upload(const MotorState& m) {
+    if (double_)
+        uploadAs<double>(m);
+    else
+        uploadAs<float>(m);
+    clampBase_ = m.clampCount;
+    clamps_.fillZero(stream_);
+    substeps_.fillZero(stream_);
+    const std::int32_t none = kNoFailure;
+    failedTail_.copyFromHost(std::span<const std::int32_t>(&none, 1), stream_);
+}
+
+void MotorsCuda::download(MotorState& m) {
+    CF_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    const std::vector<std::int32_t> failed = failedTail_.toHost(stream_);
+    if (failed[0] != kNoFailure)
+        throw SimulationError("gliding: motor substep at tail " + std::to_string(failed[0]) +
+                              " is not positive");
+    if (double_)
+        downloadAs<double>(m);
+    else
+        downloadAs<float>(m);
+    const std::vector<std::int32_t> substeps = substeps_.toHost(stream_);
+    const std::vector<std::int32_t> clamps = clamps_.toHost(stream_);
+    std::int64_t clampSum = 0, total = 0;
+    std::int32_t most = 0;
+    for (std::size_t r = 0; r < substeps.size(); ++r) {
+        clampSum += clamps[r];
+        total += substeps[r];
+        most = std::max(most, substeps[r]);
+    }
+    m.clampCount = clampBase_ + clampSum;
+    m.substepsMax = most;
+    m.substepsMean = static_cast<double>(total) / static_cast<double>(substeps.size());
+    m.orbits = orbits_;
+}
+
+void MotorsCuda::checkPrecision(const GlidingParams& p) const {
+    const bool dbl = p.precision == static_cast<std::int32_t>(MotorPrecision::Double);
+    if (dbl != double_)
+        throw SimulationError(
+            "gliding: motors.precision changed after the CUDA motors were built (structural)");
+}
+
+void MotorsCuda::advance(const GlidingParams& p, const double* psiDevice, double dt) {
+    checkPrecision(p);
+    // The CPU's expressions (motors_cpu.cpp advanceAnchor): invDs = ns, psi_c = Psi dx dx dth ds.
+    const cuda::MotorStepArgs a{dt,
+                                p.koff,
+                                p.konTilde,
+                                p.mtot,
+                                p.courantIn,
+                                ds_,
+                                static_cast<double>(ns_),
+                                dx_ * dx_ * dtheta_ * ds_};
+    if (double_)
+        cuda::launchMotorSubcycle(tables_, a, psiDevice, deviceArrays<double>(), sliceInShared_,
+                                  stream_);
+    else
+        cuda::launchMotorSubcycle(tables_, a, psiDevice, deviceArrays<float>(), sliceInShared_,
+                                  stream_);
+}
+
+void MotorsCuda::force(const GlidingParams& p, const double* psiDevice) {
+    checkPrecision(p);
+    // F dx dy dtheta ds with the CPU's parentheses (forceGather).
+    const double scale = p.force * (dx_ * dx_ * dtheta_ * ds_);
+    if (double_) {
+        cuda::launchBoundGather(tables_, psiDevice, d_.mb.data(), d_.w.data(), stream_);
+        cuda::launchForceGather(tables_, d_.w.data(), scale, fx_.data(), fy_.data(), stream_);
+    } else {
+        cuda::launchBoundGather(tables_, psiDevice, f_.mb.data(), f_.w.data(), stream_);
+        cuda::launchForceGather(tables_, f_.w.data(), scale, fx_.data(), fy_.data(), stream_);
+    }
+}
+
+std::vector<double> MotorsCuda::downloadW() const {
+    return double_ ? d_.w.toHost(stream_) : convert<double>(f_.w.toHost(stream_));
+}
+
+void MotorsCuda::downloadForce(std::vector<double>& fx, std::vector<double>& fy) const {
+    fx = fx_.toHost(stream_);
+    fy = fy_.toHost(stream_);
+}
+
+}  // namespace cf::gliding

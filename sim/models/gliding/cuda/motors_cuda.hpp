@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// The bound motors of `gliding` on one CUDA device (docs/design/gliding.md 2.6, 2.7, 3.5):
+// owns the device state (packed Mb, Mb,coarse, Mf in the motor real, W, F2) and the uploaded
+// tables, and runs motorSubcycle and the two gathers on one stream. Psi stays with the caller
+// (the filament backend) and is passed as a device pointer. Include only in CUDA-enabled code.
+#include <cstddef>
+#include <cstdint>
+#include <cuda_runtime_api.h>
+#include <vector>
+
+#include "sim/core/device_buffer.hpp"
+#include "sim/models/gliding/cpu/motors_cpu.hpp"
+#include "sim/models/gliding/cuda/motor_kernels.cuh"
+#include "sim/models/gliding/gliding_params.hpp"
+#include "sim/models/gliding/gliding_tables.hpp"
+#include "sim/models/gliding/motor_memory.hpp"
+
+namespace cf::gliding {
+
+class MotorsCuda {
+public:
+    // Checks the device memory first (checkMotorMemory with cudaMemGetInfo's free size and the
+    // device name; throws SimulationError before allocating), then allocates and uploads the
+    // tables. The state starts as initMotors leaves it: Mb = 0, Mb,coarse = 0, Mf = M.
+    // motors.precision (structural) picks the motor real for the lifetime of the object.
+    MotorsCuda(const GlidingParams& p, const GlidingTables& t, cudaStream_t stream);
+
+    // The whole motor state (Mb, Mb,coarse, Mf, clampCount) to and from the host, for snapshots
+    // and tests; converted from/to double for float motors. download waits for the stream, fills
+    // the metrics (substepsMax, substepsMean, clampCount) and the orbit tables, and throws
+    // SimulationError (the CPU's message) if a tail got a non-positive substep.
+    void upload(const MotorState& m);
+    void download(MotorState& m);
+
+    // Sub-cycles every tail from t to t + dt with Psi (device, [cell * ntheta + j]) frozen
+    // (advanceMotors of the CPU). Asynchronous on the stream.
+    void advance(const GlidingParams& p, const double* psiDevice, double dt);
+    // W by boundGather, then F2 by forceGather (F = p.force), on the device. Asynchronous.
+    void force(const GlidingParams& p, const double* psiDevice);
+
+    const double* fx() const { return fx_.data(); }  // device F2, [iy * n + ix]
+    const double* fy() const { return fy_.data(); }
+
+    // Host copies for tests: W (converted to double) and F2. Wait for the stream.
+    std::vector<double> downloadW() const;
+    void downloadForce(std::vector<double>& fx, std::vector<double>& fy) const;
+
+    bool doublePrecision() const { return double_; }
+    // Whether the slice is sub-cycled in shared memory (else in global memory, the fallback
+    // when S x MReal does not fit the device's opt-in shared memory per block).
+    bool sliceInShared() const { return sliceInShared_; }
+    // Tests: force the global-memory path (false) or back to shared memory if it fits.
+    void setSliceInSharedForTests(bool shared) { sliceInShared_ = shared && sharedFits_; }
+
+private:
+    template <typename MReal>
+    struct Arrays {
+        cf::cuda::DeviceBuffer<MReal> mb, coarse, free, w;
+    };
+    template <typename MReal>
+    Arrays<MReal>& arrays();
+    template <typename MReal>
+    void uploadAs(const MotorState& m);
+    template <typename MReal>
+    void downloadAs(MotorState& m);
+    template <typename MReal>
+    cuda::MotorArrays<MReal> deviceArrays();
+    void checkPrecision(const GlidingParams& p) const;
+
+    cudaStream_t stream_;
+    bool double_;
+    bool sharedFits_ = false, sliceInShared_ = false;
+    std::int32_t n_, ntheta_, ns_;
+    double dx_, dtheta_, ds_;
+    MotorOrbits orbits_;
+    cf::cuda::DeviceBuffer<Chord> chords_;
+    cf::cuda::DeviceBuffer<std::int32_t> orbit_, gatherStart_;
+    cf::cuda::DeviceBuffer<GatherEntry> gather_;
+    cf::cuda::DeviceBuffer<PeskinStencil> peskin_;
+    cf::cuda::DeviceBuffer<double> cosT_, sinT_;
+    cuda::MotorTables tables_{};
+    Arrays<float> f_;
+    Arrays<double> d_;
+    cf::cuda::DeviceBuffer<double> fx_, fy_;
+    cf::cuda::DeviceBuffer<std::int32_t> substeps_, clamps_, failedTail_;
+    std::int64_t clampBase_ = 0;  // clampCount at the last upload
+};
+
+}  // namespace cf::gliding

@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "sim/models/gliding/motor_memory.hpp"
+
+#include <cstdint>
+#include <cstdio>
+
+#include "sim/core/errors.hpp"
+
+namespace cf::gliding {
+
+namespace {
+
+// "6.8 GiB", "12.0 MiB", "512 B": one decimal in the largest binary unit that is >= 1.
+std::string formatBytes(std::size_t bytes) {
+    const double b = static_cast<double>(bytes);
+    char text[32];
+    if (b >= 1024.0 * 1024.0 * 1024.0)
+        std::snprintf(text, sizeof text, "%.1f GiB", b / (1024.0 * 1024.0 * 1024.0));
+    else if (b >= 1024.0 * 1024.0)
+        std::snprintf(text, sizeof text, "%.1f MiB", b / (1024.0 * 1024.0));
+    else if (b >= 1024.0)
+        std::snprintf(text, sizeof text, "%.1f KiB", b / 1024.0);
+    else
+        std::snprintf(text, sizeof text, "%zu B", bytes);
+    return text;
+}
+
+// 65536 -> "65,536".
+std::string withThousands(std::size_t v) {
+    std::string digits = std::to_string(v), out;
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+        out += digits[i];
+    }
+    return out;
+}
+
+std::size_t tails(const GlidingTables& t) {
+    return static_cast<std::size_t>(t.n) * t.n;
+}
+
+}  // namespace
+
+std::size_t motorRealBytes(const GlidingParams& p) {
+    return p.precision == static_cast<std::int32_t>(MotorPrecision::Double) ? 8 : 4;
+}
+
+std::size_t boundMotorBytes(const GlidingParams& p, const GlidingTables& t) {
+    return tails(t) * static_cast<std::size_t>(t.sliceSize) * motorRealBytes(p);
+}
+
+std::size_t motorDeviceBytes(const GlidingParams& p, const GlidingTables& t) {
+    const std::size_t cells = tails(t), real = motorRealBytes(p);
+    const std::size_t configs = static_cast<std::size_t>(t.ntheta) * t.ns;
+    std::size_t bytes = boundMotorBytes(p, t);
+    bytes += cells * configs * real;              // W
+    bytes += 2 * cells * real;                    // Mb,coarse, Mf
+    bytes += 2 * cells * sizeof(double);          // F2 (fx, fy)
+    bytes += cells * (sizeof(std::int32_t) * 2);  // substeps and clamps per tail
+    bytes += sizeof(std::int32_t);                // the failed-tail flag
+    bytes += t.chords.size() * (sizeof(Chord) + sizeof(std::int32_t));  // chords, orbit order
+    bytes += (configs + 1) * sizeof(std::int32_t) + t.gather.size() * sizeof(GatherEntry);
+    bytes += configs * sizeof(PeskinStencil) + 2 * t.ntheta * sizeof(double);  // Peskin, p_j
+    return bytes;
+}
+
+void checkMotorMemory(const GlidingParams& p, const GlidingTables& t, std::size_t freeBytes,
+                      const std::string& deviceName, std::size_t otherBytes) {
+    const std::size_t need = motorDeviceBytes(p, t) + otherBytes;
+    // 0.9 x free, in integers (free sizes reach 1e11; no rounding question).
+    if (need <= freeBytes / 10 * 9) return;
+    const bool dbl = motorRealBytes(p) == 8;
+    throw SimulationError("gliding: the run needs " + formatBytes(need) +
+                          " of device memory (bound motors " + formatBytes(boundMotorBytes(p, t)) +
+                          " = " + withThousands(tails(t)) + " tails × " +
+                          withThousands(static_cast<std::size_t>(t.sliceSize)) +
+                          " configurations × " + std::to_string(motorRealBytes(p)) + " B); " +
+                          formatBytes(freeBytes) + " are free on " + deviceName + ". Use " +
+                          (dbl ? "motors.precision = float or a smaller grid.n / grid.ninner"
+                               : "a smaller grid.n / grid.ninner"));
+}
+
+}  // namespace cf::gliding

@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// Device memory of the CUDA bound motors of `gliding` and the memory check of
+// docs/design/gliding.md section 4 item 4. Host code without CUDA, so that the message is
+// testable on any machine with an injected free size.
+#include <cstddef>
+#include <string>
+
+#include "sim/models/gliding/gliding_params.hpp"
+#include "sim/models/gliding/gliding_tables.hpp"
+
+namespace cf::gliding {
+
+// Bytes of one motor real on the device: 4 (motors.precision = float) or 8 (double).
+std::size_t motorRealBytes(const GlidingParams& p);
+
+// Bytes of the packed bound motors alone: N^2 tails x S configurations x motorRealBytes.
+std::size_t boundMotorBytes(const GlidingParams& p, const GlidingTables& t);
+
+// Everything MotorsCuda allocates (motors_cuda.hpp): packed Mb, W, Mb,coarse and Mf in the
+// motor real; F2 (fx, fy) in double; the per-tail counters and the uploaded tables.
+std::size_t motorDeviceBytes(const GlidingParams& p, const GlidingTables& t);
+
+// Throws SimulationError when need = motorDeviceBytes + otherBytes exceeds 0.9 x freeBytes
+// (the margin leaves room for the driver, cuFFT plans and fragmentation), with the message of
+// design 4 item 4, e.g. "gliding: the run needs 6.8 GiB of device memory (bound motors 6.3 GiB
+// = 65,536 tails × 12,928 configurations × 8 B); 5.1 GiB are free on NVIDIA H100. Use
+// motors.precision = float or a smaller grid.n / grid.ninner". otherBytes is what the rest of
+// the run holds on the device (filament arrays, cuFFT work areas, profiles): 0 when only the
+// motors are checked.
+void checkMotorMemory(const GlidingParams& p, const GlidingTables& t, std::size_t freeBytes,
+                      const std::string& deviceName, std::size_t otherBytes = 0);
+
+}  // namespace cf::gliding
