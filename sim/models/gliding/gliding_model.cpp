@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <initializer_list>
 #include <span>
 #include <string>
 
@@ -16,8 +17,8 @@ void initialMotorsAndFlow(const GlidingParams& p, const GlidingTables& t, RunSta
     s.boundPacked.assign(anchors * static_cast<std::size_t>(t.sliceSize), 0.0);
     s.boundCoarse.assign(anchors, 0.0);
     s.free.assign(anchors, p.mtot);
-    s.u.assign(anchors, 0.0);
-    s.v.assign(anchors, 0.0);
+    for (std::vector<double>* f : {&s.u, &s.v, &s.dudx, &s.dudy, &s.dvdx, &s.dvdy})
+        f->assign(anchors, 0.0);
 }
 
 namespace {
@@ -27,13 +28,28 @@ Field gridField(const char* name, const char* unit, FieldRole role, int componen
     return Field::of<double>(name, unit, role, components, std::span<const double>(values));
 }
 
-std::vector<double> interleave(const std::vector<double>& a, const std::vector<double>& b) {
-    std::vector<double> out(2 * a.size());
-    for (std::size_t i = 0; i < a.size(); ++i) {
-        out[2 * i] = a[i];
-        out[2 * i + 1] = b[i];
+std::vector<double> interleave(std::initializer_list<const std::vector<double>*> parts) {
+    const std::size_t k = parts.size(), count = (*parts.begin())->size();
+    std::vector<double> out(k * count);
+    std::size_t c = 0;
+    for (const std::vector<double>* part : parts) {
+        for (std::size_t i = 0; i < count; ++i)
+            out[k * i + c] = (*part)[i];
+        ++c;
     }
     return out;
+}
+
+void deinterleave(const std::vector<double>& in,
+                  std::initializer_list<std::vector<double>*> parts) {
+    const std::size_t k = parts.size(), count = in.size() / k;
+    std::size_t c = 0;
+    for (std::vector<double>* part : parts) {
+        part->resize(count);
+        for (std::size_t i = 0; i < count; ++i)
+            (*part)[i] = in[k * i + c];
+        ++c;
+    }
 }
 
 }  // namespace
@@ -54,7 +70,7 @@ Snapshot makeSnapshot(const GlidingParams& p, const GlidingTables& t, const RunS
     snap.fields.push_back(gridField("density", "n0", FieldRole::Grid, 1, density(s.filaments, t)));
     snap.fields.push_back(gridField("bound_motors", "m0", FieldRole::Grid, 1, s.boundCoarse));
     snap.fields.push_back(gridField("free_motors", "m0", FieldRole::Grid, 1, s.free));
-    snap.fields.push_back(gridField("flow", "V", FieldRole::Grid, 2, interleave(s.u, s.v)));
+    snap.fields.push_back(gridField("flow", "V", FieldRole::Grid, 2, interleave({&s.u, &s.v})));
     // What a restart needs besides: the AB2 history and the packed bound motors.
     snap.fields.push_back(
         gridField("ab2_history", "n0/T", FieldRole::Internal, t.ntheta,
@@ -62,6 +78,8 @@ Snapshot makeSnapshot(const GlidingParams& p, const GlidingTables& t, const RunS
     const std::vector<double> scalars = {s.dtPrev, static_cast<double>(s.ab2Steps)};
     snap.fields.push_back(gridField("ab2_step", "T", FieldRole::Internal, 2, scalars));
     snap.fields.push_back(gridField("bound_packed", "m0", FieldRole::Internal, 1, s.boundPacked));
+    snap.fields.push_back(gridField("flow_gradient", "1/T", FieldRole::Internal, 4,
+                                    interleave({&s.dudx, &s.dudy, &s.dvdx, &s.dvdy})));
     return snap;
 }
 
@@ -94,13 +112,8 @@ RunState readSnapshot(const GlidingParams& p, const GlidingTables& t, const Snap
     s.free = takeField(snap, "free_motors", cells, 1);
     s.boundPacked =
         takeField(snap, "bound_packed", cells * static_cast<std::size_t>(t.sliceSize), 1);
-    const std::vector<double> flow = takeField(snap, "flow", cells, 2);
-    s.u.resize(cells);
-    s.v.resize(cells);
-    for (std::size_t i = 0; i < cells; ++i) {
-        s.u[i] = flow[2 * i];
-        s.v[i] = flow[2 * i + 1];
-    }
+    deinterleave(takeField(snap, "flow", cells, 2), {&s.u, &s.v});
+    deinterleave(takeField(snap, "flow_gradient", cells, 4), {&s.dudx, &s.dudy, &s.dvdx, &s.dvdy});
     s.step = snap.step;
     s.time = snap.time;
     return s;
@@ -129,11 +142,27 @@ std::vector<Metric> stateMetrics(const GlidingParams& p, const GlidingTables& t,
 }
 
 void appendStageTimes(std::vector<Metric>& out, const StageSeconds& seconds, std::uint64_t steps) {
-    if (steps == 0) return;
     static constexpr const char* kNames[] = {"time filaments", "time motors", "time force",
                                              "time fluid"};
     for (int i = 0; i < static_cast<int>(Stage::Count); ++i)
-        out.push_back({kNames[i], "ms/step", 1e3 * seconds[i] / static_cast<double>(steps)});
+        out.push_back({kNames[i], "ms/step",
+                       steps > 0 ? 1e3 * seconds[i] / static_cast<double>(steps) : 0.0});
+}
+
+std::string checkLag(const GlidingParams& p, double g) {
+    if (!p.fluidEnabled || !(g > 0.5)) return {};
+    if (g >= 1.0)
+        throw ParameterError(
+            "gliding: the lagged constraint stress grows by g = " + formatShort(g, 3) +
+            " per fluid pass (filaments.sigma_f = " + formatShort(p.sigmaF, 3) +
+            ", fluid.eps = " + formatShort(p.eps, 3) + ", fluid.z0 = " + formatShort(p.z0, 3) +
+            ", grid.n = " + std::to_string(p.n) +
+            "); it must stay below 1: lower filaments.sigma_f or init.mean_density, or use a "
+            "coarser grid.n");
+    return "gliding: the lagged constraint stress shrinks only by g = " + formatShort(g, 3) +
+           " per fluid pass; " +
+           (p.fluidIterations == 0 ? std::string("3 passes per step (fluid.iterations = auto)")
+                                   : std::to_string(p.fluidIterations) + " passes per step");
 }
 
 std::string antiDiffusionNote(const GlidingParams& p, std::uint64_t step, double cmax) {

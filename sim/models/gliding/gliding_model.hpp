@@ -39,8 +39,9 @@ struct RunState {
     // Motors per anchor r0 = iy * n + ix (G:229-249): bound motors packed per tail
     // ([r0 * S + chord.off + l]), their coarse sum and the free motors.
     std::vector<double> boundPacked, boundCoarse, free;
-    // Flow at the filament plane z0, [iy * n + ix] (G:272-322); zero at rest.
-    std::vector<double> u, v;
+    // Flow at the filament plane z0 and its centred gradient, [iy * n + ix] (G:272-322); zero
+    // at rest. The gradient is the lagged strain of the next solve (G:343), so it is state.
+    std::vector<double> u, v, dudx, dudy, dvdx, dvdy;
     std::uint64_t step = 0;
     double time = 0.0;
 };
@@ -61,8 +62,15 @@ std::vector<Metric> stateMetrics(const GlidingParams& p, const GlidingTables& t,
 // and F2) and the fluid (stresses, Stokes, velocity gradient).
 enum class Stage : int { Filaments = 0, Motors, Force, Fluid, Count };
 using StageSeconds = std::array<double, static_cast<int>(Stage::Count)>;
-// Appends "time <stage>" metrics in ms per outer step (nothing when steps is 0).
+// Appends "time <stage>" metrics in ms per outer step (0 before the first advance, so the
+// set of metrics never changes during a run).
 void appendStageTimes(std::vector<Metric>& out, const StageSeconds& seconds, std::uint64_t steps);
+
+// The lagged constraint stress (G:343, G:370): each pass of the fluid solve multiplies an error
+// in sigma^f by g (FluidCpu::lagFactor at the initial max c). Throws ParameterError naming the
+// parameters when g >= 1 with the fluid on (the explicit lag is unstable); returns a note when
+// g > 0.5 (the solve then makes several passes), else an empty string.
+std::string checkLag(const GlidingParams& p, double g);
 
 // The model note raised once when max c crosses Dt/Ut during a run (G:209-212): the density
 // equation is ill-posed there. Empty when the steric reading is not Maier-Saupe.

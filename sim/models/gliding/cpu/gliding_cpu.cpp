@@ -11,6 +11,7 @@
 
 #include "sim/core/errors.hpp"
 #include "sim/core/number_format.hpp"
+#include "sim/models/gliding/cpu/fluid_cpu.hpp"
 #include "sim/models/gliding/cpu/motors_cpu.hpp"
 #include "sim/models/gliding/cpu/smoluchowski_cpu.hpp"
 #include "sim/models/gliding/gliding_model.hpp"
@@ -31,7 +32,10 @@ public:
         RunState s;
         s.filaments = initialState(p, t, seed);
         const std::vector<double> c = density(s.filaments, t);
-        checkWellPosed(p, *std::max_element(c.begin(), c.end()));
+        const double cmax = *std::max_element(c.begin(), c.end());
+        checkWellPosed(p, cmax);
+        auto fluid = std::make_unique<FluidCpu>(p, t);
+        const std::string lag = checkLag(p, fluid->lagFactor(p, cmax));
         initialMotorsAndFlow(p, t, s);
         MotorState motors;
         initMotors(p, t, motors);
@@ -45,6 +49,9 @@ public:
         s_ = std::move(s);
         smol_ = std::move(smol);
         motors_ = std::move(motors);
+        fluid_ = std::move(fluid);
+        flow_ = {};
+        if (!lag.empty()) note(lag);
         illPosed_ = false;
     }
 
@@ -91,6 +98,7 @@ public:
         motors_.mb = s.boundPacked;
         motors_.coarse = s.boundCoarse;
         motors_.free = s.free;
+        flow_ = {s.u, s.v, s.dudx, s.dudy, s.dvdx, s.dvdy};
         s_ = std::move(s);
     }
 
@@ -119,9 +127,31 @@ private:
         s_.boundPacked = motors_.mb;
         s_.boundCoarse = motors_.coarse;
         s_.free = motors_.free;
+        if (!flow_.u.empty()) {
+            s_.u = flow_.u;
+            s_.v = flow_.v;
+            s_.dudx = flow_.dudx;
+            s_.dudy = flow_.dudy;
+            s_.dvdx = flow_.dvdx;
+            s_.dvdy = flow_.dvdy;
+        }
     }
 
-    // One outer step (design 2): filaments, motors and their force; the flow follows (stage 3).
+    // The flow the filament step reads: none in the dry limit or before the first solve.
+    const FlowAtZ0* flowForFilaments() {
+        if (!p_.fluidEnabled || flow_.u.empty()) return nullptr;
+        flowView_ = {flow_.u.data(),    flow_.v.data(),    flow_.dudx.data(),
+                     flow_.dudy.data(), flow_.dvdx.data(), flow_.dvdy.data()};
+        return &flowView_;
+    }
+
+    void flowAtRest() {
+        for (std::vector<double>* f : {&s_.u, &s_.v, &s_.dudx, &s_.dudy, &s_.dvdx, &s_.dvdy})
+            std::fill(f->begin(), f->end(), 0.0);
+    }
+
+    // One outer step (design 2): filaments (advected by the flow of the previous solve), motors
+    // and their force, then the flow.
     void outerStep() {
         auto last = std::chrono::steady_clock::now();
         const auto lap = [&](Stage stage) {
@@ -130,7 +160,8 @@ private:
                 std::chrono::duration<double>(now - last).count();
             last = now;
         };
-        const double limit = smol_->cflStep(p_, t_, s_.filaments);
+        const FlowAtZ0* flow = flowForFilaments();
+        const double limit = smol_->cflStep(p_, t_, s_.filaments, flow);
         double dt = limit;
         if (p_.dtMode == static_cast<std::int32_t>(DtMode::Fixed)) {
             // cflStep gives min(C_out/rate, growth x dt_prev) with growth >= 1 and dt_prev =
@@ -148,7 +179,7 @@ private:
                                   ": the outer step collapsed to " + formatShort(dt, 3) +
                                   " T (CFL rate " + formatShort(p_.courantOut / dt, 3) +
                                   "): the state is blowing up");
-        smol_->step(p_, t_, s_.filaments, dt);
+        smol_->step(p_, t_, s_.filaments, dt, flow);
         lap(Stage::Filaments);
         // Motors sub-cycle to t + dt on the new filaments (design 2.5), then their force.
         if (p_.motorsEnabled) {
@@ -159,6 +190,18 @@ private:
                 forceGather(p_, t_, w_, fx_, fy_);
                 lap(Stage::Force);
             }
+        }
+        // The flow at z0 from the motor force and the stresses (design 2.8), for the next step.
+        if (p_.fluidEnabled) {
+            if (!p_.motorsEnabled) {  // no motor force
+                fx_.clear();
+                fy_.clear();
+            }
+            fluid_->solve(p_, t_, s_.filaments, fx_, fy_, flow_);
+            lap(Stage::Fluid);
+        } else if (!flow_.u.empty()) {
+            flow_ = {};  // the dry limit: the fluid at rest
+            flowAtRest();
         }
         ++stageSteps_;
         s_.time += dt;
@@ -187,6 +230,9 @@ private:
     std::unique_ptr<SmoluchowskiCpu> smol_;
     MotorState motors_;
     std::vector<double> w_, fx_, fy_;  // W and the motor force F2 at the nodes
+    std::unique_ptr<FluidCpu> fluid_;
+    FlowField flow_;  // empty: at rest
+    FlowAtZ0 flowView_{};
     ViewBuffers viewBuffers_;
     bool illPosed_ = false;
     StageSeconds stageSeconds_{};
