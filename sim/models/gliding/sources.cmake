@@ -26,3 +26,10 @@ list(APPEND CELLFORGE_SIM_CUDA_SOURCES
   models/gliding/cuda/smoluchowski_cuda.cpp)
 set_source_files_properties(models/gliding/cuda/smoluchowski_kernels.cu
   PROPERTIES COMPILE_OPTIONS "--fmad=false")
+# The CUDA fluid solve (design 2.8, 3.2): shares fluid_physics.hpp with FluidCpu, so its
+# kernels must not contract into FMAs either.
+list(APPEND CELLFORGE_SIM_CUDA_SOURCES
+  models/gliding/cuda/fluid_kernels.cu
+  models/gliding/cuda/fluid_cuda.cpp)
+set_source_files_properties(models/gliding/cuda/fluid_kernels.cu
+  PROPERTIES COMPILE_OPTIONS "--fmad=false")
