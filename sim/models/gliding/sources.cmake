@@ -26,6 +26,9 @@ list(APPEND CELLFORGE_SIM_CUDA_SOURCES
   models/gliding/cuda/smoluchowski_kernels.cu
   models/gliding/cuda/smoluchowski_cuda.cpp
   models/gliding/cuda/motor_kernels.cu
-  models/gliding/cuda/motors_cuda.cpp)
+  models/gliding/cuda/motors_cuda.cpp
+  models/gliding/cuda/fluid_kernels.cu
+  models/gliding/cuda/fluid_cuda.cpp)
 set_source_files_properties(models/gliding/cuda/smoluchowski_kernels.cu
-  models/gliding/cuda/motor_kernels.cu PROPERTIES COMPILE_OPTIONS "--fmad=false")
+  models/gliding/cuda/motor_kernels.cu
+  models/gliding/cuda/fluid_kernels.cu PROPERTIES COMPILE_OPTIONS "--fmad=false")

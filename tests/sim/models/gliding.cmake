@@ -25,6 +25,9 @@ if(CELLFORGE_HAVE_FFTW)
     # CUDA filament step against the CPU (design 6.2 T12) and the cuFFT loader; GPU label.
     cellforge_add_test(test_gliding_cuda GPU_ONLY SOURCES
       sim/models/test_gliding_cuda.cpp)
+    # CUDA fluid solve against the CPU (design 3.5): flow and gradients, rest, reproducibility.
+    cellforge_add_test(test_gliding_fluid_cuda GPU_ONLY SOURCES
+      sim/models/test_gliding_fluid_cuda.cpp)
   endif()
 endif()
 # The device-memory check of the CUDA motors with injected free sizes (design 4 item 4, T11).

@@ -57,83 +57,32 @@ void computeStressMoments(const HostState& s, const GlidingTables& t, StressMome
     for (std::vector<double>* v :
          {&m.c, &m.d11, &m.d12, &m.d22, &m.s1111, &m.s1112, &m.s1122, &m.s1222, &m.s2222})
         v->assign(cells, 0.0);
-    const int nt = s.ntheta, q4 = nt / 4;
-    const double dth = t.dtheta;
     parallelFor(
         cells,
         [&](std::size_t cell) {
-            const double* psi = s.psi.data() + cell * nt;
-            double c = 0, d11 = 0, d12 = 0, d22 = 0, s40 = 0, s31 = 0, s22 = 0, s13 = 0, s04 = 0;
-            // Orbit (q, q + Q, q + 2Q, q + 3Q): p = (co, si), (-si, co), (-co, -si), (si, -co).
-            // Even powers see sAC and sBD with the roles of co and si swapped; each product of
-            // components is one named factor, so the quarter-turn images are exact.
-            for (int q = 0; q < q4; ++q) {
-                const double a = psi[q], b = psi[q + q4], cc = psi[q + 2 * q4], d = psi[q + 3 * q4];
-                const double co = t.cosT[q], si = t.sinT[q];
-                const double sAC = a + cc, sBD = b + d;
-                const double c2 = co * co, s2 = si * si, cs = co * si;
-                const double c4 = c2 * c2, s4 = s2 * s2, c2s2 = c2 * s2;
-                const double t31 = c2 * cs, t13 = s2 * cs;  // co^3 si, co si^3
-                c += sAC + sBD;
-                d11 += c2 * sAC + s2 * sBD;
-                d22 += s2 * sAC + c2 * sBD;
-                d12 += cs * (sAC - sBD);
-                s40 += c4 * sAC + s4 * sBD;
-                s04 += s4 * sAC + c4 * sBD;
-                s22 += c2s2 * (sAC + sBD);
-                s31 += t31 * sAC - t13 * sBD;
-                s13 += t13 * sAC - t31 * sBD;
-            }
-            m.c[cell] = c * dth;
-            m.d11[cell] = d11 * dth;
-            m.d12[cell] = d12 * dth;
-            m.d22[cell] = d22 * dth;
-            m.s1111[cell] = s40 * dth;
-            m.s1112[cell] = s31 * dth;
-            m.s1122[cell] = s22 * dth;
-            m.s1222[cell] = s13 * dth;
-            m.s2222[cell] = s04 * dth;
+            const CellStress cs = orbitStressMoments(s.psi.data() + cell * s.ntheta, t.cosT.data(),
+                                                     t.sinT.data(), s.ntheta, t.dtheta);
+            m.c[cell] = cs.c;
+            m.d11[cell] = cs.d11;
+            m.d12[cell] = cs.d12;
+            m.d22[cell] = cs.d22;
+            m.s1111[cell] = cs.s1111;
+            m.s1112[cell] = cs.s1112;
+            m.s1122[cell] = cs.s1122;
+            m.s1222[cell] = cs.s1222;
+            m.s2222[cell] = cs.s2222;
         },
         64);
 }
 
 FluidCpu::FluidCpu(const GlidingParams& p, const GlidingTables& t)
-    : n_(t.n), dx_(t.dx), zgrid_(buildZGrid(p)), table_(precomputeTransfer(zgrid_, p.eps, t.n)) {
+    : n_(t.n),
+      dx_(t.dx),
+      zgrid_(buildZGrid(p)),
+      table_(precomputeTransfer(zgrid_, p.eps, t.n)),
+      response_(fluidResponse(table_, t.dx)) {
     const int n = n_, nh = n / 2 + 1;
     const std::size_t modes = static_cast<std::size_t>(n) * nh;
-    mxx_.assign(modes, 0.0);
-    mxy_.assign(modes, 0.0);
-    myy_.assign(modes, 0.0);
-    for (std::size_t mode = 0; mode < modes; ++mode) {
-        const int ky = static_cast<int>(mode / nh), kx = static_cast<int>(mode % nh);
-        const double tpar = table_.par[mode], tperp = table_.perp[mode];
-        if (kx == 0 && ky == 0) {  // both components use T(0) (G:321)
-            mxx_[mode] = myy_[mode] = tperp;
-            continue;
-        }
-        const double kxv = waveNumberX(kx), kyv = waveNumberY(ky, n);
-        const double k2 = kxv * kxv + kyv * kyv;
-        const double dt = tpar - tperp;
-        mxx_[mode] = tperp + dt * (kxv * kxv) / k2;
-        // A Nyquist component cannot tell +k from -k on the grid: the R2C entry (n/2, ky) is
-        // the conjugate partner of (n/2, -ky), so M must be even in that component for the
-        // result to stay Hermitian (real). Use the average of the aliases: Mxy = 0 there
-        // (Mxx, Myy are even anyway); rows and columns alike, so a quarter turn maps the rule
-        // onto itself.
-        const bool nyquist = 2 * kx == n || 2 * ky == n;
-        mxy_[mode] = nyquist ? 0.0 : dt * (kxv * kyv) / k2;
-        myy_[mode] = tperp + dt * (kyv * kyv) / k2;
-    }
-    // The lagged sigma^f pass u -> T div(sigma_f S:E(u)) has, for an isotropic S of density c,
-    // the eigenvalue (3c/8) sigma_f T_par(k) |k~|^2 on longitudinal modes (c/8 sigma_f T_perp
-    // |k~|^2 on transverse ones, smaller since T_perp <= 2 T_par), k~ = sin(k dx)/dx per axis.
-    lagSymbolMax_ = 0;
-    for (std::size_t mode = 0; mode < modes; ++mode) {
-        const int ky = static_cast<int>(mode / nh), kx = static_cast<int>(mode % nh);
-        const double sx = std::sin(waveNumberX(kx) * dx_) / dx_;
-        const double sy = std::sin(waveNumberY(ky, n) * dx_) / dx_;
-        lagSymbolMax_ = std::max(lagSymbolMax_, table_.par[mode] * (sx * sx + sy * sy));
-    }
     const std::size_t cells = static_cast<std::size_t>(n) * n;
     real_ = fftw::RealBuffer(2 * cells);
     realOut_ = fftw::RealBuffer(2 * cells);
@@ -144,7 +93,7 @@ FluidCpu::FluidCpu(const GlidingParams& p, const GlidingTables& t)
 }
 
 double FluidCpu::lagFactor(const GlidingParams& p, double cmax) const {
-    return (3.0 * cmax / 8.0) * p.sigmaF * lagSymbolMax_;
+    return (3.0 * cmax / 8.0) * p.sigmaF * response_.lagSymbolMax;
 }
 
 std::int32_t FluidCpu::iterations(const GlidingParams& p, double cmax) const {
@@ -168,30 +117,14 @@ void FluidCpu::forcing(const GlidingParams& p, const StressMoments& m,
     parallelFor(
         cells,
         [&](std::size_t i) {
-            const double a = m.s1111[i], b = m.s1112[i], c = m.s1122[i], d = m.s1222[i],
-                         e = m.s2222[i];
-            double r11 = 0, r12 = 0, r22 = 0;
-            if (hasFlow && sf != 0.0) {
-                const double e11 = lagged.dudx[i], e22 = lagged.dvdy[i];
-                const double e12 = 0.5 * (lagged.dudy[i] + lagged.dvdx[i]);
-                r11 += sf * (a * e11 + 2.0 * b * e12 + c * e22);
-                r12 += sf * (b * e11 + 2.0 * c * e12 + d * e22);
-                r22 += sf * (c * e11 + 2.0 * d * e12 + e * e22);
-            }
-            if (st != 0.0) {
-                const double d11 = m.d11[i], d12 = m.d12[i], d22 = m.d22[i];
-                const double dd11 = d11 * d11 + d12 * d12, dd22 = d12 * d12 + d22 * d22;
-                const double dd12 = d12 * (d11 + d22);
-                const double sd11 = a * d11 + 2.0 * b * d12 + c * d22;
-                const double sd12 = b * d11 + 2.0 * c * d12 + d * d22;
-                const double sd22 = c * d11 + 2.0 * d * d12 + e * d22;
-                r11 -= st * (dd11 - sd11);
-                r12 -= st * (dd12 - sd12);
-                r22 -= st * (dd22 - sd22);
-            }
-            t11[i] = r11;
-            t12[i] = r12;
-            t22[i] = r22;
+            const CellStress cs{m.c[i],     m.d11[i],   m.d12[i],   m.d22[i],  m.s1111[i],
+                                m.s1112[i], m.s1122[i], m.s1222[i], m.s2222[i]};
+            const Sym2 r = hasFlow ? extraStress(cs, true, lagged.dudx[i], lagged.dudy[i],
+                                                 lagged.dvdx[i], lagged.dvdy[i], sf, st)
+                                   : extraStress(cs, false, 0, 0, 0, 0, sf, st);
+            t11[i] = r.t11;
+            t12[i] = r.t12;
+            t22[i] = r.t22;
         },
         256);
     gx.assign(cells, 0.0);
@@ -201,10 +134,8 @@ void FluidCpu::forcing(const GlidingParams& p, const StressMoments& m,
         cells,
         [&](std::size_t i) {
             const auto [xm, xp, ym, yp] = neighboursOf(i, n);
-            const double divx = (t11[xp] - t11[xm]) * inv2 + (t12[yp] - t12[ym]) * inv2;
-            const double divy = (t12[xp] - t12[xm]) * inv2 + (t22[yp] - t22[ym]) * inv2;
-            gx[i] = (hasForce ? fx[i] : 0.0) + divx;
-            gy[i] = (hasForce ? fy[i] : 0.0) + divy;
+            gx[i] = forcingAt(hasForce ? fx[i] : 0.0, t11[xm], t11[xp], t12[ym], t12[yp], inv2);
+            gy[i] = forcingAt(hasForce ? fy[i] : 0.0, t12[xm], t12[xp], t22[ym], t22[yp], inv2);
         },
         256);
 }
@@ -229,10 +160,11 @@ void FluidCpu::applyStokes(const std::vector<double>& gx, const std::vector<doub
     parallelFor(
         modes,
         [&](std::size_t k) {
-            const double a = mxx_[k] * norm, b = mxy_[k] * norm, c = myy_[k] * norm;
+            const Sym2 m{response_.mxx[k], response_.mxy[k], response_.myy[k]};
             for (int part = 0; part < 2; ++part) {
-                ux[k][part] = a * fx[k][part] + b * fy[k][part];
-                uy[k][part] = b * fx[k][part] + c * fy[k][part];
+                const ModeVelocity w = stokesAt(m, norm, fx[k][part], fy[k][part]);
+                ux[k][part] = w.ux;
+                uy[k][part] = w.uy;
             }
         },
         1024);
@@ -247,10 +179,10 @@ void FluidCpu::applyStokes(const std::vector<double>& gx, const std::vector<doub
         cells,
         [&](std::size_t i) {
             const auto [xm, xp, ym, yp] = neighboursOf(i, n);
-            out.dudx[i] = (u[xp] - u[xm]) * inv2;
-            out.dudy[i] = (u[yp] - u[ym]) * inv2;
-            out.dvdx[i] = (v[xp] - v[xm]) * inv2;
-            out.dvdy[i] = (v[yp] - v[ym]) * inv2;
+            out.dudx[i] = centred(u[xm], u[xp], inv2);
+            out.dudy[i] = centred(u[ym], u[yp], inv2);
+            out.dvdx[i] = centred(v[xm], v[xp], inv2);
+            out.dvdy[i] = centred(v[ym], v[yp], inv2);
         },
         256);
 }

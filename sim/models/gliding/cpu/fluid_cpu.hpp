@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "sim/models/gliding/cpu/fftw_plans.hpp"
+#include "sim/models/gliding/fluid_physics.hpp"
 #include "sim/models/gliding/gliding_params.hpp"
 #include "sim/models/gliding/gliding_state.hpp"
 #include "sim/models/gliding/gliding_tables.hpp"
@@ -19,10 +20,7 @@
 
 namespace cf::gliding {
 
-// u2(z0) and its centred gradient. Empty vectors mean the fluid at rest.
-struct FlowField {
-    std::vector<double> u, v, dudx, dudy, dvdx, dvdy;
-};
+// FlowField (u2(z0) and its centred gradient) is in fluid_physics.hpp, shared with CUDA.
 
 // Density, second moment D and fourth moment S of Psi per cell (G:214-225), unnormalised,
 // summed over quarter-turn orbits as in computeMoments (smoluchowski_cpu.hpp), so a quarter
@@ -70,9 +68,9 @@ public:
     // The response tensor of R2C mode [ky * (n/2 + 1) + kx]: (Mxx, Mxy, Myy) =
     // T_perp I + (T_par - T_perp) k^k^ (both T at k = 0), with Mxy = 0 on the Nyquist row and
     // column (the average of the two aliases +-n/2, which keeps the inverse transform real).
-    double mxx(std::size_t mode) const { return mxx_[mode]; }
-    double mxy(std::size_t mode) const { return mxy_[mode]; }
-    double myy(std::size_t mode) const { return myy_[mode]; }
+    double mxx(std::size_t mode) const { return response_.mxx[mode]; }
+    double mxy(std::size_t mode) const { return response_.mxy[mode]; }
+    double myy(std::size_t mode) const { return response_.myy[mode]; }
     // Of the last solve(): the passes made and max c.
     std::int32_t lastIterations() const { return lastIterations_; }
     double lastMaxDensity() const { return lastCmax_; }
@@ -82,8 +80,7 @@ private:
     double dx_;
     ZGrid zgrid_;
     TransferTable table_;
-    std::vector<double> mxx_, mxy_, myy_;
-    double lagSymbolMax_ = 0;  // max over modes of T_par |k~|^2
+    FluidResponse response_;  // M per mode and max over modes of T_par |k~|^2
     fftw::RealBuffer real_, realOut_;
     fftw::ComplexBuffer spec_, specIn_;
     fftw::Plan forward_, backward_;
