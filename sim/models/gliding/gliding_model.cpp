@@ -181,7 +181,7 @@ ModelDescriptor descriptor() {
         "per anchor and the thin-gap Stokes flow they drive (Cook & Shinar, ScalA'17)";
     d.timeUnit = kTimeUnit;
     d.parameters = &parameterTable;
-    d.backends = {Backend::Cpu};
+    d.backends = {Backend::Cpu, Backend::Cuda};
     d.benchCases = benchCases();
     d.create = [](Backend b) { return createOnBackend("gliding", b, &makeCpuModel, nullptr); };
     d.validate = [](const ParamSet& params) {

@@ -28,7 +28,8 @@ list(APPEND CELLFORGE_SIM_CUDA_SOURCES
   models/gliding/cuda/motor_kernels.cu
   models/gliding/cuda/motors_cuda.cpp
   models/gliding/cuda/fluid_kernels.cu
-  models/gliding/cuda/fluid_cuda.cpp)
+  models/gliding/cuda/fluid_cuda.cpp
+  models/gliding/cuda/gliding_cuda.cpp)
 set_source_files_properties(models/gliding/cuda/smoluchowski_kernels.cu
   models/gliding/cuda/motor_kernels.cu
   models/gliding/cuda/fluid_kernels.cu PROPERTIES COMPILE_OPTIONS "--fmad=false")

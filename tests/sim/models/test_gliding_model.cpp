@@ -193,6 +193,77 @@ TEST_P(GlidingModelTest, DensityViewMatchesTheSnapshot) {
         ASSERT_NEAR(shown[i], c[i], 1e-6 * c[i]) << i;
 }
 
+// T12: CPU against CUDA over 20 coupled outer steps of the 64^2 x 16^2 ring lattice (design 3.5).
+// Double motors: only FFT and summation order differ, so every field agrees to 1e-10 of its
+// maximum. Float motors (the default): Mb,coarse to 2e-6 M, the flow to 1e-5 of its maximum and
+// Psi to 1e-8 of its maximum (u enters Psi at a few % of Vsp).
+double worstRelative(const std::vector<double>& a, const std::vector<double>& b) {
+    double scale = 0, worst = 0;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        scale = std::max(scale, std::abs(a[i]));
+        worst = std::max(worst, std::abs(a[i] - b[i]));
+    }
+    return scale > 0 ? worst / scale : worst;
+}
+
+void compareCpuCuda(const char* precision, double psiTol, double motorTol, double flowTol) {
+    CF_REQUIRE_BACKEND(Backend::Cuda);
+    const ModelDescriptor desc = gliding::descriptor();
+    ParamSet params{desc.parameters()};
+    for (const char* a : {"grid.n=64", "grid.ninner=16"})
+        params.setFromAssignment(a);
+    params.setFromAssignment(std::string("motors.precision=") + precision);
+    auto cpu = desc.create(Backend::Cpu), gpu = desc.create(Backend::Cuda);
+    cpu->reset(params, 5);
+    gpu->reset(params, 5);
+    cpu->advance(20);
+    gpu->advance(20);
+    const Snapshot a = cpu->snapshot(), b = gpu->snapshot();
+    const double dPsi = worstRelative(field(a, "psi"), field(b, "psi"));
+    const double dBound = worstRelative(field(a, "bound_motors"), field(b, "bound_motors"));
+    const double dFlow = worstRelative(field(a, "flow"), field(b, "flow"));
+    const double dPacked = worstRelative(field(a, "bound_packed"), field(b, "bound_packed"));
+    std::printf(
+        "%s motors, 20 steps to t = %.6f (CUDA %.6f): max|dPsi| %.3g, Mb,coarse %.3g, "
+        "Mb %.3g, flow %.3g (relative to maxima); max |u| %.4g V\n",
+        precision, a.time, b.time, dPsi, dBound, dPacked, dFlow, metric(*cpu, "max flow speed"));
+    EXPECT_NEAR(a.time, b.time, 1e-12 * a.time);
+    EXPECT_LE(dPsi, psiTol);
+    EXPECT_LE(dBound, motorTol);
+    EXPECT_LE(dFlow, flowTol);
+    EXPECT_GT(metric(*cpu, "max flow speed"), 0.0);
+}
+
+TEST(GlidingModelCuda, MatchesCpuWithDoubleMotors) {
+    compareCpuCuda("double", 1e-10, 1e-10, 1e-10);
+}
+TEST(GlidingModelCuda, MatchesCpuWithFloatMotors) {
+    compareCpuCuda("float", 1e-8, 2e-6, 1e-5);
+}
+
+// A checkpoint moves between backends: a CPU snapshot at step 5 restored on CUDA continues
+// like the CPU (double motors: 1e-10 of the maxima after 5 more steps).
+TEST(GlidingModelCuda, CpuCheckpointContinuesOnCuda) {
+    CF_REQUIRE_BACKEND(Backend::Cuda);
+    const ModelDescriptor desc = gliding::descriptor();
+    ParamSet params{desc.parameters()};
+    for (const char* a : {"grid.n=64", "grid.ninner=16", "motors.precision=double"})
+        params.setFromAssignment(a);
+    auto cpu = desc.create(Backend::Cpu), gpu = desc.create(Backend::Cuda);
+    cpu->reset(params, 2);
+    gpu->reset(params, 2);
+    cpu->advance(5);
+    gpu->restore(cpu->snapshot());
+    cpu->advance(5);
+    gpu->advance(5);
+    const Snapshot a = cpu->snapshot(), b = gpu->snapshot();
+    EXPECT_EQ(a.step, b.step);
+    const double d = worstRelative(field(a, "psi"), field(b, "psi"));
+    std::printf("CPU checkpoint at step 5, 5 more steps on each: max|dPsi| %.3g of max\n", d);
+    EXPECT_LE(d, 1e-10);
+    EXPECT_LE(worstRelative(field(a, "flow"), field(b, "flow")), 1e-10);
+}
+
 INSTANTIATE_TEST_SUITE_P(AllBackends, GlidingModelTest, testing::ValuesIn(test::builtBackends()),
                          test::backendName);
 

@@ -84,21 +84,24 @@ void SmoluchowskiCuda::step(const GlidingParams& p, double dt, const FlowAtZ0* d
     run(p, false, dt, deviceFlow);
 }
 
-void SmoluchowskiCuda::run(const GlidingParams& p, bool useCfl, double dt, const FlowAtZ0* flow) {
-    const DeviceTables t{cosT_.data(),
-                         sinT_.data(),
-                         faceCos_.data(),
-                         faceSin_.data(),
-                         sigmaX_.data(),
-                         sigmaTheta_.data(),
-                         n_,
-                         ntheta_,
-                         dx_,
-                         dtheta_};
-    const DeviceMoments m = deviceMoments();
-    const bool history = steps_ > 0;
-    launchMoments(psi_.data(), t, m, stream_);
+DeviceTables SmoluchowskiCuda::tables() const {
+    return DeviceTables{cosT_.data(),
+                        sinT_.data(),
+                        faceCos_.data(),
+                        faceSin_.data(),
+                        sigmaX_.data(),
+                        sigmaTheta_.data(),
+                        n_,
+                        ntheta_,
+                        dx_,
+                        dtheta_};
+}
 
+// Moments of the current Psi and the flux kernel's arguments (A^n into a_, CFL block maxima).
+FluxArgs SmoluchowskiCuda::fluxArgs(const GlidingParams& p, const FlowAtZ0* flow) {
+    const DeviceTables t = tables();
+    const DeviceMoments m = deviceMoments();
+    launchMoments(psi_.data(), t, m, stream_);
     FluxArgs flux{};
     flux.psi = psi_.data();
     flux.m = m;
@@ -108,6 +111,36 @@ void SmoluchowskiCuda::run(const GlidingParams& p, bool useCfl, double dt, const
     if (flow != nullptr) flux.flow = *flow;
     flux.a = a_.data();
     flux.blockMax = blockMax_.data();
+    return flux;
+}
+
+double SmoluchowskiCuda::cflRate(const GlidingParams& p, const FlowAtZ0* flow) {
+    launchSmolFlux(fluxArgs(p, flow), stream_);
+    const std::vector<double> partial = blockMax_.toHost(stream_);
+    return *std::max_element(partial.begin(), partial.end());
+}
+
+void SmoluchowskiCuda::downloadHistory(std::vector<double>& aPrev, double& dtPrev) const {
+    aPrev.resize(aPrev_.size());
+    aPrev_.copyToHost(aPrev, stream_);
+    dtPrev = steps_ > 0 ? scalars().dt : 0.0;
+}
+
+void SmoluchowskiCuda::setHistory(const std::vector<double>& aPrev, double dtPrev,
+                                  std::int64_t steps) {
+    if (aPrev.size() != aPrev_.size())
+        throw SimulationError("gliding CUDA: AB2 history of " + std::to_string(aPrev.size()) +
+                              " values, the grid has " + std::to_string(aPrev_.size()));
+    aPrev_.copyFromHost(view(aPrev), stream_);
+    // cflFinish takes the previous step from the scalars' dt (the step last taken).
+    const StepScalars s{dtPrev, 0.0, 0.0};
+    scalars_.copyFromHost(std::span<const StepScalars>(&s, 1), stream_);
+    steps_ = steps;
+}
+
+void SmoluchowskiCuda::run(const GlidingParams& p, bool useCfl, double dt, const FlowAtZ0* flow) {
+    const FluxArgs flux = fluxArgs(p, flow);
+    const bool history = steps_ > 0;
     launchSmolFlux(flux, stream_);
 
     CflArgs cfl{};

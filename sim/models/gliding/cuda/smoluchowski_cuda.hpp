@@ -7,6 +7,7 @@
 // step needs no host round trip. Include only in CUDA-enabled sources.
 #include <cstdint>
 #include <cuda_runtime_api.h>
+#include <vector>
 
 #include "sim/core/device_buffer.hpp"
 #include "sim/models/gliding/cuda/cufft_loader.hpp"
@@ -42,6 +43,14 @@ public:
     StepScalars scalars() const;
 
     std::int64_t steps() const { return steps_; }
+    // The CFL rate of the current Psi (moments and fluxes, then the block maxima downloaded:
+    // waits for the stream). For time.dt_mode = fixed, whose step must be checked before it is
+    // taken. A^n is recomputed by the next step.
+    double cflRate(const GlidingParams& p, const FlowAtZ0* deviceFlow = nullptr);
+    // The AB2 history for checkpoints: A^{n-1} and the previous step (waits for the stream),
+    // and its restore (the next step continues as if it had never stopped).
+    void downloadHistory(std::vector<double>& aPrev, double& dtPrev) const;
+    void setHistory(const std::vector<double>& aPrev, double dtPrev, std::int64_t steps);
     // Forget the AB2 history: the next step is forward Euler in A again.
     void restart() { steps_ = 0; }
 
@@ -52,6 +61,8 @@ public:
 
 private:
     void run(const GlidingParams& p, bool useCfl, double dt, const FlowAtZ0* flow);
+    DeviceTables tables() const;
+    FluxArgs fluxArgs(const GlidingParams& p, const FlowAtZ0* flow);
 
     cudaStream_t stream_;
     std::int32_t n_, ntheta_, nh_;

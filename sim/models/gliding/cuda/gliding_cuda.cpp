@@ -1,0 +1,294 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The CUDA backend of `gliding` (docs/design/gliding.md 3.2-3.5): Psi, the bound motors and
+// the flow stay on the device for the whole run (S:139, S:153); the host sees them only in
+// snapshots, metrics and views. One outer step is the filament step (CNAB2 with cuFFT, dt from
+// the CFL rule on the device), the motor sub-cycling (block per tail), the force gathers and the
+// Stokes solve, queued on one stream. The motor kernel takes dt as an argument, so each step
+// reads the step size back (one small copy); fixed steps are checked against the CFL rate first.
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cuda_runtime_api.h>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "sim/core/cuda_check.hpp"
+#include "sim/core/errors.hpp"
+#include "sim/core/number_format.hpp"
+#include "sim/models/gliding/cpu/motors_cpu.hpp"
+#include "sim/models/gliding/cuda/fluid_cuda.hpp"
+#include "sim/models/gliding/cuda/motors_cuda.hpp"
+#include "sim/models/gliding/cuda/smoluchowski_cuda.hpp"
+#include "sim/models/gliding/gliding_model.hpp"
+#include "sim/models/gliding/gliding_views.hpp"
+
+namespace cf::gliding {
+
+namespace {
+
+using cuda::FluidCuda;
+using cuda::SmoluchowskiCuda;
+
+// CUDA events around each stage of every step of an advance(): the benchmark's split.
+class StageTimer {
+public:
+    StageTimer() {
+        for (cudaEvent_t& e : events_)
+            CF_CUDA_CHECK(cudaEventCreate(&e));
+    }
+    ~StageTimer() {
+        for (cudaEvent_t e : events_)
+            cudaEventDestroy(e);
+    }
+    StageTimer(const StageTimer&) = delete;
+    StageTimer& operator=(const StageTimer&) = delete;
+    // Event 0 before the filament step, event k + 1 after stage k.
+    void mark(int index, cudaStream_t stream) {
+        CF_CUDA_CHECK(cudaEventRecord(events_[static_cast<std::size_t>(index)], stream));
+    }
+    // Adds this step's stage times (waits for the last event).
+    void accumulate(StageSeconds& seconds) {
+        CF_CUDA_CHECK(cudaEventSynchronize(events_.back()));
+        for (std::size_t k = 0; k + 1 < events_.size(); ++k) {
+            float ms = 0;
+            CF_CUDA_CHECK(cudaEventElapsedTime(&ms, events_[k], events_[k + 1]));
+            seconds[k] += 1e-3 * ms;
+        }
+    }
+
+private:
+    std::array<cudaEvent_t, static_cast<std::size_t>(Stage::Count) + 1> events_{};
+};
+
+double maxDensityOf(const HostState& s, const GlidingTables& t) {
+    const std::vector<double> c = density(s, t);
+    return *std::max_element(c.begin(), c.end());
+}
+
+class GlidingCuda final : public Model {
+public:
+    GlidingCuda() { CF_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
+    ~GlidingCuda() override {
+        parts_.reset();  // buffers and plans before their stream
+        cudaStreamDestroy(stream_);
+    }
+    GlidingCuda(const GlidingCuda&) = delete;
+    GlidingCuda& operator=(const GlidingCuda&) = delete;
+
+    Backend backend() const override { return Backend::Cuda; }
+
+    void reset(const ParamSet& params, std::uint32_t seed) override {
+        GlidingParams p = checkedParams(params);
+        GlidingTables t = buildTables(p);
+        std::string capture = applyTables(p, t);
+        RunState s;
+        s.filaments = initialState(p, t, seed);
+        const double cmax = maxDensityOf(s.filaments, t);
+        checkWellPosed(p, cmax);
+        initialMotorsAndFlow(p, t, s);
+        MotorState motors;
+        initMotors(p, t, motors);
+        // Release the previous run's device memory before the memory check of this one.
+        parts_.reset();
+        auto parts = std::make_unique<Parts>(p, t, stream_);
+        const std::string lag = checkLag(p, parts->fluid.lagFactor(p, cmax));
+        parts->smol.upload(s.filaments);
+        parts->motors.upload(motors);
+        // G:412: the motors may first settle on the initial filaments, frozen.
+        if (p.motorsEnabled && p.burnIn > 0)
+            parts->motors.advance(p, parts->smol.devicePsi(), p.burnIn);
+        CF_CUDA_CHECK(cudaStreamSynchronize(stream_));
+        params_.emplace(params);
+        p_ = p;
+        t_ = std::move(t);
+        s_ = std::move(s);
+        parts_ = std::move(parts);
+        maxDensity_ = cmax;
+        hostCurrent_ = false;
+        flowSolved_ = false;
+        if (!capture.empty()) note(std::move(capture));
+        if (!lag.empty()) note(lag);
+    }
+
+    void setLiveParameters(const ParamSet& params) override {
+        requireReset();
+        ParamSet merged = withLiveValues(*params_, params);
+        GlidingParams p = checkedParams(merged);
+        (void)applyTables(p, t_);
+        params_.emplace(std::move(merged));
+        p_ = p;
+    }
+
+    void advance(std::uint64_t steps) override {
+        requireReset();
+        stageSeconds_ = {};
+        stageSteps_ = 0;
+        for (std::uint64_t i = 0; i < steps; ++i)
+            outerStep();
+    }
+
+    std::uint64_t step() const override { return s_.step; }
+    double time() const override { return s_.time; }
+
+    std::vector<Metric> metrics() override {
+        requireReset();
+        download();
+        std::vector<Metric> m = stateMetrics(p_, t_, s_);
+        m.push_back({"motor substeps (max)", "1", static_cast<double>(motorsHost_.substepsMax)});
+        m.push_back({"motor clamps", "1", static_cast<double>(motorsHost_.clampCount)});
+        appendStageTimes(m, stageSeconds_, stageSteps_);
+        return m;
+    }
+
+    Snapshot snapshot() override {
+        requireReset();
+        download();
+        return makeSnapshot(p_, t_, s_);
+    }
+
+    void restore(const Snapshot& snap) override {
+        requireReset();
+        RunState s = readSnapshot(p_, t_, snap);
+        Parts& d = *parts_;
+        d.smol.upload(s.filaments);
+        d.smol.setHistory(s.aPrev, s.dtPrev, s.ab2Steps);
+        MotorState m;
+        initMotors(p_, t_, m);
+        m.mb = s.boundPacked;
+        m.coarse = s.boundCoarse;
+        m.free = s.free;
+        d.motors.upload(m);
+        d.fluid.upload(FlowField{s.u, s.v, s.dudx, s.dudy, s.dvdx, s.dvdy});
+        CF_CUDA_CHECK(cudaStreamSynchronize(stream_));
+        flowSolved_ = std::any_of(s.u.begin(), s.u.end(), [](double x) { return x != 0.0; });
+        maxDensity_ = maxDensityOf(s.filaments, t_);
+        s_ = std::move(s);
+        hostCurrent_ = false;
+    }
+
+    void checkFinite() override {
+        requireReset();
+        checkSnapshotFinite(snapshot(), "gliding");
+    }
+
+    void synchronize() override { CF_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
+
+    ModelViews views() override {
+        requireReset();
+        download();
+        return hostViews(p_, t_, s_, viewBuffers_);
+    }
+
+private:
+    // The device side of one run: filaments, motors and fluid on the model's stream.
+    struct Parts {
+        Parts(const GlidingParams& p, const GlidingTables& t, cudaStream_t stream)
+            : motors(p, t, stream), smol(t, stream), fluid(p, t, stream) {}
+        MotorsCuda motors;  // first: its memory check runs before the other allocations
+        SmoluchowskiCuda smol;
+        FluidCuda fluid;
+    };
+
+    void requireReset() const {
+        if (!params_) throw SimulationError("gliding: the model has not been reset");
+    }
+
+    // The run state on the host, after the queued work (once per state).
+    void download() {
+        if (hostCurrent_) return;
+        Parts& d = *parts_;
+        d.smol.download(s_.filaments);
+        d.smol.downloadHistory(s_.aPrev, s_.dtPrev);
+        s_.ab2Steps = d.smol.steps();
+        d.motors.download(motorsHost_);
+        s_.boundPacked = motorsHost_.mb;
+        s_.boundCoarse = motorsHost_.coarse;
+        s_.free = motorsHost_.free;
+        FlowField flow;
+        d.fluid.download(flow);
+        s_.u = std::move(flow.u);
+        s_.v = std::move(flow.v);
+        s_.dudx = std::move(flow.dudx);
+        s_.dudy = std::move(flow.dudy);
+        s_.dvdx = std::move(flow.dvdx);
+        s_.dvdy = std::move(flow.dvdy);
+        maxDensity_ = maxDensityOf(s_.filaments, t_);
+        hostCurrent_ = true;
+    }
+
+    void outerStep() {
+        Parts& d = *parts_;
+        // The flow of the previous solve advects the filaments; none in the dry limit or before
+        // the first solve (the CPU passes none then either).
+        const FlowAtZ0 flowView = d.fluid.deviceFlow();
+        const FlowAtZ0* flow = p_.fluidEnabled && flowSolved_ ? &flowView : nullptr;
+        timer_.mark(0, stream_);
+        double dt = 0;
+        if (p_.dtMode == static_cast<std::int32_t>(DtMode::Fixed)) {
+            const double rate = d.smol.cflRate(p_, flow);
+            const double limit = rate > 0 ? p_.courantOut / rate : p_.dt;
+            if (limit < p_.dt)
+                throw SimulationError(
+                    "gliding: step " + std::to_string(s_.step) +
+                    ": time.dt = " + formatShort(p_.dt, 3) + " exceeds the advective limit " +
+                    formatShort(limit, 3) +
+                    " (time.cout / CFL rate); lower time.dt or use time.dt_mode = cfl");
+            dt = p_.dt;
+            d.smol.step(p_, dt, flow);
+        } else {
+            d.smol.step(p_, flow);
+            dt = d.smol.scalars().dt;  // the motors sub-cycle to t + dt: they need it here
+        }
+        if (!(dt >= 1e-8))
+            throw SimulationError("gliding: step " + std::to_string(s_.step) +
+                                  ": the outer step collapsed to " + formatShort(dt, 3) +
+                                  " T: the state is blowing up");
+        timer_.mark(1, stream_);
+        const double* psi = d.smol.devicePsi();
+        if (p_.motorsEnabled) d.motors.advance(p_, psi, dt);
+        timer_.mark(2, stream_);
+        const bool force = p_.motorsEnabled && p_.fluidEnabled;
+        if (force) d.motors.force(p_, psi);
+        timer_.mark(3, stream_);
+        if (p_.fluidEnabled) {
+            d.fluid.solve(p_, psi, force ? d.motors.fx() : nullptr, force ? d.motors.fy() : nullptr,
+                          maxDensity_);
+            flowSolved_ = true;
+        } else if (flowSolved_) {
+            d.fluid.upload(FlowField{});  // the dry limit: the fluid at rest
+            flowSolved_ = false;
+        }
+        timer_.mark(4, stream_);
+        timer_.accumulate(stageSeconds_);
+        ++stageSteps_;
+        s_.time += dt;
+        ++s_.step;
+        hostCurrent_ = false;
+    }
+
+    cudaStream_t stream_ = nullptr;
+    std::optional<ParamSet> params_;
+    GlidingParams p_{};
+    GlidingTables t_;
+    RunState s_;  // step and time always; the arrays as of the last download()
+    std::unique_ptr<Parts> parts_;
+    MotorState motorsHost_;
+    ViewBuffers viewBuffers_;
+    StageTimer timer_;
+    StageSeconds stageSeconds_{};
+    std::uint64_t stageSteps_ = 0;
+    // max c of the last state seen on the host: picks the fluid's iteration count (only
+    // matters where the lag factor g crosses 0.5; design 3.5).
+    double maxDensity_ = 0;
+    bool hostCurrent_ = false;
+    bool flowSolved_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<Model> makeCudaModel() {
+    return std::make_unique<GlidingCuda>();
+}
+
+}  // namespace cf::gliding
