@@ -183,7 +183,9 @@ ModelDescriptor descriptor() {
     d.parameters = &parameterTable;
     d.backends = {Backend::Cpu, Backend::Cuda};
     d.benchCases = benchCases();
-    d.create = [](Backend b) { return createOnBackend("gliding", b, &makeCpuModel, nullptr); };
+    d.create = [](Backend b) {
+        return createOnBackend("gliding", b, &makeCpuModel, CF_CUDA_FACTORY(makeCudaModel));
+    };
     d.validate = [](const ParamSet& params) {
         GlidingParams p = checkedParams(params);
         (void)buildTables(p);
