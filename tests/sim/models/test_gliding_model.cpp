@@ -47,7 +47,7 @@ std::vector<double> field(const Snapshot& s, const char* name) {
 // T8 with the fluid off: the filament number stays at its initial value (the Lambda = 0 mode of
 // the CN solve and telescoping fluxes: round-off only, 1e-12), and the motors keep
 // Mf + Mb,coarse = M at every anchor (the cap and Mf = M - Mb,coarse: exact up to one rounding
-// of M - x + x, 1e-15) with 0 <= Mf <= M.
+// of M - x + x, 1e-15 in double, 1e-6 in float) with 0 <= Mf <= M.
 TEST_P(GlidingModelTest, CoupledRunKeepsFilamentsAndMotors) {
     set("fluid.enabled=false");
     auto m = make();
@@ -67,7 +67,8 @@ TEST_P(GlidingModelTest, CoupledRunKeepsFilamentsAndMotors) {
         meanBound += bound[i] / static_cast<double>(bound.size());
     }
     std::printf("max |Mf + Mb,coarse - M| = %.3g, mean bound fraction %.6f\n", worst, meanBound);
-    EXPECT_LE(worst, 1e-15);
+    // CUDA keeps motors in float by default (motors.precision): one float rounding of M.
+    EXPECT_LE(worst, GetParam() == Backend::Cuda ? 1e-6 : 1e-15);
     // Motors bind: the mean bound fraction heads for B_ref ~ 0.36 (G:119, G:433).
     EXPECT_GT(meanBound, 0.2);
     EXPECT_LT(meanBound, 0.6);
@@ -227,7 +228,8 @@ void compareCpuCuda(const char* precision, double psiTol, double motorTol, doubl
         "%s motors, 20 steps to t = %.6f (CUDA %.6f): max|dPsi| %.3g, Mb,coarse %.3g, "
         "Mb %.3g, flow %.3g (relative to maxima); max |u| %.4g V\n",
         precision, a.time, b.time, dPsi, dBound, dPacked, dFlow, metric(*cpu, "max flow speed"));
-    EXPECT_NEAR(a.time, b.time, 1e-12 * a.time);
+    // dt follows Psi, which float motors perturb at 1e-8 through the flow.
+    EXPECT_NEAR(a.time, b.time, (psiTol > 1e-10 ? 1e-8 : 1e-12) * a.time);
     EXPECT_LE(dPsi, psiTol);
     EXPECT_LE(dBound, motorTol);
     EXPECT_LE(dFlow, flowTol);

@@ -7,6 +7,7 @@
 // binding capacity add their per-orbit terms ((c0 + c2) + (c1 + c3), as the CPU) by a
 // fixed-order block tree instead of the CPU's running sum over orbits. The result is
 // deterministic (same GPU, same block size) and differs from the CPU by round-off only.
+#include <algorithm>
 #include <cuda_runtime.h>
 
 #include "sim/core/cuda_check.hpp"
@@ -17,7 +18,20 @@ namespace cf::gliding::cuda {
 
 namespace {
 
-constexpr int kThreads = 256;  // one block per tail (design 2.6); a multiple of every segment
+constexpr int kThreads = 256;  // the gathers' blocks
+// Motor blocks (one per tail, design 2.6): enough lanes for every chord's segment, at most 512.
+// The slice in shared memory (up to ~78 KiB in float at 256^2 x 32^2) allows two blocks per SM,
+// so 512 threads keep half the warps of an SM busy where 256 kept a quarter (ncu on the H100:
+// 25 % occupancy, limited by shared memory). Results do not depend on the block size: each
+// lane's arithmetic and the orbit tree are fixed by the tables, not by blockDim.
+constexpr int kMaxMotorThreads = 512;
+
+int motorThreads(const MotorTables& t) {
+    int threads = 64;
+    while (threads < kMaxMotorThreads && threads < t.chords * t.segment)
+        threads *= 2;
+    return threads;
+}
 
 __device__ __forceinline__ int wrapIndex(int i, int n) {
     const int r = i % n;
@@ -107,7 +121,7 @@ __device__ double resync(const MotorTables& t, const MotorStepArgs& a, const dou
 }
 
 template <typename MReal>
-__global__ void __launch_bounds__(kThreads, 4)
+__global__ void __launch_bounds__(kMaxMotorThreads, 2)
     motorSubcycleKernel(MotorTables t, MotorStepArgs a, const double* __restrict__ psi,
                         MotorArrays<MReal> m, int pad, bool sliceInShared) {
     extern __shared__ __align__(16) unsigned char smem[];
@@ -251,28 +265,44 @@ __device__ double stencilBlock(const MotorTables& t, const MReal* w, int gx, int
     return sum;
 }
 
+// F2 at node g (design 2.7): a group of ns lanes per node, lane k summing the 4 x 4 Peskin
+// block over the orientation orbits for its own k, then a fixed xor tree over k. Adjacent lanes
+// read adjacent k of W, so every W load is one coalesced row of ns values; one thread per node
+// looping over (j, k) read one sector per term and was bound by DRAM sectors (about 34 GB per
+// step at 256^2 x 32^2). The sum over k is a tree here and a running sum on the CPU: round-off
+// differences only; a quarter turn leaves k unchanged, so the symmetry of the sum is kept.
 template <typename MReal>
-__global__ void forceGatherKernel(MotorTables t, const MReal* __restrict__ w, double scale,
-                                  double* __restrict__ fx, double* __restrict__ fy) {
+__global__ void forceGatherKernel(MotorTables t, int group, const MReal* __restrict__ w,
+                                  double scale, double* __restrict__ fx, double* __restrict__ fy) {
+    // group = nextpow2(ns) capped at 32 lanes per node; lane l takes k = l, l + group, ...
     const int cells = t.n * t.n;
-    const int g = blockIdx.x * blockDim.x + threadIdx.x;
-    if (g >= cells) return;
-    const int gx = g % t.n, gy = g / t.n, quarter = t.ntheta / 4;
+    const int thread = blockIdx.x * blockDim.x + threadIdx.x;
+    const int g = thread / group, lane = thread % group;
+    const bool active = g < cells;
+    const int gx = active ? g % t.n : 0, gy = active ? g / t.n : 0, quarter = t.ntheta / 4;
     double sx = 0.0, sy = 0.0;
-    for (int k = 0; k < t.ns; ++k)
-        for (int j0 = 0; j0 < quarter; ++j0) {
-            double bx[4], by[4];
-            for (int q = 0; q < 4; ++q) {
-                const int j = j0 + q * quarter;
-                const double b = stencilBlock(t, w, gx, gy, j, k);
-                bx[q] = t.cosT[j] * b;
-                by[q] = t.sinT[j] * b;
+    if (active)
+        for (int k = lane; k < t.ns; k += group)
+            for (int j0 = 0; j0 < quarter; ++j0) {
+                double bx[4], by[4];
+                for (int q = 0; q < 4; ++q) {
+                    const int j = j0 + q * quarter;
+                    const double b = stencilBlock(t, w, gx, gy, j, k);
+                    bx[q] = t.cosT[j] * b;
+                    by[q] = t.sinT[j] * b;
+                }
+                sx += (bx[0] + bx[2]) + (bx[1] + bx[3]);
+                sy += (by[0] + by[2]) + (by[1] + by[3]);
             }
-            sx += (bx[0] + bx[2]) + (bx[1] + bx[3]);
-            sy += (by[0] + by[2]) + (by[1] + by[3]);
-        }
-    fx[g] = scale * sx;
-    fy[g] = scale * sy;
+    // Fixed tree over the lanes of the group (a power of two dividing 32: within one warp).
+    for (int offset = group / 2; offset > 0; offset /= 2) {
+        sx += __shfl_xor_sync(0xffffffffu, sx, offset, group);
+        sy += __shfl_xor_sync(0xffffffffu, sy, offset, group);
+    }
+    if (active && lane == 0) {
+        fx[g] = scale * sx;
+        fy[g] = scale * sy;
+    }
 }
 
 }  // namespace
@@ -295,7 +325,7 @@ void launchMotorSubcycle(const MotorTables& t, const MotorStepArgs& a, const dou
                                            cudaFuncAttributeMaxDynamicSharedMemorySize,
                                            static_cast<int>(shared)));
     motorSubcycleKernel<MReal>
-        <<<blocks, kThreads, shared, stream>>>(t, a, psi, m, orbitPad(t), sliceInShared);
+        <<<blocks, motorThreads(t), shared, stream>>>(t, a, psi, m, orbitPad(t), sliceInShared);
     CF_CUDA_CHECK_LAUNCH("gliding motorSubcycle", stream);
 }
 
@@ -314,8 +344,11 @@ void launchForceGather(const MotorTables& t, const MReal* w, double scale, doubl
                        cudaStream_t stream) {
     const int cells = t.n * t.n;
     if (cells == 0) return;
+    const int group = std::min(32, nextPow2(t.ns));
+    const std::size_t threads = static_cast<std::size_t>(cells) * group;
     forceGatherKernel<MReal>
-        <<<(cells + kThreads - 1) / kThreads, kThreads, 0, stream>>>(t, w, scale, fx, fy);
+        <<<static_cast<unsigned>((threads + kThreads - 1) / kThreads), kThreads, 0, stream>>>(
+            t, group, w, scale, fx, fy);
     CF_CUDA_CHECK_LAUNCH("gliding forceGather", stream);
 }
 
