@@ -27,6 +27,9 @@ public:
     // 3D: node (i, j, k) at lo + (i/(nx-1), j/(ny-1), k/(nz-1)) * (hi - lo). The default
     // placement is the unit box.
     void setBox(const glm::vec3& lo, const glm::vec3& hi);
+    // The placement: node (0, 0, 0) and the edges along i, j, k (zero k edge for a plane).
+    glm::vec3 origin() const { return origin_; }
+    glm::vec3 edge(int axis) const { return edges_[axis]; }
 
     // nx * ny * nz world vectors (x, y, z). For a 2D grid nz = 1.
     void setVectors(const float* xyz, int nx, int ny, int nz = 1);

@@ -30,6 +30,9 @@ endif()
 # Volume views through the exchange into VolumeGrid slices, the headless run's volume
 # options; the *Cuda* case (CUDA-GL texture interop) runs on the GPU machine.
 cellforge_add_test(test_volume_view SOURCES render/test_volume_view.cpp LIBS cellforge_app)
+# Vector-field views through the exchange into VectorField arrows, segments and LIC, the
+# headless run's --vectors and --lic.
+cellforge_add_test(test_vector_view SOURCES render/test_vector_view.cpp LIBS cellforge_app)
 
 # The background mode end to end: a scenario in, an image and a movie out.
 add_test(NAME cellforge_headless
