@@ -10,6 +10,7 @@
 #include <memory>
 #include <sstream>
 
+#include "gui/vector_upload.hpp"
 #include "gui/view_upload.hpp"
 #include "gui/volume_upload.hpp"
 #include "render/camera.hpp"
@@ -49,6 +50,7 @@ int runHeadless(const HeadlessOptions& o) {
 int runHeadless(const HeadlessOptions& o, const ModelRegistry& registry) {
     // Input first: errors here exit with 2.
     const SliceSettings slices = parseSlices(o.slices);
+    if (!o.vectors.empty()) parseVectorsOption(o.vectors);  // the names wait for the views
     Scenario sc = [&] {
         try {
             Scenario s = loadScenario(o.scenario, registry);
@@ -88,6 +90,9 @@ int runHeadless(const HeadlessOptions& o, const ModelRegistry& registry) {
     CloudUploader uploader;
     std::unique_ptr<render::VolumeGrid> volume;  // made for the first volume view
     VolumeUploader volumeUploader;
+    // One per vector view drawn, made at the first frame from --vectors and --lic.
+    std::vector<std::unique_ptr<VectorLayer>> vectorLayers;
+    bool vectorsResolved = false;
     bool showCloud = false;
     std::unique_ptr<render::MovieWriter> movie;
     if (o.record)
@@ -105,8 +110,18 @@ int runHeadless(const HeadlessOptions& o, const ModelRegistry& registry) {
     auto drawFrame = [&] {
         const ModelViews views = model->views();
         model->synchronize();
-        if (views.clouds.empty() && views.volumes.empty())
+        if (!vectorsResolved) {  // bad names or a LIC of a non-planar view: bad input
+            for (const VectorSettings& s : resolveVectorOptions(o.vectors, o.lic, views)) {
+                vectorLayers.push_back(std::make_unique<VectorLayer>());
+                vectorLayers.back()->settings = s;
+            }
+            vectorsResolved = true;
+        }
+        if (views.clouds.empty() && views.volumes.empty() && vectorLayers.empty())
             throw render::RenderError("model '" + sc.model->name + "' offers nothing to draw");
+        for (auto& layer : vectorLayers)
+            layer->uploader.upload(findVectorView(views, layer->settings.view, "--vectors: "),
+                                   layer->field, layer->settings);
         showCloud = !views.clouds.empty();
         if (showCloud) uploader.upload(views.clouds.front(), cloud, o.color);
         if (!o.volumeChannel.empty() && views.volumes.empty())
@@ -137,6 +152,8 @@ int runHeadless(const HeadlessOptions& o, const ModelRegistry& registry) {
         guides.drawLines(proj * camera.view());
         if (showCloud) cloud.draw(camera.view(), proj);
         if (volume) volume->drawSlices(camera.view(), proj);  // opaque, before the planes
+        for (auto& layer : vectorLayers)                      // opaque too (LIC, arrows)
+            layer->field.draw(camera.view(), proj);
         guides.drawPlanes(proj * camera.view());
         const bool cloudLegend = o.legend && showCloud && !uploader.legend().title.empty();
         if (cloudLegend) legend.draw(uploader.legend(), o.width, o.height);
@@ -144,6 +161,11 @@ int runHeadless(const HeadlessOptions& o, const ModelRegistry& registry) {
             render::LegendStyle style;
             if (cloudLegend) style.corner = render::LegendCorner::TopLeft;
             legend.draw(volumeUploader.legend(), o.width, o.height, style);
+        }
+        if (o.legend && !vectorLayers.empty()) {  // the first layer's |v|, bottom right
+            render::LegendStyle style;
+            style.corner = render::LegendCorner::BottomRight;
+            legend.draw(vectorLayers.front()->uploader.legend(), o.width, o.height, style);
         }
         if (movie) {
             // Asynchronous readback: frame k's transfer overlaps the simulation and drawing
@@ -190,6 +212,14 @@ int runHeadless(const HeadlessOptions& o, const ModelRegistry& registry) {
         if (volume)
             std::printf("volume: channel %s via %s\n", volumeUploader.channel().c_str(),
                         volumeUploader.path());
+        for (const auto& layer : vectorLayers) {
+            const auto [lo, hi] = layer->uploader.magnitudeRange();
+            std::printf("vectors: %s, %s%s, stride %d, |v| in [%g, %g], via %s\n",
+                        layer->settings.view.c_str(), layer->settings.arrows ? "arrows" : "",
+                        layer->settings.lic ? (layer->settings.arrows ? " + LIC" : "LIC") : "",
+                        layer->field.stride(), static_cast<double>(lo), static_cast<double>(hi),
+                        layer->uploader.path());
+        }
     }
     if (interruptRequested()) {
         std::fprintf(stderr, "cellforge: interrupted at step %llu\n",

@@ -34,6 +34,12 @@ struct HeadlessOptions {
     // model units, mid or off each; see parseSlices in gui/volume_upload.hpp).
     std::string volumeChannel;
     std::string slices = "mid,mid,mid";
+    // Vector views: "NAME[:STRIDE]" draws view NAME as arrows at every STRIDE-th node
+    // (default: automatic, at most about 32 along the longest axis); `lic` names a planar
+    // view drawn as a line-integral convolution (with the arrows on top when both name the
+    // same view). Neither: the first vector view's arrows, if the model has one.
+    std::string vectors;
+    std::string lic;
 };
 
 // Returns the process exit code (0, 2 bad input, 3 failure, 130 interrupted); prints

@@ -45,6 +45,11 @@ int main(int argc, char** argv) {
     app.add_option("--slices", o.slices,
                    "Volume slices X,Y,Z: a coordinate in model units, mid or off each "
                    "(default mid,mid,mid)");
+    app.add_option("--vectors", o.vectors,
+                   "Vector view as arrows NAME[:STRIDE] (every STRIDE-th node; default: "
+                   "automatic)");
+    app.add_option("--lic", o.lic,
+                   "Planar vector view drawn as a line-integral convolution (LIC) NAME");
     app.add_flag("--transparent", o.transparent,
                  "Screenshot with a transparent background (not with --record)");
     try {

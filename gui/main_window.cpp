@@ -30,6 +30,7 @@
 #include "gui/plots_dock.hpp"
 #include "gui/record_dialog.hpp"
 #include "gui/scenario_browser.hpp"
+#include "gui/vector_controls.hpp"
 #include "gui/view_upload.hpp"
 #include "gui/viewport.hpp"
 #include "gui/volume_controls.hpp"
@@ -122,8 +123,16 @@ void MainWindow::buildDocks() {
     volumeDock->setWidget(volumeControls);
     addDockWidget(Qt::LeftDockWidgetArea, volumeDock);
     tabifyDockWidget(browserDock, volumeDock);
-    browserDock->raise();
     bindVolumeControls(*volumeControls, *viewport_);
+    // The vector views: which one, arrows or LIC, the stride; beside the volume's.
+    auto* vectorControls = new VectorControls(this);
+    auto* vectorDock = new QDockWidget(tr("Vectors"), this);
+    vectorDock->setObjectName("vectorDock");
+    vectorDock->setWidget(vectorControls);
+    addDockWidget(Qt::LeftDockWidgetArea, vectorDock);
+    tabifyDockWidget(browserDock, vectorDock);
+    browserDock->raise();
+    bindVectorControls(*vectorControls, *viewport_);
 
     recordProgress_ = new RecordingProgress(this);
     recordProgress_->hide();

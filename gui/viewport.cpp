@@ -31,6 +31,7 @@ struct Viewport::Scene {
     // Made for the first volume view; the uploader (its interop registration) goes first.
     std::unique_ptr<render::VolumeGrid> volume;
     VolumeUploader volumeUploader;
+    std::unique_ptr<VectorLayer> vectors;  // made for the first vector view shown
     glm::vec3 focusLo{0.0f}, focusHi{1.0f};
     ~Scene() { volumeUploader.release(); }
 };
@@ -77,6 +78,16 @@ void Viewport::setVolumeChannel(const std::string& channel) {
     volumeChannel_ = channel;
 }
 
+void Viewport::setVectorSettings(const VectorSettings& settings) {
+    if (!(settings == vectorSettings_)) reupload_ = true;
+    vectorSettings_ = settings;
+}
+
+const render::LegendSpec& Viewport::vectorLegend() const {
+    static const render::LegendSpec none;
+    return scene_ && scene_->vectors ? scene_->vectors->uploader.legend() : none;
+}
+
 void Viewport::setSlices(const SliceSettings& slices) {
     slices_ = slices;
 }
@@ -96,12 +107,15 @@ void Viewport::fitToScene() {
 
 std::string Viewport::uploadPath() const {
     if (scene_ && !scene_->hasCloud && scene_->volume) return scene_->volumeUploader.path();
+    if (scene_ && !scene_->hasCloud && scene_->vectors) return scene_->vectors->uploader.path();
     return scene_ ? scene_->uploader.path() : "none";
 }
 
 const render::LegendSpec& Viewport::legend() const {
     static const render::LegendSpec none;
-    // A model without a point cloud (a tissue) shows no cloud legend, not the last one's.
+    // A model without a point cloud (a tissue) shows no cloud legend, not the last one's;
+    // the vectors' |v| takes its place then.
+    if (scene_ && !scene_->hasCloud && scene_->vectors) return vectorLegend();
     return scene_ && scene_->hasCloud ? scene_->uploader.legend() : none;
 }
 
@@ -162,6 +176,26 @@ void Viewport::uploadHeld() {
         s.volumeUploader.release();
         s.volume.reset();
     }
+    std::vector<std::string> vectorNames = vectorViewNames(views);
+    const VectorSettings& vs = vectorSettings_;
+    if (!views.vectors.empty() && (vs.arrows || vs.lic)) {
+        const bool known =
+            std::find(vectorNames.begin(), vectorNames.end(), vs.view) != vectorNames.end();
+        const VectorFieldView& v = findVectorView(views, known ? vs.view : std::string(), "");
+        VectorSettings shown = vs;
+        shown.view = v.name;
+        // A LIC only where the view is a plane; the arrows still show.
+        shown.lic = vs.lic && v.dims[2] == 1 && v.dims[0] >= 2 && v.dims[1] >= 2;
+        if (!s.vectors) s.vectors = std::make_unique<VectorLayer>();
+        s.vectors->settings = shown;
+        s.vectors->uploader.upload(v, s.vectors->field, shown);
+    } else {
+        s.vectors.reset();
+    }
+    if (vectorNames != vectorViews_) {
+        vectorViews_ = std::move(vectorNames);
+        emit vectorViewsChanged();
+    }
     if (info != volumeInfo_) {
         volumeInfo_ = std::move(info);
         emit volumeChanged();
@@ -207,6 +241,7 @@ void Viewport::drawScene(int width, int height, bool legend) {
         applySlices(slices_, *scene_->volume);
         scene_->volume->drawSlices(view, proj);  // opaque, before the translucent planes
     }
+    if (scene_->vectors) scene_->vectors->field.draw(view, proj);  // opaque as well
     scene_->guides.drawPlanes(proj * view);
     if (!legend) return;
     const bool cloudLegend = scene_->hasCloud && !scene_->uploader.legend().title.empty();
@@ -215,6 +250,11 @@ void Viewport::drawScene(int width, int height, bool legend) {
         render::LegendStyle style;
         if (cloudLegend) style.corner = render::LegendCorner::TopLeft;
         scene_->legend.draw(scene_->volumeUploader.legend(), width, height, style);
+    }
+    if (scene_->vectors) {  // |v|, bottom right (the headless run's place)
+        render::LegendStyle style;
+        style.corner = render::LegendCorner::BottomRight;
+        scene_->legend.draw(scene_->vectors->uploader.legend(), width, height, style);
     }
 }
 

@@ -4,8 +4,9 @@
 // published (sim/core/view_exchange.hpp) with the renderer. It never waits for the
 // simulation: without new views it draws the buffers it already has. Device views reach
 // the GL buffers and the volume texture through CUDA-GL interop, host views by upload
-// (gui/view_upload.hpp, gui/volume_upload.hpp). A model's first point cloud is drawn as
-// spheres, its first volume as axis-aligned slices.
+// (gui/view_upload.hpp, gui/volume_upload.hpp, gui/vector_upload.hpp). A model's first point
+// cloud is drawn as spheres, its first volume as axis-aligned slices, one vector view (the
+// first unless chosen) as arrows and/or a LIC.
 // Mouse: left drag orbits, right or middle drag pans, the wheel zooms, double click fits.
 // libepoxy replaces the system GL headers, so it must come before Qt's OpenGL headers.
 #include <epoxy/gl.h>
@@ -20,6 +21,7 @@
 #include <vector>
 
 #include "gui/imgui_overlay.hpp"
+#include "gui/vector_upload.hpp"
 #include "gui/volume_settings.hpp"
 #include "render/camera.hpp"
 #include "sim/core/view_exchange.hpp"
@@ -54,6 +56,13 @@ public:
     const VolumeInfo& volumeInfo() const { return volumeInfo_; }
     const render::LegendSpec& volumeLegend() const;
     std::string volumeUploadPath() const;  // "interop", "host upload" or "none"
+    // The vector view drawn and how (arrows, stride, LIC; a name the views lack falls back
+    // to the first). Takes effect at the next paint, also while the run is paused.
+    void setVectorSettings(const VectorSettings& settings);
+    const VectorSettings& vectorSettings() const { return vectorSettings_; }
+    // The names of the vector views the model offers (vectorViewsChanged() when they change).
+    const std::vector<std::string>& vectorViews() const { return vectorViews_; }
+    const render::LegendSpec& vectorLegend() const;
     void fitToScene();
     render::OrbitCamera& camera() { return camera_; }
 
@@ -79,6 +88,7 @@ signals:
     void viewsShown(quint64 step);
     // The volume's name, size, box, channels or shown channel changed (volumeInfo()).
     void volumeChanged();
+    void vectorViewsChanged();
     void renderError(const QString& message);
 
 protected:
@@ -110,6 +120,8 @@ private:
     std::string volumeChannel_;
     SliceSettings slices_{};
     VolumeInfo volumeInfo_;
+    VectorSettings vectorSettings_;
+    std::vector<std::string> vectorViews_;
     std::uint64_t shownStep_ = 0;
     QPoint lastMouse_;
     QElapsedTimer fpsClock_;

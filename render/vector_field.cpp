@@ -393,6 +393,7 @@ void VectorField::drawArrows(const glm::mat4& view, const glm::mat4& projection)
     glProgramUniform1f(p, uniform(p, "uAutoLength"), autoLength);
     glProgramUniform1i(p, uniform(p, "uColorMode"), colorByMagnitude_ ? 1 : 0);
     glProgramUniform3fv(p, uniform(p, "uUniformColor"), 1, glm::value_ptr(uniformColor_));
+    glProgramUniform1i(p, uniform(p, "uGlyph"), glyph_ == Glyph::Segment ? 1 : 0);
     glProgramUniform2fv(p, uniform(p, "uRange"), 1, glm::value_ptr(range_));
     // A perspective projection has -1 in its last row's z column; an orthographic one 0.
     glProgramUniform1i(p, uniform(p, "uOrthographic"), projection[2][3] == 0.0f ? 1 : 0);

@@ -27,6 +27,9 @@ public:
     // 3D: node (i, j, k) at lo + (i/(nx-1), j/(ny-1), k/(nz-1)) * (hi - lo). The default
     // placement is the unit box.
     void setBox(const glm::vec3& lo, const glm::vec3& hi);
+    // The placement: node (0, 0, 0) and the edges along i, j, k (zero k edge for a plane).
+    glm::vec3 origin() const { return origin_; }
+    glm::vec3 edge(int axis) const { return edges_[axis]; }
 
     // nx * ny * nz world vectors (x, y, z). For a 2D grid nz = 1.
     void setVectors(const float* xyz, int nx, int ny, int nz = 1);
@@ -50,6 +53,14 @@ public:
     // same map and range when coloured (setLicColorByMagnitude).
     void colorByMagnitude(Colormap map, float lo = 0.0f, float hi = 0.0f);
     void showArrows(bool on) { showArrows_ = on; }
+    // Arrow: from the node along v with a cone head. Segment: a capped cylinder of the same
+    // length centred on the node, without a head, for directors (v and -v mean the same).
+    enum class Glyph { Arrow, Segment };
+    void setGlyph(Glyph glyph) { glyph_ = glyph; }
+    Glyph glyph() const { return glyph_; }
+    int stride() const { return stride_; }
+    bool arrowsShown() const { return showArrows_; }
+    bool licShown() const { return showLic_; }
 
     // LIC on the plane of a 2D grid (nx, ny >= 2, nz = 1): white noise (bilinear) averaged
     // along the streamline through each texel, `kernelSteps` (default 20) steps of one texel
@@ -106,6 +117,7 @@ private:
     glm::vec3 uniformColor_{0.85f, 0.85f, 0.85f};
     glm::vec2 range_{0.0f, 0.0f};
     bool showArrows_ = true;
+    Glyph glyph_ = Glyph::Arrow;
 
     bool showLic_ = false;
     int licSteps_ = 20;

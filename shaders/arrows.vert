@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Instanced 3D arrows: one shaft cylinder + cone head mesh per (subsampled) grid node,
-// oriented along the node's vector and as long as scale * |v|. The mesh is built in
+// oriented along the node's vector and as long as scale * |v| (or, as segments for
+// directors, a capped cylinder of that length centred on the node). The mesh is built in
 // "arrow units" (which end, which radius, which normal, angle around the axis) so that the
 // shader can keep the head's proportions: shaft and head thickness follow the longest
 // arrow, and arrows shorter than two head lengths shrink as a whole.
@@ -25,6 +26,7 @@ uniform float uScale;      // > 0: world length per unit magnitude
 uniform float uAutoLength; // uScale <= 0: length of the longest arrow
 uniform int uColorMode;    // 0 uniform, 1 magnitude via colormap
 uniform vec3 uUniformColor;
+uniform int uGlyph;  // 0 arrow, 1 segment centred on the node (no head)
 uniform vec2 uRange;  // colour range; x >= y: the data's range
 uniform sampler1D uColormap;
 
@@ -52,6 +54,16 @@ void main() {
     float shrink = min(1.0, len / (2.0 * headLength));
     float along = aVertex.x < 0.5 ? 0.0 : (aVertex.x < 1.5 ? len - headLength * shrink : len);
     float radius = aVertex.y < 0.5 ? 0.0 : (aVertex.y < 1.5 ? shaftRadius : headRadius) * shrink;
+    if (uGlyph == 1) {
+        // A segment (a director: +v and -v alike): the shaft centred on the node, the head
+        // collapsed into a flat cap at the far end (head base and tip at the same place, head
+        // radius = shaft radius, so the cone's normal becomes the axis). Thin segments do not
+        // shrink: there is no head to keep in proportion.
+        headLength = 0.0;
+        headRadius = shaftRadius;
+        along = aVertex.x < 0.5 ? -0.5 * len : 0.5 * len;
+        radius = aVertex.y < 0.5 ? 0.0 : shaftRadius;
+    }
 
     vec3 axis = v / magnitude;
     vec3 helper = abs(axis.z) < 0.9 ? vec3(0.0, 0.0, 1.0) : vec3(1.0, 0.0, 0.0);

@@ -130,6 +130,9 @@ void ViewExchange::publish(Model& model) {
             c.data =
                 static_cast<const std::uint8_t*>(slot.array(next++).copy(c.data, n, volume.space));
     }
+    for (VectorFieldView& field : views.vectors)
+        field.xyz = static_cast<const float*>(
+            slot.array(next++).copy(field.xyz, field.nodeCount() * 3 * sizeof(float), field.space));
     slot.views = std::move(views);
     slot.step = model.step();
     slot.time = model.time();

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// ViewExchange: hands a model's views (sim/core/views.hpp: clouds, planes, volumes) from
-// the simulation thread to a drawing thread without either waiting for the other. The
-// simulation thread copies the views into a free slot (device to device for device views,
-// so the data never leave the GPU; a host copy otherwise) and publishes it; the drawing
-// thread takes the newest published slot and holds it while it uploads into its own
-// buffers and textures (CUDA-GL interop or a host upload). Three slots: one being written,
-// one published, one held.
+// ViewExchange: hands a model's views (sim/core/views.hpp: clouds, planes, volumes, vector
+// fields) from the simulation thread to a drawing thread without either waiting for the
+// other. The simulation thread copies the views into a free slot (device to device for
+// device views, so the data never leave the GPU; a host copy otherwise) and publishes it;
+// the drawing thread takes the newest published slot and holds it while it uploads into
+// its own buffers and textures (CUDA-GL interop or a host upload). Three slots: one being
+// written, one published, one held.
 #include <cstddef>
 #include <cstdint>
 #include <memory>

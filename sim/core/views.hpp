@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What a model offers for drawing: plain arrays the renderer (render/, no model headers)
-// turns into point clouds, planes and volume slices. On the CUDA backend the arrays live in
-// device memory, so CUDA-GL interop can copy them into GL buffers and textures without
-// touching the host.
+// turns into point clouds, planes, volume slices and arrows. On the CUDA backend the arrays
+// live in device memory, so CUDA-GL interop can copy them into GL buffers and textures
+// without touching the host.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -70,6 +70,28 @@ struct VolumeView {
     }
 };
 
+// A vector per node of a regular grid over a box (a flow, an orientation field): 3 floats
+// (x, y, z) per node, x fastest, then y, then z, in the view's memory space. Node (i, j, k)
+// sits at the centre of cell (i, j, k) of the box cut into dims cells, i.e. at
+// lo + (i + 0.5) * (hi - lo) / dims; dims[2] == 1 is a plane (drawn as arrows or as a
+// line-integral convolution). A director (directional = false) means +v and -v alike
+// (a nematic axis): it is drawn as a centred segment without a head.
+struct VectorFieldView {
+    std::string name;
+    std::string unit;
+    MemorySpace space = MemorySpace::Host;
+    int dims[3] = {0, 0, 0};
+    double lo[3] = {0, 0, 0};
+    double hi[3] = {1, 1, 1};
+    const float* xyz = nullptr;
+    bool directional = true;
+
+    std::size_t nodeCount() const {
+        return static_cast<std::size_t>(dims[0]) * static_cast<std::size_t>(dims[1]) *
+               static_cast<std::size_t>(dims[2]);
+    }
+};
+
 struct PlaneView {
     std::string name;
     double point[3] = {0, 0, 0};
@@ -84,6 +106,7 @@ struct ModelViews {
     std::vector<PointCloudView> clouds;
     std::vector<PlaneView> planes;
     std::vector<VolumeView> volumes;
+    std::vector<VectorFieldView> vectors;
     double boxLo[3] = {0, 0, 0};  // the model's domain
     double boxHi[3] = {1, 1, 1};
     // What a camera should frame at first (a tissue's thin slab, not its tall domain);
