@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "sim/models/gliding/gliding_views.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <tuple>
 
 namespace cf::gliding {
 
@@ -32,6 +34,21 @@ ModelViews viewLayout(const GlidingParams& p) {
     VolumeView flow = flatVolume(p, "flow");
     flow.scalars = {{"speed", "V", nullptr}, {"u", "V", nullptr}, {"v", "V", nullptr}};
     views.volumes = {std::move(filaments), std::move(motors), std::move(flow)};
+    for (const auto& [name, unit, directional] :
+         {std::tuple{"orientation", "1", true}, std::tuple{"director", "1", false},
+          std::tuple{"flow", "V", true}}) {
+        VectorFieldView vectors;
+        vectors.name = name;
+        vectors.unit = unit;
+        vectors.directional = directional;
+        vectors.dims[0] = vectors.dims[1] = p.n;
+        vectors.dims[2] = 1;
+        // One node per cell, on a plane just above the one-cell slab of the volumes so that
+        // arrows and LIC do not fight a volume slice for depth.
+        vectors.lo[2] = 1.01 * p.dx;
+        vectors.hi[2] = 1.03 * p.dx;
+        views.vectors.push_back(std::move(vectors));
+    }
     return views;
 }
 
@@ -41,6 +58,15 @@ ModelViews hostViews(const GlidingParams& p, const GlidingTables& t, const RunSt
     for (std::vector<float>* v : {&b.density, &b.polar, &b.nematic, &b.orientation, &b.bound,
                                   &b.free, &b.u, &b.v, &b.speed})
         v->resize(cells);
+    for (std::vector<float>* v : {&b.orientationXyz, &b.directorXyz, &b.flowXyz})
+        v->assign(3 * cells, 0.0f);
+    double cmax = 0;
+    for (std::size_t cell = 0; cell < cells; ++cell) {
+        double c = 0;
+        for (int j = 0; j < t.ntheta; ++j)
+            c += s.filaments.psi[cell * t.ntheta + j];
+        cmax = std::max(cmax, c);
+    }
     const int nt = t.ntheta;
     for (std::size_t cell = 0; cell < cells; ++cell) {
         const double* psi = s.filaments.psi.data() + cell * nt;
@@ -68,6 +94,16 @@ ModelViews hostViews(const GlidingParams& p, const GlidingTables& t, const RunSt
         b.u[cell] = static_cast<float>(s.u[cell]);
         b.v[cell] = static_cast<float>(s.v[cell]);
         b.speed[cell] = static_cast<float>(std::hypot(s.u[cell], s.v[cell]));
+        // Arrow lengths: the dominant orientation by c / max c (Fig. 6), the director by the
+        // nematic order, the flow by itself.
+        const double weight = cmax > 0 ? c / cmax : 0.0;
+        b.orientationXyz[3 * cell] = static_cast<float>(weight * t.cosT[best]);
+        b.orientationXyz[3 * cell + 1] = static_cast<float>(weight * t.sinT[best]);
+        const double phi = 0.5 * std::atan2(2.0 * d12, d11 - d22);
+        b.directorXyz[3 * cell] = b.nematic[cell] * static_cast<float>(std::cos(phi));
+        b.directorXyz[3 * cell + 1] = b.nematic[cell] * static_cast<float>(std::sin(phi));
+        b.flowXyz[3 * cell] = b.u[cell];
+        b.flowXyz[3 * cell + 1] = b.v[cell];
     }
     ModelViews views = viewLayout(p);
     VolumeView& f = views.volumes[0];
@@ -80,6 +116,9 @@ ModelViews hostViews(const GlidingParams& p, const GlidingTables& t, const RunSt
     views.volumes[2].scalars[0].data = b.speed.data();
     views.volumes[2].scalars[1].data = b.u.data();
     views.volumes[2].scalars[2].data = b.v.data();
+    views.vectors[0].xyz = b.orientationXyz.data();
+    views.vectors[1].xyz = b.directorXyz.data();
+    views.vectors[2].xyz = b.flowXyz.data();
     return views;
 }
 

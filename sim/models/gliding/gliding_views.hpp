@@ -3,8 +3,10 @@
 // Views of `gliding` (docs/design/gliding.md 5) as host arrays: flat volumes (n x n x 1) over
 // the unit square. "filaments": density c, polar order |P|/c, nematic order and the dominant
 // orientation argmax_theta Psi (G:420, degrees); "motors": bound Mb,coarse and free Mf; "flow":
-// the velocity at the filament plane z0 (u, v, speed). The vector glyphs of Fig. 6 need a
-// vector view type (design 5, stage 7); until then orientation and flow are scalar channels.
+// the velocity at the filament plane z0 (u, v, speed). Vector fields on the same grid, drawn
+// just above the slab: "orientation" (the dominant orientation argmax_theta Psi scaled by
+// c / max c, Fig. 6's red arrows), "director" (the nematic director, headless segments scaled by
+// the nematic order) and "flow" (u2 at z0, for arrows and the line-integral convolution).
 #include <vector>
 
 #include "sim/core/views.hpp"
@@ -14,6 +16,7 @@ namespace cf::gliding {
 
 struct ViewBuffers {
     std::vector<float> density, polar, nematic, orientation, bound, free, u, v, speed;
+    std::vector<float> orientationXyz, directorXyz, flowXyz;  // 3 floats per cell
 };
 
 // The views' frame and channels with null arrays.
