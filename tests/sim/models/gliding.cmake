@@ -40,3 +40,8 @@ if(CELLFORGE_HAVE_FFTW AND CELLFORGE_HAVE_CUDA)
   cellforge_add_test(test_gliding_motors_cuda GPU_ONLY SOURCES
     sim/models/test_gliding_motors_cuda.cpp)
 endif()
+# Linear stability of the dry isotropic state (design 6.2 T7b, G:486-512) on every backend,
+# with the harmonic-system oracle checked against the spec's reference eigenvalues.
+if(CELLFORGE_HAVE_FFTW)
+  cellforge_add_test(test_gliding_stability SOURCES sim/models/test_gliding_stability.cpp)
+endif()
