@@ -12,9 +12,9 @@
 
 namespace cf::gliding {
 
-void initialMotorsAndFlow(const GlidingParams& p, const GlidingTables& t, RunState& s) {
+void initialMotorsAndFlow(const GlidingParams& p, RunState& s) {
     const std::size_t anchors = static_cast<std::size_t>(p.n) * p.n;
-    s.boundPacked.assign(anchors * static_cast<std::size_t>(t.sliceSize), 0.0);
+    s.boundPacked.clear();  // the backends keep the packed motors; snapshots fill it
     s.boundCoarse.assign(anchors, 0.0);
     s.free.assign(anchors, p.mtot);
     for (std::vector<double>* f : {&s.u, &s.v, &s.dudx, &s.dudy, &s.dvdx, &s.dvdy})

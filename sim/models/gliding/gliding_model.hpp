@@ -46,8 +46,10 @@ struct RunState {
     double time = 0.0;
 };
 
-// Motors at t = 0 (G:412): none bound, M free at every anchor; the flow at rest.
-void initialMotorsAndFlow(const GlidingParams& p, const GlidingTables& t, RunState& s);
+// Motors at t = 0 (G:412): none bound, M free at every anchor; the flow at rest. The packed
+// bound motors (N^2 S values: gigabytes at 256^2 x 32^2) are left empty: the backends own them
+// and copy them in only for snapshots.
+void initialMotorsAndFlow(const GlidingParams& p, RunState& s);
 
 Snapshot makeSnapshot(const GlidingParams& p, const GlidingTables& t, const RunState& s);
 // Throws IoError naming the field when a snapshot's field is missing or mis-sized (a

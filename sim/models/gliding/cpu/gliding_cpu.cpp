@@ -36,7 +36,7 @@ public:
         checkWellPosed(p, cmax);
         auto fluid = std::make_unique<FluidCpu>(p, t);
         const std::string lag = checkLag(p, fluid->lagFactor(p, cmax));
-        initialMotorsAndFlow(p, t, s);
+        initialMotorsAndFlow(p, s);
         MotorState motors;
         initMotors(p, t, motors);
         // G:412: the motors may first settle on the initial filaments, frozen.

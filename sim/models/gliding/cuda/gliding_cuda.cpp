@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <cmath>
 #include <cuda_runtime_api.h>
 #include <memory>
 #include <optional>
@@ -86,15 +87,12 @@ public:
         s.filaments = initialState(p, t, seed);
         const double cmax = maxDensityOf(s.filaments, t);
         checkWellPosed(p, cmax);
-        initialMotorsAndFlow(p, t, s);
-        MotorState motors;
-        initMotors(p, t, motors);
+        initialMotorsAndFlow(p, s);
         // Release the previous run's device memory before the memory check of this one.
         parts_.reset();
         auto parts = std::make_unique<Parts>(p, t, stream_);
         const std::string lag = checkLag(p, parts->fluid.lagFactor(p, cmax));
-        parts->smol.upload(s.filaments);
-        parts->motors.upload(motors);
+        parts->smol.upload(s.filaments);  // MotorsCuda starts with Mb = 0, Mf = M (G:412)
         // G:412: the motors may first settle on the initial filaments, frozen.
         if (p.motorsEnabled && p.burnIn > 0)
             parts->motors.advance(p, parts->smol.devicePsi(), p.burnIn);
@@ -105,7 +103,7 @@ public:
         s_ = std::move(s);
         parts_ = std::move(parts);
         maxDensity_ = cmax;
-        hostCurrent_ = false;
+        host_ = HostCopy::Stale;
         flowSolved_ = false;
         if (!capture.empty()) note(std::move(capture));
         if (!lag.empty()) note(lag);
@@ -133,7 +131,7 @@ public:
 
     std::vector<Metric> metrics() override {
         requireReset();
-        download();
+        download(HostCopy::Summary);
         std::vector<Metric> m = stateMetrics(p_, t_, s_);
         m.push_back({"motor substeps (max)", "1", static_cast<double>(motorsHost_.substepsMax)});
         m.push_back({"motor clamps", "1", static_cast<double>(motorsHost_.clampCount)});
@@ -143,7 +141,7 @@ public:
 
     Snapshot snapshot() override {
         requireReset();
-        download();
+        download(HostCopy::Full);
         return makeSnapshot(p_, t_, s_);
     }
 
@@ -164,19 +162,38 @@ public:
         flowSolved_ = std::any_of(s.u.begin(), s.u.end(), [](double x) { return x != 0.0; });
         maxDensity_ = maxDensityOf(s.filaments, t_);
         s_ = std::move(s);
-        hostCurrent_ = false;
+        host_ = HostCopy::Stale;
     }
 
+    // Psi, the motor sums and the flow (a non-finite bound motor makes its tail's sum
+    // non-finite), without the packed motors: the Runner checks after every batch.
     void checkFinite() override {
         requireReset();
-        checkSnapshotFinite(snapshot(), "gliding");
+        download(HostCopy::Summary);
+        const auto check = [&](const std::vector<double>& values, const char* name, int per) {
+            for (std::size_t i = 0; i < values.size(); ++i)
+                if (!std::isfinite(values[i])) {
+                    const std::size_t cell = i / static_cast<std::size_t>(per);
+                    throw SimulationError(
+                        "gliding: step " + std::to_string(s_.step) + ": " + name + " is " +
+                        formatShort(values[i], 3) + " at cell (" +
+                        std::to_string(cell % static_cast<std::size_t>(p_.n)) + ", " +
+                        std::to_string(cell / static_cast<std::size_t>(p_.n)) + ")" +
+                        (per > 1 ? ", theta index " + std::to_string(i % per) : std::string()));
+                }
+        };
+        check(s_.filaments.psi, "psi", t_.ntheta);
+        check(s_.boundCoarse, "bound_motors", 1);
+        check(s_.free, "free_motors", 1);
+        check(s_.u, "flow u", 1);
+        check(s_.v, "flow v", 1);
     }
 
     void synchronize() override { CF_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
 
     ModelViews views() override {
         requireReset();
-        download();
+        download(HostCopy::Summary);
         return hostViews(p_, t_, s_, viewBuffers_);
     }
 
@@ -194,15 +211,24 @@ private:
         if (!params_) throw SimulationError("gliding: the model has not been reset");
     }
 
-    // The run state on the host, after the queued work (once per state).
-    void download() {
-        if (hostCurrent_) return;
+    // What the host holds of the device state: nothing current, the summary (Psi, the motor
+    // sums and the flow: metrics, views, the finiteness check) or everything (snapshots: also
+    // the packed bound motors and the AB2 history). Each level is downloaded once per state.
+    enum class HostCopy { Stale, Summary, Full };
+
+    void download(HostCopy level) {
+        if (host_ >= level) return;
         Parts& d = *parts_;
         d.smol.download(s_.filaments);
-        d.smol.downloadHistory(s_.aPrev, s_.dtPrev);
-        s_.ab2Steps = d.smol.steps();
-        d.motors.download(motorsHost_);
-        s_.boundPacked = motorsHost_.mb;
+        if (level == HostCopy::Full) {
+            d.smol.downloadHistory(s_.aPrev, s_.dtPrev);
+            s_.ab2Steps = d.smol.steps();
+            d.motors.download(motorsHost_);
+            s_.boundPacked = motorsHost_.mb;
+        } else {
+            d.motors.downloadSummary(motorsHost_);
+            s_.dtPrev = d.smol.steps() > 0 ? d.smol.scalars().dt : 0.0;
+        }
         s_.boundCoarse = motorsHost_.coarse;
         s_.free = motorsHost_.free;
         FlowField flow;
@@ -214,7 +240,7 @@ private:
         s_.dvdx = std::move(flow.dvdx);
         s_.dvdy = std::move(flow.dvdy);
         maxDensity_ = maxDensityOf(s_.filaments, t_);
-        hostCurrent_ = true;
+        host_ = level;
     }
 
     void outerStep() {
@@ -264,7 +290,7 @@ private:
         ++stageSteps_;
         s_.time += dt;
         ++s_.step;
-        hostCurrent_ = false;
+        host_ = HostCopy::Stale;
     }
 
     cudaStream_t stream_ = nullptr;
@@ -281,7 +307,7 @@ private:
     // max c of the last state seen on the host: picks the fluid's iteration count (only
     // matters where the lag factor g crosses 0.5; design 3.5).
     double maxDensity_ = 0;
-    bool hostCurrent_ = false;
+    HostCopy host_ = HostCopy::Stale;
     bool flowSolved_ = false;
 };
 

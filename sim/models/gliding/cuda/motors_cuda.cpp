@@ -158,16 +158,20 @@ void MotorsCuda::upload(const MotorState& m) {
     failedTail_.copyFromHost(std::span<const std::int32_t>(&none, 1), stream_);
 }
 
-void MotorsCuda::download(MotorState& m) {
+template <typename MReal>
+void MotorsCuda::downloadSums(MotorState& m) {
+    Arrays<MReal>& a = arrays<MReal>();
+    m.coarse = convert<double>(a.coarse.toHost(stream_));
+    m.free = convert<double>(a.free.toHost(stream_));
+}
+
+// Waits for the stream, throws for a failed substep, and fills the counters of m.
+void MotorsCuda::downloadCounters(MotorState& m) {
     CF_CUDA_CHECK(cudaStreamSynchronize(stream_));
     const std::vector<std::int32_t> failed = failedTail_.toHost(stream_);
     if (failed[0] != kNoFailure)
         throw SimulationError("gliding: motor substep at tail " + std::to_string(failed[0]) +
                               " is not positive");
-    if (double_)
-        downloadAs<double>(m);
-    else
-        downloadAs<float>(m);
     const std::vector<std::int32_t> substeps = substeps_.toHost(stream_);
     const std::vector<std::int32_t> clamps = clamps_.toHost(stream_);
     std::int64_t clampSum = 0, total = 0;
@@ -180,7 +184,23 @@ void MotorsCuda::download(MotorState& m) {
     m.clampCount = clampBase_ + clampSum;
     m.substepsMax = most;
     m.substepsMean = static_cast<double>(total) / static_cast<double>(substeps.size());
+}
+
+void MotorsCuda::download(MotorState& m) {
+    downloadCounters(m);
+    if (double_)
+        downloadAs<double>(m);
+    else
+        downloadAs<float>(m);
     m.orbits = orbits_;
+}
+
+void MotorsCuda::downloadSummary(MotorState& m) {
+    downloadCounters(m);
+    if (double_)
+        downloadSums<double>(m);
+    else
+        downloadSums<float>(m);
 }
 
 void MotorsCuda::checkPrecision(const GlidingParams& p) const {

@@ -32,6 +32,9 @@ public:
     // SimulationError (the CPU's message) if a tail got a non-positive substep.
     void upload(const MotorState& m);
     void download(MotorState& m);
+    // As download without the packed Mb (m.mb is left as it is): what metrics, views and the
+    // finiteness check need, without copying gigabytes at 256^2 x 32^2.
+    void downloadSummary(MotorState& m);
 
     // Sub-cycles every tail from t to t + dt with Psi (device, [cell * ntheta + j]) frozen
     // (advanceMotors of the CPU). Asynchronous on the stream.
@@ -54,6 +57,9 @@ public:
     void setSliceInSharedForTests(bool shared) { sliceInShared_ = shared && sharedFits_; }
 
 private:
+    void downloadCounters(MotorState& m);
+    template <typename MReal>
+    void downloadSums(MotorState& m);
     template <typename MReal>
     struct Arrays {
         cf::cuda::DeviceBuffer<MReal> mb, coarse, free, w;
