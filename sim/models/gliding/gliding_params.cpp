@@ -140,6 +140,15 @@ GlidingParams checkedParams(const ParamSet& params) {
         throw ParameterError("gliding: grid.ninner = " + value("grid.ninner") +
                              " must be a multiple of 4 (the orientation grid must map onto "
                              "itself under a quarter turn)");
+    // Declared with the design's table but not built yet: refuse them rather than ignore them.
+    if (p.advectionOrder != 1)
+        throw ParameterError(
+            "gliding: filaments.advection_order = " + value("filaments.advection_order") +
+            " is not implemented yet; the fluxes are first-order upwind (1)");
+    if (p.stericReading != static_cast<std::int32_t>(StericReading::MaierSaupe))
+        throw ParameterError(
+            "gliding: filaments.steric_reading = " + value("filaments.steric_reading") +
+            " is not implemented yet; use maier_saupe");
     // Range (0, 0.5]: the table's bounds are inclusive.
     if (p.courantIn <= 0.0)
         throw ParameterError("gliding: motors.cin = " + value("motors.cin") +

@@ -308,6 +308,22 @@ TEST(GlidingModelCuda, CpuCheckpointContinuesOnCuda) {
     EXPECT_LE(worstRelative(field(a, "flow"), field(b, "flow")), 1e-10);
 }
 
+// Options the design declares but the code does not build yet are refused by name, not ignored.
+TEST(GlidingModelChecks, UnbuiltOptionsAreRefused) {
+    const ModelDescriptor desc = gliding::descriptor();
+    for (const char* option : {"filaments.advection_order=2", "filaments.steric_reading=strain"}) {
+        ParamSet params{desc.parameters()};
+        params.setFromAssignment(option);
+        try {
+            desc.validate(params);
+            FAIL() << option << " was accepted";
+        } catch (const ParameterError& e) {
+            EXPECT_NE(std::string(e.what()).find("not implemented yet"), std::string::npos)
+                << e.what();
+        }
+    }
+}
+
 INSTANTIATE_TEST_SUITE_P(AllBackends, GlidingModelTest, testing::ValuesIn(test::builtBackends()),
                          test::backendName);
 
