@@ -14,6 +14,7 @@
 #include <math.h>
 
 #include "sim/core/hd.hpp"
+#include "sim/models/gliding/periodic_grid.hpp"
 
 namespace cf::gliding {
 
@@ -27,11 +28,6 @@ struct FlowAtZ0 {
 struct CellMoments {
     double c, px, py, d11, d12, d22;
 };
-
-// Periodic neighbour index for -n <= i < 2n.
-CF_HD int wrapIndex(int i, int n) {
-    return i < 0 ? i + n : (i >= n ? i - n : i);
-}
 
 // Same results as std::max / std::min (including signed zeros), usable on the device.
 CF_HD double maxOf(double a, double b) {

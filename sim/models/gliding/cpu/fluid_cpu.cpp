@@ -8,26 +8,11 @@
 
 #include "sim/core/errors.hpp"
 #include "sim/core/parallel.hpp"
+#include "sim/models/gliding/periodic_grid.hpp"
 
 namespace cf::gliding {
 
 namespace {
-
-inline int wrap(int i, int n) {
-    return i < 0 ? i + n : (i >= n ? i - n : i);
-}
-
-struct Neighbours {
-    std::size_t xm, xp, ym, yp;
-};
-
-inline Neighbours neighboursOf(std::size_t cell, int n) {
-    const int ix = static_cast<int>(cell % n), iy = static_cast<int>(cell / n);
-    const auto row = static_cast<std::size_t>(iy) * n;
-    return {row + wrap(ix - 1, n), row + wrap(ix + 1, n),
-            static_cast<std::size_t>(wrap(iy - 1, n)) * n + ix,
-            static_cast<std::size_t>(wrap(iy + 1, n)) * n + ix};
-}
 
 // fftw_plan_many_dft_{r2c,c2r} for two n x n fields stored one after the other (design 3.3).
 fftw::Plan planPair(int n, bool forward, fftw::RealBuffer& real, fftw::ComplexBuffer& spec) {

@@ -10,23 +10,6 @@
 
 namespace cf::gliding {
 
-namespace {
-
-// The four periodic x/y neighbours of a cell of the n x n grid (x fastest).
-struct Neighbours {
-    std::size_t xm, xp, ym, yp;
-};
-
-inline Neighbours neighboursOf(std::size_t cell, int n) {
-    const int ix = static_cast<int>(cell % n), iy = static_cast<int>(cell / n);
-    const auto row = static_cast<std::size_t>(iy) * n;
-    return {row + wrapIndex(ix - 1, n), row + wrapIndex(ix + 1, n),
-            static_cast<std::size_t>(wrapIndex(iy - 1, n)) * n + ix,
-            static_cast<std::size_t>(wrapIndex(iy + 1, n)) * n + ix};
-}
-
-}  // namespace
-
 void computeMoments(const HostState& s, const GlidingTables& t, Moments& m) {
     const std::size_t cells = static_cast<std::size_t>(s.n) * s.n;
     for (std::vector<double>* v : {&m.c, &m.px, &m.py, &m.d11, &m.d12, &m.d22})

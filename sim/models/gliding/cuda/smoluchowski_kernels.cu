@@ -7,6 +7,7 @@
 // CPU, which is built with -ffp-contract=off.
 #include "sim/core/cuda_check.hpp"
 #include "sim/models/gliding/cuda/smoluchowski_kernels.cuh"
+#include "sim/models/gliding/periodic_grid.hpp"
 
 namespace cf::gliding::cuda {
 
@@ -17,19 +18,6 @@ constexpr int kFinishBlock = 1024;
 
 int blocksFor(long long n) {
     return static_cast<int>((n + kBlock - 1) / kBlock);
-}
-
-// The periodic x/y neighbours of cell (ix, iy), as the CPU's neighboursOf.
-struct Neighbours {
-    long long xm, xp, ym, yp;
-};
-
-__device__ Neighbours neighboursOf(long long cell, int n) {
-    const int ix = static_cast<int>(cell % n), iy = static_cast<int>(cell / n);
-    const long long row = static_cast<long long>(iy) * n;
-    return {row + wrapIndex(ix - 1, n), row + wrapIndex(ix + 1, n),
-            static_cast<long long>(wrapIndex(iy - 1, n)) * n + ix,
-            static_cast<long long>(wrapIndex(iy + 1, n)) * n + ix};
 }
 
 __global__ void momentsKernel(const double* psi, DeviceTables t, DeviceMoments m) {
