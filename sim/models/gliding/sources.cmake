@@ -18,6 +18,8 @@ list(APPEND CELLFORGE_SIM_FFTW_SOURCES
   models/gliding/gliding_views.cpp
   models/gliding/gliding_bench.cpp
   models/gliding/cpu/gliding_cpu.cpp)
+# Output-time vertical velocity profiles on a cell row (design 2.8; FFTW r2c/c2r).
+list(APPEND CELLFORGE_SIM_FFTW_SOURCES models/gliding/flow_profiles.cpp)
 # The CUDA backend (design 3.2-3.5): cuFFT by dlopen, kernels, host classes. The kernels
 # share smoluchowski_physics.hpp with the CPU (built with -ffp-contract=off), so they must not
 # contract a * b + c into FMAs either: then both backends round the per-cell arithmetic alike.

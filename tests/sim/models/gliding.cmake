@@ -45,3 +45,9 @@ endif()
 if(CELLFORGE_HAVE_FFTW)
   cellforge_add_test(test_gliding_stability SOURCES sim/models/test_gliding_stability.cpp)
 endif()
+# Output-time vertical velocity profiles on a cell row (design 2.8, G:310-315, G:471): plane
+# value = u2(z0), no slip, single-mode profiles and zero longitudinal flux, quarter turn.
+if(CELLFORGE_HAVE_FFTW)
+  cellforge_add_test(test_gliding_profiles CPU_ONLY SOURCES
+    sim/models/test_gliding_profiles.cpp)
+endif()

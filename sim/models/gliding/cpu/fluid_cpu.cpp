@@ -172,6 +172,17 @@ void FluidCpu::applyStokes(const std::vector<double>& gx, const std::vector<doub
         256);
 }
 
+void FluidCpu::lastForcing(std::vector<double>& gx, std::vector<double>& gy) const {
+    const std::size_t cells = static_cast<std::size_t>(n_) * n_;
+    if (gx_.size() != cells) {  // no solve with the fluid on yet: no forcing
+        gx.assign(cells, 0.0);
+        gy.assign(cells, 0.0);
+        return;
+    }
+    gx = gx_;
+    gy = gy_;
+}
+
 void FluidCpu::solve(const GlidingParams& p, const GlidingTables& t, const HostState& s,
                      const std::vector<double>& fx, const std::vector<double>& fy,
                      FlowField& flow) {

@@ -71,6 +71,11 @@ public:
     double mxx(std::size_t mode) const { return response_.mxx[mode]; }
     double mxy(std::size_t mode) const { return response_.mxy[mode]; }
     double myy(std::size_t mode) const { return response_.myy[mode]; }
+    // The in-plane forcing f = (gx, gy) per cell [iy * n + ix] that the last pass of the last
+    // solve() handed to applyStokes (so flow = applyStokes(f)), as host copies: the input of the
+    // output-time profiles (flow_profiles.hpp). Zeros before the first solve with the fluid on;
+    // a solve with fluid.enabled off leaves the previous forcing.
+    void lastForcing(std::vector<double>& gx, std::vector<double>& gy) const;
     // Of the last solve(): the passes made and max c.
     std::int32_t lastIterations() const { return lastIterations_; }
     double lastMaxDensity() const { return lastCmax_; }

@@ -44,6 +44,7 @@ FluidCuda::FluidCuda(const GlidingParams& p, const GlidingTables& t, cudaStream_
           &dudx_, &dudy_, &dvdx_, &dvdy_})
         b->resize(cells);
     forcing_.resize(2 * cells);
+    forcing_.fillZero(stream_);  // downloadForcing before any solve: no forcing
     uv_.resize(2 * cells);
     spectrum_.resize(2 * 2 * modes);  // two components, interleaved complex
     // Basic layout (design 3.3): real batches n^2 apart, complex ones n (n/2 + 1) apart, as
@@ -92,6 +93,13 @@ void FluidCuda::download(FlowField& f) const {
     f.dudy = dudy_.toHost(stream_);
     f.dvdx = dvdx_.toHost(stream_);
     f.dvdy = dvdy_.toHost(stream_);
+}
+
+void FluidCuda::downloadForcing(std::vector<double>& gx, std::vector<double>& gy) const {
+    const std::size_t cells = static_cast<std::size_t>(n_) * n_;
+    const std::vector<double> g = forcing_.toHost(stream_);
+    gx.assign(g.begin(), g.begin() + static_cast<std::ptrdiff_t>(cells));
+    gy.assign(g.begin() + static_cast<std::ptrdiff_t>(cells), g.end());
 }
 
 double FluidCuda::lagFactor(const GlidingParams& p, double cmax) const {

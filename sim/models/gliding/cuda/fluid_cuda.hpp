@@ -46,6 +46,12 @@ public:
     // The flow to the host, after the work queued so far.
     void download(FlowField& f) const;
 
+    // The in-plane forcing (gx, gy per cell) of the last pass of the last solve(), device ->
+    // host after the work queued so far: the twin of FluidCpu::lastForcing, the input of the
+    // output-time profiles. Zeros before the first solve with the fluid on; a solve with
+    // fluid.enabled off leaves the previous forcing.
+    void downloadForcing(std::vector<double>& gx, std::vector<double>& gy) const;
+
     // As FluidCpu: the lag amplification g for max density cmax and the passes per solve.
     double lagFactor(const GlidingParams& p, double cmax) const;
     std::int32_t iterations(const GlidingParams& p, double cmax) const;
