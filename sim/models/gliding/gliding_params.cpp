@@ -115,7 +115,9 @@ const ParamTable& parameterTable() {
         b.integer("init", "max_mode", &P::maxMode, 4, 1, 32, "1",
                   "Highest wavenumber of the random modes (isotropic)", S);
         b.boolean("output", "profiles", &P::profiles, false,
-                  "Keep the vertical flow profiles for views and profiles.csv", S);
+                  "Offer the vertical flow slice 'flow_profile' (u, v, w over the gap height)", S);
+        b.real("output", "profile_y", &P::profileY, 0.5, 0.0, 1.0, "L",
+               "Height y of the vertical flow slice (the cell row containing it)", L);
         return b.build();
     }();
     return table;

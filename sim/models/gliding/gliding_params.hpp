@@ -55,6 +55,7 @@ struct GlidingParams {
     std::int32_t maxMode;
     // output
     bool profiles;
+    double profileY;  // the row of the vertical slice, in L
 
     // derived by checkedParams
     double dx;           // 1/n

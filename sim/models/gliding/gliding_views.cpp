@@ -6,6 +6,8 @@
 #include <numbers>
 #include <tuple>
 
+#include "sim/models/gliding/flow_profiles.hpp"
+
 namespace cf::gliding {
 
 namespace {
@@ -120,6 +122,35 @@ ModelViews hostViews(const GlidingParams& p, const GlidingTables& t, const RunSt
     views.vectors[1].xyz = b.directorXyz.data();
     views.vectors[2].xyz = b.flowXyz.data();
     return views;
+}
+
+std::int32_t profileRow(const GlidingParams& p) {
+    return std::clamp(static_cast<std::int32_t>(p.profileY * p.n), 0, p.n - 1);
+}
+
+void appendProfileView(const GlidingParams& p, const FlowSlice& slice, ViewBuffers& b,
+                       ModelViews& views) {
+    b.profileU = slice.u;
+    b.profileV = slice.v;
+    b.profileW = slice.w;
+    b.profileSpeed.resize(slice.u.size());
+    for (std::size_t i = 0; i < slice.u.size(); ++i)
+        b.profileSpeed[i] = std::hypot(slice.u[i], slice.v[i]);
+    VolumeView v;
+    v.name = "flow_profile";
+    v.dims[0] = slice.n;
+    v.dims[1] = 1;
+    v.dims[2] = slice.nz;
+    const double y = (profileRow(p) + 0.5) * p.dx;
+    v.lo[1] = y - 0.5 * p.dx;
+    v.hi[1] = y + 0.5 * p.dx;
+    v.hi[2] = 0.25;  // grid-index space in z (the layer of node l spans [l, l + 1] / (4 nz))
+    v.scalars = {{"speed", "V", b.profileSpeed.data()},
+                 {"u", "V", b.profileU.data()},
+                 {"v", "V", b.profileV.data()},
+                 {"w", "eps V", b.profileW.data()}};
+    views.volumes.push_back(std::move(v));
+    views.boxHi[2] = std::max(views.boxHi[2], 0.25);
 }
 
 }  // namespace cf::gliding

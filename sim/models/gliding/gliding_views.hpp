@@ -7,6 +7,7 @@
 // just above the slab: "orientation" (the dominant orientation argmax_theta Psi scaled by
 // c / max c, Fig. 6's red arrows), "director" (the nematic director, headless segments scaled by
 // the nematic order) and "flow" (u2 at z0, for arrows and the line-integral convolution).
+#include <cstdint>
 #include <vector>
 
 #include "sim/core/views.hpp"
@@ -14,9 +15,12 @@
 
 namespace cf::gliding {
 
+struct FlowSlice;
+
 struct ViewBuffers {
     std::vector<float> density, polar, nematic, orientation, bound, free, u, v, speed;
-    std::vector<float> orientationXyz, directorXyz, flowXyz;  // 3 floats per cell
+    std::vector<float> orientationXyz, directorXyz, flowXyz;        // 3 floats per cell
+    std::vector<float> profileU, profileV, profileW, profileSpeed;  // the vertical slice
 };
 
 // The views' frame and channels with null arrays.
@@ -24,5 +28,15 @@ ModelViews viewLayout(const GlidingParams& p);
 // Fills `b` from `s` and points the layout's channels at it (valid until b changes).
 ModelViews hostViews(const GlidingParams& p, const GlidingTables& t, const RunState& s,
                      ViewBuffers& b);
+
+// With output.profiles: the volume "flow_profile", the vertical slice through the cell row of
+// output.profile_y, n x 1 x nz voxels: one layer per z-grid node from the bottom plate (0) to the
+// top (1), drawn at equal spacing (the z-grid is fine near the filament plane and coarse above,
+// so the slice is in grid-index space in z, 0 .. 1/4 of the box). Channels u, v (V) and w
+// (eps V) and the in-plane speed. Appends it to `views` with b's arrays.
+void appendProfileView(const GlidingParams& p, const FlowSlice& slice, ViewBuffers& b,
+                       ModelViews& views);
+// The row of the slice for output.profile_y.
+std::int32_t profileRow(const GlidingParams& p);
 
 }  // namespace cf::gliding

@@ -11,10 +11,13 @@
 
 #include "sim/core/errors.hpp"
 #include "sim/models/gliding/gliding_model.hpp"
+#include "sim/models/gliding/gliding_zgrid.hpp"
 #include "tests/support/backends.hpp"
 
 namespace cf {
 namespace {
+
+using gliding::GlidingParams;
 
 class GlidingModelTest : public testing::TestWithParam<Backend> {
 protected:
@@ -154,6 +157,46 @@ TEST_P(GlidingModelTest, QuarterTurnCommutesWithCoupledSteps) {
                 worst / scale, scale, metric(*a, "max flow speed"));
     EXPECT_LE(worst / scale, GetParam() == Backend::Cuda ? 1e-8 : 1e-12);
     EXPECT_GT(metric(*a, "max flow speed"), 0.0);  // the fluid took part
+}
+
+// The vertical slice (output.profiles): no slip at both plates, and the delta-weighted value of
+// each column at the filament plane is the flow u2(z0) the filaments see (the same transfer
+// functions; float rounding of the view, 1e-5 of max |u|).
+TEST_P(GlidingModelTest, ProfileViewMeetsTheFlowAtTheFilamentPlane) {
+    set("output.profiles=true");
+    set("output.profile_y=0.3");
+    auto m = make();
+    m->reset(params, 1);
+    m->advance(3);
+    const ModelViews views = m->views();
+    const VolumeView* slice = nullptr;
+    for (const VolumeView& v : views.volumes)
+        if (v.name == "flow_profile") slice = &v;
+    ASSERT_NE(slice, nullptr);
+    const GlidingParams p = gliding::checkedParams(params);
+    const gliding::ZGrid g = gliding::buildZGrid(p);
+    ASSERT_EQ(slice->dims[0], 64);
+    ASSERT_EQ(slice->dims[2], static_cast<int>(g.z.size()));
+    const std::vector<float> u =
+        viewToHost(slice->scalars[1].data, slice->voxelCount(), slice->space);
+    const std::vector<double> flow = field(m->snapshot(), "flow");
+    const int row = static_cast<int>(0.3 * 64), nz = slice->dims[2];
+    double worst = 0, scale = 0, walls = 0;
+    for (int ix = 0; ix < 64; ++ix) {
+        std::vector<double> column(static_cast<std::size_t>(nz));
+        for (int l = 0; l < nz; ++l)
+            column[static_cast<std::size_t>(l)] = u[static_cast<std::size_t>(l) * 64 + ix];
+        const double atPlane = g.atPlane(column);
+        const double expected = flow[2 * (static_cast<std::size_t>(row) * 64 + ix)];
+        worst = std::max(worst, std::abs(atPlane - expected));
+        scale = std::max(scale, std::abs(expected));
+        walls = std::max({walls, std::abs(column.front()), std::abs(column.back())});
+    }
+    std::printf("profile row %d: plane value vs u2(z0) %.3g of max |u| %.3g; walls %.3g\n", row,
+                worst / scale, scale, walls);
+    EXPECT_GT(scale, 0.0);
+    EXPECT_LE(worst, 1e-5 * scale);
+    EXPECT_EQ(walls, 0.0);
 }
 
 // T11: fixed mode with a step over the advective limit stops with the limit in the message.

@@ -14,6 +14,7 @@
 #include "sim/models/gliding/cpu/fluid_cpu.hpp"
 #include "sim/models/gliding/cpu/motors_cpu.hpp"
 #include "sim/models/gliding/cpu/smoluchowski_cpu.hpp"
+#include "sim/models/gliding/flow_profiles.hpp"
 #include "sim/models/gliding/gliding_model.hpp"
 #include "sim/models/gliding/gliding_views.hpp"
 
@@ -35,6 +36,8 @@ public:
         const double cmax = *std::max_element(c.begin(), c.end());
         checkWellPosed(p, cmax);
         auto fluid = std::make_unique<FluidCpu>(p, t);
+        // The per-mode profile tables only when the slice view is asked for (71 MB at 256^2).
+        auto profiles = p.profiles ? std::make_unique<FlowProfiles>(p, t, fluid->zgrid()) : nullptr;
         const std::string lag = checkLag(p, fluid->lagFactor(p, cmax));
         initialMotorsAndFlow(p, s);
         MotorState motors;
@@ -50,6 +53,7 @@ public:
         smol_ = std::move(smol);
         motors_ = std::move(motors);
         fluid_ = std::move(fluid);
+        profiles_ = std::move(profiles);
         flow_ = {};
         if (!lag.empty()) note(lag);
         illPosed_ = false;
@@ -110,7 +114,13 @@ public:
     ModelViews views() override {
         requireReset();
         syncState();
-        return hostViews(p_, t_, s_, viewBuffers_);
+        ModelViews views = hostViews(p_, t_, s_, viewBuffers_);
+        if (profiles_) {
+            std::vector<double> gx, gy;
+            fluid_->lastForcing(gx, gy);
+            appendProfileView(p_, profiles_->slice(gx, gy, profileRow(p_)), viewBuffers_, views);
+        }
+        return views;
     }
 
 private:
@@ -231,7 +241,8 @@ private:
     MotorState motors_;
     std::vector<double> w_, fx_, fy_;  // W and the motor force F2 at the nodes
     std::unique_ptr<FluidCpu> fluid_;
-    FlowField flow_;  // empty: at rest
+    std::unique_ptr<FlowProfiles> profiles_;  // output.profiles only
+    FlowField flow_;                          // empty: at rest
     FlowAtZ0 flowView_{};
     ViewBuffers viewBuffers_;
     bool illPosed_ = false;
