@@ -26,23 +26,21 @@
 #include "sim/core/device_buffer.hpp"
 #include "sim/models/gliding/cuda/cufft_loader.hpp"
 #include "sim/models/gliding/cuda/smoluchowski_cuda.hpp"
+#include "tests/sim/models/gliding_test_support.hpp"
 #endif
 
 namespace cf {
 namespace {
+
+using gliding::test::maxAbs;
+using gliding::test::maxAbsDiff;
+using gliding::test::params;
 
 using gliding::GlidingParams;
 using gliding::GlidingTables;
 using gliding::HostState;
 
 #if CELLFORGE_HAVE_CUDA
-
-GlidingParams params(std::initializer_list<std::string> assignments) {
-    ParamSet set(gliding::parameterTable());
-    for (const std::string& a : assignments)
-        set.setFromAssignment(a);
-    return gliding::checkedParams(set);
-}
 
 // A smooth divergence-free cellular flow at z0, stream function A sin(2 pi x) sin(2 pi y)/(2 pi):
 // u = A sin(2 pi x) cos(2 pi y), v = -A cos(2 pi x) sin(2 pi y) and its exact gradient.
@@ -97,20 +95,6 @@ struct DeviceFlow {
         return {u.data(), v.data(), dudx.data(), dudy.data(), dvdx.data(), dvdy.data()};
     }
 };
-
-double maxAbs(const std::vector<double>& a) {
-    double m = 0;
-    for (double x : a)
-        m = std::max(m, std::fabs(x));
-    return m;
-}
-
-double maxAbsDiff(const std::vector<double>& a, const std::vector<double>& b) {
-    double m = 0;
-    for (std::size_t i = 0; i < a.size(); ++i)
-        m = std::max(m, std::fabs(a[i] - b[i]));
-    return m;
-}
 
 // 20 CFL steps of the 64^2 x 16 ring lattice on both backends, dry or in the cellular flow.
 void compareWithCpu(bool withFlow) {

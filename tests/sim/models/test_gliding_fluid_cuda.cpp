@@ -27,10 +27,15 @@
 #include "sim/models/gliding/cpu/fluid_cpu.hpp"
 #include "sim/models/gliding/cuda/cufft_loader.hpp"
 #include "sim/models/gliding/cuda/fluid_cuda.hpp"
+#include "tests/sim/models/gliding_test_support.hpp"
 #endif
 
 namespace cf {
 namespace {
+
+using gliding::test::maxAbs;
+using gliding::test::maxAbsDiff;
+using gliding::test::params;
 
 #if CELLFORGE_HAVE_CUDA
 
@@ -39,13 +44,6 @@ using gliding::GlidingParams;
 using gliding::GlidingTables;
 using gliding::HostState;
 constexpr double kTau = 2 * std::numbers::pi;
-
-GlidingParams params(std::initializer_list<std::string> assignments) {
-    ParamSet set(gliding::parameterTable());
-    for (const std::string& a : assignments)
-        set.setFromAssignment(a);
-    return gliding::checkedParams(set);
-}
 
 #define GLIDING_REQUIRE_CUDA_AND_CUFFT()                                                    \
     do {                                                                                    \
@@ -87,20 +85,6 @@ FlowField laggedFlow(int n, double amp) {
             f.dvdy.push_back(-amp * kTau * cx * cy);
         }
     return f;
-}
-
-double maxAbs(const std::vector<double>& a) {
-    double m = 0;
-    for (double x : a)
-        m = std::max(m, std::fabs(x));
-    return m;
-}
-
-double maxAbsDiff(const std::vector<double>& a, const std::vector<double>& b) {
-    double m = 0;
-    for (std::size_t i = 0; i < a.size(); ++i)
-        m = std::max(m, std::fabs(a[i] - b[i]));
-    return m;
 }
 
 struct Fields {

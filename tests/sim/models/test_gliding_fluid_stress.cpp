@@ -21,9 +21,14 @@
 #include "sim/models/gliding/gliding_state.hpp"
 #include "sim/models/gliding/gliding_tables.hpp"
 #include "sim/models/gliding/gliding_zgrid.hpp"
+#include "tests/sim/models/gliding_test_support.hpp"
 
 namespace cf {
 namespace {
+
+using gliding::test::maxAbs;
+using gliding::test::params;
+using gliding::test::randomField;
 
 using gliding::FlowField;
 using gliding::FluidCpu;
@@ -33,28 +38,6 @@ using gliding::HostState;
 using gliding::ZGrid;
 using cplx = std::complex<double>;
 constexpr double kTau = 2 * std::numbers::pi;
-
-GlidingParams params(std::initializer_list<std::string> assignments) {
-    ParamSet set(gliding::parameterTable());
-    for (const std::string& a : assignments)
-        set.setFromAssignment(a);
-    return gliding::checkedParams(set);
-}
-
-double maxAbs(const std::vector<double>& v) {
-    double m = 0;
-    for (double x : v)
-        m = std::max(m, std::fabs(x));
-    return m;
-}
-
-std::vector<double> randomField(std::size_t n, std::mt19937_64& rng) {
-    std::uniform_real_distribution<double> d(-1.0, 1.0);
-    std::vector<double> v(n);
-    for (double& x : v)
-        x = d(rng);
-    return v;
-}
 
 // T2: the default grid is 32 cells of z0/8 up to 4 z0, then 56 growing cells (G:165-167,
 // Nz = 88); the delta covers z0 - hA, z0, z0 + hA with weights 1/4, 1/2, 1/4 (design 0) and

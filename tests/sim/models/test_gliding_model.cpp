@@ -12,10 +12,13 @@
 #include "sim/core/errors.hpp"
 #include "sim/models/gliding/gliding_model.hpp"
 #include "sim/models/gliding/gliding_zgrid.hpp"
+#include "tests/sim/models/gliding_test_support.hpp"
 #include "tests/support/backends.hpp"
 
 namespace cf {
 namespace {
+
+using gliding::test::quarterTurn;
 
 using gliding::GlidingParams;
 
@@ -115,17 +118,6 @@ TEST_P(GlidingModelTest, RestoreOfAnotherGridNamesTheField) {
         EXPECT_NE(std::string(e.what()).find("'psi'"), std::string::npos) << e.what();
         EXPECT_NE(std::string(e.what()).find("grid.n"), std::string::npos) << e.what();
     }
-}
-
-// The quarter turn about the domain centre: cell (ix, iy, j) -> (n-1-iy, ix, j + nt/4).
-std::vector<double> quarterTurn(const std::vector<double>& f, int n, int nt) {
-    std::vector<double> g(f.size());
-    for (int iy = 0; iy < n; ++iy)
-        for (int ix = 0; ix < n; ++ix)
-            for (int j = 0; j < nt; ++j)
-                g[(static_cast<std::size_t>(ix) * n + (n - 1 - iy)) * nt + (j + nt / 4) % nt] =
-                    f[(static_cast<std::size_t>(iy) * n + ix) * nt + j];
-    return g;
 }
 
 // G:450: the square symmetry. A quarter turn of an asymmetric initial state (isotropic with

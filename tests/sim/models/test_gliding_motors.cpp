@@ -20,21 +20,17 @@
 #include "sim/models/gliding/gliding_state.hpp"
 #include "sim/models/gliding/gliding_tables.hpp"
 #include "sim/models/gliding/motor_physics.hpp"
+#include "tests/sim/models/gliding_test_support.hpp"
 
 namespace cf {
 namespace {
+
+using gliding::test::params;
 
 using gliding::GlidingParams;
 using gliding::GlidingTables;
 using gliding::HostState;
 using gliding::MotorState;
-
-GlidingParams params(std::initializer_list<std::string> assignments) {
-    ParamSet set(gliding::parameterTable());
-    for (const std::string& a : assignments)
-        set.setFromAssignment(a);
-    return gliding::checkedParams(set);
-}
 
 // The textbook form phi(r) dp, r = dm/dp, phi = max(0, min(2r, 1), min(r, 2)) (G:377-378).
 double superbeeReference(double dm, double dp) {

@@ -34,10 +34,13 @@
 #if CELLFORGE_HAVE_CUDA
 #include "sim/core/device_buffer.hpp"
 #include "sim/models/gliding/cuda/motors_cuda.hpp"
+#include "tests/sim/models/gliding_test_support.hpp"
 #endif
 
 namespace cf {
 namespace {
+
+using gliding::test::maxAbs;
 
 using gliding::GlidingParams;
 using gliding::GlidingTables;
@@ -149,13 +152,6 @@ double relDiff(const std::vector<double>& a, const std::vector<double>& b) {
         m = std::max(m, std::fabs(a[i]));
     }
     return m > 0 ? d / m : d;
-}
-
-double maxAbs(const std::vector<double>& a) {
-    double m = 0;
-    for (double x : a)
-        m = std::max(m, std::fabs(x));
-    return m;
 }
 
 // max over tails of |Mf + Mb,coarse - M| / M.

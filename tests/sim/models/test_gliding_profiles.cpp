@@ -21,9 +21,13 @@
 #include "sim/models/gliding/gliding_state.hpp"
 #include "sim/models/gliding/gliding_tables.hpp"
 #include "sim/models/gliding/gliding_zgrid.hpp"
+#include "tests/sim/models/gliding_test_support.hpp"
 
 namespace cf {
 namespace {
+
+using gliding::test::maxAbs;
+using gliding::test::randomField;
 
 using gliding::FlowField;
 using gliding::FlowProfiles;
@@ -45,21 +49,6 @@ struct Grid16 {
         t = gliding::buildTables(p);
     }
 };
-
-std::vector<double> randomField(std::size_t n, std::mt19937_64& rng) {
-    std::uniform_real_distribution<double> d(-1.0, 1.0);
-    std::vector<double> v(n);
-    for (double& x : v)
-        x = d(rng);
-    return v;
-}
-
-double maxAbs(const std::vector<double>& v) {
-    double m = 0;
-    for (double x : v)
-        m = std::max(m, std::fabs(x));
-    return m;
-}
 
 // The delta-weighted plane value (ZGrid::atPlane) of node profile [l * n + ix] at column ix.
 double planeValue(const ZGrid& g, const std::vector<double>& s, int n, int ix) {

@@ -17,22 +17,19 @@
 #include "sim/models/gliding/gliding_params.hpp"
 #include "sim/models/gliding/gliding_state.hpp"
 #include "sim/models/gliding/gliding_tables.hpp"
+#include "tests/sim/models/gliding_test_support.hpp"
 
 namespace cf {
 namespace {
+
+using gliding::test::params;
+using gliding::test::quarterTurn;
 
 using gliding::GlidingParams;
 using gliding::GlidingTables;
 using gliding::HostState;
 using gliding::Moments;
 using gliding::SmoluchowskiCpu;
-
-GlidingParams params(std::initializer_list<std::string> assignments) {
-    ParamSet set(gliding::parameterTable());
-    for (const std::string& a : assignments)
-        set.setFromAssignment(a);
-    return gliding::checkedParams(set);
-}
 
 // A smooth, strictly positive state with net polarisation, a nematic part and spatial
 // structure that differs between x and y (no symmetry to hide behind).
@@ -53,18 +50,6 @@ HostState polarState(const GlidingTables& t) {
                     tau;
             }
     return s;
-}
-
-// The quarter turn about the domain centre: (x, y, theta) -> (-y, x, theta + pi/2), i.e.
-// cell (ix, iy, j) -> (n-1-iy, ix, j + ntheta/4).
-std::vector<double> quarterTurn(const std::vector<double>& f, int n, int nt) {
-    std::vector<double> g(f.size());
-    for (int iy = 0; iy < n; ++iy)
-        for (int ix = 0; ix < n; ++ix)
-            for (int j = 0; j < nt; ++j)
-                g[(static_cast<std::size_t>(ix) * n + (n - 1 - iy)) * nt + (j + nt / 4) % nt] =
-                    f[(static_cast<std::size_t>(iy) * n + ix) * nt + j];
-    return g;
 }
 
 std::vector<double> quarterTurnCells(const std::vector<double>& f, int n) {

@@ -13,20 +13,16 @@
 #include "sim/models/gliding/gliding_params.hpp"
 #include "sim/models/gliding/gliding_state.hpp"
 #include "sim/models/gliding/gliding_tables.hpp"
+#include "tests/sim/models/gliding_test_support.hpp"
 
 namespace cf {
 namespace {
 
+using gliding::test::params;
+
 using gliding::GlidingParams;
 using gliding::GlidingTables;
 using gliding::HostState;
-
-GlidingParams params(std::initializer_list<std::string> assignments) {
-    ParamSet set(gliding::parameterTable());
-    for (const std::string& a : assignments)
-        set.setFromAssignment(a);
-    return gliding::checkedParams(set);
-}
 
 // N = sum Psi dx dy dtheta must equal init.mean_density (domain area 1): the amplitude is
 // fitted on the discrete sum, the background integrates exactly over theta, and random modes
