@@ -35,3 +35,11 @@ list(APPEND CELLFORGE_SIM_CUDA_SOURCES
 set_source_files_properties(models/gliding/cuda/smoluchowski_kernels.cu
   models/gliding/cuda/motor_kernels.cu
   models/gliding/cuda/fluid_kernels.cu PROPERTIES COMPILE_OPTIONS "--fmad=false")
+# Views packed on the device (design 5): packViews and the DeviceViewBuffers owner. --fmad=false
+# so that the moments round as hostViews' (the director of a nearly isotropic cell is their
+# round-off; view_kernels.cu says more).
+list(APPEND CELLFORGE_SIM_CUDA_SOURCES
+  models/gliding/cuda/view_kernels.cu
+  models/gliding/cuda/gliding_views_cuda.cpp)
+set_source_files_properties(models/gliding/cuda/view_kernels.cu PROPERTIES COMPILE_OPTIONS
+  "--fmad=false")

@@ -51,3 +51,9 @@ if(CELLFORGE_HAVE_FFTW)
   cellforge_add_test(test_gliding_profiles CPU_ONLY SOURCES
     sim/models/test_gliding_profiles.cpp)
 endif()
+# The CUDA views packed on the device (design 5) against hostViews of the same state, all in
+# device memory, and views() leaving the state alone.
+if(CELLFORGE_HAVE_FFTW AND CELLFORGE_HAVE_CUDA)
+  cellforge_add_test(test_gliding_views_cuda GPU_ONLY SOURCES
+    sim/models/test_gliding_views_cuda.cpp)
+endif()

@@ -19,10 +19,10 @@
 #include "sim/core/number_format.hpp"
 #include "sim/models/gliding/cpu/motors_cpu.hpp"
 #include "sim/models/gliding/cuda/fluid_cuda.hpp"
+#include "sim/models/gliding/cuda/gliding_views_cuda.hpp"
 #include "sim/models/gliding/cuda/motors_cuda.hpp"
 #include "sim/models/gliding/cuda/smoluchowski_cuda.hpp"
 #include "sim/models/gliding/gliding_model.hpp"
-#include "sim/models/gliding/gliding_views.hpp"
 
 namespace cf::gliding {
 
@@ -191,10 +191,20 @@ public:
 
     void synchronize() override { CF_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
 
+    // Packed on the device from the device state (design 5): no host copy, no change of state;
+    // the arrays are written on the model's stream (read them after synchronize()).
     ModelViews views() override {
         requireReset();
-        download(HostCopy::Summary);
-        return hostViews(p_, t_, s_, viewBuffers_);
+        Parts& d = *parts_;
+        const FlowAtZ0 flow = d.fluid.deviceFlow();
+        cuda::DeviceViewInputs in;
+        in.psi = d.smol.devicePsi();
+        in.boundCoarse = d.motors.coarseDevice();
+        in.free = d.motors.freeDevice();
+        in.motorsDouble = d.motors.doublePrecision();
+        in.u = flow.u;
+        in.v = flow.v;
+        return cuda::deviceViews(p_, t_, in, d.views, stream_);
     }
 
 private:
@@ -205,6 +215,7 @@ private:
         MotorsCuda motors;  // first: its memory check runs before the other allocations
         SmoluchowskiCuda smol;
         FluidCuda fluid;
+        cuda::DeviceViewBuffers views;  // allocated by the first views()
     };
 
     void requireReset() const {
@@ -300,7 +311,6 @@ private:
     RunState s_;  // step and time always; the arrays as of the last download()
     std::unique_ptr<Parts> parts_;
     MotorState motorsHost_;
-    ViewBuffers viewBuffers_;
     StageTimer timer_;
     StageSeconds stageSeconds_{};
     std::uint64_t stageSteps_ = 0;

@@ -49,6 +49,14 @@ public:
     std::vector<double> downloadW() const;
     void downloadForce(std::vector<double>& fx, std::vector<double>& fy) const;
 
+    // Device Mb,coarse and Mf per anchor [iy * n + ix] in the motor real (double when
+    // doublePrecision(), else float): the views read them without a host copy.
+    const void* coarseDevice() const {
+        return double_ ? static_cast<const void*>(d_.coarse.data()) : f_.coarse.data();
+    }
+    const void* freeDevice() const {
+        return double_ ? static_cast<const void*>(d_.free.data()) : f_.free.data();
+    }
     bool doublePrecision() const { return double_; }
     // Whether the slice is sub-cycled in shared memory (else in global memory, the fallback
     // when S x MReal does not fit the device's opt-in shared memory per block).
