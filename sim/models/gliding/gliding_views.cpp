@@ -10,32 +10,27 @@
 
 namespace cf::gliding {
 
-namespace {
-
-VolumeView flatVolume(const GlidingParams& p, const char* name) {
-    VolumeView v;
-    v.name = name;
-    v.dims[0] = v.dims[1] = p.n;
-    v.dims[2] = 1;
-    v.hi[2] = p.dx;  // one cell thick: voxels are cubes
-    return v;
-}
-
-}  // namespace
-
 ModelViews viewLayout(const GlidingParams& p) {
     ModelViews views;
     views.boxHi[2] = views.focusHi[2] = p.dx;
-    VolumeView filaments = flatVolume(p, "filaments");
-    filaments.scalars = {{"density", "n0", nullptr},
-                         {"polar_order", "1", nullptr, 0.0, 1.0},
-                         {"nematic_order", "1", nullptr, 0.0, 1.0},
-                         {"orientation", "deg", nullptr, 0.0, 360.0}};
-    VolumeView motors = flatVolume(p, "motors");
-    motors.scalars = {{"bound", "m0", nullptr}, {"free", "m0", nullptr}};
-    VolumeView flow = flatVolume(p, "flow");
-    flow.scalars = {{"speed", "V", nullptr}, {"u", "V", nullptr}, {"v", "V", nullptr}};
-    views.volumes = {std::move(filaments), std::move(motors), std::move(flow)};
+    // One flat volume for every per-cell field (they share the grid), so any of them can colour
+    // the slab under the vector fields (S1 Fig. 6: density under orientation arrows, bound
+    // motors under flow arrows).
+    VolumeView assay;
+    assay.name = "assay";
+    assay.dims[0] = assay.dims[1] = p.n;
+    assay.dims[2] = 1;
+    assay.hi[2] = p.dx;  // one cell thick: voxels are cubes
+    assay.scalars = {{"density", "n0", nullptr},
+                     {"polar_order", "1", nullptr, 0.0, 1.0},
+                     {"nematic_order", "1", nullptr, 0.0, 1.0},
+                     {"orientation", "deg", nullptr, 0.0, 360.0},
+                     {"bound_motors", "m0", nullptr},
+                     {"free_motors", "m0", nullptr},
+                     {"flow_speed", "V", nullptr},
+                     {"flow_u", "V", nullptr},
+                     {"flow_v", "V", nullptr}};
+    views.volumes = {std::move(assay)};
     for (const auto& [name, unit, directional] :
          {std::tuple{"orientation", "1", true}, std::tuple{"director", "1", false},
           std::tuple{"flow", "V", true}}) {
@@ -45,11 +40,27 @@ ModelViews viewLayout(const GlidingParams& p) {
         vectors.directional = directional;
         vectors.dims[0] = vectors.dims[1] = p.n;
         vectors.dims[2] = 1;
-        // One node per cell, on a plane just above the one-cell slab of the volumes so that
+        // One node per cell, on a plane just above the one-cell slab of the volume so that
         // arrows and LIC do not fight a volume slice for depth.
         vectors.lo[2] = 1.01 * p.dx;
         vectors.hi[2] = 1.03 * p.dx;
         views.vectors.push_back(std::move(vectors));
+    }
+    return views;
+}
+
+ModelViews viewsOf(const GlidingParams& p, const ViewArrays& a, MemorySpace space) {
+    ModelViews views = viewLayout(p);
+    VolumeView& assay = views.volumes[0];
+    assay.space = space;
+    const float* channels[] = {a.density, a.polar, a.nematic, a.orientation, a.bound, a.free,
+                               a.speed,   a.u,     a.v};
+    for (std::size_t i = 0; i < assay.scalars.size(); ++i)
+        assay.scalars[i].data = channels[i];
+    const float* vectors[] = {a.orientationXyz, a.directorXyz, a.flowXyz};
+    for (std::size_t i = 0; i < views.vectors.size(); ++i) {
+        views.vectors[i].space = space;
+        views.vectors[i].xyz = vectors[i];
     }
     return views;
 }
@@ -107,21 +118,11 @@ ModelViews hostViews(const GlidingParams& p, const GlidingTables& t, const RunSt
         b.flowXyz[3 * cell] = b.u[cell];
         b.flowXyz[3 * cell + 1] = b.v[cell];
     }
-    ModelViews views = viewLayout(p);
-    VolumeView& f = views.volumes[0];
-    f.scalars[0].data = b.density.data();
-    f.scalars[1].data = b.polar.data();
-    f.scalars[2].data = b.nematic.data();
-    f.scalars[3].data = b.orientation.data();
-    views.volumes[1].scalars[0].data = b.bound.data();
-    views.volumes[1].scalars[1].data = b.free.data();
-    views.volumes[2].scalars[0].data = b.speed.data();
-    views.volumes[2].scalars[1].data = b.u.data();
-    views.volumes[2].scalars[2].data = b.v.data();
-    views.vectors[0].xyz = b.orientationXyz.data();
-    views.vectors[1].xyz = b.directorXyz.data();
-    views.vectors[2].xyz = b.flowXyz.data();
-    return views;
+    return viewsOf(p,
+                   {b.density.data(), b.polar.data(), b.nematic.data(), b.orientation.data(),
+                    b.bound.data(), b.free.data(), b.speed.data(), b.u.data(), b.v.data(),
+                    b.orientationXyz.data(), b.directorXyz.data(), b.flowXyz.data()},
+                   MemorySpace::Host);
 }
 
 std::int32_t profileRow(const GlidingParams& p) {

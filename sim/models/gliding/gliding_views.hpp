@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// Views of `gliding` (docs/design/gliding.md 5) as host arrays: flat volumes (n x n x 1) over
-// the unit square. "filaments": density c, polar order |P|/c, nematic order and the dominant
-// orientation argmax_theta Psi (G:420, degrees); "motors": bound Mb,coarse and free Mf; "flow":
-// the velocity at the filament plane z0 (u, v, speed). Vector fields on the same grid, drawn
+// Views of `gliding` (docs/design/gliding.md 5): one flat volume "assay" (n x n x 1 over the
+// unit square) with the density c, polar order |P|/c, nematic order, the dominant orientation
+// argmax_theta Psi (G:420, degrees), bound (Mb,coarse) and free motors, and the flow at the
+// filament plane z0 (speed, u, v). Vector fields on the same grid, drawn
 // just above the slab: "orientation" (the dominant orientation argmax_theta Psi scaled by
 // c / max c, Fig. 6's red arrows), "director" (the nematic director, headless segments scaled by
 // the nematic order) and "flow" (u2 at z0, for arrows and the line-integral convolution).
@@ -25,6 +25,14 @@ struct ViewBuffers {
 
 // The views' frame and channels with null arrays.
 ModelViews viewLayout(const GlidingParams& p);
+
+// The float arrays of the views, per cell (vectors: 3 floats per cell), host or device.
+struct ViewArrays {
+    const float *density, *polar, *nematic, *orientation, *bound, *free, *speed, *u, *v;
+    const float *orientationXyz, *directorXyz, *flowXyz;
+};
+// viewLayout(p) pointing at `a` in `space`.
+ModelViews viewsOf(const GlidingParams& p, const ViewArrays& a, MemorySpace space);
 // Fills `b` from `s` and points the layout's channels at it (valid until b changes).
 ModelViews hostViews(const GlidingParams& p, const GlidingTables& t, const RunState& s,
                      ViewBuffers& b);

@@ -261,9 +261,10 @@ TEST_P(GlidingModelTest, DensityViewMatchesTheSnapshot) {
     m->reset(params, 1);
     m->advance(3);
     const ModelViews v = m->views();
-    ASSERT_EQ(v.volumes.size(), 3u);
+    ASSERT_EQ(v.volumes.size(), 1u);
     const VolumeView& f = v.volumes[0];
-    EXPECT_EQ(f.name, "filaments");
+    EXPECT_EQ(f.name, "assay");
+    EXPECT_EQ(v.vectors.size(), 3u);
     const auto c = field(m->snapshot(), "density");
     const auto shown = viewToHost(f.scalars[0].data, f.voxelCount(), f.space);
     ASSERT_EQ(shown.size(), c.size());

@@ -22,7 +22,9 @@
 #include "sim/models/gliding/cuda/gliding_views_cuda.hpp"
 #include "sim/models/gliding/cuda/motors_cuda.hpp"
 #include "sim/models/gliding/cuda/smoluchowski_cuda.hpp"
+#include "sim/models/gliding/flow_profiles.hpp"
 #include "sim/models/gliding/gliding_model.hpp"
+#include "sim/models/gliding/gliding_views.hpp"
 
 namespace cf::gliding {
 
@@ -204,18 +206,30 @@ public:
         in.motorsDouble = d.motors.doublePrecision();
         in.u = flow.u;
         in.v = flow.v;
-        return cuda::deviceViews(p_, t_, in, d.views, stream_);
+        ModelViews views = cuda::deviceViews(p_, t_, in, d.views, stream_);
+        if (d.profiles) {
+            // The vertical slice is asked for rarely (output.profiles) and is small: it is
+            // computed on the host from the last forcing (2 n^2 doubles).
+            std::vector<double> gx, gy;
+            d.fluid.downloadForcing(gx, gy);
+            appendProfileView(p_, d.profiles->slice(gx, gy, profileRow(p_)), profileBuffers_,
+                              views);
+        }
+        return views;
     }
 
 private:
     // The device side of one run: filaments, motors and fluid on the model's stream.
     struct Parts {
         Parts(const GlidingParams& p, const GlidingTables& t, cudaStream_t stream)
-            : motors(p, t, stream), smol(t, stream), fluid(p, t, stream) {}
+            : motors(p, t, stream), smol(t, stream), fluid(p, t, stream) {
+            if (p.profiles) profiles = std::make_unique<FlowProfiles>(p, t, fluid.zgrid());
+        }
         MotorsCuda motors;  // first: its memory check runs before the other allocations
         SmoluchowskiCuda smol;
         FluidCuda fluid;
-        cuda::DeviceViewBuffers views;  // allocated by the first views()
+        cuda::DeviceViewBuffers views;           // allocated by the first views()
+        std::unique_ptr<FlowProfiles> profiles;  // output.profiles only
     };
 
     void requireReset() const {
@@ -311,6 +325,7 @@ private:
     RunState s_;  // step and time always; the arrays as of the last download()
     std::unique_ptr<Parts> parts_;
     MotorState motorsHost_;
+    ViewBuffers profileBuffers_;  // the host arrays of the vertical slice
     StageTimer timer_;
     StageSeconds stageSeconds_{};
     std::uint64_t stageSteps_ = 0;

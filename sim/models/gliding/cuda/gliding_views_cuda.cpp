@@ -69,25 +69,10 @@ ModelViews deviceViews(const GlidingParams& p, const GlidingTables& t, const Dev
     args.dtheta = t.dtheta;
     launchPackViews(args, stream);
 
-    ModelViews views = viewLayout(p);
-    for (VolumeView& v : views.volumes)
-        v.space = MemorySpace::Device;
-    for (VectorFieldView& v : views.vectors)
-        v.space = MemorySpace::Device;
-    VolumeView& f = views.volumes[0];
-    f.scalars[0].data = out.density;
-    f.scalars[1].data = out.polar;
-    f.scalars[2].data = out.nematic;
-    f.scalars[3].data = out.orientation;
-    views.volumes[1].scalars[0].data = out.bound;
-    views.volumes[1].scalars[1].data = out.free;
-    views.volumes[2].scalars[0].data = out.speed;
-    views.volumes[2].scalars[1].data = out.u;
-    views.volumes[2].scalars[2].data = out.v;
-    views.vectors[0].xyz = out.orientationXyz;
-    views.vectors[1].xyz = out.directorXyz;
-    views.vectors[2].xyz = out.flowXyz;
-    return views;
+    return viewsOf(p,
+                   {out.density, out.polar, out.nematic, out.orientation, out.bound, out.free,
+                    out.speed, out.u, out.v, out.orientationXyz, out.directorXyz, out.flowXyz},
+                   MemorySpace::Device);
 }
 
 }  // namespace cf::gliding::cuda
