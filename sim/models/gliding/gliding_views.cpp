@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "sim/models/gliding/flow_profiles.hpp"
+#include "sim/models/gliding/view_physics.hpp"
 
 namespace cf::gliding {
 
@@ -73,51 +74,18 @@ ModelViews hostViews(const GlidingParams& p, const GlidingTables& t, const RunSt
         v->resize(cells);
     for (std::vector<float>* v : {&b.orientationXyz, &b.directorXyz, &b.flowXyz})
         v->assign(3 * cells, 0.0f);
-    double cmax = 0;
-    for (std::size_t cell = 0; cell < cells; ++cell) {
-        double c = 0;
-        for (int j = 0; j < t.ntheta; ++j)
-            c += s.filaments.psi[cell * t.ntheta + j];
-        cmax = std::max(cmax, c);
-    }
     const int nt = t.ntheta;
-    for (std::size_t cell = 0; cell < cells; ++cell) {
-        const double* psi = s.filaments.psi.data() + cell * nt;
-        double c = 0, px = 0, py = 0, d11 = 0, d12 = 0, d22 = 0;
-        int best = 0;
-        for (int j = 0; j < nt; ++j) {
-            const double co = t.cosT[j], si = t.sinT[j];
-            c += psi[j];
-            px += co * psi[j];
-            py += si * psi[j];
-            d11 += co * co * psi[j];
-            d12 += co * si * psi[j];
-            d22 += si * si * psi[j];
-            if (psi[j] > psi[best]) best = j;
-        }
-        // Polar order |P|/c and nematic order: the largest eigenvalue of Q = 2D/c - I.
-        const double inv = c > 0 ? 1.0 / c : 0.0;
-        b.density[cell] = static_cast<float>(c * t.dtheta);
-        b.polar[cell] = static_cast<float>(std::hypot(px, py) * inv);
-        b.nematic[cell] = static_cast<float>(std::hypot(d11 - d22, 2.0 * d12) * inv);
-        b.orientation[cell] =
-            static_cast<float>((best + 0.5) * t.dtheta * 180.0 / std::numbers::pi);
-        b.bound[cell] = static_cast<float>(s.boundCoarse[cell]);
-        b.free[cell] = static_cast<float>(s.free[cell]);
-        b.u[cell] = static_cast<float>(s.u[cell]);
-        b.v[cell] = static_cast<float>(s.v[cell]);
-        b.speed[cell] = static_cast<float>(std::hypot(s.u[cell], s.v[cell]));
-        // Arrow lengths: the dominant orientation by c / max c (Fig. 6), the director by the
-        // nematic order, the flow by itself.
-        const double weight = cmax > 0 ? c / cmax : 0.0;
-        b.orientationXyz[3 * cell] = static_cast<float>(weight * t.cosT[best]);
-        b.orientationXyz[3 * cell + 1] = static_cast<float>(weight * t.sinT[best]);
-        const double phi = 0.5 * std::atan2(2.0 * d12, d11 - d22);
-        b.directorXyz[3 * cell] = b.nematic[cell] * static_cast<float>(std::cos(phi));
-        b.directorXyz[3 * cell + 1] = b.nematic[cell] * static_cast<float>(std::sin(phi));
-        b.flowXyz[3 * cell] = b.u[cell];
-        b.flowXyz[3 * cell + 1] = b.v[cell];
-    }
+    double cmax = 0;
+    for (std::size_t cell = 0; cell < cells; ++cell)
+        cmax = std::max(cmax, cellDensitySum(s.filaments.psi.data() + cell * nt, nt));
+    const CellViewArrays o{
+        b.density.data(), b.polar.data(),          b.nematic.data(),     b.orientation.data(),
+        b.bound.data(),   b.free.data(),           b.u.data(),           b.v.data(),
+        b.speed.data(),   b.orientationXyz.data(), b.directorXyz.data(), b.flowXyz.data()};
+    for (std::size_t cell = 0; cell < cells; ++cell)
+        packCellView(s.filaments.psi.data() + cell * nt, t.cosT.data(), t.sinT.data(), nt, t.dtheta,
+                     cmax, s.boundCoarse[cell], s.free[cell], s.u[cell], s.v[cell], o,
+                     static_cast<long long>(cell));
     return viewsOf(p,
                    {b.density.data(), b.polar.data(), b.nematic.data(), b.orientation.data(),
                     b.bound.data(), b.free.data(), b.speed.data(), b.u.data(), b.v.data(),

@@ -8,13 +8,12 @@
 #include <cuda_runtime_api.h>
 #include <type_traits>
 
+#include "sim/models/gliding/view_physics.hpp"
+
 namespace cf::gliding::cuda {
 
 // The float arrays of ViewBuffers on the device, [iy * n + ix] (xyz: 3 floats per cell).
-struct DeviceViewArrays {
-    float *density, *polar, *nematic, *orientation, *bound, *free, *u, *v, *speed;
-    float *orientationXyz, *directorXyz, *flowXyz;
-};
+using DeviceViewArrays = CellViewArrays;  // device pointers
 static_assert(std::is_trivially_copyable_v<DeviceViewArrays>);
 
 struct PackViewsArgs {
