@@ -173,6 +173,36 @@ std::string antiDiffusionNote(const GlidingParams& p, std::uint64_t step, double
            "; the density equation is ill-posed here (G:209-212)";
 }
 
+void GlidingModelBase::requireReset() const {
+    if (!params_) throw SimulationError("gliding: the model has not been reset");
+}
+
+void GlidingModelBase::setLiveParameters(const ParamSet& params) {
+    requireReset();
+    ParamSet merged = withLiveValues(*params_, params);
+    GlidingParams p = checkedParams(merged);
+    (void)applyTables(p, t_);  // kon~ for kon_area = discrete; the note came at reset
+    params_.emplace(std::move(merged));
+    p_ = p;
+}
+
+void GlidingModelBase::advance(std::uint64_t steps) {
+    requireReset();
+    stageSeconds_ = {};
+    stageSteps_ = 0;
+    for (std::uint64_t i = 0; i < steps; ++i)
+        outerStep();
+}
+
+std::vector<Metric> GlidingModelBase::metricsOf(std::int32_t substepsMax,
+                                                std::int64_t clampCount) const {
+    std::vector<Metric> m = stateMetrics(p_, t_, s_);
+    m.push_back({"motor substeps (max)", "1", static_cast<double>(substepsMax)});
+    m.push_back({"motor clamps", "1", static_cast<double>(clampCount)});
+    appendStageTimes(m, stageSeconds_, stageSteps_);
+    return m;
+}
+
 ModelDescriptor descriptor() {
     ModelDescriptor d;
     d.name = "gliding";

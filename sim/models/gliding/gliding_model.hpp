@@ -12,6 +12,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -77,6 +78,37 @@ std::string checkLag(const GlidingParams& p, double g);
 // The model note raised once when max c crosses Dt/Ut during a run (G:209-212): the density
 // equation is ill-posed there. Empty when the steric reading is not Maier-Saupe.
 std::string antiDiffusionNote(const GlidingParams& p, std::uint64_t step, double cmax);
+
+// What the CPU and CUDA backends share: the parameters in effect (live edits merged as the
+// table's mutability says), the tables, the run state's step and time, the stage timing of the
+// last advance() and the metrics around a backend's host copy.
+class GlidingModelBase : public Model {
+public:
+    void setLiveParameters(const ParamSet& params) final;
+    void advance(std::uint64_t steps) final;
+    std::uint64_t step() const final { return s_.step; }
+    double time() const final { return s_.time; }
+
+protected:
+    // One outer step of the backend (design 2).
+    virtual void outerStep() = 0;
+    void requireReset() const;
+    // stateMetrics of s_ (which the backend brought up to date), the motor counters of
+    // `motors` and the stage times.
+    std::vector<Metric> metricsOf(std::int32_t substepsMax, std::int64_t clampCount) const;
+    // After a successful reset: the parameters it used.
+    void adopt(const ParamSet& params, const GlidingParams& p) {
+        params_.emplace(params);
+        p_ = p;
+    }
+
+    std::optional<ParamSet> params_;
+    GlidingParams p_{};
+    GlidingTables t_;
+    RunState s_;
+    StageSeconds stageSeconds_{};
+    std::uint64_t stageSteps_ = 0;
+};
 
 std::unique_ptr<Model> makeCpuModel();   // builds with FFTW only
 std::unique_ptr<Model> makeCudaModel();  // CUDA builds only

@@ -22,7 +22,7 @@ namespace cf::gliding {
 
 namespace {
 
-class GlidingCpu final : public Model {
+class GlidingCpu final : public GlidingModelBase {
 public:
     Backend backend() const override { return Backend::Cpu; }
 
@@ -46,8 +46,7 @@ public:
         if (p.motorsEnabled && p.burnIn > 0) advanceMotors(p, t, s.filaments, p.burnIn, motors);
         auto smol = std::make_unique<SmoluchowskiCpu>(t);
         // Everything built: only now replace the running state (a failed reset keeps it).
-        params_.emplace(params);
-        p_ = p;
+        adopt(params, p);
         t_ = std::move(t);
         s_ = std::move(s);
         smol_ = std::move(smol);
@@ -59,34 +58,10 @@ public:
         illPosed_ = false;
     }
 
-    void setLiveParameters(const ParamSet& params) override {
-        requireReset();
-        ParamSet merged = withLiveValues(*params_, params);
-        GlidingParams p = checkedParams(merged);
-        (void)applyTables(p, t_);  // kon~ for kon_area = discrete; the note came at reset
-        params_.emplace(std::move(merged));
-        p_ = p;
-    }
-
-    void advance(std::uint64_t steps) override {
-        requireReset();
-        stageSeconds_ = {};
-        stageSteps_ = 0;
-        for (std::uint64_t i = 0; i < steps; ++i)
-            outerStep();
-    }
-
-    std::uint64_t step() const override { return s_.step; }
-    double time() const override { return s_.time; }
-
     std::vector<Metric> metrics() override {
         requireReset();
         syncState();
-        std::vector<Metric> m = stateMetrics(p_, t_, s_);
-        m.push_back({"motor substeps (max)", "1", static_cast<double>(motors_.substepsMax)});
-        m.push_back({"motor clamps", "1", static_cast<double>(motors_.clampCount)});
-        appendStageTimes(m, stageSeconds_, stageSteps_);
-        return m;
+        return metricsOf(motors_.substepsMax, motors_.clampCount);
     }
 
     Snapshot snapshot() override {
@@ -124,10 +99,6 @@ public:
     }
 
 private:
-    void requireReset() const {
-        if (!params_) throw SimulationError("gliding: the model has not been reset");
-    }
-
     // The AB2 history lives in the stepper and the motors in their own state; copy both into
     // the run state for snapshots, metrics and views.
     void syncState() {
@@ -162,7 +133,7 @@ private:
 
     // One outer step (design 2): filaments (advected by the flow of the previous solve), motors
     // and their force, then the flow.
-    void outerStep() {
+    void outerStep() override {
         auto last = std::chrono::steady_clock::now();
         const auto lap = [&](Stage stage) {
             const auto now = std::chrono::steady_clock::now();
@@ -233,10 +204,6 @@ private:
         illPosed_ = ill;
     }
 
-    std::optional<ParamSet> params_;
-    GlidingParams p_{};
-    GlidingTables t_;
-    RunState s_;
     std::unique_ptr<SmoluchowskiCpu> smol_;
     MotorState motors_;
     std::vector<double> w_, fx_, fy_;  // W and the motor force F2 at the nodes
@@ -246,8 +213,6 @@ private:
     FlowAtZ0 flowView_{};
     ViewBuffers viewBuffers_;
     bool illPosed_ = false;
-    StageSeconds stageSeconds_{};
-    std::uint64_t stageSteps_ = 0;
 };
 
 }  // namespace

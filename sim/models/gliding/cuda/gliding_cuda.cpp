@@ -69,7 +69,7 @@ double maxDensityOf(const HostState& s, const GlidingTables& t) {
     return *std::max_element(c.begin(), c.end());
 }
 
-class GlidingCuda final : public Model {
+class GlidingCuda final : public GlidingModelBase {
 public:
     GlidingCuda() { CF_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
     ~GlidingCuda() override {
@@ -99,8 +99,7 @@ public:
         if (p.motorsEnabled && p.burnIn > 0)
             parts->motors.advance(p, parts->smol.devicePsi(), p.burnIn);
         CF_CUDA_CHECK(cudaStreamSynchronize(stream_));
-        params_.emplace(params);
-        p_ = p;
+        adopt(params, p);
         t_ = std::move(t);
         s_ = std::move(s);
         parts_ = std::move(parts);
@@ -111,34 +110,10 @@ public:
         if (!lag.empty()) note(lag);
     }
 
-    void setLiveParameters(const ParamSet& params) override {
-        requireReset();
-        ParamSet merged = withLiveValues(*params_, params);
-        GlidingParams p = checkedParams(merged);
-        (void)applyTables(p, t_);
-        params_.emplace(std::move(merged));
-        p_ = p;
-    }
-
-    void advance(std::uint64_t steps) override {
-        requireReset();
-        stageSeconds_ = {};
-        stageSteps_ = 0;
-        for (std::uint64_t i = 0; i < steps; ++i)
-            outerStep();
-    }
-
-    std::uint64_t step() const override { return s_.step; }
-    double time() const override { return s_.time; }
-
     std::vector<Metric> metrics() override {
         requireReset();
         download(HostCopy::Summary);
-        std::vector<Metric> m = stateMetrics(p_, t_, s_);
-        m.push_back({"motor substeps (max)", "1", static_cast<double>(motorsHost_.substepsMax)});
-        m.push_back({"motor clamps", "1", static_cast<double>(motorsHost_.clampCount)});
-        appendStageTimes(m, stageSeconds_, stageSteps_);
-        return m;
+        return metricsOf(motorsHost_.substepsMax, motorsHost_.clampCount);
     }
 
     Snapshot snapshot() override {
@@ -232,10 +207,6 @@ private:
         std::unique_ptr<FlowProfiles> profiles;  // output.profiles only
     };
 
-    void requireReset() const {
-        if (!params_) throw SimulationError("gliding: the model has not been reset");
-    }
-
     // What the host holds of the device state: nothing current, the summary (Psi, the motor
     // sums and the flow: metrics, views, the finiteness check) or everything (snapshots: also
     // the packed bound motors and the AB2 history). Each level is downloaded once per state.
@@ -268,7 +239,7 @@ private:
         host_ = level;
     }
 
-    void outerStep() {
+    void outerStep() override {
         Parts& d = *parts_;
         // The flow of the previous solve advects the filaments; none in the dry limit or before
         // the first solve (the CPU passes none then either).
@@ -319,16 +290,10 @@ private:
     }
 
     cudaStream_t stream_ = nullptr;
-    std::optional<ParamSet> params_;
-    GlidingParams p_{};
-    GlidingTables t_;
-    RunState s_;  // step and time always; the arrays as of the last download()
     std::unique_ptr<Parts> parts_;
     MotorState motorsHost_;
     ViewBuffers profileBuffers_;  // the host arrays of the vertical slice
     StageTimer timer_;
-    StageSeconds stageSeconds_{};
-    std::uint64_t stageSteps_ = 0;
     // max c of the last state seen on the host: picks the fluid's iteration count (only
     // matters where the lag factor g crosses 0.5; design 3.5).
     double maxDensity_ = 0;
