@@ -3,6 +3,8 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <fstream>
+#include <string>
 
 #include "sim/core/errors.hpp"
 
@@ -78,6 +80,38 @@ void checkMotorMemory(const GlidingParams& p, const GlidingTables& t, std::size_
                           formatBytes(freeBytes) + " are free on " + deviceName + ". Use " +
                           (dbl ? "motors.precision = float or a smaller grid.n / grid.ninner"
                                : "a smaller grid.n / grid.ninner"));
+}
+
+std::size_t hostRunBytes(const GlidingParams& p, const GlidingTables& t) {
+    const std::size_t cells = static_cast<std::size_t>(p.n) * static_cast<std::size_t>(p.n);
+    const std::size_t configs = static_cast<std::size_t>(t.ntheta) * static_cast<std::size_t>(t.ns);
+    std::size_t bytes = cells * static_cast<std::size_t>(t.sliceSize) * sizeof(double);  // Mb
+    bytes += cells * configs * sizeof(double);                                           // W
+    bytes += 8 * cells * static_cast<std::size_t>(t.ntheta) * sizeof(double);  // Psi and co.
+    bytes += 40 * cells * sizeof(double);  // moments, stresses, flow, motor sums, FFT fields
+    return bytes;
+}
+
+void checkHostMemory(const GlidingParams& p, const GlidingTables& t, std::size_t availableBytes) {
+    const std::size_t need = hostRunBytes(p, t);
+    if (availableBytes == 0 || need <= availableBytes / 10 * 9) return;
+    throw SimulationError(
+        "gliding: the run needs " + formatBytes(need) + " of memory (bound motors " +
+        formatBytes(tails(t) * static_cast<std::size_t>(t.sliceSize) * sizeof(double)) + " = " +
+        withThousands(tails(t)) + " tails × " +
+        withThousands(static_cast<std::size_t>(t.sliceSize)) + " configurations × 8 B); " +
+        formatBytes(availableBytes) +
+        " are available on this computer. Use a smaller grid.n / grid.ninner or the CUDA backend");
+}
+
+std::size_t availableHostMemory() {
+    std::ifstream in("/proc/meminfo");
+    std::string key;
+    std::size_t kib = 0;
+    std::string unit;
+    while (in >> key >> kib >> unit)
+        if (key == "MemAvailable:") return kib * 1024;
+    return 0;
 }
 
 }  // namespace cf::gliding

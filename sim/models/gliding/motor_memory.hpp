@@ -31,4 +31,15 @@ std::size_t motorDeviceBytes(const GlidingParams& p, const GlidingTables& t);
 void checkMotorMemory(const GlidingParams& p, const GlidingTables& t, std::size_t freeBytes,
                       const std::string& deviceName, std::size_t otherBytes = 0);
 
+// The CPU backend (double everywhere): the packed motors, W, the filament arrays (Psi, the AB2
+// history, the operators and the FFT buffers: about 8 copies) and the per-cell fields. Throws
+// SimulationError like checkMotorMemory when the need exceeds 0.9 x availableBytes ("... of
+// memory ...; N GiB are available on this computer. Use a smaller grid.n / grid.ninner or the
+// CUDA backend"), before anything is allocated (a large std::vector would otherwise be killed
+// by the kernel's out-of-memory handler instead of failing cleanly).
+std::size_t hostRunBytes(const GlidingParams& p, const GlidingTables& t);
+void checkHostMemory(const GlidingParams& p, const GlidingTables& t, std::size_t availableBytes);
+// MemAvailable of /proc/meminfo in bytes; 0 when it cannot be read (then nothing is checked).
+std::size_t availableHostMemory();
+
 }  // namespace cf::gliding

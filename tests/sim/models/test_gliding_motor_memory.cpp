@@ -89,5 +89,30 @@ TEST(GlidingMotorMemory, CountsAndThreshold) {
     EXPECT_THROW(gliding::checkMotorMemory(pf, t, edge, "X", 10), SimulationError);
 }
 
+// The CPU backend's check: 256^2 x 32^2 needs the packed motors in double plus W and the
+// filament arrays; with 4 GiB available it is refused before anything is allocated.
+TEST(GlidingMotorMemory, HostCheckNamesTheNeedAndTheRemedy) {
+    ParamSet set(gliding::parameterTable());
+    set.setFromAssignment("grid.n=256");
+    set.setFromAssignment("grid.ninner=32");
+    gliding::GlidingParams p = gliding::checkedParams(set);
+    const gliding::GlidingTables t = gliding::buildTables(p);
+    const std::size_t need = gliding::hostRunBytes(p, t);
+    std::printf("256^2 x 32^2 on the CPU needs %.3f GiB\n", need / 1073741824.0);
+    EXPECT_GT(need, 65536ull * 12928 * 8);  // at least the packed motors
+    try {
+        gliding::checkHostMemory(p, t, 4ull << 30);
+        FAIL() << "4 GiB accepted";
+    } catch (const SimulationError& e) {
+        const std::string text = e.what();
+        std::printf("%s\n", text.c_str());
+        EXPECT_NE(text.find("65,536 tails"), std::string::npos);
+        EXPECT_NE(text.find("4.0 GiB are available"), std::string::npos);
+        EXPECT_NE(text.find("CUDA backend"), std::string::npos);
+    }
+    EXPECT_NO_THROW(gliding::checkHostMemory(p, t, need * 2));
+    EXPECT_NO_THROW(gliding::checkHostMemory(p, t, 0));  // unknown: not checked
+}
+
 }  // namespace
 }  // namespace cf

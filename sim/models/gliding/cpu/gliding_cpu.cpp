@@ -17,6 +17,7 @@
 #include "sim/models/gliding/flow_profiles.hpp"
 #include "sim/models/gliding/gliding_model.hpp"
 #include "sim/models/gliding/gliding_views.hpp"
+#include "sim/models/gliding/motor_memory.hpp"
 
 namespace cf::gliding {
 
@@ -29,6 +30,7 @@ public:
     void reset(const ParamSet& params, std::uint32_t seed) override {
         GlidingParams p = checkedParams(params);
         GlidingTables t = buildTables(p);
+        checkHostMemory(p, t, availableHostMemory());
         if (std::string capture = applyTables(p, t); !capture.empty()) note(std::move(capture));
         RunState s;
         s.filaments = initialState(p, t, seed);
