@@ -88,8 +88,9 @@ int runHeadless(const HeadlessOptions& o, const ModelRegistry& registry) {
     render::PointCloud cloud;
     render::Guides guides;
     CloudUploader uploader;
-    std::unique_ptr<render::VolumeGrid> volume;  // made for the first volume view
+    std::unique_ptr<render::VolumeGrid> volume;  // made for the volume view drawn (--volume)
     VolumeUploader volumeUploader;
+    std::string volumeShown;  // its name
     // One per vector view drawn, made at the first frame from --vectors and --lic.
     std::vector<std::unique_ptr<VectorLayer>> vectorLayers;
     bool vectorsResolved = false;
@@ -124,13 +125,18 @@ int runHeadless(const HeadlessOptions& o, const ModelRegistry& registry) {
                                    layer->field, layer->settings);
         showCloud = !views.clouds.empty();
         if (showCloud) uploader.upload(views.clouds.front(), cloud, o.color);
-        if (!o.volumeChannel.empty() && views.volumes.empty())
-            throw ParameterError("--volume-channel: model '" + sc.model->name +
-                                 "' offers no volume view");
+        for (const auto& [option, value] :
+             {std::pair{"--volume", &o.volume}, std::pair{"--volume-channel", &o.volumeChannel}})
+            if (!value->empty() && views.volumes.empty())
+                throw ParameterError(std::string(option) + ": model '" + sc.model->name +
+                                     "' offers no volume view");
         if (!views.volumes.empty()) {
+            // A bad name is bad input (exit 2) listing the volumes there are.
+            const VolumeView& shown = findVolumeView(views, o.volume, "--volume: ");
+            volumeShown = volumeName(shown);
             if (!volume) volume = std::make_unique<render::VolumeGrid>();
             try {
-                volumeUploader.upload(views.volumes.front(), *volume, o.volumeChannel);
+                volumeUploader.upload(shown, *volume, o.volumeChannel);
             } catch (const ParameterError& e) {
                 if (o.volumeChannel.empty()) throw;
                 throw ParameterError(std::string("--volume-channel: ") + e.what());
@@ -210,8 +216,8 @@ int runHeadless(const HeadlessOptions& o, const ModelRegistry& registry) {
         std::printf("image: %s (%dx%d, step %llu)\n", o.screenshot->c_str(), o.width, o.height,
                     static_cast<unsigned long long>(model->step()));
         if (volume)
-            std::printf("volume: channel %s via %s\n", volumeUploader.channel().c_str(),
-                        volumeUploader.path());
+            std::printf("volume: %s, channel %s via %s\n", volumeShown.c_str(),
+                        volumeUploader.channel().c_str(), volumeUploader.path());
         for (const auto& layer : vectorLayers) {
             const auto [lo, hi] = layer->uploader.magnitudeRange();
             std::printf("vectors: %s, %s%s, stride %d, |v| in [%g, %g], via %s\n",

@@ -29,9 +29,11 @@ struct HeadlessOptions {
     bool transparent = false;  // PNG with a transparent background (movies stay opaque)
     std::optional<std::string> cameraPath;  // JSON key frames; frame k is at k / fps seconds
     bool legend = true;                     // colour legend in the images and movie
-    // Volume views (a model's first volume): the channel shown (empty: the first category,
-    // else the first scalar) and where the x, y and z slices go ("X,Y,Z": a coordinate in
-    // model units, mid or off each; see parseSlices in gui/volume_upload.hpp).
+    // Volume views: the one drawn (a name; empty: the model's first), the channel shown
+    // (empty: the first category, else the first scalar) and where the x, y and z slices go
+    // ("X,Y,Z": a coordinate in model units, mid or off each; see parseSlices in
+    // gui/volume_settings.hpp).
+    std::string volume;
     std::string volumeChannel;
     std::string slices = "mid,mid,mid";
     // Vector views: "NAME[:STRIDE]" draws view NAME as arrows at every STRIDE-th node

@@ -39,9 +39,11 @@ int main(int argc, char** argv) {
                    "JSON key frames [{time, target, distance, yaw, pitch, fov}], seconds of movie")
         ->check(CLI::ExistingFile);
     app.add_flag("!--no-legend", o.legend, "Leave the colour legend out of images and movies");
+    app.add_option("--volume", o.volume,
+                   "Volume view to draw as slices, by name (default: the model's first)");
     app.add_option("--volume-channel", o.volumeChannel,
-                   "Volume channel to show on the slices (default: the first category, else "
-                   "the first scalar)");
+                   "Channel of that volume to show on the slices (default: the first "
+                   "category, else the first scalar)");
     app.add_option("--slices", o.slices,
                    "Volume slices X,Y,Z: a coordinate in model units, mid or off each "
                    "(default mid,mid,mid)");

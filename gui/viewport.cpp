@@ -28,7 +28,7 @@ struct Viewport::Scene {
     render::LegendOverlay legend;
     CloudUploader uploader;
     bool hasCloud = false;
-    // Made for the first volume view; the uploader (its interop registration) goes first.
+    // Made for the volume view drawn; the uploader (its interop registration) goes first.
     std::unique_ptr<render::VolumeGrid> volume;
     VolumeUploader volumeUploader;
     std::unique_ptr<VectorLayer> vectors;  // made for the first vector view shown
@@ -71,6 +71,11 @@ void Viewport::setExchange(std::shared_ptr<ViewExchange> exchange) {
 void Viewport::setColorBy(const std::string& channel) {
     if (channel != colorBy_) reupload_ = true;
     colorBy_ = channel;
+}
+
+void Viewport::setVolumeView(const std::string& name) {
+    if (name != volumeView_) reupload_ = true;
+    volumeView_ = name;
 }
 
 void Viewport::setVolumeChannel(const std::string& channel) {
@@ -149,7 +154,7 @@ void Viewport::releaseScene() {
     reupload_ = lease_.has_value();
 }
 
-// Uploads the held views into the scene: the first cloud and the first volume.
+// Uploads the held views into the scene: the first cloud, the chosen volume and vectors.
 void Viewport::uploadHeld() {
     const ModelViews& views = lease_->views();
     Scene& s = *scene_;
@@ -165,13 +170,18 @@ void Viewport::uploadHeld() {
     }
     VolumeInfo info;
     if (!views.volumes.empty()) {
-        const VolumeView& v = views.volumes.front();
+        // Another set of volumes (a reset, another scenario): the choice falls back to the
+        // first, as a name the views lack does.
+        const std::vector<std::string> volumes = volumeViewNames(views);
+        if (volumes != volumeInfo_.volumes) volumeView_.clear();
+        const bool chosen = std::find(volumes.begin(), volumes.end(), volumeView_) != volumes.end();
+        const VolumeView& v = findVolumeView(views, chosen ? volumeView_ : std::string(), "");
         if (!s.volume) s.volume = std::make_unique<render::VolumeGrid>();
         // A channel chosen for another model (or none): the volume's default.
         const std::vector<std::string> names = volumeChannels(v);
         const bool known = std::find(names.begin(), names.end(), volumeChannel_) != names.end();
         s.volumeUploader.upload(v, *s.volume, known ? volumeChannel_ : std::string());
-        info = describeVolume(v, s.volumeUploader.channel());
+        info = describeVolume(views, v, s.volumeUploader.channel());
     } else if (s.volume) {
         s.volumeUploader.release();
         s.volume.reset();

@@ -5,8 +5,8 @@
 // simulation: without new views it draws the buffers it already has. Device views reach
 // the GL buffers and the volume texture through CUDA-GL interop, host views by upload
 // (gui/view_upload.hpp, gui/volume_upload.hpp, gui/vector_upload.hpp). A model's first point
-// cloud is drawn as spheres, its first volume as axis-aligned slices, one vector view (the
-// first unless chosen) as arrows and/or a LIC.
+// cloud is drawn as spheres, one volume (the first unless chosen) as axis-aligned slices,
+// one vector view (the first unless chosen) as arrows and/or a LIC.
 // Mouse: left drag orbits, right or middle drag pans, the wheel zooms, double click fits.
 // libepoxy replaces the system GL headers, so it must come before Qt's OpenGL headers.
 #include <epoxy/gl.h>
@@ -45,14 +45,19 @@ public:
     void setColorBy(const std::string& channel);
     const std::string& colorBy() const { return colorBy_; }
 
-    // The volume: which channel the slices show (a name; empty: the first category, else
-    // the first scalar; a name the volume lacks falls back to that) and where the slices
-    // are. Both take effect at the next paint, also while the run is paused.
+    // The volume: which of the model's volumes is drawn (a name; empty or one the views
+    // lack: the first; forgotten when a new set of volumes arrives, after a reset or a
+    // scenario change), which channel the slices show (a name; empty: the first category,
+    // else the first scalar; a name the volume lacks falls back to that) and where the
+    // slices are. All take effect at the next paint, also while the run is paused.
+    void setVolumeView(const std::string& name);
+    const std::string& volumeView() const { return volumeView_; }
     void setVolumeChannel(const std::string& channel);
     const std::string& volumeChannel() const { return volumeChannel_; }
     void setSlices(const SliceSettings& slices);
     const SliceSettings& slices() const { return slices_; }
-    // What the shown volume offers; name empty when the views have none.
+    // What the shown volume offers and the model's volumes; name empty when the views
+    // have none.
     const VolumeInfo& volumeInfo() const { return volumeInfo_; }
     const render::LegendSpec& volumeLegend() const;
     std::string volumeUploadPath() const;  // "interop", "host upload" or "none"
@@ -86,7 +91,8 @@ public:
 
 signals:
     void viewsShown(quint64 step);
-    // The volume's name, size, box, channels or shown channel changed (volumeInfo()).
+    // The volume's name, size, box, channels or shown channel, or the model's list of
+    // volumes, changed (volumeInfo()).
     void volumeChanged();
     void vectorViewsChanged();
     void renderError(const QString& message);
@@ -117,6 +123,7 @@ private:
     bool framed_ = false;
     std::string colorBy_;
     QStringList channels_;
+    std::string volumeView_;
     std::string volumeChannel_;
     SliceSettings slices_{};
     VolumeInfo volumeInfo_;

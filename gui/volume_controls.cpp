@@ -34,12 +34,21 @@ VolumeControls::VolumeControls(QWidget* parent) : QWidget(parent) {
 
     auto* grid = new QGridLayout;
     grid->setColumnStretch(1, 1);
+    volumeLabel_ = new QLabel(tr("Volume"), this);
+    grid->addWidget(volumeLabel_, 0, 0);
+    volume_ = new QComboBox(this);
+    volume_->setObjectName("volumeView");
+    volume_->setToolTip(tr("Which of the model's volume views the slices show"));
+    grid->addWidget(volume_, 0, 1, 1, 2);
+    connect(volume_, &QComboBox::currentTextChanged, this, [this](const QString& name) {
+        if (!name.isEmpty()) emit volumeChosen(name);
+    });
     auto* channelLabel = new QLabel(tr("Channel"), this);
-    grid->addWidget(channelLabel, 0, 0);
+    grid->addWidget(channelLabel, 1, 0);
     channel_ = new QComboBox(this);
     channel_->setObjectName("volumeChannel");
     channel_->setToolTip(tr("What the slices show: a category per voxel or a scalar field"));
-    grid->addWidget(channel_, 0, 1, 1, 2);
+    grid->addWidget(channel_, 1, 1, 1, 2);
     connect(channel_, &QComboBox::currentTextChanged, this, [this](const QString& name) {
         if (!name.isEmpty()) emit channelChosen(name);
     });
@@ -54,9 +63,9 @@ VolumeControls::VolumeControls(QWidget* parent) : QWidget(parent) {
         values_[a] = new QLabel(this);
         values_[a]->setObjectName("sliceValue:" + axis);
         values_[a]->setMinimumWidth(fontMetrics().horizontalAdvance("x = -0.000000 (999/999)"));
-        grid->addWidget(checks_[a], a + 1, 0);
-        grid->addWidget(sliders_[a], a + 1, 1);
-        grid->addWidget(values_[a], a + 1, 2);
+        grid->addWidget(checks_[a], a + 2, 0);
+        grid->addWidget(sliders_[a], a + 2, 1);
+        grid->addWidget(values_[a], a + 2, 2);
         connect(sliders_[a], &QSlider::valueChanged, this, [this, a](int v) { sliderMoved(a, v); });
         connect(checks_[a], &QCheckBox::toggled, this, [this, a](bool on) { checkToggled(a, on); });
     }
@@ -98,6 +107,17 @@ void VolumeControls::setVolume(const VolumeInfo& info) {
                                  number(info.hi[1]), number(info.lo[2]), number(info.hi[2])));
     else
         title_->setText(tr("This model has no volume view."));
+    {
+        // With one volume there is nothing to choose: the combo stays out of the way.
+        const bool choice = info.volumes.size() >= 2;
+        volumeLabel_->setVisible(choice);
+        volume_->setVisible(choice);
+        const QSignalBlocker block(volume_);
+        volume_->clear();
+        for (const std::string& v : info.volumes)
+            volume_->addItem(QString::fromStdString(v));
+        volume_->setCurrentIndex(volume_->findText(QString::fromStdString(info.name)));
+    }
     {
         const QSignalBlocker block(channel_);
         channel_->clear();
@@ -148,6 +168,8 @@ void bindVolumeControls(VolumeControls& controls, Viewport& viewport) {
     Viewport* v = &viewport;
     VolumeControls* c = &controls;
     QObject::connect(v, &Viewport::volumeChanged, c, [v, c] { c->setVolume(v->volumeInfo()); });
+    QObject::connect(c, &VolumeControls::volumeChosen, v,
+                     [v](const QString& name) { v->setVolumeView(name.toStdString()); });
     QObject::connect(c, &VolumeControls::channelChosen, v,
                      [v](const QString& name) { v->setVolumeChannel(name.toStdString()); });
     QObject::connect(c, &VolumeControls::slicesChanged, v, [v, c] { v->setSlices(c->slices()); });

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// The window's controls for a model's volume view: which channel the slices show and where
-// the three axis-aligned slices are. Each axis has a check box (show the slice) and a
+// The window's controls for a model's volume views: which volume is drawn (a combo shown
+// only when the model offers two or more), which channel the slices show and where the
+// three axis-aligned slices are. Each axis has a check box (show the slice) and a
 // slider over the voxel layers (the slice goes through the centres of a layer, so it shows
 // that layer's voxels exactly), with the position in model units. The colour legend of the
 // channel is drawn in the viewport. Without a volume the controls are disabled and say so.
@@ -39,6 +40,7 @@ public:
     double layerCentre(int axis, int layer) const;
 
 signals:
+    void volumeChosen(const QString& name);
     void channelChosen(const QString& name);
     void slicesChanged();  // slices() holds the new settings
 
@@ -50,6 +52,8 @@ private:
     VolumeInfo info_;
     SliceSettings slices_{};
     QLabel* title_ = nullptr;
+    QLabel* volumeLabel_ = nullptr;
+    QComboBox* volume_ = nullptr;
     QComboBox* channel_ = nullptr;
     std::array<QCheckBox*, 3> checks_{};
     std::array<QSlider*, 3> sliders_{};
@@ -57,7 +61,7 @@ private:
 };
 
 // Keeps the controls and the viewport in step: the controls list what the viewport's
-// volume offers; the channel and slices chosen go to the viewport.
+// volume offers; the volume, channel and slices chosen go to the viewport.
 void bindVolumeControls(VolumeControls& controls, Viewport& viewport);
 
 }  // namespace cf::gui

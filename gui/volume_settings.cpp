@@ -19,6 +19,13 @@ std::string trimmed(std::string s) {
     return s;
 }
 
+std::string joined(const std::vector<std::string>& names) {
+    std::string out;
+    for (const std::string& n : names)
+        out += (out.empty() ? "" : ", ") + n;
+    return out;
+}
+
 }  // namespace
 
 SliceSettings parseSlices(const std::string& text) {
@@ -76,9 +83,36 @@ std::vector<std::string> volumeChannels(const VolumeView& view) {
     return names;
 }
 
+std::string volumeName(const VolumeView& view) {
+    return view.name.empty() ? std::string("volume") : view.name;
+}
+
+std::vector<std::string> volumeViewNames(const ModelViews& views) {
+    std::vector<std::string> names;
+    for (const VolumeView& v : views.volumes)
+        names.push_back(volumeName(v));
+    return names;
+}
+
+const VolumeView& findVolumeView(const ModelViews& views, const std::string& name,
+                                 const std::string& option) {
+    for (const VolumeView& v : views.volumes)
+        if (name.empty() || volumeName(v) == name) return v;
+    if (views.volumes.empty()) throw ParameterError(option + "the model offers no volume view");
+    throw ParameterError(option + "no volume view '" + name +
+                         "' (there are: " + joined(volumeViewNames(views)) + ")");
+}
+
+VolumeInfo describeVolume(const ModelViews& views, const VolumeView& view,
+                          const std::string& shownChannel) {
+    VolumeInfo info = describeVolume(view, shownChannel);
+    info.volumes = volumeViewNames(views);
+    return info;
+}
+
 VolumeInfo describeVolume(const VolumeView& view, const std::string& shownChannel) {
     VolumeInfo info;
-    info.name = view.name.empty() ? std::string("volume") : view.name;
+    info.name = volumeName(view);
     for (std::size_t a = 0; a < 3; ++a) {
         info.dims[a] = view.dims[a];
         info.lo[a] = view.lo[a];

@@ -31,9 +31,19 @@ std::string formatSlices(const SliceSettings& slices);
 // The channel names of a volume: categories first, then scalars (the order clouds use).
 std::vector<std::string> volumeChannels(const VolumeView& view);
 
+// The name a volume is listed and chosen by ("volume" for an unnamed one).
+std::string volumeName(const VolumeView& view);
+// The names of the model's volume views, in order.
+std::vector<std::string> volumeViewNames(const ModelViews& views);
+// The volume called `name` (empty: the first). Throws ParameterError, prefixed by `option`
+// (e.g. "--volume: "), naming the volumes there are.
+const VolumeView& findVolumeView(const ModelViews& views, const std::string& name,
+                                 const std::string& option);
+
 // What a shown volume offers; name empty when there is none.
 struct VolumeInfo {
     std::string name;
+    std::vector<std::string> volumes;  // every volume of the model (name is one of them)
     std::array<int, 3> dims{0, 0, 0};
     std::array<double, 3> lo{0, 0, 0}, hi{1, 1, 1};
     std::vector<std::string> channels;
@@ -42,5 +52,8 @@ struct VolumeInfo {
     bool operator==(const VolumeInfo&) const = default;
 };
 VolumeInfo describeVolume(const VolumeView& view, const std::string& shownChannel);
+// The same, listing the model's volumes (`views`) beside the shown one.
+VolumeInfo describeVolume(const ModelViews& views, const VolumeView& view,
+                          const std::string& shownChannel);
 
 }  // namespace cf::gui

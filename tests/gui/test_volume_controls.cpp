@@ -4,7 +4,8 @@
 // the volume controls list what the volume offers, and the channel and slice positions
 // chosen there are what the viewport draws: the voxel under each projected voxel centre
 // shows its colormap or palette colour. The run stays paused throughout, so a change of
-// channel is drawn from the views the viewport holds.
+// channel is drawn from the views the viewport holds. With two volumes the dock's Volume
+// combo chooses the one drawn.
 #include <gtest/gtest.h>
 
 #include <QApplication>
@@ -67,9 +68,11 @@ std::array<int, 3> paletteAt(int category) {
 
 class VolumeWindowTest : public ::testing::Test {
 protected:
+    virtual int volumeCount() const { return 1; }  // the test model's grid.volumes
     void SetUp() override {
-        runner = std::make_unique<Runner>(volumeModel(), Backend::Cpu,
-                                          ParamSet(test::volumeTable()), 1u);
+        ParamSet params(test::volumeTable());
+        params.set("grid.volumes", std::int64_t{volumeCount()});
+        runner = std::make_unique<Runner>(volumeModel(), Backend::Cpu, params, 1u);
         exchange = std::make_shared<ViewExchange>();
         runner->setViewExchange(exchange);
         window = std::make_unique<QWidget>();
@@ -162,6 +165,8 @@ TEST_F(VolumeWindowTest, ControlsListWhatTheVolumeOffers) {
     EXPECT_EQ(widget<QLabel>("sliceValue:z")->text(), "z = 0 (3/4)");
     EXPECT_EQ(viewport->volumeUploadPath(), "host upload");
     EXPECT_EQ(viewport->volumeLegend().title, "phase");
+    // One volume: nothing to choose, so no Volume combo.
+    EXPECT_TRUE(widget<QComboBox>("volumeView")->isHidden());
 }
 
 TEST_F(VolumeWindowTest, ChannelAndSlicesChosenInTheControlsAreDrawn) {
@@ -208,6 +213,65 @@ TEST_F(VolumeWindowTest, ChannelAndSlicesChosenInTheControlsAreDrawn) {
         QTest::qWait(300);
         window->grab().save(QDir(shots).filePath("volume_window.png"));
     }
+}
+
+class TwoVolumeWindowTest : public VolumeWindowTest {
+protected:
+    int volumeCount() const override { return 2; }
+};
+
+TEST_F(TwoVolumeWindowTest, TheVolumeChosenInTheDockIsDrawn) {
+    auto* volume = widget<QComboBox>("volumeView");
+    ASSERT_TRUE(volume->isVisible());
+    ASSERT_EQ(volume->count(), 2);
+    EXPECT_EQ(volume->itemText(1), "plate");
+    EXPECT_EQ(volume->currentText(), "lattice");  // the first by default
+    EXPECT_EQ(viewport->volumeInfo().name, "lattice");
+    widget<QCheckBox>("sliceCheck:x")->click();  // only the z slice: the plate's one layer
+    widget<QCheckBox>("sliceCheck:y")->click();
+
+    volume->setCurrentText("plate");
+    ASSERT_TRUE(waitUntil([&] { return viewport->volumeInfo().name == "plate"; }));
+    EXPECT_EQ(viewport->volumeView(), "plate");
+    // Channels and sliders follow the plate: its own channels, one layer along z.
+    auto* channel = widget<QComboBox>("volumeChannel");
+    ASSERT_EQ(channel->count(), 2);
+    EXPECT_EQ(channel->itemText(0), "band");
+    EXPECT_EQ(channel->currentText(), "band");  // 'phase' is the lattice's: the default
+    EXPECT_TRUE(widget<QLabel>("volumeTitle")->text().contains(QString::fromUtf8("8 × 6 × 1")));
+    EXPECT_EQ(widget<QSlider>("slice:z")->maximum(), 0);
+    EXPECT_EQ(widget<QLabel>("sliceValue:z")->text(), "z = 0 (1/1)");
+    EXPECT_EQ(volume->currentText(), "plate");
+    // The plate's bands (palette, exact), not the lattice's checkerboard in the same place.
+    expectVoxels(
+        0.0, [](int, int j) { return paletteAt(test::plateBand(j)); }, 0, "band");
+    channel->setCurrentText("ramp");
+    ASSERT_TRUE(waitUntil([&] { return viewport->volumeInfo().shownChannel == "ramp"; }));
+    expectVoxels(
+        0.0, [](int, int j) { return viridisAt(j / 5.0); }, 1, "ramp");  // hint [0, ny - 1]
+
+    const QString shots = qEnvironmentVariable("CELLFORGE_VOLUME_SHOTS");
+    if (!shots.isEmpty()) {
+        widget<QCheckBox>("sliceCheck:x")->click();
+        channel->setCurrentText("band");
+        QTest::qWait(300);
+        window->grab().save(QDir(shots).filePath("volume_window_plate.png"));
+        widget<QCheckBox>("sliceCheck:x")->click();
+    }
+
+    // A new set of volumes (a reset with one, then two again): the choice falls back to the
+    // first, and the combo hides while there is nothing to choose.
+    runner->setParameter("grid.volumes", std::int64_t{1}).get();
+    runner->reset().get();
+    ASSERT_TRUE(waitUntil([&] { return viewport->volumeInfo().volumes.size() == 1; }));
+    EXPECT_EQ(viewport->volumeInfo().name, "lattice");
+    EXPECT_TRUE(volume->isHidden());
+    runner->setParameter("grid.volumes", std::int64_t{2}).get();
+    runner->reset().get();
+    ASSERT_TRUE(waitUntil([&] { return viewport->volumeInfo().volumes.size() == 2; }));
+    EXPECT_EQ(viewport->volumeInfo().name, "lattice");
+    EXPECT_EQ(volume->currentText(), "lattice");
+    EXPECT_FALSE(volume->isHidden());
 }
 
 TEST(VolumeControlsAlone, WithoutAVolumeTheyAreOffAndSayWhy) {

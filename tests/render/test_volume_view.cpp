@@ -3,13 +3,15 @@
 // gradient along x, a field rising with z; tests/support/volume_model.hpp) published
 // through the ViewExchange, uploaded into a VolumeGrid (host upload here, CUDA-GL texture
 // interop on the GPU machine) and drawn as slices; every slice pixel inside a voxel must be
-// the palette or colormap colour of that voxel. Also the headless run (--volume-channel,
-// --slices, the legend) and the slice option's parsing.
+// the palette or colormap colour of that voxel; with two volumes, the chosen one's. Also the
+// headless run (--volume, --volume-channel, --slices, the legend) and the slice option's
+// parsing.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <glm/gtc/matrix_transform.hpp>
 #include <random>
 
@@ -39,10 +41,13 @@ using test::pixel;
 
 constexpr int kNx = 8, kNy = 6, kNz = 4;  // the test model's default grid
 
-// The test model on `backend`, reset, with its views published once.
+// The test model on `backend` offering `volumes` volumes, reset, with its views published
+// once.
 struct Published {
-    explicit Published(Backend backend) : model(backend) {
-        model.reset(ParamSet(test::volumeTable()), 1);
+    explicit Published(Backend backend, int volumes = 1) : model(backend) {
+        ParamSet params(test::volumeTable());
+        params.set("grid.volumes", std::int64_t{volumes});
+        model.reset(params, 1);
         exchange.publish(model);
         lease.emplace(*exchange.takeNewest());
     }
@@ -175,6 +180,35 @@ TEST_F(VolumeViewTest, LegendAndChannelChoice) {
     }
 }
 
+// With two volumes the one chosen by name is what reaches the grid: the plate's single
+// layer (a band per row j, a ramp along y), not the lattice's checkerboard at the same place.
+TEST_F(VolumeViewTest, TheChosenVolumesVoxelsReachTheGrid) {
+    Published published(Backend::Cpu, 2);
+    const ModelViews& views = published.lease->views();
+    EXPECT_EQ(volumeViewNames(views), (std::vector<std::string>{"lattice", "plate"}));
+    EXPECT_EQ(findVolumeView(views, "", "").name, "lattice");  // no name: the first
+    const VolumeView& plate = findVolumeView(views, "plate", "");
+    render::VolumeGrid grid;
+    VolumeUploader uploader;
+    // Categories exactly, scalars within 1 level (as in checkAllChannels).
+    expectZSlice(uploader, grid, plate, "band", 0, 0,
+                 [](int, int j) { return paletteColour(test::plateBand(j)); });
+    EXPECT_EQ(grid.size(), glm::ivec3(kNx, kNy, 1));
+    EXPECT_EQ(grid.lo(), glm::vec3(-8.0f, -6.0f, -0.5f));
+    expectZSlice(uploader, grid, plate, "ramp", 0, 1,
+                 [](int, int j) { return colormapAt(render::Colormap::Viridis, j / (kNy - 1.0)); });
+    // Back to the lattice: its size and checkerboard again.
+    expectZSlice(uploader, grid, findVolumeView(views, "lattice", ""), "phase", 1, 0,
+                 [](int i, int j) { return paletteColour(test::checkerPhase(i, j, 1)); });
+    EXPECT_EQ(grid.size(), glm::ivec3(kNx, kNy, kNz));
+    try {
+        findVolumeView(views, "slab", "--volume: ");
+        FAIL() << "expected ParameterError";
+    } catch (const ParameterError& e) {
+        EXPECT_STREQ(e.what(), "--volume: no volume view 'slab' (there are: lattice, plate)");
+    }
+}
+
 // A slice coordinate outside the box is clamped to it (the first or last layer); the
 // centre of an even number of layers is the face between two, where the upper one shows.
 TEST_F(VolumeViewTest, SlicePositionsPickTheirLayer) {
@@ -242,16 +276,10 @@ protected:
     ModelRegistry registry_;
 };
 
-// The headless run frames the box as every view does (frameScene: the camera fitted to the
-// focus box); a voxel centre on the z slice projects into that voxel's footprint, which
-// must show the voxel's colour.
-TEST_F(HeadlessVolume, SlicesAndLegendInTheImage) {
-    HeadlessOptions o = options("phase.png");
-    o.volumeChannel = "phase";
-    o.slices = "off,off,mid";  // z = 0: the face between layers 1 and 2, layer 2 shows
-    o.legend = false;
-    ASSERT_EQ(runHeadless(o, registry_), 0);
-    const render::Image im = render::readPng(*o.screenshot);
+// In a 320 x 240 headless image of the z = 0 slice, framed as the headless run frames the
+// test model (frameScene: the camera fitted to the focus box), the voxel centre of every
+// voxel column (i, j) projects into its footprint, which must show expected(i, j).
+void expectVoxelCentres(const render::Image& im, const std::function<Rgb(int, int)>& expected) {
     ASSERT_EQ(im.width, 320);
     render::OrbitCamera camera;
     camera.fit({-8, -6, -2}, {8, 6, 2});
@@ -267,7 +295,7 @@ TEST_F(HeadlessVolume, SlicesAndLegendInTheImage) {
             // The 5 x 5 pixels round the centre lie inside the voxel (about 20 x 10 pixels
             // here); a box edge drawn in front of the slice may cross them (one pixel wide:
             // at most 9 of 25), so 16 must be the voxel's palette colour exactly.
-            const Rgb want = paletteColour(test::checkerPhase(i, j, 2));
+            const Rgb want = expected(i, j);
             int matching = 0;
             for (int dy = -2; dy <= 2; ++dy)
                 for (int dx = -2; dx <= 2; ++dx) {
@@ -278,6 +306,19 @@ TEST_F(HeadlessVolume, SlicesAndLegendInTheImage) {
             ++checked;
         }
     EXPECT_EQ(checked, kNx * kNy);
+}
+
+// The headless run frames the box as every view does (frameScene: the camera fitted to the
+// focus box); a voxel centre on the z slice projects into that voxel's footprint, which
+// must show the voxel's colour.
+TEST_F(HeadlessVolume, SlicesAndLegendInTheImage) {
+    HeadlessOptions o = options("phase.png");
+    o.volumeChannel = "phase";
+    o.slices = "off,off,mid";  // z = 0: the face between layers 1 and 2, layer 2 shows
+    o.legend = false;
+    ASSERT_EQ(runHeadless(o, registry_), 0);
+    expectVoxelCentres(render::readPng(*o.screenshot),
+                       [](int i, int j) { return paletteColour(test::checkerPhase(i, j, 2)); });
 
     // With the legend: the gradient's colour bar where layoutLegend puts it (top right,
     // no cloud legend beside it), row for row the colormap as LegendOverlay draws it
@@ -308,6 +349,49 @@ TEST_F(HeadlessVolume, PicturesForReview) {
         o.screenshot =
             (std::filesystem::path(shots) / ("volume_" + std::string(channel) + ".png")).string();
         ASSERT_EQ(runHeadless(o, registry_), 0);
+    }
+}
+
+// --volume draws the volume named (the model's second here), --volume-channel applies to
+// it; without --volume the first is drawn, as before.
+TEST_F(HeadlessVolume, TheVolumeNamedIsDrawn) {
+    HeadlessOptions o = options("plate.png");
+    o.sets = {"grid.volumes=2"};
+    o.volume = "plate";
+    o.volumeChannel = "band";  // the lattice has no such channel
+    o.slices = "off,off,mid";  // the plate's one layer, z = 0
+    o.legend = false;
+    ASSERT_EQ(runHeadless(o, registry_), 0);
+    expectVoxelCentres(render::readPng(*o.screenshot),
+                       [](int, int j) { return paletteColour(test::plateBand(j)); });
+    o.volume.clear();
+    o.volumeChannel.clear();
+    ASSERT_EQ(runHeadless(o, registry_), 0);
+    expectVoxelCentres(render::readPng(*o.screenshot),
+                       [](int i, int j) { return paletteColour(test::checkerPhase(i, j, 2)); });
+}
+
+// A bad volume name is bad input (main() exits 2) listing the volumes there are.
+TEST_F(HeadlessVolume, BadVolumeNameListsTheVolumes) {
+    HeadlessOptions o = options("x.png");
+    o.sets = {"grid.volumes=2"};
+    o.volume = "slab";
+    try {
+        runHeadless(o, registry_);
+        FAIL() << "expected ParameterError (main() exits 2)";
+    } catch (const ParameterError& e) {
+        EXPECT_STREQ(e.what(), "--volume: no volume view 'slab' (there are: lattice, plate)");
+    }
+    // The channel is looked up in the chosen volume: the plate has no 'phase'.
+    o.volume = "plate";
+    o.volumeChannel = "phase";
+    try {
+        runHeadless(o, registry_);
+        FAIL() << "expected ParameterError (main() exits 2)";
+    } catch (const ParameterError& e) {
+        EXPECT_STREQ(e.what(),
+                     "--volume-channel: volume 'plate' has no channel 'phase' (it has: "
+                     "band, ramp)");
     }
 }
 
