@@ -42,7 +42,7 @@ out=$("$app" --headless "$scenarios/epidermis-movement.toml" --steps 1 \
   --camera-path "$work/bad-path.json" --screenshot "$work/y.png" 2>&1)
 [ $? -eq 2 ] && grep -q "bad-path.json: camera path: key frame 0: missing field 'target'" <<<"$out" \
   || { echo "FAIL: a bad camera path must exit 2 naming the file and field: $out"; fail=1; }
-# --volume picks one of a model's volumes (gliding with output.profiles offers four); an
+# --volume picks one of a model's volumes (gliding with output.profiles offers two); an
 # unknown name is bad input listing them.
 out=$("$app" --headless "$scenarios/gliding-single-ring.toml" --backend cpu --steps 0 \
   --set output.profiles=true --volume flow_profile --screenshot "$work/profile.png" \
@@ -51,7 +51,7 @@ out=$("$app" --headless "$scenarios/gliding-single-ring.toml" --backend cpu --st
   || { echo "FAIL: --volume flow_profile: $out"; fail=1; }
 out=$("$app" --headless "$scenarios/gliding-single-ring.toml" --backend cpu --steps 0 \
   --set output.profiles=true --volume nope --screenshot "$work/z.png" 2>&1)
-[ $? -eq 2 ] && grep -q "no volume view 'nope' (there are: filaments, motors, flow, flow_profile)" \
+[ $? -eq 2 ] && grep -q "no volume view 'nope' (there are: assay, flow_profile)" \
   <<<"$out" || { echo "FAIL: a bad --volume must exit 2 listing the volumes: $out"; fail=1; }
 "$app" --headless "$work/missing.toml" >/dev/null 2>&1
 [ $? -eq 2 ] || { echo "FAIL: a missing scenario must exit 2"; fail=1; }
