@@ -72,22 +72,23 @@ SweepAxis expandSweepAxis(const ParamTable& table, const SweepAxisText& text) {
     // Geometric ranges of negative numbers: the mirror image of the positive one.
     const double sign = text.geometric && text.from < 0 ? -1.0 : 1.0;
 
+    auto checked = [&](double x) -> ParamValue {
+        if (spec.type == ParamType::Real) return validateValue(spec, x);
+        // Rounded before validation so the message names the value a run would get.
+        if (!(std::abs(x) < 9.0e18))
+            throw ParameterError("parameter '" + key + "' = " + formatValue(x) +
+                                 " is out of range: allowed " + spec.rangeText());
+        return validateValue(spec, static_cast<std::int64_t>(std::llround(x)));
+    };
+    // The ends first: if the typed numbers are out of range, the message names them rather
+    // than some point in between (and with both ends in range, every point is).
+    checked(text.from);
+    checked(text.to);
     SweepAxis axis;
     axis.spec = &spec;
     for (std::size_t i = 0; i < text.count; ++i) {
-        const double x =
-            sign * pointAt(sign * text.from, sign * text.to, i, text.count, text.geometric);
-        ParamValue v;
-        if (spec.type == ParamType::Integer) {
-            // Rounded before validation so the message names the value a run would get.
-            if (!(std::abs(x) < 9.0e18))
-                throw ParameterError("parameter '" + key + "' = " + formatValue(x) +
-                                     " is out of range: allowed " + spec.rangeText());
-            v = static_cast<std::int64_t>(std::llround(x));
-        } else {
-            v = x;
-        }
-        v = validateValue(spec, v);
+        ParamValue v = checked(
+            sign * pointAt(sign * text.from, sign * text.to, i, text.count, text.geometric));
         // The points are monotonic, so a repeat after rounding is always the previous one.
         if (axis.values.empty() || axis.values.back() != v) axis.values.push_back(std::move(v));
     }

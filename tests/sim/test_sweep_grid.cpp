@@ -131,10 +131,13 @@ TEST(SweepGrid, BadKeysAndValuesNameThemselves) {
     const std::string unknown = errorOf([] { axis("g.xx=0:1:2"); });
     EXPECT_NE(unknown.find("unknown parameter 'g.xx'"), std::string::npos) << unknown;
     EXPECT_NE(unknown.find("did you mean 'g.x'"), std::string::npos) << unknown;
-    // 0, 10, 20 in [0, 10]: the first value out of range is named, with the range.
+    // 0, 10, 20 in [0, 10]: the end out of range is named, with the range.
     const std::string range = errorOf([] { axis("g.x=0:20:3"); });
     EXPECT_NE(range.find("'g.x' = 20 is out of range"), std::string::npos) << range;
     EXPECT_NE(range.find("[0, 10] um"), std::string::npos) << range;
+    // The typed end, not the first point past the bound (0.25 + 9.75 / 2 here).
+    const std::string end = errorOf([] { axis("g.x=0.25:20:3"); });
+    EXPECT_NE(end.find("'g.x' = 20 is out of range"), std::string::npos) << end;
     const std::string integer = errorOf([] { axis("g.n=0:10:2"); });
     EXPECT_NE(integer.find("'g.n' = 0"), std::string::npos) << integer;
     EXPECT_NE(errorOf([] { axis("g.flag=0:1:2"); }).find("cannot be swept"), std::string::npos);
