@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 # `cellforge-sim sweep` end to end: the folders and summary of a 2 x 2 grid of the default
-# (brownian) scenario, and bad axes refused with exit 2 before anything is written.
+# (brownian) scenario, a failed run that does not stop the sweep, and bad axes refused with
+# exit 2 before anything is written.
 #   usage: sweep.sh path/to/cellforge-sim path/to/assets/scenarios
 set -u
 sim="$1"
@@ -67,6 +68,20 @@ for r in 1 2 3 4; do
 done
 check summary-metrics-are-last-series-row $([ "$mismatch" -eq 0 ] && [ "${#names[@]}" -gt 0 ]; echo $?) \
   "${#names[@]} metric columns, $mismatch mismatches"
+
+# A run that fails (as in exit_codes.sh: an element moves too far) does not stop the sweep:
+# run 1 fails, run 2 still runs, and the sweep exits 3 with both in the summary.
+out=$("$sim" sweep "$scenarios/epidermis-movement.toml" --backend cpu --steps 40 \
+  --set init.cells=4 --set mechanics.neighbor_method=center --set time.dt=1 \
+  --vary mechanics.intra_u0=50:0.5:2 --out "$work/s4" 2>&1)
+code=$?
+check failed-run-exit-3 $([ $code -eq 3 ]; echo $?) "exit $code: $out"
+sed -n 2p "$work/s4/summary.csv" | grep -qE '^1,50,"?failed: .*moved more than'
+check failed-run-row $? "$(sed -n 2p "$work/s4/summary.csv")"
+sed -n 3p "$work/s4/summary.csv" | grep -q '^2,0.5,ok,'
+check next-run-ok $? "$(sed -n 3p "$work/s4/summary.csv")"
+grep -q '"status": "failed"' "$work/s4/run-0001/run.json"
+check failed-run-json $?
 
 # Bad input: exit 2, the message names the key or the value, and nothing is written.
 out=$("$sim" sweep "$scenarios/default.toml" --vary system.cont=1:2:2 --out "$work/s2" 2>&1)
