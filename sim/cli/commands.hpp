@@ -50,8 +50,23 @@ struct NversionOptionsCli {
     std::string outDir = "out/nversion";
 };
 
+// `sweep`: a grid of runs of one scenario (sweep_command.cpp).
+struct SweepOptionsCli {
+    std::string scenario;
+    std::vector<std::string> vary;     // group.name=FROM:TO:COUNT
+    std::vector<std::string> logKeys;  // axes spaced geometrically
+    std::vector<std::string> sets;     // fixed overrides, as `run --set`
+    std::vector<int> gpus;             // CUDA devices, one run on each at a time
+    std::optional<std::string> backend;
+    std::optional<std::uint64_t> steps;
+    std::optional<std::string> outDir;
+    std::optional<unsigned> jobs;  // CPU runs at a time (default 1)
+    std::vector<std::string> commandLine;
+};
+
 int runScenario(const ModelRegistry& registry, const RunOptions& options);
 int runBench(const ModelRegistry& registry, const BenchOptionsCli& options);
 int runNversionCommand(const NversionOptionsCli& options);
+int runSweep(const ModelRegistry& registry, const SweepOptionsCli& options);
 
 }  // namespace cf::cli

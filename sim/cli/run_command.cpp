@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "sim/cli/commands.hpp"
+#include "sim/cli/run_execution.hpp"
 #include "sim/cli/terminal.hpp"
 #include "sim/core/interrupt.hpp"
 #include "sim/core/output_observers.hpp"
@@ -42,19 +43,9 @@ std::string describeOutputs(const std::filesystem::path& dir, const Outputs& o) 
 
 }  // namespace
 
-int runScenario(const ModelRegistry& registry, const RunOptions& options) {
-    // Everything up to the start of the run is input checking: errors exit with 2.
-    Scenario sc = loadScenario(options.scenario, registry);
-    for (const std::string& assignment : options.sets)
-        sc.parameters.setFromAssignment(assignment);
-    // File paths given on the command line are relative to where the command runs (those
-    // from the scenario file are already resolved against its directory).
-    resolveFilePaths(sc.parameters, std::filesystem::current_path());
-    if (options.steps) sc.steps = *options.steps;
-    if (options.outDir) sc.output.dir = *options.outDir;
-    if (options.every) sc.output.snapshotEvery = *options.every;
-    const Backend backend = resolveModelBackend(*sc.model, options.backend, sc.backend);
-
+RunOutcome executeRun(const RunRequest& request, const RunCallbacks& callbacks) {
+    const Scenario& sc = request.scenario;
+    const Backend backend = request.backend;
     const std::filesystem::path dir = sc.output.dir;
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
@@ -66,29 +57,40 @@ int runScenario(const ModelRegistry& registry, const RunOptions& options) {
     info.seed = sc.seed;
     info.backend = backend;
     info.device = backend == Backend::Cuda ? cudaStatus() : "host CPU";
-    info.scenarioPath = options.scenario;
-    info.commandLine = options.commandLine;
+    if (backend == Backend::Cuda && request.cudaDevice >= 0)
+        info.device += " (device " + std::to_string(request.cudaDevice) + ")";
+    info.scenarioPath = request.scenarioPath;
+    info.commandLine = request.commandLine;
     info.stepsRequested = sc.steps;
     info.startedAt = io::isoTimestampNow();
     const auto wallStart = std::chrono::steady_clock::now();
+    auto elapsed = [&] {
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
+    };
 
+    RunOutcome outcome;
     // Creating the model allocates device memory and builds the initial state: a failure
     // there (other than a parameter the model rejects) is a run failure, not bad input.
     std::unique_ptr<Runner> runnerOwner;
     try {
-        runnerOwner = std::make_unique<Runner>(*sc.model, backend, sc.parameters, sc.seed);
+        runnerOwner = std::make_unique<Runner>(*sc.model, backend, sc.parameters, sc.seed,
+                                               request.cudaDevice);
     } catch (const ParameterError&) {
         throw;
     } catch (const Error& e) {
-        std::fprintf(stderr, "cellforge-sim: cannot start the run: %s\n", e.what());
-        return kExitRunFailed;
+        outcome.exitCode = kExitRunFailed;
+        outcome.status = "failed";
+        outcome.message = std::string("cannot start the run: ") + e.what();
+        outcome.wallSeconds = elapsed();
+        return outcome;
     }
     Runner& runner = *runnerOwner;
-    if (options.resume) runner.load(*options.resume).get();
+    if (request.resume) runner.load(*request.resume).get();
     const std::uint64_t firstStep = runner.latestFrame()->step;
+    outcome.firstStep = firstStep;
     // Continuing: keep what the earlier run wrote up to the checkpoint's step.
     const std::optional<std::uint64_t> continueAfter =
-        options.resume ? std::optional<std::uint64_t>(firstStep) : std::nullopt;
+        request.resume ? std::optional<std::uint64_t>(firstStep) : std::nullopt;
     const std::string timeUnit = sc.model->timeUnit;
 
     Outputs outputs;
@@ -96,17 +98,15 @@ int runScenario(const ModelRegistry& registry, const RunOptions& options) {
     if (sc.output.seriesEvery > 0) {
         outputs.series = std::make_shared<SeriesObserver>(dir / "series.csv", sc.output.seriesEvery,
                                                           timeUnit, continueAfter);
-        runner.addObserver(outputs.series, !options.resume).get();
+        runner.addObserver(outputs.series, !request.resume).get();
     }
     if (sc.output.snapshotEvery > 0) {
         if (io::hdf5Available()) {
             outputs.snapshots = std::make_shared<SnapshotObserver>(
                 dir, sc.model->name, sc.output.snapshotEvery, continueAfter);
-            runner.addObserver(outputs.snapshots, !options.resume).get();
-        } else {
-            std::fprintf(
-                stderr,
-                "cellforge-sim: note: this build has no HDF5, so no snapshots are written\n");
+            runner.addObserver(outputs.snapshots, !request.resume).get();
+        } else if (callbacks.note) {
+            callbacks.note("this build has no HDF5, so no snapshots are written");
         }
     }
     if (sc.output.checkpointEvery > 0)
@@ -115,11 +115,10 @@ int runScenario(const ModelRegistry& registry, const RunOptions& options) {
                                                               sc.output.checkpointEvery))
             .get();
 
-    auto finish = [&](const std::string& status, const std::string& message) {
+    auto finish = [&](int exitCode, const std::string& status, const std::string& message) {
         const auto frame = runner.latestFrame();
         info.stepsCompleted = frame->step;
-        info.wallSeconds =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
+        info.wallSeconds = elapsed();
         info.status = status;
         info.message = message;
         info.finishedAt = io::isoTimestampNow();
@@ -127,69 +126,115 @@ int runScenario(const ModelRegistry& registry, const RunOptions& options) {
         info.parameters = &active;
         info.history = runner.history();
         io::writeRunJson(dir / "run.json", info);
+        outcome.exitCode = exitCode;
+        outcome.status = status;
+        outcome.message = message;
+        outcome.wallSeconds = info.wallSeconds;
+        outcome.stepsCompleted = frame->step;
+        outcome.metrics = frame->metrics;
+        outcome.outputs = describeOutputs(dir, outputs);
+        return outcome;
     };
 
-    installInterruptHandler();
-    const bool showProgress = stderrIsTerminal();
     runner.runUntil(sc.steps).get();
     std::uint64_t seen = 0;
-    auto lastPrint = std::chrono::steady_clock::now() - std::chrono::seconds(1);
     for (;;) {
         const auto frame = runner.waitForFrame(seen, std::chrono::milliseconds(100));
         seen = frame->index;
-        for (const std::string& n : runner.takeNotes()) {
-            if (showProgress) std::fputc('\n', stderr);
-            std::fprintf(stderr, "cellforge-sim: note: %s\n", n.c_str());
-        }
+        for (const std::string& n : runner.takeNotes())
+            if (callbacks.note) callbacks.note(n);
         // Aim for about ten frames per second whatever the model's speed.
         if (frame->stepsPerSecond > 0)
             runner.setStepsPerBatch(static_cast<std::uint64_t>(frame->stepsPerSecond / 10.0) + 1);
-        if (showProgress &&
-            std::chrono::steady_clock::now() - lastPrint > std::chrono::milliseconds(200)) {
-            std::fprintf(
-                stderr, "\r%s ",
-                progressLine(frame->step, firstStep, sc.steps, frame->stepsPerSecond).c_str());
-            lastPrint = std::chrono::steady_clock::now();
-        }
+        if (callbacks.progress) callbacks.progress(*frame, firstStep);
         if (std::exception_ptr err = runner.error()) {
-            if (showProgress) std::fputc('\n', stderr);
             std::string message;
             try {
                 std::rethrow_exception(err);
             } catch (const std::exception& e) {
                 message = e.what();
             }
-            finish("failed", message);
-            std::fprintf(stderr, "cellforge-sim: run failed: %s\n", message.c_str());
-            return kExitRunFailed;
+            return finish(kExitRunFailed, "failed", message);
         }
         if (interruptRequested()) {
             runner.pause().get();
             runner.save(outputs.checkpoint).get();
-            if (showProgress) std::fputc('\n', stderr);
-            finish("interrupted", "interrupted by signal");
-            std::fprintf(stderr,
-                         "cellforge-sim: interrupted at step %llu; checkpoint %s "
-                         "(continue with --resume)\n",
-                         static_cast<unsigned long long>(runner.latestFrame()->step),
-                         outputs.checkpoint.string().c_str());
-            return kExitInterrupted;
+            return finish(kExitInterrupted, "interrupted", "interrupted by signal");
         }
         if (!runner.isRunning()) {
             if (runner.latestFrame()->step >= sc.steps) break;
             runner.runUntil(sc.steps).get();  // defensive: nothing else pauses this runner
         }
     }
-    if (showProgress)
-        std::fprintf(stderr, "\r%s\n", progressLine(sc.steps, firstStep, sc.steps, 0).c_str());
     runner.save(outputs.checkpoint).get();
-    finish("completed", "");
-    const double secs = info.wallSeconds;
-    std::printf("completed %llu steps of '%s' on %s in %.2f s (%.4g steps/s)\n%s\n",
-                static_cast<unsigned long long>(sc.steps - firstStep), sc.model->name.c_str(),
-                std::string(toString(backend)).c_str(), secs,
-                secs > 0 ? static_cast<double>(sc.steps - firstStep) / secs : 0.0,
-                describeOutputs(dir, outputs).c_str());
+    return finish(kExitOk, "completed", "");
+}
+
+int runScenario(const ModelRegistry& registry, const RunOptions& options) {
+    // Everything up to the start of the run is input checking: errors exit with 2.
+    Scenario sc = loadScenario(options.scenario, registry);
+    for (const std::string& assignment : options.sets)
+        sc.parameters.setFromAssignment(assignment);
+    // File paths given on the command line are relative to where the command runs (those
+    // from the scenario file are already resolved against its directory).
+    resolveFilePaths(sc.parameters, std::filesystem::current_path());
+    if (options.steps) sc.steps = *options.steps;
+    if (options.outDir) sc.output.dir = *options.outDir;
+    if (options.every) sc.output.snapshotEvery = *options.every;
+    RunRequest request(std::move(sc));
+    request.backend =
+        resolveModelBackend(*request.scenario.model, options.backend, request.scenario.backend);
+    request.scenarioPath = options.scenario;
+    request.commandLine = options.commandLine;
+    request.resume = options.resume;
+    const std::uint64_t steps = request.scenario.steps;
+
+    installInterruptHandler();
+    const bool showProgress = stderrIsTerminal();
+    bool lineOpen = false;  // a progress line waits for its newline
+    auto lastPrint = std::chrono::steady_clock::now() - std::chrono::seconds(1);
+    RunCallbacks callbacks;
+    callbacks.note = [&](const std::string& n) {
+        if (lineOpen) std::fputc('\n', stderr);
+        lineOpen = false;
+        std::fprintf(stderr, "cellforge-sim: note: %s\n", n.c_str());
+    };
+    callbacks.progress = [&](const Frame& frame, std::uint64_t firstStep) {
+        if (!showProgress ||
+            std::chrono::steady_clock::now() - lastPrint < std::chrono::milliseconds(200))
+            return;
+        std::fprintf(stderr, "\r%s ",
+                     progressLine(frame.step, firstStep, steps, frame.stepsPerSecond).c_str());
+        lineOpen = true;
+        lastPrint = std::chrono::steady_clock::now();
+    };
+    const RunOutcome out = executeRun(request, callbacks);
+
+    if (lineOpen) std::fputc('\n', stderr);
+    if (out.exitCode == kExitRunFailed) {
+        std::fprintf(
+            stderr, "cellforge-sim: %s%s\n",
+            out.message.rfind("cannot start", 0) == 0 ? "" : "run failed: ", out.message.c_str());
+        return kExitRunFailed;
+    }
+    if (out.exitCode == kExitInterrupted) {
+        std::fprintf(stderr,
+                     "cellforge-sim: interrupted at step %llu; checkpoint %s "
+                     "(continue with --resume)\n",
+                     static_cast<unsigned long long>(out.stepsCompleted),
+                     (std::filesystem::path(request.scenario.output.dir) / "checkpoint.cfchk")
+                         .string()
+                         .c_str());
+        return kExitInterrupted;
+    }
+    if (showProgress)
+        std::fprintf(stderr, "\r%s\n", progressLine(steps, out.firstStep, steps, 0).c_str());
+    const double secs = out.wallSeconds;
+    std::printf(
+        "completed %llu steps of '%s' on %s in %.2f s (%.4g steps/s)\n%s\n",
+        static_cast<unsigned long long>(steps - out.firstStep),
+        request.scenario.model->name.c_str(), std::string(toString(request.backend)).c_str(), secs,
+        secs > 0 ? static_cast<double>(steps - out.firstStep) / secs : 0.0, out.outputs.c_str());
     return kExitOk;
 }
 

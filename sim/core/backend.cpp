@@ -3,6 +3,7 @@
 
 #include <mutex>
 
+#include "sim/core/cuda_device.hpp"
 #include "sim/core/errors.hpp"
 
 #if CELLFORGE_HAVE_CUDA
@@ -82,6 +83,39 @@ bool isAvailable(Backend b) {
 
 std::string cudaStatus() {
     return probeCuda().status;
+}
+
+int cudaDeviceCount() {
+#if CELLFORGE_HAVE_CUDA
+    if (!probeCuda().available) return 0;
+    int count = 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess) {
+        cudaGetLastError();
+        return 0;
+    }
+    return count;
+#else
+    return 0;
+#endif
+}
+
+void useCudaDevice(int device) {
+    if (device < 0) return;
+    const int count = cudaDeviceCount();
+    if (device >= count)
+        throw ParameterError(
+            "CUDA device " + std::to_string(device) + " does not exist (" +
+            (count == 0 ? cudaStatus()
+                        : std::to_string(count) + " device(s): 0.." + std::to_string(count - 1)) +
+            ")");
+#if CELLFORGE_HAVE_CUDA
+    const cudaError_t err = cudaSetDevice(device);
+    if (err != cudaSuccess) {
+        cudaGetLastError();
+        throw ParameterError("cannot use CUDA device " + std::to_string(device) + ": " +
+                             cudaGetErrorString(err));
+    }
+#endif
 }
 
 Backend defaultBackend() {

@@ -4,14 +4,16 @@
 #include <algorithm>
 #include <chrono>
 
+#include "sim/core/cuda_device.hpp"
 #include "sim/io/checkpoint.hpp"
 
 namespace cf {
 
 Runner::Runner(const ModelDescriptor& model, Backend backend, const ParamSet& parameters,
-               std::uint32_t seed)
+               std::uint32_t seed, int cudaDevice)
     : descriptor_(model),
       backend_(backend),
+      cudaDevice_(backend == Backend::Cuda ? cudaDevice : -1),
       seed_(seed),
       active_(parameters),
       requested_(parameters) {
@@ -20,10 +22,19 @@ Runner::Runner(const ModelDescriptor& model, Backend backend, const ParamSet& pa
                              model.name + "'");
     // Construct and reset on the caller's thread so that errors (no device, bad
     // parameters) surface as exceptions from the constructor.
+    useCudaDevice(cudaDevice_);  // throws for a device that does not exist
     model_ = model.create(backend);
     model_->reset(active_, seed_);
     publish(0.0);
-    thread_ = std::thread([this] { threadMain(); });
+    thread_ = std::thread([this] {
+        try {
+            useCudaDevice(cudaDevice_);  // checked above, so this fails only if CUDA does
+        } catch (...) {
+            std::lock_guard lock(mutex_);
+            error_ = std::current_exception();  // reported like a stepping error
+        }
+        threadMain();
+    });
 }
 
 Runner::~Runner() {

@@ -45,8 +45,10 @@ public:
 class Runner {
 public:
     // Creates the model on `backend`, resets it and starts the thread (paused).
+    // `cudaDevice` (CUDA only; -1: the current one) is made current on the calling thread,
+    // which creates the model and later destroys it, and on the simulation thread.
     Runner(const ModelDescriptor& model, Backend backend, const ParamSet& parameters,
-           std::uint32_t seed);
+           std::uint32_t seed, int cudaDevice = -1);
     ~Runner();
     Runner(const Runner&) = delete;
     Runner& operator=(const Runner&) = delete;
@@ -108,6 +110,7 @@ private:
 
     const ModelDescriptor& descriptor_;
     const Backend backend_;
+    const int cudaDevice_;  // -1: the current one
     std::uint32_t seed_;
     std::unique_ptr<Model> model_;  // touched only on the simulation thread after start
 

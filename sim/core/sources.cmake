@@ -10,6 +10,7 @@ list(APPEND CELLFORGE_SIM_SOURCES
   core/output_observers.cpp
   core/views.cpp
   core/view_exchange.cpp
-  core/interrupt.cpp)
+  core/interrupt.cpp
+  core/sweep_grid.cpp)
 list(APPEND CELLFORGE_SIM_CUDA_SOURCES
   core/cuda_check.cpp)

@@ -1,0 +1,307 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// `cellforge-sim sweep`: the Cartesian grid of --vary axes, one ordinary run (executeRun,
+// as `run` does it) per grid point into OUT/run-0001 ..., a progress bar, and
+// OUT/summary.csv with the varied values, the status, the wall time and the last value of
+// every metric of each run. Everything is checked before the first run starts.
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <mutex>
+#include <thread>
+
+#include "sim/cli/commands.hpp"
+#include "sim/cli/run_execution.hpp"
+#include "sim/cli/terminal.hpp"
+#include "sim/core/cuda_device.hpp"
+#include "sim/core/interrupt.hpp"
+#include "sim/core/sweep_grid.hpp"
+#include "sim/io/series_writer.hpp"
+
+namespace cf::cli {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// What the summary knows about one grid point.
+struct RunRecord {
+    enum class State { NotRun, Running, Done } state = State::NotRun;
+    RunOutcome outcome;
+    std::string error;  // bad input found when the run started (no outcome then)
+};
+
+std::string label(const std::string& name, const std::string& unit) {
+    return unit.empty() ? name : name + " [" + unit + "]";
+}
+
+std::string runName(std::size_t index) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "run-%04zu", index + 1);
+    return buf;
+}
+
+std::string oneLine(std::string text) {
+    std::replace(text.begin(), text.end(), '\n', ' ');
+    std::replace(text.begin(), text.end(), '\r', ' ');
+    return text;
+}
+
+std::string statusText(const RunRecord& r) {
+    if (r.state == RunRecord::State::NotRun) return "not run";
+    if (r.state == RunRecord::State::Running) return "running";
+    if (!r.error.empty()) return "failed: " + oneLine(r.error);
+    if (r.outcome.status == "completed") return "ok";
+    if (r.outcome.status == "interrupted")
+        return "interrupted at step " + std::to_string(r.outcome.stepsCompleted);
+    return "failed: " + oneLine(r.outcome.message);
+}
+
+std::string pointText(const std::vector<SweepAxis>& axes, const std::vector<ParamValue>& point) {
+    std::string text;
+    for (std::size_t k = 0; k < axes.size(); ++k)
+        text += (k ? " " : "") + axes[k].spec->key() + "=" + formatValue(point[k]);
+    return text;
+}
+
+// The whole summary, rewritten after every run (to a temporary file, then renamed) so
+// that it is complete at any moment, even if the sweep itself is killed.
+void writeSummary(const std::filesystem::path& dir, const std::vector<SweepAxis>& axes,
+                  const std::vector<std::vector<ParamValue>>& grid,
+                  const std::vector<RunRecord>& records) {
+    // Metric columns in the order they first appear (runs of one model share them; a run
+    // that failed early may have none).
+    std::vector<std::pair<std::string, std::string>> columns;
+    for (const RunRecord& r : records)
+        for (const Metric& m : r.outcome.metrics)
+            if (std::find(columns.begin(), columns.end(), std::pair(m.name, m.unit)) ==
+                columns.end())
+                columns.emplace_back(m.name, m.unit);
+    std::string text = "run";
+    for (const SweepAxis& a : axes)
+        text += "," + io::csvCell(label(a.spec->key(), a.spec->unit));
+    text += ",status,wall [s]";
+    for (const auto& [name, unit] : columns)
+        text += "," + io::csvCell(label(name, unit));
+    text += "\n";
+    for (std::size_t i = 0; i < records.size(); ++i) {
+        const RunRecord& r = records[i];
+        text += std::to_string(i + 1);
+        for (const ParamValue& v : grid[i])
+            text += "," + io::csvCell(formatValue(v));
+        text += "," + io::csvCell(statusText(r)) + ",";
+        if (r.state == RunRecord::State::Done) text += io::formatDouble(r.outcome.wallSeconds);
+        for (const auto& column : columns) {
+            text += ",";
+            for (const Metric& m : r.outcome.metrics)
+                if (m.name == column.first && m.unit == column.second) {
+                    text += io::formatDouble(m.value);
+                    break;
+                }
+        }
+        text += "\n";
+    }
+    const std::filesystem::path path = dir / "summary.csv";
+    const std::filesystem::path tmp = dir / "summary.csv.tmp";
+    {
+        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+        out << text;
+        if (!out) throw IoError(tmp.string() + ": cannot write");
+    }
+    std::error_code ec;
+    std::filesystem::rename(tmp, path, ec);
+    if (ec) throw IoError(path.string() + ": cannot write: " + ec.message());
+}
+
+// "[########............]  3/8 runs  2 running  1 failed  ETA 0:01:10"
+std::string sweepBar(std::size_t finished, std::size_t running, std::size_t failed,
+                     std::size_t total, double fractionDone, double eta) {
+    constexpr int kWidth = 24;
+    const int filled =
+        static_cast<int>(kWidth * std::clamp(fractionDone / static_cast<double>(total), 0.0, 1.0));
+    std::string bar = "[" + std::string(filled, '#') + std::string(kWidth - filled, '.') + "]";
+    char buf[200];
+    std::snprintf(buf, sizeof buf, "%s  %zu/%zu runs  %zu running  %zu failed  ETA %s", bar.c_str(),
+                  finished, total, running, failed, formatDuration(eta).c_str());
+    return buf;
+}
+
+}  // namespace
+
+int runSweep(const ModelRegistry& registry, const SweepOptionsCli& options) {
+    // Input checking: every error up to the first run exits with 2 and writes nothing.
+    Scenario base = loadScenario(options.scenario, registry);
+    for (const std::string& assignment : options.sets)
+        base.parameters.setFromAssignment(assignment);
+    resolveFilePaths(base.parameters, std::filesystem::current_path());
+    if (options.steps) base.steps = *options.steps;
+    if (options.vary.empty()) throw ParameterError("sweep needs at least one --vary");
+    std::vector<SweepAxisText> texts;
+    for (const std::string& v : options.vary)
+        texts.push_back(parseSweepAxis(v));
+    const std::vector<SweepAxis> axes =
+        expandSweepAxes(base.parameters.table(), texts, options.logKeys);
+    const std::vector<std::vector<ParamValue>> grid = sweepGrid(axes);
+
+    const Backend backend = resolveModelBackend(*base.model, options.backend, base.backend);
+    // Slots: what runs at the same time. CUDA: one per listed GPU (none listed: the
+    // current device); CPU: one (each run already uses every core) unless --jobs.
+    std::vector<int> slots;
+    if (backend == Backend::Cuda) {
+        if (options.jobs) throw ParameterError("--jobs is for CPU runs; use --gpus with cuda");
+        for (int g : options.gpus) {
+            if (std::count(options.gpus.begin(), options.gpus.end(), g) > 1)
+                throw ParameterError("--gpus lists device " + std::to_string(g) + " twice");
+            if (g < 0 || g >= cudaDeviceCount())
+                throw ParameterError("--gpus: CUDA device " + std::to_string(g) +
+                                     " does not exist (this machine has " +
+                                     std::to_string(cudaDeviceCount()) + ")");
+        }
+        slots = options.gpus.empty() ? std::vector<int>{-1} : options.gpus;
+    } else {
+        if (!options.gpus.empty())
+            throw ParameterError("--gpus needs the cuda backend (this sweep runs on cpu)");
+        if (options.jobs && *options.jobs == 0) throw ParameterError("--jobs must be at least 1");
+        slots.assign(options.jobs.value_or(1), -1);
+    }
+    slots.resize(std::min(slots.size(), grid.size()));
+
+    // Every grid point as a full parameter set, checked across parameters too, so that a
+    // combination the model refuses is reported now rather than as a failed run.
+    std::vector<ParamSet> pointParameters;
+    for (std::size_t i = 0; i < grid.size(); ++i) {
+        ParamSet p = base.parameters;
+        try {
+            for (std::size_t k = 0; k < axes.size(); ++k)
+                p.set(axes[k].spec->key(), grid[i][k]);
+            if (base.model->validate) base.model->validate(p);
+        } catch (const Error& e) {
+            throw ParameterError(runName(i) + " (" + pointText(axes, grid[i]) + "): " + e.what());
+        }
+        pointParameters.push_back(std::move(p));
+    }
+
+    const std::filesystem::path dir = options.outDir.value_or(base.output.dir + "/sweep");
+    std::error_code ec;
+    if (std::filesystem::exists(dir, ec) && !std::filesystem::is_empty(dir, ec))
+        throw IoError(dir.string() +
+                      ": the output directory is not empty (a sweep starts in a new one)");
+    std::filesystem::create_directories(dir, ec);
+    if (ec) throw IoError(dir.string() + ": cannot create output directory: " + ec.message());
+
+    std::vector<RunRecord> records(grid.size());
+    std::mutex mutex;  // guards records, the summary file and stderr
+    writeSummary(dir, axes, grid, records);
+
+    installInterruptHandler();
+    const bool showBar = stderrIsTerminal();
+    std::vector<std::atomic<double>> inFlight(slots.size());  // fraction of the current run
+    for (auto& f : inFlight)
+        f = 0.0;
+    std::size_t next = 0;  // the next grid point to start
+    std::size_t finished = 0, failed = 0, running = 0;
+    const auto start = Clock::now();
+
+    auto worker = [&](std::size_t slot) {
+        for (;;) {
+            std::size_t i = 0;
+            {
+                // Taken and marked running at once, so the bar never sees a run in between.
+                std::lock_guard lock(mutex);
+                if (interruptRequested() || next >= grid.size()) return;
+                i = next++;
+                records[i].state = RunRecord::State::Running;
+                ++running;
+            }
+            RunRequest request(base);
+            request.scenario.parameters = pointParameters[i];
+            request.scenario.output.dir = (dir / runName(i)).string();
+            request.backend = backend;
+            request.cudaDevice = slots[slot];
+            request.scenarioPath = options.scenario;
+            request.commandLine = options.commandLine;
+            RunCallbacks callbacks;
+            callbacks.progress = [&, slot](const Frame& frame, std::uint64_t first) {
+                const double span = static_cast<double>(request.scenario.steps - first);
+                inFlight[slot] = span > 0 ? static_cast<double>(frame.step - first) / span : 1.0;
+            };
+            callbacks.note = [&, i](const std::string& n) {
+                std::lock_guard lock(mutex);
+                std::fprintf(stderr, "%scellforge-sim: %s: note: %s\n", showBar ? "\r\033[K" : "",
+                             runName(i).c_str(), n.c_str());
+            };
+            RunRecord record;
+            record.state = RunRecord::State::Done;
+            try {
+                record.outcome = executeRun(request, callbacks);
+            } catch (const std::exception& e) {  // the model refused its parameters, ...
+                record.error = e.what();
+            }
+            inFlight[slot] = 0.0;
+            std::lock_guard lock(mutex);
+            --running;
+            const bool interrupted = record.error.empty() && record.outcome.status == "interrupted";
+            if (!interrupted) ++finished;
+            const bool ok = record.error.empty() && record.outcome.status == "completed";
+            if (!ok && !interrupted) ++failed;
+            records[i] = std::move(record);
+            std::fprintf(stderr, "%s%s of %zu: %s in %.2f s (%s)\n", showBar ? "\r\033[K" : "",
+                         runName(i).c_str(), grid.size(), statusText(records[i]).c_str(),
+                         records[i].outcome.wallSeconds, pointText(axes, grid[i]).c_str());
+            try {
+                writeSummary(dir, axes, grid, records);
+            } catch (const Error& e) {
+                std::fprintf(stderr, "cellforge-sim: %s\n", e.what());
+            }
+        }
+    };
+    std::vector<std::thread> threads;
+    for (std::size_t s = 0; s < slots.size(); ++s)
+        threads.emplace_back(worker, s);
+
+    // The bar: runs finished, and in the ETA the part of the running ones already done.
+    for (;;) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        std::lock_guard lock(mutex);
+        const bool over =
+            (finished == grid.size() || next >= grid.size() || interruptRequested()) &&
+            running == 0;
+        if (showBar) {
+            double done = static_cast<double>(finished);
+            for (const auto& f : inFlight)
+                done += f.load();
+            const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+            const double eta =
+                done > 0 ? elapsed * (static_cast<double>(grid.size()) - done) / done : -1.0;
+            std::fprintf(
+                stderr, "\r\033[K%s",
+                sweepBar(finished, running, failed, grid.size(), done, over ? 0 : eta).c_str());
+            if (over) std::fputc('\n', stderr);
+        }
+        if (over) break;
+    }
+    for (std::thread& t : threads)
+        t.join();
+    writeSummary(dir, axes, grid, records);
+
+    std::vector<std::string> missing;  // interrupted or never started
+    for (std::size_t i = 0; i < records.size(); ++i)
+        if (records[i].state != RunRecord::State::Done ||
+            records[i].outcome.status == "interrupted")
+            missing.push_back(runName(i));
+    std::printf("sweep of %zu runs of '%s' on %s: %zu ok, %zu failed, %zu missing\nsummary: %s\n",
+                grid.size(), base.model->name.c_str(), std::string(toString(backend)).c_str(),
+                finished - failed, failed, missing.size(), (dir / "summary.csv").string().c_str());
+    if (interruptRequested()) {
+        std::string list;
+        for (const std::string& m : missing)
+            list += (list.empty() ? "" : ", ") + m;
+        std::fprintf(stderr, "cellforge-sim: interrupted; missing: %s (finished runs kept)\n",
+                     list.c_str());
+        return kExitInterrupted;
+    }
+    return failed > 0 ? kExitRunFailed : kExitOk;
+}
+
+}  // namespace cf::cli
