@@ -177,6 +177,21 @@ void GlidingModelBase::requireReset() const {
     if (!params_) throw SimulationError("gliding: the model has not been reset");
 }
 
+void GlidingModelBase::checkFixedStep(double limit) const {
+    if (limit >= p_.dt) return;
+    throw SimulationError("gliding: step " + std::to_string(s_.step) +
+                          ": time.dt = " + formatShort(p_.dt, 3) + " exceeds the advective limit " +
+                          formatShort(limit, 3) +
+                          " (time.cout / CFL rate); lower time.dt or use time.dt_mode = cfl");
+}
+
+void GlidingModelBase::checkStepSize(double dt) const {
+    if (dt >= 1e-8) return;
+    throw SimulationError("gliding: step " + std::to_string(s_.step) +
+                          ": the outer step collapsed to " + formatShort(dt, 3) +
+                          " T: the state is blowing up");
+}
+
 void GlidingModelBase::setLiveParameters(const ParamSet& params) {
     requireReset();
     ParamSet merged = withLiveValues(*params_, params);

@@ -93,6 +93,11 @@ protected:
     // One outer step of the backend (design 2).
     virtual void outerStep() = 0;
     void requireReset() const;
+    // Fixed steps (time.dt_mode = fixed): throws SimulationError naming the step when time.dt
+    // exceeds the advective limit (time.cout / CFL rate), before the step is taken.
+    void checkFixedStep(double limit) const;
+    // Throws SimulationError when the outer step collapsed below 1e-8 T (a blow-up).
+    void checkStepSize(double dt) const;
     // stateMetrics of s_ (which the backend brought up to date), the motor counters of
     // `motors` and the stage times.
     std::vector<Metric> metricsOf(std::int32_t substepsMax, std::int64_t clampCount) const;

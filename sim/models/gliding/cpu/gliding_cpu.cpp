@@ -149,19 +149,10 @@ private:
         if (p_.dtMode == static_cast<std::int32_t>(DtMode::Fixed)) {
             // cflStep gives min(C_out/rate, growth x dt_prev) with growth >= 1 and dt_prev =
             // time.dt, so it is below time.dt exactly when the advective limit is.
-            if (limit < p_.dt)
-                throw SimulationError(
-                    "gliding: step " + std::to_string(s_.step) +
-                    ": time.dt = " + formatShort(p_.dt, 3) + " exceeds the advective limit " +
-                    formatShort(limit, 3) +
-                    " (time.cout / CFL rate); lower time.dt or use time.dt_mode = cfl");
+            checkFixedStep(limit);
             dt = p_.dt;
         }
-        if (!(dt >= 1e-8))
-            throw SimulationError("gliding: step " + std::to_string(s_.step) +
-                                  ": the outer step collapsed to " + formatShort(dt, 3) +
-                                  " T (CFL rate " + formatShort(p_.courantOut / dt, 3) +
-                                  "): the state is blowing up");
+        checkStepSize(dt);
         smol_->step(p_, t_, s_.filaments, dt, flow);
         lap(Stage::Filaments);
         // Motors sub-cycle to t + dt on the new filaments (design 2.5), then their force.

@@ -250,22 +250,14 @@ private:
         if (p_.dtMode == static_cast<std::int32_t>(DtMode::Fixed)) {
             const double rate = d.smol.cflRate(p_, flow);
             const double limit = rate > 0 ? p_.courantOut / rate : p_.dt;
-            if (limit < p_.dt)
-                throw SimulationError(
-                    "gliding: step " + std::to_string(s_.step) +
-                    ": time.dt = " + formatShort(p_.dt, 3) + " exceeds the advective limit " +
-                    formatShort(limit, 3) +
-                    " (time.cout / CFL rate); lower time.dt or use time.dt_mode = cfl");
+            checkFixedStep(limit);
             dt = p_.dt;
             d.smol.step(p_, dt, flow);
         } else {
             d.smol.step(p_, flow);
             dt = d.smol.scalars().dt;  // the motors sub-cycle to t + dt: they need it here
         }
-        if (!(dt >= 1e-8))
-            throw SimulationError("gliding: step " + std::to_string(s_.step) +
-                                  ": the outer step collapsed to " + formatShort(dt, 3) +
-                                  " T: the state is blowing up");
+        checkStepSize(dt);
         timer_.mark(1, stream_);
         const double* psi = d.smol.devicePsi();
         if (p_.motorsEnabled) d.motors.advance(p_, psi, dt);
