@@ -7,6 +7,7 @@
 #include <limits>
 #include <utility>
 
+#include "gui/volume_settings.hpp"
 #include "sim/core/errors.hpp"
 
 #if CELLFORGE_HAVE_CUDA
@@ -18,13 +19,6 @@
 namespace cf::gui {
 
 namespace {
-
-std::string joined(const std::vector<std::string>& names) {
-    std::string out;
-    for (const std::string& n : names)
-        out += (out.empty() ? "" : ", ") + n;
-    return out.empty() ? "none" : out;
-}
 
 std::string dimsText(const VectorFieldView& v) {
     return std::to_string(v.dims[0]) + "x" + std::to_string(v.dims[1]) + "x" +
@@ -81,7 +75,7 @@ const VectorFieldView& findVectorView(const ModelViews& views, const std::string
         if (name.empty() || v.name == name) return v;
     if (name.empty()) throw ParameterError(option + "the model offers no vector view");
     throw ParameterError(option + "no vector view '" + name +
-                         "' (there are: " + joined(vectorViewNames(views)) + ")");
+                         "' (there are: " + joinedNames(vectorViewNames(views)) + ")");
 }
 
 int autoStride(const VectorFieldView& view) {

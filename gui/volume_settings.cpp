@@ -19,13 +19,6 @@ std::string trimmed(std::string s) {
     return s;
 }
 
-std::string joined(const std::vector<std::string>& names) {
-    std::string out;
-    for (const std::string& n : names)
-        out += (out.empty() ? "" : ", ") + n;
-    return out;
-}
-
 }  // namespace
 
 SliceSettings parseSlices(const std::string& text) {
@@ -100,7 +93,7 @@ const VolumeView& findVolumeView(const ModelViews& views, const std::string& nam
         if (name.empty() || volumeName(v) == name) return v;
     if (views.volumes.empty()) throw ParameterError(option + "the model offers no volume view");
     throw ParameterError(option + "no volume view '" + name +
-                         "' (there are: " + joined(volumeViewNames(views)) + ")");
+                         "' (there are: " + joinedNames(volumeViewNames(views)) + ")");
 }
 
 VolumeInfo describeVolume(const ModelViews& views, const VolumeView& view,
@@ -121,6 +114,13 @@ VolumeInfo describeVolume(const VolumeView& view, const std::string& shownChanne
     info.channels = volumeChannels(view);
     info.shownChannel = shownChannel;
     return info;
+}
+
+std::string joinedNames(const std::vector<std::string>& names) {
+    std::string out;
+    for (const std::string& n : names)
+        out += (out.empty() ? "" : ", ") + n;
+    return out.empty() ? "none" : out;
 }
 
 }  // namespace cf::gui

@@ -35,6 +35,8 @@ std::vector<std::string> volumeChannels(const VolumeView& view);
 std::string volumeName(const VolumeView& view);
 // The names of the model's volume views, in order.
 std::vector<std::string> volumeViewNames(const ModelViews& views);
+// "a, b, c" for messages that list what there is; "none" for an empty list.
+std::string joinedNames(const std::vector<std::string>& names);
 // The volume called `name` (empty: the first). Throws ParameterError, prefixed by `option`
 // (e.g. "--volume: "), naming the volumes there are.
 const VolumeView& findVolumeView(const ModelViews& views, const std::string& name,

@@ -6,6 +6,7 @@
 #include <limits>
 #include <utility>
 
+#include "gui/volume_settings.hpp"
 #include "sim/core/errors.hpp"
 
 #if CELLFORGE_HAVE_CUDA
@@ -19,13 +20,6 @@
 namespace cf::gui {
 
 namespace {
-
-std::string joined(const std::vector<std::string>& names) {
-    std::string out;
-    for (const std::string& n : names)
-        out += (out.empty() ? "" : ", ") + n;
-    return out.empty() ? "none" : out;
-}
 
 struct Chosen {
     const VolumeCategoryChannel* category = nullptr;
@@ -43,7 +37,7 @@ Chosen chooseChannel(const VolumeView& view, const std::string& channel) {
         if (channel.empty())
             throw ParameterError("volume '" + view.name + "' has no channels to draw");
         throw ParameterError("volume '" + view.name + "' has no channel '" + channel +
-                             "' (it has: " + joined(volumeChannels(view)) + ")");
+                             "' (it has: " + joinedNames(volumeChannels(view)) + ")");
     }
     return c;
 }
