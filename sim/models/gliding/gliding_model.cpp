@@ -185,6 +185,26 @@ void GlidingModelBase::checkFixedStep(double limit) const {
                           " (time.cout / CFL rate); lower time.dt or use time.dt_mode = cfl");
 }
 
+void GlidingModelBase::checkSummaryFinite() const {
+    const auto check = [&](const std::vector<double>& values, const char* name, int per) {
+        for (std::size_t i = 0; i < values.size(); ++i)
+            if (!std::isfinite(values[i])) {
+                const std::size_t cell = i / static_cast<std::size_t>(per);
+                throw SimulationError(
+                    "gliding: step " + std::to_string(s_.step) + ": " + name + " is " +
+                    formatShort(values[i], 3) + " at cell (" +
+                    std::to_string(cell % static_cast<std::size_t>(p_.n)) + ", " +
+                    std::to_string(cell / static_cast<std::size_t>(p_.n)) + ")" +
+                    (per > 1 ? ", theta index " + std::to_string(i % per) : std::string()));
+            }
+    };
+    check(s_.filaments.psi, "psi", t_.ntheta);
+    check(s_.boundCoarse, "bound_motors", 1);
+    check(s_.free, "free_motors", 1);
+    check(s_.u, "flow u", 1);
+    check(s_.v, "flow v", 1);
+}
+
 void GlidingModelBase::checkStepSize(double dt) const {
     if (dt >= 1e-8) return;
     throw SimulationError("gliding: step " + std::to_string(s_.step) +

@@ -96,6 +96,10 @@ protected:
     // Fixed steps (time.dt_mode = fixed): throws SimulationError naming the step when time.dt
     // exceeds the advective limit (time.cout / CFL rate), before the step is taken.
     void checkFixedStep(double limit) const;
+    // Throws SimulationError naming the step, field and cell of the first non-finite value of
+    // Psi, the motor sums or the flow in s_ (a non-finite bound motor makes its tail's sum
+    // non-finite, so the packed motors need not be read: the Runner checks after every batch).
+    void checkSummaryFinite() const;
     // Throws SimulationError when the outer step collapsed below 1e-8 T (a blow-up).
     void checkStepSize(double dt) const;
     // stateMetrics of s_ (which the backend brought up to date), the motor counters of
