@@ -197,6 +197,21 @@ void boundPolarisation(const GlidingTables& t, const HostState& s, const MotorSt
         }
 }
 
+// Sum F2 dx dy over the nodes from the two gathers (total), and sum(bound motors x p) with its
+// absolute scale (boundPolarisation): the two sides of the force identity of T8.
+void forceTotals(const GlidingParams& p, const GlidingTables& t, const HostState& s,
+                 const MotorState& ms, double total[2], double pol[2], double absolute[2]) {
+    std::vector<double> w, fx, fy;
+    gliding::boundGather(p, t, s, ms, w);
+    gliding::forceGather(p, t, w, fx, fy);
+    total[0] = total[1] = 0;
+    for (std::size_t g = 0; g < fx.size(); ++g) {
+        total[0] += fx[g] * t.dx * t.dx;
+        total[1] += fy[g] * t.dx * t.dx;
+    }
+    boundPolarisation(t, s, ms, pol, absolute);
+}
+
 // T8 motor and force invariants (G:445-448) on the 64^2 x 16^2 ring lattice with the dry
 // filament step (CFL steps) and the motors sub-cycled after each, 10 outer steps:
 // - Mf + Mb,coarse == M at every tail, bitwise (Mf = M - Mb,coarse with M = 1: the sum rounds
@@ -242,16 +257,8 @@ TEST(GlidingMotors, MotorAndForceInvariantsOnTheRingLattice) {
     EXPECT_EQ(ms.clampCount, 0);
     EXPECT_GT(meanBound, 0.1);  // the motors did bind (the invariants are not vacuous)
 
-    std::vector<double> w, fx, fy;
-    gliding::boundGather(p, t, s, ms, w);
-    gliding::forceGather(p, t, w, fx, fy);
-    double total[2] = {0, 0};
-    for (std::size_t g = 0; g < fx.size(); ++g) {
-        total[0] += fx[g] * t.dx * t.dx;
-        total[1] += fy[g] * t.dx * t.dx;
-    }
-    double pol[2], absolute[2];
-    boundPolarisation(t, s, ms, pol, absolute);
+    double total[2], pol[2], absolute[2];
+    forceTotals(p, t, s, ms, total, pol, absolute);
     for (int a = 0; a < 2; ++a) {
         const double expect = p.force * pol[a];
         const double scale = std::fabs(p.force) * absolute[a];
@@ -364,16 +371,8 @@ TEST(GlidingMotors, ForceTotalOfAPolarStateAndThreadIndependence) {
     }
     EXPECT_TRUE(ms.mb == serial.mb);
     EXPECT_TRUE(ms.coarse == serial.coarse);
-    std::vector<double> w, fx, fy;
-    gliding::boundGather(p, t, s, ms, w);
-    gliding::forceGather(p, t, w, fx, fy);
-    double total[2] = {0, 0};
-    for (std::size_t g = 0; g < fx.size(); ++g) {
-        total[0] += fx[g] * t.dx * t.dx;
-        total[1] += fy[g] * t.dx * t.dx;
-    }
-    double pol[2], absolute[2];
-    boundPolarisation(t, s, ms, pol, absolute);
+    double total[2], pol[2], absolute[2];
+    forceTotals(p, t, s, ms, total, pol, absolute);
     for (int a = 0; a < 2; ++a) {
         const double expect = p.force * pol[a];
         const double scale = std::fabs(p.force) * absolute[a];
