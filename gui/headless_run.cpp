@@ -183,8 +183,8 @@ int runHeadless(const HeadlessOptions& o, const ModelRegistry& registry) {
         ++frameIndex;
     };
 
-    std::fprintf(stderr, "cellforge: %s on %s, renderer %s\n", sc.model->name.c_str(),
-                 std::string(toString(backend)).c_str(), context.description().c_str());
+    std::fprintf(stderr, "cellforge: %s, backend %s, renderer %s\n", sc.model->name.c_str(),
+                 backendLine(backend).c_str(), context.description().c_str());
     drawFrame();
     while (model->step() < steps && !interruptRequested()) {
         model->advance(std::min(every, steps - model->step()));

@@ -76,7 +76,7 @@ MainWindow::MainWindow(const DesktopOptions& options, QWidget* parent)
     poll_->start(50);
     restoreSettings();
     openScenario(
-        QString::fromStdString(options_.scenario.value_or(bundledScenarioDir() + "/default.toml")));
+        QString::fromStdString(options_.scenario.value_or(bundledScenarioDir() + "/welcome.toml")));
 }
 
 MainWindow::~MainWindow() = default;
@@ -271,8 +271,17 @@ void MainWindow::buildActions() {
         const QString text = QInputDialog::getMultiLineText(
             this, tr("Presentation caption"), tr("Shown across the bottom in presentation mode:"),
             caption_, &ok);
-        if (ok) caption_ = text;
+        if (ok) {
+            caption_ = text;
+            captionEdited_ = true;
+        }
     });
+    QAction* captions = make("captions", tr("Scenario &captions"), {}, [] {});
+    captions->setCheckable(true);
+    captions->setChecked(true);
+    captions->setToolTip(
+        tr("Show the captions a guided scenario (e.g. the welcome) writes "
+           "across the view as it runs"));
     QAction* about = make("about", tr("&About Cellforge"), {}, [this] {
         QMessageBox::about(
             this, tr("About Cellforge"),
@@ -299,7 +308,7 @@ void MainWindow::buildActions() {
     QMenu* sim = menuBar()->addMenu(tr("&Simulation"));
     sim->addActions({play, step, reset});
     QMenu* view = menuBar()->addMenu(tr("&View"));
-    view->addActions({fit, present, caption});
+    view->addActions({fit, present, caption, captions});
     view->addSeparator();
     for (QDockWidget* dock : findChildren<QDockWidget*>())
         view->addAction(dock->toggleViewAction());
@@ -319,6 +328,20 @@ void MainWindow::buildActions() {
         if (runner_) runner_->setStepsPerBatch(static_cast<std::uint64_t>(v));
     });
     bar->addWidget(stepsPerFrame_);
+    bar->addWidget(new QLabel(tr(" Speed limit "), this));
+    speedLimit_ = new QDoubleSpinBox(this);
+    speedLimit_->setObjectName("speedLimit");
+    speedLimit_->setRange(0, 1e6);
+    speedLimit_->setDecimals(0);
+    speedLimit_->setSuffix(tr(" steps/s"));
+    speedLimit_->setSpecialValueText(tr("full speed"));
+    speedLimit_->setToolTip(
+        tr("Play no faster than this (0: as fast as the backend runs); "
+           "guided scenarios set their own pace"));
+    connect(speedLimit_, &QDoubleSpinBox::valueChanged, this, [this](double v) {
+        if (runner_) runner_->setMaxStepsPerSecond(v);
+    });
+    bar->addWidget(speedLimit_);
     bar->addSeparator();
     bar->addActions({shot, record, fit});
 }
@@ -329,6 +352,11 @@ bool MainWindow::openScenario(const QString& path) {
         const Backend backend = resolveModelBackend(*sc.model, options_.backend, sc.backend);
         auto runner = std::make_unique<Runner>(*sc.model, backend, sc.parameters, sc.seed);
         runner->setStepsPerBatch(static_cast<std::uint64_t>(stepsPerFrame_->value()));
+        {
+            const QSignalBlocker quiet(speedLimit_);  // the new runner gets it just below
+            speedLimit_->setValue(sc.about.stepsPerSecond);
+        }
+        runner->setMaxStepsPerSecond(speedLimit_->value());
         auto exchange = std::make_shared<ViewExchange>();
         runner->setViewExchange(exchange);
         stopRecording();  // a movie shows one run
@@ -341,6 +369,7 @@ bool MainWindow::openScenario(const QString& path) {
         parameters_->setFileBaseDirectory(QFileInfo(path).absolutePath());
         refreshModelText(false);
         caption_ = QString::fromStdString(scenario_->model->description);
+        captionEdited_ = false;
         plots_->clear();
         plots_->setTimeUnit(QString::fromStdString(scenario_->model->timeUnit));
         browser_->selectPath(path);
@@ -352,9 +381,13 @@ bool MainWindow::openScenario(const QString& path) {
                            .arg(QFileInfo(path).fileName(),
                                 QString::fromStdString(scenario_->model->name),
                                 QString::fromStdString(std::string(toString(backend)))));
-        log(Level::Info, tr("opened %1: model %2 on %3")
+        log(Level::Info, tr("opened %1: model %2, backend %3")
                              .arg(path, QString::fromStdString(scenario_->model->name),
-                                  QString::fromStdString(std::string(toString(backend)))));
+                                  QString::fromStdString(backendLine(backend))));
+        if (!scenario_->about.captions.empty()) {  // a guided scenario starts by itself
+            runner_->play();
+            action("play")->setChecked(true);
+        }
         return true;
     } catch (const std::exception& e) {
         showError(tr("cannot open %1: %2").arg(path, QString::fromStdString(e.what())));
@@ -495,10 +528,19 @@ void MainWindow::poll() {
     hud.step = frame->step;
     hud.backend = std::string(toString(runner_->backend()));
     hud.metrics = frame->metrics;
-    if (presenting_) hud.caption = caption_.toStdString();
+    hud.caption = shownCaption(frame->step).toStdString();
     hud.quick =
         makeQuickParams(runner_->parameters(), defaultQuickKeys(scenario_->model->parameters()));
     viewport_->setOverlayState(std::move(hud));
+}
+
+// A caption the user typed (presentation mode), else the scenario's caption for this step
+// (guided scenarios, when shown), else the model's description in presentation mode.
+QString MainWindow::shownCaption(std::uint64_t step) const {
+    if (presenting_ && captionEdited_) return caption_;
+    if (!scenario_->about.captions.empty() && action("captions")->isChecked())
+        return QString::fromStdString(scenario_->about.captionAt(step));
+    return presenting_ ? caption_ : QString();
 }
 
 void MainWindow::restoreSettings() {

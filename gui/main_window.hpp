@@ -18,6 +18,7 @@
 
 class QAction;
 class QDockWidget;
+class QDoubleSpinBox;
 class QLabel;
 class QPlainTextEdit;
 class QSpinBox;
@@ -108,6 +109,7 @@ private:
     std::optional<render::CameraPath> recordPath_;
     void onRecordedFrame(const QImage& frame, std::uint64_t step);
     QSpinBox* stepsPerFrame_ = nullptr;
+    QDoubleSpinBox* speedLimit_ = nullptr;  // steps per second, 0: full speed
     QLabel* status_ = nullptr;
     QTimer* poll_ = nullptr;
     std::uint64_t lastFrameIndex_ = 0;
@@ -118,8 +120,10 @@ private:
     std::vector<PendingTask> pending_;
     bool checkpointLoading_ = false;
     bool presenting_ = false;
-    QByteArray dockState_;  // the layout to return to after presentation mode
-    QString caption_;       // presentation caption; the model's description by default
+    QByteArray dockState_;        // the layout to return to after presentation mode
+    QString caption_;             // presentation caption; the model's description by default
+    bool captionEdited_ = false;  // the user's caption wins over the scenario's captions
+    QString shownCaption(std::uint64_t step) const;
     void track(const QString& done, std::future<void> result);
     bool errorShown_ = false;
 };

@@ -131,6 +131,9 @@ ScenarioEntry readScenarioEntry(const QString& path, const ModelRegistry& regist
     try {
         const Scenario sc = loadScenario(path.toStdString(), registry);
         e.model = QString::fromStdString(sc.model->name);
+        if (!sc.about.title.empty()) e.comment.title = QString::fromStdString(sc.about.title);
+        e.demonstrates = QString::fromStdString(sc.about.demonstrates);
+        e.reproduces = QString::fromStdString(sc.about.reproduces);
     } catch (const std::exception& ex) {
         e.error = QString::fromStdString(ex.what());
     }
@@ -281,8 +284,11 @@ void ScenarioBrowser::rebuildTree() {
         item->setData(0, kPathRole, e.path);
         item->setData(0, kErrorRole, e.error);
         if (e.error.isEmpty()) {
-            item->setText(
-                0, QString("%1\n%2.toml").arg(titleUnderModel(e.comment.title, e.model), e.name));
+            // Title, then two lines: what it demonstrates and which paper it reproduces.
+            const QString title = titleUnderModel(e.comment.title, e.model);
+            item->setText(0, e.demonstrates.isEmpty()
+                                 ? QString("%1\n%2.toml").arg(title, e.name)
+                                 : QString("%1\n%2\n%3").arg(title, e.demonstrates, e.reproduces));
             item->setIcon(0, QIcon(thumbnailFor(e)));
             item->setToolTip(
                 0, QString("<b>%1</b><br>%2<br><i>%3</i>")
@@ -367,8 +373,12 @@ void ScenarioBrowser::showDetails() {
         open_->setToolTip(it->error);
         return;
     }
-    details_->setText(QString("<b>%1</b><p>%2</p><p>Model: %3<br><i>%4</i></p>")
-                          .arg(it->comment.title.toHtmlEscaped(),
+    QString about;
+    if (!it->demonstrates.isEmpty())
+        about = tr("<p>%1</p><p><i>Reproduces:</i> %2</p>")
+                    .arg(it->demonstrates.toHtmlEscaped(), it->reproduces.toHtmlEscaped());
+    details_->setText(QString("<b>%1</b>%2<p>%3</p><p>Model: %4<br><i>%5</i></p>")
+                          .arg(it->comment.title.toHtmlEscaped(), about,
                                it->comment.description.toHtmlEscaped(), it->model.toHtmlEscaped(),
                                shortPath(it->path).toHtmlEscaped()));
     details_->setToolTip(QString("<pre>%1</pre>").arg(it->comment.full.toHtmlEscaped()));

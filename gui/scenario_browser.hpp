@@ -30,12 +30,14 @@ struct ScenarioComment {
 ScenarioComment parseScenarioComment(const QString& tomlText, const QString& fallbackTitle);
 
 struct ScenarioEntry {
-    QString path;   // absolute
-    QString name;   // file name without .toml
-    QString model;  // the `model` key, even when the file does not load; empty if none
-    ScenarioComment comment;
-    QString error;      // why the file does not load; empty when it does
-    QString thumbnail;  // <dir>/thumbnails/<name>.png when it exists, else empty
+    QString path;             // absolute
+    QString name;             // file name without .toml
+    QString model;            // the `model` key, even when the file does not load; empty if none
+    ScenarioComment comment;  // its title is [about] title when the file has one
+    QString demonstrates;     // [about] demonstrates: one line on what it shows
+    QString reproduces;       // [about] reproduces: one line on the paper it follows
+    QString error;            // why the file does not load; empty when it does
+    QString thumbnail;        // <dir>/thumbnails/<name>.png when it exists, else empty
 };
 // Reads the file's comment and model and checks that it loads with `registry`.
 ScenarioEntry readScenarioEntry(const QString& path, const ModelRegistry& registry);

@@ -88,6 +88,7 @@ public:
     ImGuiOverlay& overlay() { return *overlay_; }
     // What the overlay shows; the viewport fills fps, upload path, legend and channels.
     void setOverlayState(OverlayState state) { overlayState_ = std::move(state); }
+    const OverlayState& overlayState() const { return overlayState_; }
 
 signals:
     void viewsShown(quint64 step);

@@ -54,6 +54,7 @@ picture_args() {  # scenario name -> the run's arguments besides the scenario
     epidermis-full)     echo --steps 4000 --color delta ;;
     spheres-benchmark-b) echo --steps 1 ;;  # 2M agents: one step is seconds on a CPU
     spheres-spheroid)   echo --steps 300 --color clone ;;
+    welcome)            echo --steps 1500 --color clone ;;  # the spheroid, later on
     cardiac-aliev-panfilov) echo --steps 2500 --slices off,off,mid ;;  # the wave half way
     *)                  echo --steps "$steps" ;;
   esac

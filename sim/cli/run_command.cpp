@@ -189,6 +189,7 @@ int runScenario(const ModelRegistry& registry, const RunOptions& options) {
     request.resume = options.resume;
     const std::uint64_t steps = request.scenario.steps;
 
+    std::fprintf(stderr, "cellforge-sim: backend %s\n", backendLine(request.backend).c_str());
     installInterruptHandler();
     const bool showProgress = stderrIsTerminal();
     bool lineOpen = false;  // a progress line waits for its newline

@@ -85,6 +85,13 @@ std::string cudaStatus() {
     return probeCuda().status;
 }
 
+std::string backendLine(Backend chosen) {
+    if (chosen == Backend::Cuda) return "cuda (" + cudaStatus() + ")";
+    if (!builtWithCuda()) return "cpu (this build has no CUDA backend)";
+    if (!isAvailable(Backend::Cuda)) return "cpu (CUDA unavailable: " + cudaStatus() + ")";
+    return "cpu (CUDA available, not chosen)";
+}
+
 int cudaDeviceCount() {
 #if CELLFORGE_HAVE_CUDA
     if (!probeCuda().available) return 0;

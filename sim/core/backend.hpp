@@ -25,6 +25,11 @@ bool isAvailable(Backend b);
 // ...) or the device's name when it is available.
 std::string cudaStatus();
 
+// The one line a program logs when a run starts, saying which backend runs it and why:
+// "cuda (NVIDIA H100 80GB HBM3)", "cpu (CUDA unavailable: no CUDA-capable device is
+// detected)", "cpu (this build has no CUDA backend)" or "cpu (CUDA available, not chosen)".
+std::string backendLine(Backend chosen);
+
 // The best available backend: Cuda when available, else Cpu.
 Backend defaultBackend();
 

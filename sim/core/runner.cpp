@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 
 #include "sim/core/cuda_device.hpp"
 #include "sim/io/checkpoint.hpp"
@@ -183,6 +184,11 @@ void Runner::setStepsPerBatch(std::uint64_t steps) {
     stepsPerBatch_ = std::max<std::uint64_t>(1, steps);
 }
 
+void Runner::setMaxStepsPerSecond(double stepsPerSecond) {
+    maxStepsPerSecond_ = std::isfinite(stepsPerSecond) ? std::max(0.0, stepsPerSecond) : 0.0;
+    wake_.notify_all();  // a waiting batch re-reads the limit
+}
+
 void Runner::setPublishState(bool publish) {
     publishState_ = publish;
 }
@@ -280,7 +286,11 @@ void Runner::publish(double stepsPerSecond) {
 
 void Runner::runBatch() {
     const std::uint64_t now = model_->step();
-    std::uint64_t until = std::min(targetStep_, now + stepsPerBatch_.load());
+    const double pace = maxStepsPerSecond_.load();
+    std::uint64_t batch = stepsPerBatch_.load();
+    if (pace > 0)  // about 30 batches a second under a limit
+        batch = std::clamp<std::uint64_t>(static_cast<std::uint64_t>(pace / 30.0), 1, batch);
+    std::uint64_t until = std::min(targetStep_, now + batch);
     for (const auto& o : observers_)
         until = std::min(until, o->nextStep(now));
     const std::uint64_t n = until > now ? until - now : 0;
@@ -295,7 +305,18 @@ void Runner::runBatch() {
     if (model_->step() >= targetStep_) playing_ = false;
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    publish(seconds > 0 ? static_cast<double>(n) / seconds : 0.0);
+    const double rate = seconds > 0 ? static_cast<double>(n) / seconds : 0.0;
+    publish(pace > 0 && rate > pace ? pace : rate);
+    if (pace > 0 && n > 0) {
+        // Wait out the rest of the batch's share of time; commands (pause, edits) and a
+        // changed limit end the wait early.
+        const auto due = t0 + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                  std::chrono::duration<double>(static_cast<double>(n) / pace));
+        std::unique_lock lock(mutex_);
+        wake_.wait_until(lock, due, [&] {
+            return quit_ || !queue_.empty() || maxStepsPerSecond_.load() != pace;
+        });
+    }
 }
 
 void Runner::threadMain() {

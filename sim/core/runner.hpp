@@ -72,6 +72,10 @@ public:
     // `observeNow`: also show it the current state right away (the first row of a series).
     std::future<void> addObserver(std::shared_ptr<StepObserver> observer, bool observeNow = false);
     void setStepsPerBatch(std::uint64_t steps);
+    // Plays no faster than this many steps per second of wall time (0: as fast as it runs),
+    // e.g. so that a class can follow a run that would otherwise be over in seconds. Batches
+    // shrink to about 30 per second under a limit, so the motion stays smooth.
+    void setMaxStepsPerSecond(double stepsPerSecond);
     // Publishes the model's views into `exchange` after each batch (at most once per
     // `minInterval` while playing; always after reset, load and single steps), for a
     // drawing thread. nullptr stops it.
@@ -131,6 +135,7 @@ private:
     std::uint64_t targetStep_ = UINT64_MAX;  // stop when reached (stepBy / runUntil)
     std::vector<std::shared_ptr<StepObserver>> observers_;
     std::atomic<std::uint64_t> stepsPerBatch_{10};
+    std::atomic<double> maxStepsPerSecond_{0.0};
     std::atomic<bool> publishState_{false};
     std::shared_ptr<ViewExchange> viewExchange_;  // guarded by mutex_
     std::chrono::milliseconds viewInterval_{15};

@@ -4,6 +4,7 @@
 #include <toml++/toml.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -159,7 +160,82 @@ void readOutput(const Reader& rd, const toml::table& out, OutputSettings& o) {
     }
 }
 
+std::string oneLine(const Reader& rd, const toml::node& n, const std::string& key) {
+    std::string text = rd.string(n, key);
+    if (text.find('\n') != std::string::npos)
+        fail(rd.file(), n.source(), "'" + key + "' must be one line");
+    return text;
+}
+
+void readCaptions(const Reader& rd, const toml::node& n, ScenarioAbout& about) {
+    const toml::array* list = n.as_array();
+    if (list == nullptr)
+        fail(
+            rd.file(), n.source(),
+            "'about.captions' must be an array of tables ([[about.captions]]), not " + typeName(n));
+    for (const toml::node& item : *list) {
+        const toml::table& t = rd.table(item, "about.captions");
+        ScenarioCaption c;
+        bool hasText = false;
+        for (auto&& [k, v] : t) {
+            const std::string key(k.str());
+            if (key == "step") {
+                c.step = rd.count(v, "about.captions.step", 1'000'000'000'000ULL);
+            } else if (key == "text") {
+                c.text = rd.string(v, "about.captions.text");
+                hasText = true;
+            } else {
+                rd.unknown(k, "[[about.captions]]", "step, text");
+            }
+        }
+        if (!hasText) fail(rd.file(), item.source(), "a caption needs 'text'");
+        if (!about.captions.empty() && c.step <= about.captions.back().step)
+            fail(rd.file(), item.source(),
+                 "captions must be in increasing 'step' order (" + std::to_string(c.step) +
+                     " follows " + std::to_string(about.captions.back().step) + ")");
+        about.captions.push_back(std::move(c));
+    }
+}
+
+double pace(const Reader& rd, const toml::node& n) {
+    const std::optional<double> v = n.value<double>();  // an integer reads as a real too
+    if (!v || (!n.is_integer() && !n.is_floating_point()))
+        fail(rd.file(), n.source(),
+             "'about.steps_per_second' must be a number, not " + typeName(n));
+    if (!std::isfinite(*v) || *v < 0 || *v > 1e9)
+        fail(rd.file(), n.source(),
+             "'about.steps_per_second' must be in [0, 1e9] (0: full speed), not " +
+                 std::to_string(*v));
+    return *v;
+}
+
+void readAbout(const Reader& rd, const toml::table& t, ScenarioAbout& about) {
+    for (auto&& [k, v] : t) {
+        const std::string key(k.str());
+        if (key == "title")
+            about.title = oneLine(rd, v, "about.title");
+        else if (key == "demonstrates")
+            about.demonstrates = oneLine(rd, v, "about.demonstrates");
+        else if (key == "reproduces")
+            about.reproduces = oneLine(rd, v, "about.reproduces");
+        else if (key == "captions")
+            readCaptions(rd, v, about);
+        else if (key == "steps_per_second")
+            about.stepsPerSecond = pace(rd, v);
+        else
+            rd.unknown(k, "[about]",
+                       "title, demonstrates, reproduces, steps_per_second, [[about.captions]]");
+    }
+}
+
 }  // namespace
+
+std::string ScenarioAbout::captionAt(std::uint64_t step) const {
+    std::string shown;
+    for (const ScenarioCaption& c : captions)
+        if (c.step <= step) shown = c.text;
+    return shown;
+}
 
 Scenario parseScenario(std::string_view text, const std::string& sourceName,
                        const ModelRegistry& registry, const std::filesystem::path& baseDirectory) {
@@ -208,8 +284,11 @@ Scenario parseScenario(std::string_view text, const std::string& sourceName,
             readOutput(rd, rd.table(v, "output"), sc.output);
         } else if (key == "parameters") {
             readParameters(rd, rd.table(v, "parameters"), sc, baseDirectory);
+        } else if (key == "about") {
+            readAbout(rd, rd.table(v, "about"), sc.about);
         } else {
-            rd.unknown(k, "the scenario", "model, seed, backend, steps, [output], [parameters]");
+            rd.unknown(k, "the scenario",
+                       "model, seed, backend, steps, [output], [parameters], [about]");
         }
     }
     return sc;
@@ -311,6 +390,19 @@ std::string scenarioToToml(const Scenario& sc, const std::filesystem::path& dire
     o << "snapshot_every = " << sc.output.snapshotEvery << "\n";
     o << "series_every = " << sc.output.seriesEvery << "\n";
     o << "checkpoint_every = " << sc.output.checkpointEvery << "\n";
+    if (!sc.about.empty()) {
+        o << "\n[about]\n";
+        if (!sc.about.title.empty()) o << "title = " << tomlString(sc.about.title) << "\n";
+        if (!sc.about.demonstrates.empty())
+            o << "demonstrates = " << tomlString(sc.about.demonstrates) << "\n";
+        if (!sc.about.reproduces.empty())
+            o << "reproduces = " << tomlString(sc.about.reproduces) << "\n";
+        if (sc.about.stepsPerSecond > 0)
+            o << "steps_per_second = " << tomlValue(sc.about.stepsPerSecond) << "\n";
+        for (const ScenarioCaption& c : sc.about.captions)
+            o << "\n[[about.captions]]\nstep = " << c.step << "\ntext = " << tomlString(c.text)
+              << "\n";
+    }
     const ParamTable& table = sc.parameters.table();
     for (const std::string& group : table.groups()) {
         o << "\n[parameters." << group << "]\n";

@@ -13,6 +13,7 @@
 //   checkpoint_every = 0      # steps between checkpoints (0 = only at the end)
 //   [parameters.<group>]
 //   <name> = <value>
+//   [about]                   # optional: title, demonstrates, reproduces, [[about.captions]]
 //
 // Text parameters are TOML strings; multi-line text is written as a literal block
 // ('''...''') so it reads as typed. A relative file path (TextKind::FilePath) is taken
@@ -24,6 +25,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "sim/core/backend.hpp"
 #include "sim/core/model.hpp"
@@ -38,6 +40,33 @@ struct OutputSettings {
     std::uint64_t checkpointEvery = 0;
 };
 
+// What a scenario shows, for the scenario browser, the welcome screen and the docs:
+//   [about]
+//   title = "One ring of gliding filaments"
+//   demonstrates = "..."      # one line: what a viewer sees and learns
+//   reproduces = "..."        # one line: the paper (and figure) it follows
+//   steps_per_second = 60     # the pace the window plays it at (0 or absent: full speed)
+//   [[about.captions]]        # shown over the view from `step` on (the welcome tour)
+//   step = 0
+//   text = "..."
+struct ScenarioCaption {
+    std::uint64_t step = 0;
+    std::string text;
+};
+struct ScenarioAbout {
+    std::string title;
+    std::string demonstrates;
+    std::string reproduces;
+    std::vector<ScenarioCaption> captions;  // in increasing step order
+    double stepsPerSecond = 0.0;
+    bool empty() const {
+        return title.empty() && demonstrates.empty() && reproduces.empty() && captions.empty() &&
+               stepsPerSecond == 0.0;
+    }
+    // The caption shown at `step`: the last one whose step is <= `step` (empty if none).
+    std::string captionAt(std::uint64_t step) const;
+};
+
 struct Scenario {
     const ModelDescriptor* model = nullptr;
     std::uint32_t seed = 1;
@@ -45,6 +74,7 @@ struct Scenario {
     std::uint64_t steps = 1000;
     ParamSet parameters;
     OutputSettings output;
+    ScenarioAbout about;
     std::string source;  // file name (or "<string>") the scenario came from
 
     explicit Scenario(const ModelDescriptor& m) : model(&m), parameters(m.parameters()) {}

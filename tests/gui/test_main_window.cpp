@@ -77,6 +77,32 @@ private slots:
     }
     void cleanupTestCase() { window_.reset(); }
 
+    // The window opens on the welcome scenario: it plays by itself at its own pace (50
+    // steps/s, far below what the spheroid runs at) and its captions follow the steps.
+    void opensOnTheWelcomeScenarioThatExplainsItself() {
+        QVERIFY(window_->scenario() != nullptr);
+        const Scenario& welcome = *window_->scenario();
+        QCOMPARE(QString::fromStdString(welcome.model->name), QString("spheres"));
+        QVERIFY(welcome.about.captions.size() >= 3);
+        QVERIFY(window_->action("play")->isChecked());
+        QCOMPARE(window_->findChild<QDoubleSpinBox*>("speedLimit")->value(), 50.0);
+        QTRY_VERIFY_WITH_TIMEOUT(window_->runner()->latestFrame()->step >= 5, 30000);
+        QVERIFY(waitForShownStep(1));
+        const std::string& first = welcome.about.captions[0].text;
+        QTRY_COMPARE_WITH_TIMEOUT(window_->viewport()->overlayState().caption, first, 10000);
+        const std::uint64_t step = window_->runner()->latestFrame()->step;
+        QVERIFY2(step < 200, "the pace holds it near 50 steps/s");
+        window_->grab().save(QDir::temp().filePath("cellforge-welcome.png"), "PNG");
+        // Captions can be hidden; the next frame shows none.
+        window_->action("captions")->trigger();
+        QTRY_VERIFY_WITH_TIMEOUT(window_->viewport()->overlayState().caption.empty(), 10000);
+        window_->action("captions")->trigger();
+        // The rest of these tests run on the default scenario, opened paused at full speed.
+        QVERIFY(window_->openScenario(scenarios_ + "/default.toml"));
+        QVERIFY(!window_->action("play")->isChecked());
+        QCOMPARE(window_->findChild<QDoubleSpinBox*>("speedLimit")->value(), 0.0);
+    }
+
     // The default scenario (brownian) is open and paused at step 0; playing advances it
     // while the viewport keeps drawing.
     void startsOnTheDefaultScenarioAndPlays() {

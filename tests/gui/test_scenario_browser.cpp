@@ -86,7 +86,14 @@ private slots:
             QTreeWidgetItem* item = scenarioItem(tree, e.path);
             QVERIFY2(item != nullptr, qPrintable(e.path));
             QCOMPARE(item->parent(), groupItem(tree, e.model));
-            QVERIFY(item->text(0).contains(e.name + ".toml"));
+            // Every bundled file says what it demonstrates and what it reproduces: two lines
+            // under the title.
+            QVERIFY2(!e.demonstrates.isEmpty() && !e.reproduces.isEmpty(), qPrintable(e.path));
+            const QStringList lines = item->text(0).split('\n');
+            QCOMPARE(lines.size(), 3);
+            QCOMPARE(lines[1], e.demonstrates);
+            QCOMPARE(lines[2], e.reproduces);
+            QVERIFY(item->toolTip(0).contains(e.name + ".toml"));
             QVERIFY(item->toolTip(0).contains(e.comment.title.toHtmlEscaped()));
             QVERIFY(item->toolTip(0).contains(e.comment.description.left(30).toHtmlEscaped()));
         }
@@ -97,14 +104,15 @@ private slots:
         QCOMPARE(item->parent()->data(0, Qt::UserRole + 2).toString(), QString("brownian"));
         const auto it = std::find_if(browser.entries().begin(), browser.entries().end(),
                                      [&](const ScenarioEntry& e) { return e.path == def; });
-        QCOMPARE(it->comment.title, QString("The default scenario"));
+        QCOMPARE(it->comment.title, QString("Brownian particles"));  // [about] title
         QVERIFY(it->comment.description.startsWith("20,000 Brownian particles"));
         // Under its model's heading a title drops the model's name; natural order.
         const QString movement =
             QFileInfo(kBundled + "/epidermis-movement.toml").absoluteFilePath();
         if (QFileInfo::exists(movement)) {
             QTreeWidgetItem* m = scenarioItem(tree, movement);
-            QVERIFY2(m->text(0).startsWith("Movement only\n"), qPrintable(m->text(0)));
+            QVERIFY2(m->text(0).startsWith("Epidermal mechanics\nSubcellular-element cells"),
+                     qPrintable(m->text(0)));
         }
         QStringList order;
         for (const ScenarioEntry& e : browser.entries())
@@ -112,7 +120,9 @@ private slots:
         if (order.contains("epidermis-table3-128") && order.contains("epidermis-table3-1000"))
             QVERIFY(order.indexOf("epidermis-table3-128") < order.indexOf("epidermis-table3-1000"));
         QVERIFY(browser.selectPath(def));
-        QVERIFY(browser.findChild<QLabel*>("scenarioDetails")->text().contains("20,000 Brownian"));
+        const QString details = browser.findChild<QLabel*>("scenarioDetails")->text();
+        QVERIFY(details.contains("20,000 Brownian"));
+        QVERIFY(details.contains("<i>Reproduces:</i> No paper"));
         saveShot(browser, "scenario_browser", 460, 820);
     }
 

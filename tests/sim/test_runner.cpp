@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <thread>
 
 #include "sim/core/runner.hpp"
 #include "tests/support/counter_model.hpp"
@@ -29,6 +30,30 @@ TEST_F(RunnerTest, StepByRunsExactlyAndPublishesAFrame) {
     waitIdle(r);
     EXPECT_EQ(r.latestFrame()->step, 10u);
     EXPECT_EQ(value(r), 110.0);  // seed + 10 x rate
+}
+
+TEST_F(RunnerTest, SpeedLimitHoldsThePaceAndPauseStillAnswers) {
+    Runner r(desc, Backend::Cpu, params, 0);
+    r.setStepsPerBatch(1000);
+    r.setMaxStepsPerSecond(100.0);  // batches of 3 steps, 30 ms apart
+    const auto start = std::chrono::steady_clock::now();
+    r.play().get();
+    std::this_thread::sleep_for(300ms);
+    r.pause().get();  // answered within a batch, not after the wait for the whole run
+    waitIdle(r);
+    const double waited =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const std::uint64_t steps = r.latestFrame()->step;
+    // The counter model steps in microseconds, so without the limit it would be at tens of
+    // thousands. Upper bound only (a loaded machine may run slower, never faster): 100 steps/s
+    // over the time waited, plus the batch in flight.
+    EXPECT_GE(steps, 1u);
+    EXPECT_LE(static_cast<double>(steps), 100.0 * waited + 3.0) << "waited " << waited << " s";
+    // Lifting the limit lets it run freely again.
+    r.setMaxStepsPerSecond(0.0);
+    r.stepBy(5000).get();
+    ASSERT_TRUE(r.waitUntilIdle(10s));
+    EXPECT_EQ(r.latestFrame()->step, steps + 5000);
 }
 
 TEST_F(RunnerTest, LiveEditAppliesAtStepBoundaryAndIsRecorded) {

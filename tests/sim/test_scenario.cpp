@@ -122,6 +122,65 @@ TEST(Scenario, TomlRoundTrip) {
     EXPECT_EQ(back.output.snapshotEvery, 17u);
 }
 
+TEST(ScenarioAbout, ReadsTitleLinesAndCaptionsAndRoundTrips) {
+    const ModelRegistry reg = registry();
+    Scenario sc = parseScenario(R"(model = "counter"
+[about]
+title = "Counting"
+demonstrates = "A counter that counts"
+reproduces = "Nobody, 2026"
+steps_per_second = 120
+[[about.captions]]
+step = 0
+text = "It starts at zero."
+[[about.captions]]
+step = 50
+text = "Now it has counted."
+)",
+                                "a.toml", reg);
+    EXPECT_EQ(sc.about.title, "Counting");
+    EXPECT_EQ(sc.about.reproduces, "Nobody, 2026");
+    ASSERT_EQ(sc.about.captions.size(), 2u);
+    EXPECT_EQ(sc.about.captionAt(0), "It starts at zero.");
+    EXPECT_EQ(sc.about.captionAt(49), "It starts at zero.");
+    EXPECT_EQ(sc.about.captionAt(50), "Now it has counted.");
+    EXPECT_EQ(sc.about.captionAt(1'000'000), "Now it has counted.");
+    const Scenario back = parseScenario(scenarioToToml(sc), "b", reg);
+    EXPECT_EQ(back.about.title, sc.about.title);
+    EXPECT_EQ(back.about.demonstrates, sc.about.demonstrates);
+    EXPECT_EQ(sc.about.stepsPerSecond, 120.0);
+    EXPECT_EQ(back.about.stepsPerSecond, 120.0);
+    ASSERT_EQ(back.about.captions.size(), 2u);
+    EXPECT_EQ(back.about.captions[1].step, 50u);
+    EXPECT_EQ(back.about.captions[1].text, "Now it has counted.");
+    // No [about]: nothing shown, and none written.
+    const Scenario bare = parseScenario("model = \"counter\"\n", "c", reg);
+    EXPECT_TRUE(bare.about.empty());
+    EXPECT_EQ(bare.about.captionAt(10), "");
+    EXPECT_EQ(scenarioToToml(bare).find("[about]"), std::string::npos);
+}
+
+TEST(ScenarioAbout, BadEntriesNameTheKeyAndPlace) {
+    expectError("model = \"counter\"\n[about]\ntitel = \"x\"\n", 3, 1,
+                "unknown key 'titel' in [about] (allowed: title, demonstrates");
+    expectError("model = \"counter\"\n[about]\ntitle = \"a\\nb\"\n", 3, 9,
+                "'about.title' must be one line");
+    expectError("model = \"counter\"\n[about]\nsteps_per_second = -1\n", 3, 20,
+                "must be in [0, 1e9] (0: full speed)");
+    expectError("model = \"counter\"\n[about]\nsteps_per_second = \"fast\"\n", 3, 20,
+                "must be a number, not a string");
+    expectError("model = \"counter\"\n[about]\ncaptions = 3\n", 3, 12,
+                "must be an array of tables");
+    expectError(
+        "model = \"counter\"\n[[about.captions]]\nstep = 5\ntext = \"a\"\n"
+        "[[about.captions]]\nstep = 5\ntext = \"b\"\n",
+        5, 1, "increasing 'step' order (5 follows 5)");
+    expectError("model = \"counter\"\n[[about.captions]]\nstep = 5\n", 2, 1,
+                "a caption needs 'text'");
+    expectError("model = \"counter\"\n[[about.captions]]\ntext = \"a\"\nwhen = 1\n", 4, 1,
+                "unknown key 'when' in [[about.captions]] (allowed: step, text)");
+}
+
 TEST(Scenario, MissingFileIsScenarioError) {
     EXPECT_THROW(loadScenario("/nonexistent/x.toml", registry()), ScenarioError);
 }

@@ -5,6 +5,10 @@ cellforge_add_test(test_core SOURCES
   sim/test_backend.cpp
   sim/test_runner.cpp
   sim/test_view_exchange.cpp)
+# Every bundled scenario loads with the real models and explains itself ([about], thumbnail).
+cellforge_add_test(test_bundled_scenarios CPU_ONLY SOURCES sim/test_bundled_scenarios.cpp)
+target_compile_definitions(test_bundled_scenarios
+                           PRIVATE CELLFORGE_ASSETS_DIR="${PROJECT_SOURCE_DIR}/assets")
 # The sweep grid alone (--vary parsing, spacing, rounding, run order): quick to build.
 cellforge_add_test(test_sweep_grid CPU_ONLY SOURCES sim/test_sweep_grid.cpp)
 
