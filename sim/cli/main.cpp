@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "sim/cli/commands.hpp"
+#include "sim/cli/params_markdown.hpp"
 #include "sim/core/backend.hpp"
 #include "sim/core/model.hpp"
 #include "sim/models/cardiac/cellml/cellml_import.hpp"
@@ -20,7 +21,13 @@ int listModels(const cf::ModelRegistry& registry) {
     return cf::cli::kExitOk;
 }
 
-int showParams(const cf::ModelRegistry& registry, const std::string& model) {
+int showParams(const cf::ModelRegistry& registry, const std::string& model, bool markdown) {
+    if (markdown) {
+        std::fputs(cf::cli::parametersMarkdown(registry, model).c_str(), stdout);
+        return cf::cli::kExitOk;
+    }
+    if (model.empty())
+        throw cf::ParameterError("params: name a MODEL (see `list`), or give --markdown");
     const cf::ModelDescriptor& m = registry.at(model);
     std::printf("%s: %s\n\n", m.name.c_str(), m.description.c_str());
     std::fputs(cf::describeParameters(m.parameters()).c_str(), stdout);
@@ -70,8 +77,13 @@ int main(int argc, char** argv) {
     app.add_subcommand("backends", "Show which backends this build and machine can run");
 
     std::string paramsModel;
+    bool paramsMarkdown = false;
     CLI::App* params = app.add_subcommand("params", "Show every parameter of a model");
-    params->add_option("MODEL", paramsModel, "Model name (see `list`)")->required();
+    params->add_option("MODEL", paramsModel,
+                       "Model name (see `list`); optional with --markdown (then every model)");
+    params->add_flag("--markdown", paramsMarkdown,
+                     "The scenario-file reference as Markdown (docs/reference/scenario-file.md "
+                     "is its output for every model)");
 
     cf::cli::RunOptions run;
     CLI::App* runCmd = app.add_subcommand("run", "Run a scenario and write its output");
@@ -174,7 +186,7 @@ int main(int argc, char** argv) {
         const cf::ModelRegistry registry = cf::builtinModels();
         if (app.got_subcommand("list")) return listModels(registry);
         if (app.got_subcommand("backends")) return showBackends();
-        if (app.got_subcommand("params")) return showParams(registry, paramsModel);
+        if (app.got_subcommand("params")) return showParams(registry, paramsModel, paramsMarkdown);
         if (app.got_subcommand("run")) return cf::cli::runScenario(registry, run);
         if (app.got_subcommand("sweep")) return cf::cli::runSweep(registry, sweep);
         if (app.got_subcommand("bench")) return cf::cli::runBench(registry, bench);
