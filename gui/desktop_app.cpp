@@ -3,22 +3,19 @@
 
 #include <QApplication>
 #include <QDir>
+#include <QDockWidget>
 #include <QFileInfo>
 #include <QSurfaceFormat>
+#include <QTimer>
+#include <cstdio>
 
 #include "gui/main_window.hpp"
+#include "sim/core/data_paths.hpp"
 
 namespace cf::gui {
 
 std::string bundledScenarioDir() {
-    const QString exe = QCoreApplication::applicationDirPath();
-    for (const QString& candidate :
-         {exe + "/../share/cellforge/scenarios",  // installed
-          exe + "/../../../assets/scenarios",     // build/<preset>/gui/cellforge
-          QString(CELLFORGE_SOURCE_DIR) + "/assets/scenarios"}) {
-        if (QFileInfo::exists(candidate + "/default.toml"))
-            return QDir(candidate).canonicalPath().toStdString();
-    }
+    if (auto dir = bundledDataDirectory()) return (*dir / "scenarios").string();
     return (QString(CELLFORGE_SOURCE_DIR) + "/assets/scenarios").toStdString();
 }
 
@@ -33,10 +30,32 @@ int runDesktop(int& argc, char** argv, const DesktopOptions& options) {
     QCoreApplication::setApplicationName("Cellforge");
     QCoreApplication::setApplicationVersion(CELLFORGE_VERSION);
     QApplication app(argc, argv);
+    // The desktop entry and icon installed by the package (Wayland matches windows by it).
+    QGuiApplication::setDesktopFileName("io.github.cellforge.Cellforge");
     MainWindow window(options);
     window.resize(1600, 1000);
     window.show();
-    return app.exec();
+    if (!options.raiseDock.empty()) {
+        for (QDockWidget* dock : window.findChildren<QDockWidget*>())
+            if (dock->windowTitle() == QString::fromStdString(options.raiseDock)) {
+                dock->show();
+                dock->raise();
+            }
+    }
+    if (options.present) window.action("presentation")->trigger();
+    int grabFailed = 0;
+    if (options.grabWindow) {
+        QTimer::singleShot(static_cast<int>(options.grabAfter * 1000.0), &window, [&] {
+            const QString file = QString::fromStdString(*options.grabWindow);
+            if (!window.grab().save(file, "PNG")) {
+                std::fprintf(stderr, "cellforge: cannot write %s\n", qPrintable(file));
+                grabFailed = 1;
+            }
+            QApplication::quit();
+        });
+    }
+    const int code = app.exec();
+    return code != 0 ? code : grabFailed;
 }
 
 }  // namespace cf::gui

@@ -8,8 +8,14 @@
 namespace cf::gui {
 
 struct DesktopOptions {
-    std::optional<std::string> scenario;  // default: assets/scenarios/default.toml
+    std::optional<std::string> scenario;  // default: the bundled welcome.toml
     std::optional<std::string> backend;   // cpu or cuda; default: the scenario's or best
+    // Pictures of the window as a user sees it (docs, install checks): after `grabAfter`
+    // seconds the whole window is saved to `grabWindow` (PNG) and the program quits.
+    std::optional<std::string> grabWindow;
+    double grabAfter = 8.0;
+    bool present = false;   // start in presentation mode
+    std::string raiseDock;  // bring this dock's tab to the front ("Volume", "Plots", ...)
 };
 
 // Returns the process exit code. argc/argv go to Qt (its own options such as -platform).

@@ -7,6 +7,7 @@
 #include <cstdlib>
 
 #include "gui/headless_run.hpp"
+#include "sim/core/data_paths.hpp"
 #if CELLFORGE_HAVE_GUI
 #include "gui/desktop_app.hpp"
 #endif
@@ -20,7 +21,19 @@ int main(int argc, char** argv) {
     cf::gui::HeadlessOptions o;
     std::string size = "1280x720";
     std::string windowScenario;
-    app.add_option("scenario", windowScenario, "Scenario to open in the window");
+    app.add_option("scenario", windowScenario,
+                   "Scenario to open in the window: a .toml file or a bundled scenario's name "
+                   "(default: welcome)");
+#if CELLFORGE_HAVE_GUI
+    cf::gui::DesktopOptions d;
+    app.add_option("--grab-window", d.grabWindow,
+                   "Window: save a PNG of the whole window after --grab-after seconds, then quit");
+    app.add_option("--grab-after", d.grabAfter, "Seconds before --grab-window (default 8)")
+        ->check(CLI::Range(0.0, 3600.0));
+    app.add_flag("--present", d.present, "Window: start in presentation mode");
+    app.add_option("--raise-dock", d.raiseDock,
+                   "Window: bring a dock to the front (Scenarios, Volume, Vectors, Plots, Log)");
+#endif
     app.allow_extras();  // Qt's own options (-platform, -style, ...) pass through
     app.add_option("--headless", o.scenario,
                    "Run SCENARIO.toml without a display and write images/movies");
@@ -69,6 +82,15 @@ int main(int argc, char** argv) {
     } catch (const CLI::ParseError& e) {
         return app.exit(e) == 0 ? 0 : 2;
     }
+    // A scenario is a path or the name of a bundled one ("welcome", "lattice-obstructed").
+    try {
+        if (!o.scenario.empty()) o.scenario = cf::resolveScenarioArgument(o.scenario).string();
+        if (!windowScenario.empty())
+            windowScenario = cf::resolveScenarioArgument(windowScenario).string();
+    } catch (const cf::Error& e) {
+        std::fprintf(stderr, "cellforge: error: %s\n", e.what());
+        return 2;
+    }
     if (o.scenario.empty()) {
 #if CELLFORGE_HAVE_GUI
         if (std::getenv("DISPLAY") == nullptr && std::getenv("WAYLAND_DISPLAY") == nullptr &&
@@ -78,7 +100,6 @@ int main(int argc, char** argv) {
                          "--headless SCENARIO.toml (see --help)\n");
             return 2;
         }
-        cf::gui::DesktopOptions d;
         if (!windowScenario.empty()) d.scenario = windowScenario;
         d.backend = o.backend;
         return cf::gui::runDesktop(argc, argv, d);

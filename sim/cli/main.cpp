@@ -2,15 +2,20 @@
 // cellforge-sim: the headless runner (no Qt, no GL). Runs scenarios, lists models and
 // parameters, and runs benchmarks. Builds and runs on a bare GPU server.
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <vector>
 
 #include "sim/cli/commands.hpp"
 #include "sim/cli/params_markdown.hpp"
 #include "sim/core/backend.hpp"
+#include "sim/core/data_paths.hpp"
 #include "sim/core/model.hpp"
+#include "sim/core/scenario.hpp"
 #include "sim/models/cardiac/cellml/cellml_import.hpp"
 
 namespace {
@@ -18,6 +23,32 @@ namespace {
 int listModels(const cf::ModelRegistry& registry) {
     for (const cf::ModelDescriptor& m : registry.all())
         std::printf("%-12s %s\n", m.name.c_str(), m.description.c_str());
+    return cf::cli::kExitOk;
+}
+
+// The bundled scenarios: name, model and title, then what it demonstrates and what it
+// reproduces, indented; `cellforge-sim run NAME` runs one.
+int listScenarios(const cf::ModelRegistry& registry) {
+    const std::filesystem::path dir = cf::bundledScenarioDirectory();
+    std::vector<std::filesystem::path> files;
+    for (const auto& e : std::filesystem::directory_iterator(dir))
+        if (e.path().extension() == ".toml") files.push_back(e.path());
+    std::sort(files.begin(), files.end());
+    std::printf("Bundled scenarios in %s (run one with `cellforge-sim run NAME`):\n\n",
+                dir.string().c_str());
+    for (const auto& file : files) {
+        const std::string name = file.stem().string();
+        try {
+            const cf::Scenario sc = cf::loadScenario(file, registry);
+            std::printf("%-24s %-9s %s\n", name.c_str(), sc.model->name.c_str(),
+                        sc.about.title.c_str());
+            if (!sc.about.demonstrates.empty())
+                std::printf("%35s%s\n%35s%s\n", "", sc.about.demonstrates.c_str(), "",
+                            ("Reproduces: " + sc.about.reproduces).c_str());
+        } catch (const cf::Error& e) {
+            std::printf("%-24s (cannot be loaded: %s)\n", name.c_str(), e.what());
+        }
+    }
     return cf::cli::kExitOk;
 }
 
@@ -86,8 +117,12 @@ int main(int argc, char** argv) {
                      "is its output for every model)");
 
     cf::cli::RunOptions run;
+    app.add_subcommand("scenarios", "List the bundled scenarios: what each shows and reproduces");
     CLI::App* runCmd = app.add_subcommand("run", "Run a scenario and write its output");
-    runCmd->add_option("SCENARIO", run.scenario, "Scenario file (.toml)")->required();
+    runCmd
+        ->add_option("SCENARIO", run.scenario,
+                     "Scenario file (.toml), or the name of a bundled one (see `scenarios`)")
+        ->required();
     runCmd->add_option("--steps", run.steps, "Number of steps (overrides the scenario)");
     runCmd->add_option("--backend", run.backend,
                        "cpu or cuda (default: the scenario's, else the best available)");
@@ -101,7 +136,10 @@ int main(int argc, char** argv) {
     cf::cli::SweepOptionsCli sweep;
     CLI::App* sweepCmd = app.add_subcommand(
         "sweep", "Run a scenario once per point of a parameter grid, with a summary CSV");
-    sweepCmd->add_option("SCENARIO", sweep.scenario, "Scenario file (.toml)")->required();
+    sweepCmd
+        ->add_option("SCENARIO", sweep.scenario,
+                     "Scenario file (.toml), or the name of a bundled one (see `scenarios`)")
+        ->required();
     sweepCmd
         ->add_option("--vary", sweep.vary,
                      "An axis: group.name=FROM:TO:COUNT, COUNT values from FROM to TO inclusive, "
@@ -186,6 +224,7 @@ int main(int argc, char** argv) {
         const cf::ModelRegistry registry = cf::builtinModels();
         if (app.got_subcommand("list")) return listModels(registry);
         if (app.got_subcommand("backends")) return showBackends();
+        if (app.got_subcommand("scenarios")) return listScenarios(registry);
         if (app.got_subcommand("params")) return showParams(registry, paramsModel, paramsMarkdown);
         if (app.got_subcommand("run")) return cf::cli::runScenario(registry, run);
         if (app.got_subcommand("sweep")) return cf::cli::runSweep(registry, sweep);

@@ -240,11 +240,14 @@ and `--set dynamics.dt=0.0005` do the same. The value is plain text: a real as `
 
 ### [about]
 
-An optional `[about]` table describes the scenario for the scenario browser and the caption
-overlay: `title`, `demonstrates` (what the scenario shows) and `reproduces` (the paper or
-result it reproduces, if any) are strings, and each `[[about.captions]]` entry holds a `step`
-(integer) and a `text` (string), a caption for the run from that step on. It does not change
-the run.
+An optional `[about]` table describes the scenario for the scenario browser, the window and
+the docs: `title`, `demonstrates` (one line: what the scenario shows) and `reproduces` (one
+line: the paper or result it follows) are strings; `steps_per_second` (a number, 0 or absent:
+full speed) is the pace the window plays it at; each `[[about.captions]]` entry holds a `step`
+(integer) and a `text` (string), shown across the bottom of the view from that step until the
+next caption's step (steps in increasing order). A scenario with captions starts playing when
+the window opens it; View > Scenario captions hides them. None of this changes the results of
+a run; `cellforge-sim` ignores the pace and the captions.
 
 ## Models
 

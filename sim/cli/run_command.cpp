@@ -8,6 +8,7 @@
 #include "sim/cli/commands.hpp"
 #include "sim/cli/run_execution.hpp"
 #include "sim/cli/terminal.hpp"
+#include "sim/core/data_paths.hpp"
 #include "sim/core/interrupt.hpp"
 #include "sim/core/output_observers.hpp"
 #include "sim/core/runner.hpp"
@@ -172,7 +173,8 @@ RunOutcome executeRun(const RunRequest& request, const RunCallbacks& callbacks) 
 
 int runScenario(const ModelRegistry& registry, const RunOptions& options) {
     // Everything up to the start of the run is input checking: errors exit with 2.
-    Scenario sc = loadScenario(options.scenario, registry);
+    const std::filesystem::path scenarioPath = resolveScenarioArgument(options.scenario);
+    Scenario sc = loadScenario(scenarioPath, registry);
     for (const std::string& assignment : options.sets)
         sc.parameters.setFromAssignment(assignment);
     // File paths given on the command line are relative to where the command runs (those
@@ -184,7 +186,7 @@ int runScenario(const ModelRegistry& registry, const RunOptions& options) {
     RunRequest request(std::move(sc));
     request.backend =
         resolveModelBackend(*request.scenario.model, options.backend, request.scenario.backend);
-    request.scenarioPath = options.scenario;
+    request.scenarioPath = scenarioPath.string();
     request.commandLine = options.commandLine;
     request.resume = options.resume;
     const std::uint64_t steps = request.scenario.steps;

@@ -15,6 +15,7 @@
 #include "sim/cli/run_execution.hpp"
 #include "sim/cli/terminal.hpp"
 #include "sim/core/cuda_device.hpp"
+#include "sim/core/data_paths.hpp"
 #include "sim/core/interrupt.hpp"
 #include "sim/core/sweep_grid.hpp"
 #include "sim/io/series_writer.hpp"
@@ -131,7 +132,8 @@ std::string sweepBar(std::size_t finished, std::size_t running, std::size_t fail
 
 int runSweep(const ModelRegistry& registry, const SweepOptionsCli& options) {
     // Input checking: every error up to the first run exits with 2 and writes nothing.
-    Scenario base = loadScenario(options.scenario, registry);
+    const std::filesystem::path scenarioPath = resolveScenarioArgument(options.scenario);
+    Scenario base = loadScenario(scenarioPath, registry);
     for (const std::string& assignment : options.sets)
         base.parameters.setFromAssignment(assignment);
     resolveFilePaths(base.parameters, std::filesystem::current_path());
@@ -219,7 +221,7 @@ int runSweep(const ModelRegistry& registry, const SweepOptionsCli& options) {
             request.scenario.output.dir = (dir / runName(i)).string();
             request.backend = backend;
             request.cudaDevice = slots[slot];
-            request.scenarioPath = options.scenario;
+            request.scenarioPath = scenarioPath.string();
             request.commandLine = options.commandLine;
             RunCallbacks callbacks;
             callbacks.progress = [&, slot](const Frame& frame, std::uint64_t first) {

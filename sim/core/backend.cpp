@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "sim/core/backend.hpp"
 
+#include <dlfcn.h>
+
 #include <mutex>
 
 #include "sim/core/cuda_device.hpp"
@@ -49,7 +51,14 @@ const CudaProbe& probeCuda() {
         int count = 0;
         const cudaError_t err = cudaGetDeviceCount(&count);
         if (err != cudaSuccess) {
-            probe.status = cudaGetErrorString(err);
+            // Say the plain reason when there is no driver at all (the runtime then reports
+            // an "insufficient" driver, which reads as if one were installed).
+            void* driver = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+            if (driver == nullptr)
+                probe.status = "no NVIDIA driver installed (libcuda.so.1 not found)";
+            else
+                probe.status = cudaGetErrorString(err);
+            if (driver != nullptr) dlclose(driver);
             cudaGetLastError();  // clear the sticky-free error so later calls start clean
         } else if (count == 0) {
             probe.status = "no CUDA device found";

@@ -11,6 +11,7 @@ list(APPEND CELLFORGE_SIM_SOURCES
   core/views.cpp
   core/view_exchange.cpp
   core/interrupt.cpp
-  core/sweep_grid.cpp)
+  core/sweep_grid.cpp
+  core/data_paths.cpp)
 list(APPEND CELLFORGE_SIM_CUDA_SOURCES
   core/cuda_check.cpp)
