@@ -43,6 +43,7 @@ int runDesktop(int& argc, char** argv, const DesktopOptions& options) {
             }
     }
     if (options.present) window.action("presentation")->trigger();
+    if (options.play && !window.action("play")->isChecked()) window.action("play")->trigger();
     int grabFailed = 0;
     if (options.grabWindow) {
         QTimer::singleShot(static_cast<int>(options.grabAfter * 1000.0), &window, [&] {

@@ -15,6 +15,7 @@ struct DesktopOptions {
     std::optional<std::string> grabWindow;
     double grabAfter = 8.0;
     bool present = false;   // start in presentation mode
+    bool play = false;      // start playing (guided scenarios play anyway)
     std::string raiseDock;  // bring this dock's tab to the front ("Volume", "Plots", ...)
 };
 

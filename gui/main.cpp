@@ -31,6 +31,7 @@ int main(int argc, char** argv) {
     app.add_option("--grab-after", d.grabAfter, "Seconds before --grab-window (default 8)")
         ->check(CLI::Range(0.0, 3600.0));
     app.add_flag("--present", d.present, "Window: start in presentation mode");
+    app.add_flag("--play", d.play, "Window: start playing the scenario");
     app.add_option("--raise-dock", d.raiseDock,
                    "Window: bring a dock to the front (Scenarios, Volume, Vectors, Plots, Log)");
 #endif

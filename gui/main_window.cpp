@@ -546,7 +546,15 @@ QString MainWindow::shownCaption(std::uint64_t step) const {
 void MainWindow::restoreSettings() {
     QSettings settings;
     restoreGeometry(settings.value("window/geometry").toByteArray());
-    restoreState(settings.value("window/state").toByteArray());
+    if (restoreState(settings.value("window/state").toByteArray())) return;
+    // First start: docks wide enough for the scenario descriptions and for the parameter
+    // names with their value widgets (sized once the window is laid out).
+    QTimer::singleShot(0, this, [this] {
+        auto* scenarios = findChild<QDockWidget*>("scenarioDock");
+        auto* parameters = findChild<QDockWidget*>("parameterDock");
+        if (scenarios != nullptr && parameters != nullptr)
+            resizeDocks({scenarios, parameters}, {width() / 5, width() / 4}, Qt::Horizontal);
+    });
 }
 
 void MainWindow::closeEvent(QCloseEvent* e) {

@@ -32,6 +32,10 @@ packages=(
   # (test_cardiac_cvode). It pulls MPI and the MPI build of HDF5 (libhdf5-openmpi-dev) too;
   # the build still selects the serial HDF5 (FindHDF5 picks hdf5/serial).
   libsundials-dev
+  # packaging and docs: the desktop entry and AppStream validators (install_tree test), and
+  # what the docs build runs: ffmpeg/ffprobe (thumbnails, guide pictures, movie checks),
+  # h5dump (figures read snapshots) and python3 (plots)
+  desktop-file-utils appstream ffmpeg hdf5-tools python3
 )
 
 missing=()
