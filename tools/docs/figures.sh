@@ -271,7 +271,7 @@ run ap cardiac-aliev-panfilov.toml "${CELL[@]}" --set model.bundled=aliev_panfil
     --set time.dt=0.02 --steps 25000 --set protocol.amplitude=-5 --set protocol.duration=5
 py << 'EOF'
 # CVODE references (BDF, rtol = atol = 1e-10) for the same pulses, from test_cardiac_cvode
-# (docs/CARDIAC.md, "Validation against CVODE"): APD90 in ms.
+# (docs/CARDIAC.md, "Validation", "Single cells against CVODE"): APD90 in ms.
 cvode = {"tp": 291.5, "ap": 320.2}
 for name, label in (("tp", "ten Tusscher 2006 epi"), ("ap", "Aliev-Panfilov")):
     s = series(name)
