@@ -34,7 +34,7 @@ window() {  # name seconds args...: a picture of the window as a user sees it
 
 window window-welcome 9                    # first start: the welcome tour
 window window-parameters 12 cardiac-aliev-panfilov --play  # parameters, model text
-window window-volume 15 spheres-spheroid --play --raise-dock Volume
+window window-volume 8 lattice-conversion-cell --play --raise-dock Volume
 window presentation 20 gliding-single-ring --play --present
 
 # Headless: a picture and a movie, no display.
