@@ -66,7 +66,15 @@ void dimText(const std::string& s) {
 void ImGuiOverlay::drawCaption(const OverlayState& state) {
     const ImVec2 display = ImGui::GetIO().DisplaySize;
     const float margin = 16.0f * scale_;
-    const float width = display.x * 2.0f / 3.0f;
+    // Two thirds of the view, narrowed to stay clear of the colour legends in the bottom
+    // corners (drawn earlier in the frame), but never below 40 % of the view.
+    const float centre = display.x * 0.5f;
+    float half = display.x / 3.0f;
+    if (!rects_.legend.isEmpty() && rects_.legend.left() > centre)
+        half = std::min(half, static_cast<float>(rects_.legend.left()) - margin - centre);
+    if (!rects_.volumeLegend.isEmpty() && rects_.volumeLegend.right() < centre)
+        half = std::min(half, centre - static_cast<float>(rects_.volumeLegend.right()) - margin);
+    const float width = 2.0f * std::max(half, display.x * 0.2f);
     ImGui::SetNextWindowPos(ImVec2(display.x * 0.5f, display.y - margin), ImGuiCond_Always,
                             ImVec2(0.5f, 1.0f));
     ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0), ImVec2(width, display.y * 0.3f));
