@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# The main job after a build: the desktop window on the default scenario where a display
+# The main job after a build: the desktop window on the welcome scenario where a display
 # exists (and the build has the window), else a background run of the epidermis that
 # writes an image and a movie (out/epidermis.png, out/epidermis.mp4).
 #   usage: tools/main-job.sh [BUILD_DIR]   (default build/default)
@@ -11,7 +11,7 @@ app="${1:-build/default}/gui/cellforge"
 if [ -n "${DISPLAY:-}" ] || [ -n "${WAYLAND_DISPLAY:-}" ]; then
   # Exit code 2 before any window: this build has none (Qt 6 was not found).
   rc=0
-  "$app" assets/scenarios/default.toml || rc=$?
+  "$app" || rc=$?  # no scenario named: the welcome scenario
   [ "$rc" -ne 2 ] && exit "$rc"
 fi
 echo "main-job: no display, running in the background (cellforge --headless)"
