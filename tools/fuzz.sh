@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Runs every libFuzzer target of the `fuzz` preset (clang, ASan + UBSan) for RUNS executions
+# each, starting from the committed seeds in fuzz/corpus/<target>/, two targets at a time. A
+# crash, sanitizer report, leak, hang (-timeout) or untyped exception leaves its input in
+# OUT/<target>/ (commit it under fuzz/regressions/<target>/ once fixed: the ctest
+# <target>_regressions replays it in every build). Prints a table last.
+#   usage: tools/fuzz.sh [RUNS] [OUT]        (defaults: 1000000, build/fuzz-out)
+#   build first: cmake --preset fuzz && cmake --build --preset fuzz
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+runs=${1:-1000000}
+out=$(realpath -m "${2:-$root/build/fuzz-out}")
+bin=$root/build/fuzz/fuzz
+jobs=${FUZZ_JOBS:-2}
+mkdir -p "$out"
+# Leaks inside third-party libraries (fuzz/lsan.supp says which and why) are not ours to fix.
+export LSAN_OPTIONS=suppressions=$root/fuzz/lsan.supp:print_suppressions=0
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+
+max_len() {  # the largest input worth mutating, per format
+  case $1 in
+    fuzz_reactions) echo 1024 ;;
+    fuzz_cellml|fuzz_checkpoint) echo 16384 ;;
+    *) echo 8192 ;;
+  esac
+}
+
+run_one() {
+  local t=$1
+  local dir=$out/$t
+  rm -rf "$dir" && mkdir -p "$dir/corpus"
+  cp "$root/fuzz/corpus/$t/"* "$dir/corpus/"
+  local start=$SECONDS
+  "$bin/$t" -runs="$runs" -timeout=10 -rss_limit_mb=4096 -max_len="$(max_len "$t")" \
+    -print_final_stats=1 -close_fd_mask=3 -artifact_prefix="$dir/" "$dir/corpus" \
+    >"$dir/log.txt" 2>&1
+  local rc=$?
+  local execs
+  execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$dir/log.txt" | tail -1)
+  local findings
+  findings=$(find "$dir" -maxdepth 1 -name 'crash-*' -o -maxdepth 1 -name 'leak-*' \
+             -o -maxdepth 1 -name 'timeout-*' -o -maxdepth 1 -name 'oom-*' | wc -l)
+  echo "$t ${execs:-0} $((SECONDS - start)) $(ls "$dir/corpus" | wc -l) $rc $findings" >"$dir/result"
+}
+
+targets=()
+for t in "$bin"/fuzz_*; do [[ -x $t ]] && targets+=("$(basename "$t")"); done
+[[ ${#targets[@]} -gt 0 ]] || { echo "fuzz: no targets in $bin (build the fuzz preset)" >&2; exit 2; }
+for t in "${targets[@]}"; do
+  while [[ $(jobs -rp | wc -l) -ge $jobs ]]; do sleep 1; done
+  echo "fuzz: $t ($runs runs)"
+  run_one "$t" &
+done
+wait
+
+status=0
+printf '\n%-22s %12s %8s %10s %8s %s\n' target executions seconds exec/s corpus result
+for t in "${targets[@]}"; do
+  read -r name execs secs corpus rc findings <"$out/$t/result"
+  rate=$(( secs > 0 ? execs / secs : execs ))
+  result=clean
+  if [[ $rc -ne 0 || $findings -ne 0 ]]; then result="FAILED (exit $rc, $findings inputs in $out/$t)"; status=1; fi
+  printf '%-22s %12s %8s %10s %8s %s\n' "$name" "$execs" "$secs" "$rate" "$corpus" "$result"
+done
+exit $status
