@@ -181,6 +181,21 @@ TEST(ScenarioAbout, BadEntriesNameTheKeyAndPlace) {
                 "unknown key 'when' in [[about.captions]] (allowed: step, text)");
 }
 
+// Non-ASCII text is fine in strings and comments; elsewhere it is refused with its place
+// (toml++ 3.3 reaches undefined behaviour on some such characters: found by fuzz_scenario).
+TEST(Scenario, NonAsciiOutsideStringsIsRefusedWithItsPlace) {
+    const ModelRegistry reg = registry();
+    const Scenario ok = parseScenario(
+        "# Größe µm\nmodel = \"counter\" # ü\n[about]\n"
+        "title = \"Zellen µ\"\ndemonstrates = 'l\u00e9'\n"
+        "reproduces = \"\"\"x \\\" µ\"\"\"\n",
+        "a.toml", reg);
+    EXPECT_EQ(ok.about.title, "Zellen µ");
+    expectError("model = \"counter\"\nseed\u037f = 1\n", 2, 5,
+                "a non-ASCII character outside a quoted string or comment");
+    expectError("model = \"counter\"\n[about]\ntitle = \"ok\" µ\n", 3, 14, "non-ASCII");
+}
+
 TEST(Scenario, MissingFileIsScenarioError) {
     EXPECT_THROW(loadScenario("/nonexistent/x.toml", registry()), ScenarioError);
 }
