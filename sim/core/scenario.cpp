@@ -253,23 +253,35 @@ void checkNonAsciiOnlyInStrings(std::string_view text, const std::string& file) 
         for (std::size_t k = 0; k < end.size() && i < text.size(); ++k)
             advance();
     };
+    // A quote opens a string only where TOML allows one (a key at the start of a line or
+    // after '.', '[', '{' or ',', a value after '=', an array element after '[' or ','); a
+    // quote anywhere else is a syntax error toml++ reports, but not a string: what follows
+    // it is still checked.
+    char previous = '\n';  // the last character outside strings, comments and blanks
     while (i < text.size()) {
         const char c = text[i];
+        const bool stringMayStart = previous == '\n' || previous == '=' || previous == '[' ||
+                                    previous == '{' || previous == ',' || previous == '.';
         if (c == '#') {
             skipPast("\n", false, false);
-        } else if (text.substr(i, 3) == "\"\"\"" || text.substr(i, 3) == "'''") {
+            previous = '\n';
+        } else if (stringMayStart &&
+                   (text.substr(i, 3) == "\"\"\"" || text.substr(i, 3) == "'''")) {
             const std::string_view quotes = text.substr(i, 3);
             for (int k = 0; k < 3; ++k)
                 advance();
             skipPast(quotes, quotes[0] == '"', false);
-        } else if (c == '"' || c == '\'') {
+            previous = '"';
+        } else if (stringMayStart && (c == '"' || c == '\'')) {
             advance();
             skipPast(c == '"' ? "\"" : "'", c == '"', true);
+            previous = '"';
         } else if ((static_cast<unsigned char>(c) & 0x80) != 0) {
             throw ScenarioError(file + ":" + std::to_string(line) + ":" + std::to_string(column) +
                                 ": a non-ASCII character outside a quoted string or comment "
                                 "(TOML keys are ASCII: quote the key or the value)");
         } else {
+            if (c != ' ' && c != '\t' && c != '\r') previous = c;
             advance();
         }
     }
