@@ -268,6 +268,11 @@ void checkNonAsciiOnlyInStrings(std::string_view text, const std::string& file) 
     auto skipPast = [&](std::string_view end, bool escapes, bool stopAtNewline) {
         while (i < text.size() && text.substr(i, end.size()) != end) {
             if (stopAtNewline && text[i] == '\n') return;
+            if (escapes && text[i] == '\\' && !stopAtNewline && i + 1 < text.size() &&
+                (static_cast<unsigned char>(text[i + 1]) & 0x80) != 0) {
+                advance();  // toml++ tests the escaped character with the same table
+                refuse("after a backslash (not an escape TOML knows)");
+            }
             if (escapes && text[i] == '\\' && !stopAtNewline && lineEndingBackslash()) continue;
             if (escapes && text[i] == '\\' && i + 1 < text.size()) advance();
             advance();

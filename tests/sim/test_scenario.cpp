@@ -201,6 +201,8 @@ TEST(Scenario, NonAsciiOutsideStringsIsRefusedWithItsPlace) {
     EXPECT_EQ(continued.about.title, "a b µ");
     expectError("model = \"counter\"\n[about]\ntitle = \"\"\"a \\\n  µ\"\"\"\n", 4, 3,
                 "at the start of a line continued with");
+    expectError("model = \"counter\"\n[about]\ntitle = \"\"\"a \\µ\"\"\"\n", 3, 15,
+                "after a backslash");
 }
 
 TEST(Scenario, MissingFileIsScenarioError) {
