@@ -112,7 +112,6 @@ void MainWindow::buildDocks() {
     browserDock->setObjectName("scenarioDock");
     browserDock->setWidget(browser_);
     addDockWidget(Qt::LeftDockWidgetArea, browserDock);
-    resizeDocks({browserDock}, {260}, Qt::Horizontal);
     connect(browser_, &ScenarioBrowser::scenarioChosen, this,
             [this](const QString& path) { openScenario(path); });
 
@@ -144,7 +143,7 @@ void MainWindow::buildDocks() {
     paramDock->setObjectName("parameterDock");
     paramDock->setWidget(parameters_);
     addDockWidget(Qt::RightDockWidgetArea, paramDock);
-    resizeDocks({paramDock}, {440}, Qt::Horizontal);
+    // Their widths are set once the window is laid out (restoreSettings: first start).
     // The viewport gets the most room: the plots and log share a low strip.
     resizeDocks({logDock}, {200}, Qt::Vertical);
     // Validated at once (a bad value is refused here, in the GUI thread, and the panel
