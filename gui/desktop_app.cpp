@@ -10,7 +10,9 @@
 #include <cstdio>
 
 #include "gui/main_window.hpp"
+#include "gui/soak_driver.hpp"
 #include "sim/core/data_paths.hpp"
+#include "sim/core/errors.hpp"
 
 namespace cf::gui {
 
@@ -44,6 +46,18 @@ int runDesktop(int& argc, char** argv, const DesktopOptions& options) {
     }
     if (options.present) window.action("presentation")->trigger();
     if (options.play && !window.action("play")->isChecked()) window.action("play")->trigger();
+    if (options.soakMinutes) {
+        SoakOptions soak;
+        soak.minutes = *options.soakMinutes;
+        soak.logPath = QString::fromStdString(options.soakLog);
+        soak.rssBoundMiB = options.soakRssBoundMiB;
+        try {
+            new SoakDriver(window, soak);  // owned by the window
+        } catch (const Error& e) {
+            std::fprintf(stderr, "cellforge: %s\n", e.what());
+            return 2;
+        }
+    }
     int grabFailed = 0;
     if (options.grabWindow) {
         QTimer::singleShot(static_cast<int>(options.grabAfter * 1000.0), &window, [&] {

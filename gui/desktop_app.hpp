@@ -17,6 +17,10 @@ struct DesktopOptions {
     bool present = false;   // start in presentation mode
     bool play = false;      // start playing (guided scenarios play anyway)
     std::string raiseDock;  // bring this dock's tab to the front ("Volume", "Plots", ...)
+    // The soak (gui/soak_driver.hpp): minutes to run, the CSV log, the memory bound.
+    std::optional<double> soakMinutes;
+    std::string soakLog = "soak.csv";
+    double soakRssBoundMiB = 64.0;
 };
 
 // Returns the process exit code. argc/argv go to Qt (its own options such as -platform).

@@ -34,6 +34,13 @@ int main(int argc, char** argv) {
     app.add_flag("--play", d.play, "Window: start playing the scenario");
     app.add_option("--raise-dock", d.raiseDock,
                    "Window: bring a dock to the front (Scenarios, Volume, Vectors, Plots, Log)");
+    app.add_option("--soak", d.soakMinutes,
+                   "Window: soak test for MINUTES (edits, recordings, resets; memory sampled), "
+                   "then quit with 0 if no error and memory stayed within --soak-rss-bound")
+        ->check(CLI::Range(0.05, 1440.0));
+    app.add_option("--soak-log", d.soakLog, "CSV of the soak's samples (a .json summary beside)");
+    app.add_option("--soak-rss-bound", d.soakRssBoundMiB,
+                   "MiB the resident memory may grow after the warm-up (default 64)");
 #endif
     app.allow_extras();  // Qt's own options (-platform, -style, ...) pass through
     app.add_option("--headless", o.scenario,

@@ -457,6 +457,10 @@ void MainWindow::setPresentationMode(bool on) {
 }
 
 void MainWindow::log(Level level, const QString& text) {
+    if (level == Level::Error) {
+        ++errorsLogged_;
+        lastError_ = text;
+    }
     static const char* names[] = {"info", "warning", "error"};
     logView_->appendPlainText(QString("%1 %2: %3")
                                   .arg(QDateTime::currentDateTime().toString("HH:mm:ss"),

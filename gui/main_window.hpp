@@ -58,6 +58,9 @@ public:
 
     enum class Level { Info, Warning, Error };
     void log(Level level, const QString& text);
+    // Errors logged since the window opened, and the last one's text (the soak driver).
+    int errorsLogged() const { return errorsLogged_; }
+    const QString& lastError() const { return lastError_; }
 
 public slots:
     void togglePlay();
@@ -126,6 +129,8 @@ private:
     QString shownCaption(std::uint64_t step) const;
     void track(const QString& done, std::future<void> result);
     bool errorShown_ = false;
+    int errorsLogged_ = 0;
+    QString lastError_;
 };
 
 }  // namespace cf::gui

@@ -325,6 +325,13 @@ void ParameterPanel::endDrag(Row& row) {
     if (now != start) pushEdit(row, start, now, ParamEdit::Kind::Edit, false, nullptr);
 }
 
+bool ParameterPanel::edit(const std::string& key, const ParamValue& value) {
+    Row* row = rowFor(key);
+    if (!row) return false;
+    userEdit(*row, value, false);
+    return row->error.isEmpty();
+}
+
 void ParameterPanel::resetToDefault(const std::string& key) {
     if (Row* r = rowFor(key)) resetRows({r}, tr("Reset %1").arg(qs(key)));
 }

@@ -82,6 +82,11 @@ public:
     // The last rejection message of a row ("" when its last edit was accepted).
     QString errorText(const std::string& key) const;
 
+    // The same as typing `value` into the parameter's row and pressing Enter: applied (or
+    // rejected, with editRejected), an undo entry, a history entry, parameterEdited. For
+    // scripted sessions (the soak driver) and tests. False when it was rejected or the
+    // key has no row.
+    bool edit(const std::string& key, const ParamValue& value);
     // The same as the buttons: each applies the defaults and makes one undo entry.
     void resetToDefault(const std::string& key);
     void resetGroup(const std::string& group);
