@@ -9,6 +9,10 @@ cellforge_add_test(test_core SOURCES
 cellforge_add_test(test_bundled_scenarios CPU_ONLY SOURCES sim/test_bundled_scenarios.cpp)
 target_compile_definitions(test_bundled_scenarios
                            PRIVATE CELLFORGE_ASSETS_DIR="${PROJECT_SOURCE_DIR}/assets")
+# Same seed, same bits: run after run, any CPU thread count, across a checkpoint file (every
+# model family on every backend).
+cellforge_add_test(test_determinism SOURCES sim/test_determinism.cpp)
+target_compile_definitions(test_determinism PRIVATE CELLFORGE_ASSETS_DIR="${PROJECT_SOURCE_DIR}/assets")
 # The sweep grid alone (--vary parsing, spacing, rounding, run order): quick to build.
 cellforge_add_test(test_sweep_grid CPU_ONLY SOURCES sim/test_sweep_grid.cpp)
 
