@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "sim/core/cuda_check.hpp"
+#include "sim/core/fault_injection.hpp"
 #include "sim/core/hd.hpp"
 
 namespace cf::cuda {
@@ -97,12 +98,18 @@ private:
     void allocate(std::size_t count) {
         if (count == 0) return;
         void* p = nullptr;
-        CF_CUDA_CHECK(cudaMalloc(&p, count * sizeof(T)));
+        // An injected shortage (CELLFORGE_FAULTS=device-memory=...) fails as cudaMalloc does.
+        CF_CUDA_CHECK(deviceAllocationFails(count * sizeof(T)) ? cudaErrorMemoryAllocation
+                                                               : cudaMalloc(&p, count * sizeof(T)));
+        deviceBytesAllocated(count * sizeof(T));
         data_ = static_cast<T*>(p);
         size_ = count;
     }
     void release() noexcept {
-        if (data_ != nullptr) cudaFree(data_);  // no throw from a destructor path
+        if (data_ != nullptr) {
+            cudaFree(data_);  // no throw from a destructor path
+            deviceBytesReleased(size_ * sizeof(T));
+        }
         data_ = nullptr;
         size_ = 0;
     }

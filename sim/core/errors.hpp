@@ -37,6 +37,14 @@ public:
     using Error::Error;
 };
 
+// The device has no memory for what the model needs next (a population that grew). Thrown
+// before anything of the step is changed: the state is that of the last completed step,
+// so it can be saved and continued (on a larger device, or on the CPU).
+class OutOfDeviceMemoryError : public SimulationError {
+public:
+    using SimulationError::SimulationError;
+};
+
 // A geometry cannot be used as asked: a mesh that is not closed, obstacles that cannot be
 // placed at the requested volume fraction, a lattice frame that does not fit. The message
 // names the mesh (file) or the obstacle class.

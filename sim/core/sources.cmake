@@ -12,6 +12,7 @@ list(APPEND CELLFORGE_SIM_SOURCES
   core/view_exchange.cpp
   core/interrupt.cpp
   core/sweep_grid.cpp
-  core/data_paths.cpp)
+  core/data_paths.cpp
+  core/fault_injection.cpp)
 list(APPEND CELLFORGE_SIM_CUDA_SOURCES
   core/cuda_check.cpp)

@@ -157,6 +157,20 @@ void CudaUniformGrid::build(const GridGeometry& geometry, PointsView devicePoint
     CF_CUDA_CHECK_LAUNCH("findCellBounds", stream);
 }
 
+void CudaUniformGrid::reservePoints(std::size_t points, cudaStream_t stream) {
+    if (points == 0) return;
+    grow(keysIn_, points);
+    grow(keysOut_, points);
+    grow(indexIn_, points);
+    grow(indexOut_, points);
+    if (points <= static_cast<std::size_t>(kSmallMax)) return;  // one block, no scratch
+    std::size_t tempBytes = 0;  // for all 32 key bits: at least what any geometry needs
+    CF_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
+        nullptr, tempBytes, keysIn_.data(), keysOut_.data(), indexIn_.data(), indexOut_.data(),
+        static_cast<int>(points), 0, 32, stream));
+    grow(temp_, tempBytes);
+}
+
 GridView CudaUniformGrid::view() const {
     GridView v;
     v.geometry = geometry_;

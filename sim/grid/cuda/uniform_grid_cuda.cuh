@@ -23,6 +23,11 @@ public:
     void build(const GridGeometry& geometry, PointsView devicePoints,
                cudaStream_t stream = nullptr);
 
+    // Grows the per-point buffers (and the sort's scratch) for up to `points` points now,
+    // so that a later build() of that many allocates nothing: a model that must not fail
+    // half way through a step reserves before it changes anything.
+    void reservePoints(std::size_t points, cudaStream_t stream = nullptr);
+
     const GridGeometry& geometry() const noexcept { return geometry_; }
     int count() const noexcept { return count_; }
 

@@ -9,6 +9,7 @@
 #include <regex>
 #include <sstream>
 
+#include "sim/core/fault_injection.hpp"
 #include "sim/models/cardiac/nvrtc/kernel_cache.hpp"
 
 namespace cf::cardiac {
@@ -39,8 +40,12 @@ const NvrtcApi& api() {
     static std::once_flag once;
     std::call_once(once, [] {
         std::vector<std::string> names;
-        if (const char* env = std::getenv("CELLFORGE_NVRTC")) names.emplace_back(env);
-        names.insert(names.end(), {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so"});
+        // A library named by the user is the only one tried: if it does not load, the
+        // message says so instead of another version being used behind their back.
+        if (const char* env = std::getenv("CELLFORGE_NVRTC"))
+            names.emplace_back(env);
+        else
+            names = {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so"};
         void* handle = nullptr;
         std::string tried;
         for (const std::string& n : names) {
@@ -102,46 +107,17 @@ std::string annotate(const std::string& log, const GeneratedSource& source,
         out << name << ":" << at << ": " << m[3].str() << '\n';
         if (at >= 1 && at <= generated.size()) {
             out << "    " << generated[at - 1] << '\n';
-            const int modelLine = source.modelLine[at - 1];
+            const int modelLine = at <= source.modelLine.size() ? source.modelLine[at - 1] : 0;
             if (modelLine > 0) out << "from model line " << modelLine << '\n';
         }
     }
     return out.str();
 }
 
-}  // namespace
-
-std::string nvrtcStatus() {
-    return api().status;
-}
-
-bool nvrtcAvailable() {
-    return api().status.empty();
-}
-
-std::string nvrtcVersion() {
-    const NvrtcApi& a = api();
-    if (!a.status.empty()) return "";
-    int major = 0, minor = 0;
-    a.version(&major, &minor);
-    return std::to_string(major) + "." + std::to_string(minor);
-}
-
-CompiledKernel compileKernel(const GeneratedSource& source, const std::string& name,
-                             const std::string& arch, bool fastMath) {
-    const NvrtcApi& a = api();
-    if (!a.status.empty()) throw Error("cannot compile " + name + ": " + a.status);
-    const std::string key = kernelCacheKey(source.code, name, arch, fastMath, nvrtcVersion());
-    CacheHit hit = CacheHit::None;
-    if (std::optional<CachedImage> cached = findCachedKernel(key, &hit)) {
-        CompiledKernel k;
-        k.image = std::move(cached->image);
-        k.ptx = cached->ptx;
-        k.log = std::move(cached->log);
-        k.fromCache =
-            hit == CacheHit::Memory ? CompiledKernel::Cache::Memory : CompiledKernel::Cache::Disk;
-        return k;
-    }
+// Compiles with NVRTC; stores the result under `cacheKey` unless it is empty.
+CompiledKernel compileUncached(const NvrtcApi& a, const GeneratedSource& source,
+                               const std::string& name, const std::string& arch, bool fastMath,
+                               const std::string& cacheKey) {
     Program p = nullptr;
     check(a, a.create(&p, source.code.c_str(), name.c_str(), 0, nullptr, nullptr),
           "nvrtcCreateProgram");
@@ -175,8 +151,51 @@ CompiledKernel compileKernel(const GeneratedSource& source, const std::string& n
         check(a, a.cubin(p, k.image.data()), "nvrtcGetCUBIN");
     }
     a.destroy(&p);
-    storeCachedKernel(key, CachedImage{k.image, k.ptx, k.log});
+    if (!cacheKey.empty()) storeCachedKernel(cacheKey, CachedImage{k.image, k.ptx, k.log});
     return k;
+}
+
+}  // namespace
+
+std::string nvrtcStatus() {
+    return api().status;
+}
+
+bool nvrtcAvailable() {
+    return api().status.empty();
+}
+
+std::string nvrtcVersion() {
+    const NvrtcApi& a = api();
+    if (!a.status.empty()) return "";
+    int major = 0, minor = 0;
+    a.version(&major, &minor);
+    return std::to_string(major) + "." + std::to_string(minor);
+}
+
+CompiledKernel compileKernel(const GeneratedSource& source, const std::string& name,
+                             const std::string& arch, bool fastMath) {
+    const NvrtcApi& a = api();
+    if (!a.status.empty()) throw Error("cannot compile " + name + ": " + a.status);
+    // An injected failure (CELLFORGE_FAULTS=nvrtc-compile) is a real one: NVRTC is given
+    // source that cannot compile, past the cache, and its log takes the usual way.
+    if (faultInjected("nvrtc-compile")) {
+        GeneratedSource broken = source;
+        broken.code += "\n#error \"fault injected by CELLFORGE_FAULTS=nvrtc-compile\"\n";
+        return compileUncached(a, broken, name, arch, fastMath, "");
+    }
+    const std::string key = kernelCacheKey(source.code, name, arch, fastMath, nvrtcVersion());
+    CacheHit hit = CacheHit::None;
+    if (std::optional<CachedImage> cached = findCachedKernel(key, &hit)) {
+        CompiledKernel k;
+        k.image = std::move(cached->image);
+        k.ptx = cached->ptx;
+        k.log = std::move(cached->log);
+        k.fromCache =
+            hit == CacheHit::Memory ? CompiledKernel::Cache::Memory : CompiledKernel::Cache::Disk;
+        return k;
+    }
+    return compileUncached(a, source, name, arch, fastMath, key);
 }
 
 }  // namespace cf::cardiac

@@ -274,14 +274,7 @@ private:
             mz.resize(capacity);
             packed.resize(capacity);
         } catch (const CudaError&) {
-            cudaGetLastError();  // an allocation failure is not sticky: clear it
-            std::size_t freeBytes = 0, totalBytes = 0;
-            cudaMemGetInfo(&freeBytes, &totalBytes);
-            throw SimulationError(
-                "spheres: step " + std::to_string(step_) + ": " + std::to_string(capacity) +
-                " cells need " + std::to_string(kBytesPerCell * static_cast<double>(capacity)) +
-                " bytes of device memory, " + std::to_string(freeBytes) +
-                " bytes free; the state is unchanged at step " + std::to_string(step_));
+            throwOutOfMemory(capacity);
         }
         if (keep > 0) {
             a.copyFrom(a_, keep, stream_);
@@ -300,6 +293,19 @@ private:
         if (rc_.empty()) rc_.resize(1);
         if (summary_.empty()) summary_.resize(1);
         capacity_ = capacity;
+    }
+
+    [[noreturn]] void throwOutOfMemory(std::size_t cells) const {
+        cudaGetLastError();  // an allocation failure is not sticky: clear it
+        std::size_t freeBytes = 0, totalBytes = 0;
+        cudaMemGetInfo(&freeBytes, &totalBytes);
+        auto mib = [](double bytes) { return std::to_string(std::lround(bytes / 1048576.0)); };
+        throw OutOfDeviceMemoryError(
+            "spheres: step " + std::to_string(step_) + ": " + std::to_string(cells) +
+            " cells need about " + mib(kBytesPerCell * static_cast<double>(cells)) +
+            " MiB of device memory, " + mib(static_cast<double>(freeBytes)) + " MiB of " +
+            mib(static_cast<double>(totalBytes)) +
+            " MiB are free; the state is unchanged at step " + std::to_string(step_));
     }
 
     void ensureCapacity(std::size_t n, std::size_t born) {
@@ -368,6 +374,11 @@ private:
             born = static_cast<std::size_t>(summary.dividing);
             vmaxBound_ = summary.maxVolume;  // exact
             ensureCapacity(n, born);         // throws with the state unchanged
+            try {
+                grid_.reservePoints(n + born, stream_);  // nor may the grid fail later on
+            } catch (const CudaError&) {
+                throwOutOfMemory(n + born);
+            }
         }
         // Substance: diffusion and secretion before biology (BioDynaMo's order), after the
         // capacity check so that a refused step leaves the field as it was.
