@@ -5,6 +5,8 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QFileInfo>
+#include <QOffscreenSurface>
+#include <QOpenGLContext>
 #include <QSurfaceFormat>
 #include <QTimer>
 #include <cstdio>
@@ -13,6 +15,7 @@
 #include "gui/soak_driver.hpp"
 #include "sim/core/data_paths.hpp"
 #include "sim/core/errors.hpp"
+#include "sim/core/interrupt.hpp"
 
 namespace cf::gui {
 
@@ -32,6 +35,27 @@ int runDesktop(int& argc, char** argv, const DesktopOptions& options) {
     QCoreApplication::setApplicationName("Cellforge");
     QCoreApplication::setApplicationVersion(CELLFORGE_VERSION);
     QApplication app(argc, argv);
+    // Without an OpenGL 4.5 core context (no GL on the display, a platform plugin without
+    // GL such as offscreen) Qt's widget compositing crashes in its first repaint: say so
+    // and point at the mode that needs no display instead.
+    {
+        QOffscreenSurface surface;
+        surface.setFormat(format);
+        surface.create();
+        QOpenGLContext probe;
+        probe.setFormat(format);
+        const bool ok = probe.create() && probe.makeCurrent(&surface) &&
+                        probe.format().version() >= qMakePair(4, 5);
+        if (!ok) {
+            std::fprintf(stderr,
+                         "cellforge: the display (Qt platform '%s') offers no OpenGL 4.5 core "
+                         "context, which the window needs; run without a window instead: "
+                         "cellforge --headless SCENARIO (see --help)\n",
+                         qPrintable(QGuiApplication::platformName()));
+            return 2;
+        }
+        probe.doneCurrent();
+    }
     // The desktop entry and icon installed by the package (Wayland matches windows by it).
     QGuiApplication::setDesktopFileName("io.github.cellforge.Cellforge");
     MainWindow window(options);
@@ -58,6 +82,19 @@ int runDesktop(int& argc, char** argv, const DesktopOptions& options) {
             return 2;
         }
     }
+    // Ctrl-C in the terminal or SIGTERM from the session: the window closes as if the user
+    // closed it (a movie being recorded is finished and stays playable), exit code 130.
+    installInterruptHandler();
+    bool interrupted = false;
+    auto* signalWatch = new QTimer(&window);
+    QObject::connect(signalWatch, &QTimer::timeout, &window, [&] {
+        if (!interruptRequested() || interrupted) return;
+        interrupted = true;
+        std::fprintf(stderr, "cellforge: interrupted; closing the window\n");
+        window.close();
+        QApplication::exit(130);
+    });
+    signalWatch->start(100);
     int grabFailed = 0;
     if (options.grabWindow) {
         QTimer::singleShot(static_cast<int>(options.grabAfter * 1000.0), &window, [&] {

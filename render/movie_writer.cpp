@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "render/movie_writer.hpp"
 
+#include <filesystem>
+
 #include "render/render_error.hpp"
 
 #if CELLFORGE_HAVE_FFMPEG
@@ -66,6 +68,10 @@ struct MovieWriter::Impl {
             packet->stream_index = stream->index;
             const int w = av_interleaved_write_frame(format, packet);
             if (w < 0) throw RenderError(path.string() + ": writing failed: " + avError(w));
+            // Writes are buffered: a full disk shows first as the I/O context's error.
+            if (format->pb != nullptr && format->pb->error < 0)
+                throw RenderError(path.string() +
+                                  ": writing failed: " + avError(format->pb->error));
         }
     }
     void release() {
@@ -83,11 +89,13 @@ struct MovieWriter::Impl {
 };
 
 MovieWriter::MovieWriter(const std::filesystem::path& path, int width, int height, int fps)
-    : impl_(std::make_unique<Impl>()), path_(path) {
+    : impl_(std::make_unique<Impl>()), path_(path), partPath_(path.string() + ".part") {
     av_log_set_level(AV_LOG_QUIET);  // library code does not print; errors are thrown
     Impl& m = *impl_;
     auto fail = [&](const std::string& what) {
         m.release();
+        std::error_code ignored;
+        std::filesystem::remove(partPath_, ignored);
         throw RenderError(path.string() + ": " + what);
     };
     if (width < 2 || height < 2 || width % 2 != 0 || height % 2 != 0)
@@ -118,7 +126,8 @@ MovieWriter::MovieWriter(const std::filesystem::path& path, int width, int heigh
     avcodec_parameters_from_context(m.stream->codecpar, m.codec);
     m.stream->time_base = m.codec->time_base;
     m.stream->avg_frame_rate = m.codec->framerate;
-    r = avio_open(&m.format->pb, path.c_str(), AVIO_FLAG_WRITE);
+    // Written as NAME.part and renamed by finish(): a movie under its own name is complete.
+    r = avio_open(&m.format->pb, partPath_.c_str(), AVIO_FLAG_WRITE);
     if (r < 0) fail("cannot create the file: " + avError(r));
     r = avformat_write_header(m.format, nullptr);
     if (r < 0) fail("cannot write the MP4 header: " + avError(r));
@@ -154,18 +163,40 @@ void MovieWriter::finish() {
     Impl& m = *impl_;
     if (m.finished) return;
     m.finished = true;
-    avcodec_send_frame(m.codec, nullptr);  // flush the encoder
-    m.drain(path_);
-    const int r = av_write_trailer(m.format);
+    // Anything that fails from here leaves no movie: an MP4 without its index (written
+    // last) does not play, and a partial file must not pass for the movie.
+    // `message` names the file and the failure.
+    auto discard = [&](const std::string& message) {
+        m.release();
+        std::error_code ignored;
+        std::filesystem::remove(partPath_, ignored);
+        throw RenderError(message + " (after " + std::to_string(frames_) +
+                          " frames; the incomplete movie was removed)");
+    };
+    try {
+        avcodec_send_frame(m.codec, nullptr);  // flush the encoder
+        m.drain(path_);
+    } catch (const RenderError& e) {
+        discard(e.what());
+    }
+    int r = av_write_trailer(m.format);
+    if (r >= 0 && m.format->pb != nullptr) r = avio_closep(&m.format->pb);
+    if (r < 0) discard(path_.string() + ": cannot finalize the MP4: " + avError(r));
     m.release();
-    if (r < 0) throw RenderError(path_.string() + ": cannot finalize the MP4: " + avError(r));
+    std::error_code ec;
+    std::filesystem::rename(partPath_, path_, ec);
+    if (ec) {
+        std::filesystem::remove(partPath_, ec);
+        throw RenderError(path_.string() +
+                          ": cannot move the finished movie into place: " + ec.message());
+    }
 }
 
 MovieWriter::~MovieWriter() {
     try {
         finish();  // an interrupted run still leaves a playable file
     } catch (...) {
-        impl_->release();
+        impl_->release();  // finish() removed what could not be completed
     }
 }
 

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // MP4 (H.264) movies through FFmpeg's libraries. Frames are RGBA8, top row first. The
-// file is finalized by finish() or, if a run is interrupted, by the destructor: what was
-// recorded stays playable.
+// movie is written as NAME.part and renamed to NAME when finish() (or, if a run is
+// interrupted, the destructor) completes it: what was recorded stays playable, and a file
+// under the movie's name is always complete. If the movie cannot be completed (the disk
+// filled), the partial file is removed and the error says after how many frames.
 #include <cstdint>
 #include <filesystem>
 #include <memory>
@@ -30,6 +32,7 @@ private:
     struct Impl;
     std::unique_ptr<Impl> impl_;
     std::filesystem::path path_;
+    std::filesystem::path partPath_;  // where the movie is written until finish()
     int frames_ = 0;
     std::string codec_;
 };

@@ -116,7 +116,7 @@ RunOutcome executeRun(const RunRequest& request, const RunCallbacks& callbacks) 
                                                               sc.output.checkpointEvery))
             .get();
 
-    auto finish = [&](int exitCode, const std::string& status, const std::string& message) {
+    auto finish = [&](int exitCode, std::string status, std::string message) {
         const auto frame = runner.latestFrame();
         info.stepsCompleted = frame->step;
         info.wallSeconds = elapsed();
@@ -126,7 +126,16 @@ RunOutcome executeRun(const RunRequest& request, const RunCallbacks& callbacks) 
         const ParamSet active = runner.activeParameters();
         info.parameters = &active;
         info.history = runner.history();
-        io::writeRunJson(dir / "run.json", info);
+        try {
+            io::writeRunJson(dir / "run.json", info);
+        } catch (const Error& e) {
+            // Without its record the run's output is incomplete, whatever else went well.
+            message += std::string(message.empty() ? "" : "; ") + e.what();
+            if (exitCode == kExitOk) {
+                exitCode = kExitRunFailed;
+                status = "failed";
+            }
+        }
         outcome.exitCode = exitCode;
         outcome.status = status;
         outcome.message = message;
@@ -152,6 +161,19 @@ RunOutcome executeRun(const RunRequest& request, const RunCallbacks& callbacks) 
             std::string message;
             try {
                 std::rethrow_exception(err);
+            } catch (const OutOfDeviceMemoryError& e) {
+                // The state is that of the last completed step: keep it, so the run can go on
+                // where there is more memory.
+                message = e.what();
+                try {
+                    runner.save(outputs.checkpoint).get();
+                    message += "; that state is in the checkpoint " + outputs.checkpoint.string() +
+                               " (continue with --resume on a device with more memory, or "
+                               "with --backend cpu)";
+                } catch (const std::exception& saveError) {
+                    message +=
+                        std::string("; the checkpoint could not be written: ") + saveError.what();
+                }
             } catch (const std::exception& e) {
                 message = e.what();
             }
@@ -159,7 +181,12 @@ RunOutcome executeRun(const RunRequest& request, const RunCallbacks& callbacks) 
         }
         if (interruptRequested()) {
             runner.pause().get();
-            runner.save(outputs.checkpoint).get();
+            try {
+                runner.save(outputs.checkpoint).get();
+            } catch (const Error& e) {
+                return finish(kExitRunFailed, "failed",
+                              std::string("interrupted by signal; ") + e.what());
+            }
             return finish(kExitInterrupted, "interrupted", "interrupted by signal");
         }
         if (!runner.isRunning()) {
@@ -167,7 +194,11 @@ RunOutcome executeRun(const RunRequest& request, const RunCallbacks& callbacks) 
             runner.runUntil(sc.steps).get();  // defensive: nothing else pauses this runner
         }
     }
-    runner.save(outputs.checkpoint).get();
+    try {
+        runner.save(outputs.checkpoint).get();
+    } catch (const Error& e) {
+        return finish(kExitRunFailed, "failed", e.what());
+    }
     return finish(kExitOk, "completed", "");
 }
 
@@ -218,6 +249,13 @@ int runScenario(const ModelRegistry& registry, const RunOptions& options) {
         std::fprintf(
             stderr, "cellforge-sim: %s%s\n",
             out.message.rfind("cannot start", 0) == 0 ? "" : "run failed: ", out.message.c_str());
+        const std::filesystem::path checkpoint =
+            std::filesystem::path(request.scenario.output.dir) / "checkpoint.cfchk";
+        std::error_code ec;
+        if (std::filesystem::exists(checkpoint, ec) &&
+            out.message.find(checkpoint.string()) == std::string::npos)
+            std::fprintf(stderr, "cellforge-sim: the last checkpoint written is %s\n",
+                         checkpoint.string().c_str());
         return kExitRunFailed;
     }
     if (out.exitCode == kExitInterrupted) {

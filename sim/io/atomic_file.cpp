@@ -2,7 +2,9 @@
 #include "sim/io/atomic_file.hpp"
 
 #include <atomic>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <random>
 #include <system_error>
@@ -49,11 +51,17 @@ void writeAtomically(const fs::path& path, const std::function<void(std::ostream
     try {
         std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
         if (!out) throw IoError(where(path, "cannot create temporary file " + tmp.string()));
+        errno = 0;
         fill(out);
         out.flush();
-        if (!out) throw IoError(where(path, "write failed (disk full?)"));
+        if (!out)
+            throw IoError(where(path, std::string("cannot write: ") +
+                                          (errno != 0 ? std::strerror(errno) : "write failed") +
+                                          "; the previous file, if any, is kept"));
         out.close();
-        if (out.fail()) throw IoError(where(path, "closing the file failed"));
+        if (out.fail())
+            throw IoError(where(path, std::string("closing the file failed: ") +
+                                          (errno != 0 ? std::strerror(errno) : "unknown error")));
     } catch (...) {
         std::error_code ignored;
         fs::remove(tmp, ignored);

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "sim/io/series_writer.hpp"
 
+#include <cerrno>
 #include <charconv>
+#include <cstring>
 #include <fstream>
 
 #include "sim/io/atomic_file.hpp"
@@ -109,8 +111,20 @@ void SeriesWriter::append(std::uint64_t step, double time, const std::vector<Met
     std::string row = std::to_string(step) + "," + formatDouble(time);
     for (const Metric& m : metrics)
         row += "," + formatDouble(m.value);
+    // A row that does not reach the disk whole (the disk filled) is cut off again: the file
+    // keeps only complete rows, so whatever reads it later never sees half a row.
+    const std::streamoff complete = out_.tellp();
     out_ << row << '\n';
-    flush();
+    out_.flush();
+    if (!out_) {
+        const int why = errno;
+        out_.close();
+        std::error_code ec;
+        if (complete >= 0)
+            std::filesystem::resize_file(path_, static_cast<std::uintmax_t>(complete), ec);
+        throw IoError(where(path_, "cannot write the row of step " + std::to_string(step) + ": " +
+                                       std::strerror(why) + "; the file keeps the rows before it"));
+    }
 }
 
 void SeriesWriter::flush() {
