@@ -13,6 +13,11 @@ target_compile_definitions(test_bundled_scenarios
 # model family on every backend).
 cellforge_add_test(test_determinism SOURCES sim/test_determinism.cpp)
 target_compile_definitions(test_determinism PRIVATE CELLFORGE_ASSETS_DIR="${PROJECT_SOURCE_DIR}/assets")
+# The Runner from the window's three threads at once (run under ThreadSanitizer by the
+# `tsan` preset).
+cellforge_add_test(test_runner_threads CPU_ONLY SOURCES sim/test_runner_threads.cpp)
+# Injected faults (device memory, NVRTC): a clear error and a state as if nothing happened.
+cellforge_add_test(test_faults SOURCES sim/test_faults.cpp)
 # The sweep grid alone (--vary parsing, spacing, rounding, run order): quick to build.
 cellforge_add_test(test_sweep_grid CPU_ONLY SOURCES sim/test_sweep_grid.cpp)
 
