@@ -65,7 +65,14 @@ std::string prefix(const std::filesystem::path& path) {
 }  // namespace
 
 ImportedMesh importMesh(const std::filesystem::path& path) {
-    Assimp::Importer importer;
+    // One importer per thread, kept: setting one up registers every Assimp format and
+    // post-processing step, which costs far more than reading a small mesh. Its scene is
+    // freed when this import is done.
+    thread_local Assimp::Importer importer;
+    struct FreeScene {
+        Assimp::Importer& importer;
+        ~FreeScene() { importer.FreeScene(); }
+    } freeScene{importer};
     // SortByPType puts points and lines into meshes of their own, which appendMesh()
     // leaves out. No normals are generated: the renderer computes missing ones itself.
     const aiScene* scene = importer.ReadFile(
