@@ -20,7 +20,7 @@ struct DesktopOptions {
     // The soak (gui/soak_driver.hpp): minutes to run, the CSV log, the memory bound.
     std::optional<double> soakMinutes;
     std::string soakLog = "soak.csv";
-    double soakRssBoundMiB = 64.0;
+    double soakRssBoundMiB = 32.0;
 };
 
 // Returns the process exit code. argc/argv go to Qt (its own options such as -platform).

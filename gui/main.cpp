@@ -40,7 +40,7 @@ int main(int argc, char** argv) {
         ->check(CLI::Range(0.05, 1440.0));
     app.add_option("--soak-log", d.soakLog, "CSV of the soak's samples (a .json summary beside)");
     app.add_option("--soak-rss-bound", d.soakRssBoundMiB,
-                   "MiB the resident memory may grow after the warm-up (default 64)");
+                   "MiB the resident memory may grow after the warm-up (default 32)");
 #endif
     app.allow_extras();  // Qt's own options (-platform, -style, ...) pass through
     app.add_option("--headless", o.scenario,
