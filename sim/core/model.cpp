@@ -63,6 +63,9 @@ Backend resolveModelBackend(const ModelDescriptor& model,
     Backend b = resolveBackend(requested, preferred);
     if (model.offers(b)) return b;
     if (!chosen && model.offers(Backend::Cpu)) return Backend::Cpu;  // "best" for this model
+    if (b == Backend::Cuda && !model.cudaUnavailableReason.empty())
+        throw ParameterError("model '" + model.name + "' cannot run on cuda here: " +
+                             model.cudaUnavailableReason + " (use --backend cpu)");
     throw ParameterError("model '" + model.name + "' has no " + std::string(toString(b)) +
                          " backend yet (use --backend cpu)");
 }

@@ -133,6 +133,9 @@ struct ModelDescriptor {
     std::vector<BenchCase> benchCases;
     // Backends the model implements (a model is written CPU first; CUDA follows).
     std::vector<Backend> backends = {Backend::Cpu, Backend::Cuda};
+    // Why a CUDA backend the model has is not offered on this machine (cardiac without
+    // NVRTC), for the message when CUDA is asked for; empty otherwise.
+    std::string cudaUnavailableReason;
     // Optional checks across parameters that single ranges cannot express (a rate that
     // breaks a stability bound, a text that must parse, a file that must load): throws
     // ParameterError (or IoError for a file) naming the parameter. The Runner calls it in

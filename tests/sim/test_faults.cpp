@@ -77,6 +77,7 @@ TEST(FaultsCuda, SpheresOutOfDeviceMemoryKeepsTheLastStep) {
     const ParamSet params = growingSpheroid();
     auto model = spheres::descriptor().create(Backend::Cuda);
     model->reset(params, 7);
+    model->advance(1);  // the buffers every step needs (grid, scratch) exist from here on
     std::string message;
     {
         ScopedFaults f("device-memory=" + std::to_string(deviceBytesHeld()));

@@ -356,8 +356,10 @@ ModelDescriptor descriptor() {
     if (isAvailable(Backend::Cuda)) {
         if (nvrtcAvailable())
             d.backends.push_back(Backend::Cuda);
-        else
+        else {
+            d.cudaUnavailableReason = "its CUDA backend compiles with NVRTC: " + nvrtcStatus();
             d.description += " (CUDA backend unavailable: " + nvrtcStatus() + ")";
+        }
     }
     d.create = [](Backend b) {
         return createOnBackend("cardiac", b, &makeCpuModel, CF_CUDA_FACTORY(makeCudaModel));

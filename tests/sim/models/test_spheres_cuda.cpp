@@ -174,7 +174,7 @@ TEST(SpheresCuda, SubstanceFieldAndChemotaxisMatchCpu) {
 }
 
 // A population that would outgrow device memory: the largest capacity (2^31 - 1 cells,
-// ~400 GB) fails to allocate with a message naming the cells, the bytes and what is free,
+// ~400 GB) fails to allocate with a message naming the cells, the MiB and what is free,
 // and the device stays usable (the allocation failure is not sticky).
 TEST(SpheresCuda, CapacityBeyondDeviceMemoryIsAClearError) {
     CF_REQUIRE_BACKEND(Backend::Cuda);
@@ -182,11 +182,11 @@ TEST(SpheresCuda, CapacityBeyondDeviceMemoryIsAClearError) {
         makeOn(Backend::Cuda,
                {"init.layout=lattice", "init.cells_per_axis=4", "capacity.initial=2147483647"}, 1);
         ADD_FAILURE() << "no error for 2^31 - 1 cells";
-    } catch (const SimulationError& e) {
+    } catch (const OutOfDeviceMemoryError& e) {
         const std::string what = e.what();
         std::printf("%s\n", what.c_str());
         EXPECT_NE(what.find("2147483647 cells need"), std::string::npos) << what;
-        EXPECT_NE(what.find("bytes of device memory"), std::string::npos) << what;
+        EXPECT_NE(what.find("MiB of device memory"), std::string::npos) << what;
     }
     auto m = makeOn(Backend::Cuda, {"init.layout=lattice", "init.cells_per_axis=4"}, 1);
     m->advance(3);

@@ -345,15 +345,20 @@ public:
     void advance(std::uint64_t steps) override {
         adoptReloadedModel(false);
         gpu_->beginBatch(centreNode(p_, tissue_), static_cast<std::size_t>(steps));
-        const double t0 = time_;
+        // The sample times are the clock's own values after each step (not t0 + k dt, which
+        // rounds differently): the beat meter then reads the same bits however the run is
+        // cut into batches or restored from a checkpoint.
+        std::vector<double> times;
+        times.reserve(static_cast<std::size_t>(steps));
         for (std::uint64_t s = 0; s < steps; ++s) {
             gpu_->step(p_, step_, time_);
             ++step_;
             time_ += p_.dt;
+            times.push_back(time_);
         }
         const TissueGpuBase::BatchEnd batch = gpu_->finishBatch(static_cast<std::size_t>(steps));
-        for (std::size_t k = 0; k < batch.trace.size(); ++k)
-            meter_.add(t0 + static_cast<double>(k + 1) * p_.dt, batch.trace[k]);
+        for (std::size_t k = 0; k < batch.trace.size() && k < times.size(); ++k)
+            meter_.add(times[k], batch.trace[k]);
         const std::size_t cell = batch.cell;
         const long long when = batch.step;
         if (cell < nodes_) {

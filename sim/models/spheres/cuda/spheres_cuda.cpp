@@ -365,18 +365,22 @@ private:
         const bool checked = p_.growth && vmaxBound_ > p_.divisionVolume;
         std::size_t born = 0;
         if (checked) {
-            spheres::cuda::launchRankDivisions(a_.arrays(), n, flagById_.data(), rankById_.data(),
-                                               summary_.data(), scratch_, stream_);
-            spheres::cuda::DivisionSummary summary{};
-            CF_CUDA_CHECK(cudaMemcpyAsync(&summary, summary_.data(), sizeof summary,
-                                          cudaMemcpyDeviceToHost, stream_));
-            CF_CUDA_CHECK(cudaStreamSynchronize(stream_));
-            born = static_cast<std::size_t>(summary.dividing);
-            vmaxBound_ = summary.maxVolume;  // exact
-            ensureCapacity(n, born);         // throws with the state unchanged
             try {
+                spheres::cuda::launchRankDivisions(a_.arrays(), n, flagById_.data(),
+                                                   rankById_.data(), summary_.data(), scratch_,
+                                                   stream_);
+                spheres::cuda::DivisionSummary summary{};
+                CF_CUDA_CHECK(cudaMemcpyAsync(&summary, summary_.data(), sizeof summary,
+                                              cudaMemcpyDeviceToHost, stream_));
+                CF_CUDA_CHECK(cudaStreamSynchronize(stream_));
+                born = static_cast<std::size_t>(summary.dividing);
+                vmaxBound_ = summary.maxVolume;          // exact
+                ensureCapacity(n, born);                 // throws with the state unchanged
                 grid_.reservePoints(n + born, stream_);  // nor may the grid fail later on
-            } catch (const CudaError&) {
+            } catch (const CudaError& e) {
+                // Nothing of the step has changed the state yet (the ranking only fills scratch
+                // buffers): a shortage here leaves the last step intact.
+                if (e.code() != static_cast<int>(cudaErrorMemoryAllocation)) throw;
                 throwOutOfMemory(n + born);
             }
         }
