@@ -187,6 +187,7 @@ TEST(SpheresCuda, CapacityBeyondDeviceMemoryIsAClearError) {
         std::printf("%s\n", what.c_str());
         EXPECT_NE(what.find("2147483647 cells need"), std::string::npos) << what;
         EXPECT_NE(what.find("MiB of device memory"), std::string::npos) << what;
+        EXPECT_EQ(what.find("injected"), std::string::npos) << what;
     }
     auto m = makeOn(Backend::Cuda, {"init.layout=lattice", "init.cells_per_axis=4"}, 1);
     m->advance(3);

@@ -11,9 +11,11 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <optional>
 #include <string>
 
 #include "sim/core/device_buffer.hpp"
+#include "sim/core/fault_injection.hpp"
 #include "sim/grid/cuda/uniform_grid_cuda.cuh"
 #include "sim/models/spheres/cuda/spheres_kernels.cuh"
 #include "sim/models/spheres/spheres_model.hpp"
@@ -300,12 +302,20 @@ private:
         std::size_t freeBytes = 0, totalBytes = 0;
         cudaMemGetInfo(&freeBytes, &totalBytes);
         auto mib = [](double bytes) { return std::to_string(std::lround(bytes / 1048576.0)); };
+        const double need = kBytesPerCell * static_cast<double>(cells);
+        const std::string needText = need < 1048576.0
+                                         ? std::to_string(std::lround(need / 1024.0)) + " KiB"
+                                         : mib(need) + " MiB";
+        const std::optional<std::size_t> injected = faultBytes("device-memory");
         throw OutOfDeviceMemoryError(
             "spheres: step " + std::to_string(step_) + ": " + std::to_string(cells) +
-            " cells need about " + mib(kBytesPerCell * static_cast<double>(cells)) +
-            " MiB of device memory, " + mib(static_cast<double>(freeBytes)) + " MiB of " +
-            mib(static_cast<double>(totalBytes)) +
-            " MiB are free; the state is unchanged at step " + std::to_string(step_));
+            " cells need about " + needText + " of device memory, " +
+            mib(static_cast<double>(freeBytes)) + " MiB of " +
+            mib(static_cast<double>(totalBytes)) + " MiB are free" +
+            (injected ? " (a shortage injected by CELLFORGE_FAULTS: at most " +
+                            std::to_string(*injected) + " bytes)"
+                      : "") +
+            "; the state is unchanged at step " + std::to_string(step_));
     }
 
     void ensureCapacity(std::size_t n, std::size_t born) {
