@@ -6,6 +6,7 @@
 # OUT/<target>/ (commit it under fuzz/regressions/<target>/ once fixed: the ctest
 # <target>_regressions replays it in every build). Prints a table last.
 #   usage: tools/fuzz.sh [RUNS] [OUT]        (defaults: 1000000, build/fuzz-out)
+#   FUZZ_TARGETS="fuzz_mesh ..." runs only those; FUZZ_JOBS sets how many run at once.
 #   build first: cmake --preset fuzz && cmake --build --preset fuzz
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -46,6 +47,9 @@ run_one() {
 
 targets=()
 for t in "$bin"/fuzz_*; do [[ -x $t ]] && targets+=("$(basename "$t")"); done
+if [[ -n ${FUZZ_TARGETS:-} ]]; then  # e.g. FUZZ_TARGETS="fuzz_mesh fuzz_sbml"
+  read -r -a targets <<<"$FUZZ_TARGETS"
+fi
 [[ ${#targets[@]} -gt 0 ]] || { echo "fuzz: no targets in $bin (build the fuzz preset)" >&2; exit 2; }
 for t in "${targets[@]}"; do
   while [[ $(jobs -rp | wc -l) -ge $jobs ]]; do sleep 1; done
