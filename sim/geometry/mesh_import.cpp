@@ -66,8 +66,8 @@ std::string prefix(const std::filesystem::path& path) {
 
 ImportedMesh importMesh(const std::filesystem::path& path) {
     // One importer per thread, kept: setting one up registers every Assimp format and
-    // post-processing step, which costs far more than reading a small mesh. Its scene is
-    // freed when this import is done.
+    // post-processing step, which need not be done per file. Its scene is freed when this
+    // import is done.
     thread_local Assimp::Importer importer;
     struct FreeScene {
         Assimp::Importer& importer;
