@@ -70,6 +70,7 @@ RunOutcome executeRun(const RunRequest& request, const RunCallbacks& callbacks) 
     };
 
     RunOutcome outcome;
+    outcome.checkpoint = dir / "checkpoint.cfchk";
     // Creating the model allocates device memory and builds the initial state: a failure
     // there (other than a parameter the model rejects) is a run failure, not bad input.
     std::unique_ptr<Runner> runnerOwner;
@@ -95,7 +96,7 @@ RunOutcome executeRun(const RunRequest& request, const RunCallbacks& callbacks) 
     const std::string timeUnit = sc.model->timeUnit;
 
     Outputs outputs;
-    outputs.checkpoint = dir / "checkpoint.cfchk";
+    outputs.checkpoint = outcome.checkpoint;
     if (sc.output.seriesEvery > 0) {
         outputs.series = std::make_shared<SeriesObserver>(dir / "series.csv", sc.output.seriesEvery,
                                                           timeUnit, continueAfter);
@@ -249,8 +250,7 @@ int runScenario(const ModelRegistry& registry, const RunOptions& options) {
         std::fprintf(
             stderr, "cellforge-sim: %s%s\n",
             out.message.rfind("cannot start", 0) == 0 ? "" : "run failed: ", out.message.c_str());
-        const std::filesystem::path checkpoint =
-            std::filesystem::path(request.scenario.output.dir) / "checkpoint.cfchk";
+        const std::filesystem::path& checkpoint = out.checkpoint;
         std::error_code ec;
         if (std::filesystem::exists(checkpoint, ec) &&
             out.message.find(checkpoint.string()) == std::string::npos)
@@ -263,9 +263,7 @@ int runScenario(const ModelRegistry& registry, const RunOptions& options) {
                      "cellforge-sim: interrupted at step %llu; checkpoint %s "
                      "(continue with --resume)\n",
                      static_cast<unsigned long long>(out.stepsCompleted),
-                     (std::filesystem::path(request.scenario.output.dir) / "checkpoint.cfchk")
-                         .string()
-                         .c_str());
+                     out.checkpoint.string().c_str());
         return kExitInterrupted;
     }
     if (showProgress)

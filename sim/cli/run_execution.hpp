@@ -4,6 +4,7 @@
 // snapshots, checkpoint): what `run` does after reading its options, and what `sweep` does
 // once per grid point. Implemented in run_command.cpp.
 #include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <optional>
 #include <string>
@@ -39,8 +40,9 @@ struct RunOutcome {
     double wallSeconds = 0;  // from the start of the model's creation
     std::uint64_t firstStep = 0;
     std::uint64_t stepsCompleted = 0;
-    std::vector<Metric> metrics;  // of the last frame
-    std::string outputs;          // "output in DIR: run.json, ..." for the user
+    std::vector<Metric> metrics;       // of the last frame
+    std::string outputs;               // "output in DIR: run.json, ..." for the user
+    std::filesystem::path checkpoint;  // where the run's checkpoint is written
 };
 
 // Runs `request` to its step count, or until it fails or Ctrl-C (interruptRequested())
