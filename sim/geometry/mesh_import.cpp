@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "sim/core/errors.hpp"
+#include "sim/geometry/mesh_header_check.hpp"
 
 namespace cf::geometry {
 namespace {
@@ -73,6 +74,7 @@ ImportedMesh importMesh(const std::filesystem::path& path) {
         Assimp::Importer& importer;
         ~FreeScene() { importer.FreeScene(); }
     } freeScene{importer};
+    checkDeclaredCounts(path);  // before Assimp allocates what an OFF or PLY header declares
     // SortByPType puts points and lines into meshes of their own, which appendMesh()
     // leaves out. No normals are generated: the renderer computes missing ones itself.
     const aiScene* scene = importer.ReadFile(

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "sim/core/errors.hpp"
+#include "sim/geometry/mesh_header_check.hpp"
 #include "sim/geometry/mesh_import.hpp"
 #include "sim/geometry/triangle_mesh.hpp"
 #include "tests/sim/geometry/geometry_test_support.hpp"
@@ -115,6 +116,53 @@ TEST(MeshImport, BadFilesGiveIoErrorsNamingTheFile) {
     expectIoError("/nonexistent/cellforge/capsule.obj", "Unable to open file");
     expectIoError(writeTemp("cf_geometry_lines.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nl 1 2\n"),
                   "no triangles");
+}
+
+// Headers that declare more elements than the file can hold are refused before Assimp
+// allocates them (it zero-fills what an OFF or PLY header declares: fuzz_mesh found an 81-byte
+// OFF file that made it ask for 7.6 GB). Without the guard these would not fail fast.
+TEST(MeshImport, HeaderCountsBeyondTheFileAreRefusedBeforeAssimpAllocates) {
+    const std::string offBody = "0 0 0\n1 0 0\n0 1 0\n0 0 1\n3 0 2 1\n3 0 1 3\n3 0 3 2\n3 1 2 3\n";
+    const std::string hugeFaces = "OFF\n4 411111111111111111111111 0\n" + offBody;
+    expectIoError(writeTemp("cf_huge_faces.off", hugeFaces),
+                  "the OFF header declares 411111111111111111111111 faces, more than a file of " +
+                      std::to_string(hugeFaces.size()) + " bytes can hold");
+    // No "OFF" word, and a leading '4' that Assimp takes for the homogeneous flag: the
+    // vertex count it then reads is 3333333333.
+    expectIoError(writeTemp("cf_no_header.off", "43333333333 4 0\n" + offBody),
+                  "declares 3333333333 vertices");
+    // UTF-16 text, which Assimp narrows before parsing; the extension does not say OFF.
+    std::string wide = "\xFF\xFE";
+    for (char c : "OFF\n4 900000000 0\n" + offBody)
+        wide += std::string{c, '\0'};
+    expectIoError(writeTemp("cf_wide.mesh", wide), "declares 900000000 faces");
+    expectIoError(writeTemp("cf_huge.ply",
+                            "ply\nformat ascii 1.0\nelement vertex 4000000000\n"
+                            "property float x\nend_header\n0\n"),
+                  "the PLY header declares 4000000000 'vertex' elements");
+    // The same files with true counts load.
+    EXPECT_EQ(loadTriangleMesh(writeTemp("cf_tetra.off", "# a comment\nOFF\n4 4 0\n" + offBody))
+                  .triangles.size(),
+              4u);
+    EXPECT_EQ(loadTriangleMesh(writeTemp("cf_tetra.ply",
+                                         "ply\nformat ascii 1.0\nelement vertex 4\n"
+                                         "property float x\nproperty float y\nproperty float z\n"
+                                         "element face 4\nproperty list uchar int vertex_indices\n"
+                                         "end_header\n" +
+                                             offBody))
+                  .triangles.size(),
+              4u);
+}
+
+TEST(MeshImport, DeclaredCountsUpToTheFileSizeAreAccepted) {
+    EXPECT_FALSE(findImpossibleCount("OFF 81 81", ".off", 81));
+    EXPECT_TRUE(findImpossibleCount("OFF 81 82", ".off", 81));
+    EXPECT_TRUE(findImpossibleCount("nOFF 3 82 1", ".off", 81));          // after the dimension
+    EXPECT_FALSE(findImpossibleCount("v 1 2 3 4000000000", ".obj", 20));  // not OFF or PLY
+    const auto bad = findImpossibleCount("ply\nelement face 99999\nend_header\n", ".ply", 64);
+    ASSERT_TRUE(bad);
+    EXPECT_EQ(bad->what, "'face' elements");
+    EXPECT_EQ(bad->written, "99999");
 }
 
 TEST(MeshChecks, NonManifoldAndDegenerateTrianglesAreCounted) {

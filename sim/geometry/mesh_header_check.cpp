@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "sim/geometry/mesh_header_check.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <iterator>
+
+#include "sim/core/errors.hpp"
+
+namespace cf::geometry {
+namespace {
+
+// Characters skipped between tokens. A superset of what Assimp skips: where Assimp stops
+// earlier, it reads a count of 0 and refuses the file itself.
+bool isBlank(char c) {
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v' || c == '\0';
+}
+
+bool startsWithNoCase(std::string_view s, std::string_view prefix) {
+    return s.size() >= prefix.size() &&
+           std::equal(prefix.begin(), prefix.end(), s.begin(), [](char a, char b) {
+               return std::tolower(static_cast<unsigned char>(a)) ==
+                      std::tolower(static_cast<unsigned char>(b));
+           });
+}
+
+// Text as Assimp's TextFileToBuffer hands it to the OFF parser: without a byte-order mark,
+// and UTF-16/32 text narrowed by dropping its NUL bytes (the letters and digits that matter
+// here are ASCII, whose wide forms are the byte and NULs).
+std::string asText(std::string_view content) {
+    const auto bom = [&](std::string_view mark) { return content.substr(0, mark.size()) == mark; };
+    using namespace std::string_view_literals;
+    if (bom("\xEF\xBB\xBF"sv)) return std::string(content.substr(3));
+    if (bom("\xFF\xFE"sv) || bom("\xFE\xFF"sv) || bom("\x00\x00\xFE\xFF"sv)) {
+        std::string narrow;
+        std::copy_if(content.begin(), content.end(), std::back_inserter(narrow),
+                     [](char c) { return c != '\0'; });
+        return narrow.substr(std::min<std::size_t>(narrow.size(), 2));  // the mark's bytes
+    }
+    return std::string(content);
+}
+
+struct Cursor {
+    std::string_view text;
+    std::size_t at = 0;
+    char peek(std::size_t ahead = 0) const {
+        return at + ahead < text.size() ? text[at + ahead] : '\0';
+    }
+    // Assimp's OFF NextToken: blanks, and whole lines that begin with '#'.
+    void nextToken() {
+        for (;;) {
+            while (at < text.size() && isBlank(text[at]))
+                ++at;
+            if (peek() != '#') return;
+            while (at < text.size() && text[at] != '\n' && text[at] != '\r')
+                ++at;
+        }
+    }
+    void skipBlanksOnLine() {
+        while (at < text.size() && (text[at] == ' ' || text[at] == '\t'))
+            ++at;
+    }
+};
+
+// The digits at the cursor, as written and as a value that saturates where Assimp's
+// strtoul10 wraps (refusing on the larger value is the safe side).
+struct Count {
+    std::string_view written;
+    std::uint64_t value = 0;
+};
+
+Count readCount(Cursor& c) {
+    const std::size_t begin = c.at;
+    Count count;
+    while (c.at < c.text.size() && c.text[c.at] >= '0' && c.text[c.at] <= '9') {
+        const std::uint64_t digit = static_cast<std::uint64_t>(c.text[c.at] - '0');
+        count.value =
+            count.value > (UINT64_MAX - digit) / 10 ? UINT64_MAX : count.value * 10 + digit;
+        ++c.at;
+    }
+    count.written = c.text.substr(begin, c.at - begin);
+    return count;
+}
+
+std::optional<ImpossibleCount> impossible(const Count& count, std::uint64_t fileBytes,
+                                          std::string format, std::string what) {
+    if (count.value <= fileBytes) return std::nullopt;
+    return ImpossibleCount{
+        std::move(format), std::move(what),
+        std::string(count.written.substr(0, 32)) + (count.written.size() > 32 ? "..." : "")};
+}
+
+// The header as Assimp's OFF importer reads it: [ST][C][N][4][n]OFF, the dimension after
+// nOFF, then the vertex and face counts (the header word may be missing).
+std::optional<ImpossibleCount> checkOff(std::string_view text, std::uint64_t fileBytes) {
+    Cursor c{text};
+    c.nextToken();
+    if (c.peek() == 'S' && c.peek(1) == 'T') c.at += 2;
+    if (c.peek() == 'C') ++c.at;
+    if (c.peek() == 'N') ++c.at;
+    if (c.peek() == '4') ++c.at;
+    const bool hasDimension = c.peek() == 'n';
+    if (hasDimension) ++c.at;
+    if (c.peek() == 'O' && c.peek(1) == 'F' && c.peek(2) == 'F') c.at += 3;
+    c.nextToken();
+    if (hasDimension) {
+        readCount(c);
+        c.nextToken();
+    }
+    const Count vertices = readCount(c);
+    c.nextToken();
+    const Count faces = readCount(c);
+    if (auto bad = impossible(vertices, fileBytes, "OFF", "vertices")) return bad;
+    return impossible(faces, fileBytes, "OFF", "faces");
+}
+
+// Every "element NAME COUNT" line of a PLY header, up to end_header.
+std::optional<ImpossibleCount> checkPly(std::string_view text, std::uint64_t fileBytes) {
+    Cursor c{text};
+    while (c.at < text.size()) {
+        c.skipBlanksOnLine();
+        const std::string_view rest = text.substr(c.at);
+        if (startsWithNoCase(rest, "end_header")) return std::nullopt;
+        if (startsWithNoCase(rest, "element") && rest.size() > 7 && isBlank(rest[7])) {
+            c.at += 7;
+            c.skipBlanksOnLine();
+            const std::size_t nameBegin = c.at;
+            while (c.at < text.size() && !isBlank(text[c.at]))
+                ++c.at;
+            const std::string name(text.substr(nameBegin, c.at - nameBegin));
+            c.skipBlanksOnLine();
+            if (auto bad = impossible(readCount(c), fileBytes, "PLY", "'" + name + "' elements"))
+                return bad;
+        }
+        while (c.at < text.size() && text[c.at] != '\n' && text[c.at] != '\r')
+            ++c.at;
+        while (c.at < text.size() && (text[c.at] == '\n' || text[c.at] == '\r'))
+            ++c.at;
+    }
+    return std::nullopt;
+}
+
+bool looksLikeOff(std::string_view text) {
+    Cursor c{text};
+    c.nextToken();
+    const std::string_view token = text.substr(c.at, 12);  // e.g. STCN4nOFF
+    return token.find("OFF") != std::string_view::npos;
+}
+
+bool looksLikePly(std::string_view text) {
+    Cursor c{text};
+    c.nextToken();
+    return startsWithNoCase(text.substr(c.at), "ply");
+}
+
+}  // namespace
+
+std::optional<ImpossibleCount> findImpossibleCount(std::string_view content,
+                                                   std::string_view extension,
+                                                   std::uint64_t fileBytes) {
+    const std::string text = asText(content);
+    if (extension == ".off" || looksLikeOff(text)) return checkOff(text, fileBytes);
+    if (extension == ".ply" || looksLikePly(text)) return checkPly(content, fileBytes);
+    return std::nullopt;
+}
+
+void checkDeclaredCounts(const std::filesystem::path& path) {
+    std::string extension = path.extension().string();
+    std::transform(extension.begin(), extension.end(), extension.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return;  // Assimp says why it cannot open the file
+    char head[64] = {};
+    in.read(head, sizeof head);
+    const std::string_view start(head, static_cast<std::size_t>(in.gcount()));
+    const bool off = extension == ".off" || looksLikeOff(asText(start));
+    const bool ply = extension == ".ply" || looksLikePly(asText(start));
+    if (!off && !ply) return;
+    // OFF: Assimp reads the whole file into memory as well. PLY: the header is text that
+    // ends at end_header; a binary body need not be read.
+    std::string content(start);
+    in.clear();
+    std::string line;
+    while (std::getline(in, line)) {
+        content += line;
+        content += '\n';
+        if (ply && !off && startsWithNoCase(line, "end_header")) break;
+    }
+    std::error_code error;
+    const std::uint64_t fileBytes = std::filesystem::file_size(path, error);
+    if (error) return;
+    if (const auto bad = findImpossibleCount(content, extension, fileBytes))
+        throw IoError("mesh file '" + path.string() + "': the " + bad->format +
+                      " header declares " + bad->written + " " + bad->what +
+                      ", more than a file of " + std::to_string(fileBytes) + " bytes can hold");
+}
+
+}  // namespace cf::geometry
