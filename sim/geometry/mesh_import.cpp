@@ -74,7 +74,7 @@ ImportedMesh importMesh(const std::filesystem::path& path) {
         Assimp::Importer& importer;
         ~FreeScene() { importer.FreeScene(); }
     } freeScene{importer};
-    checkDeclaredCounts(path);  // before Assimp allocates what an OFF or PLY header declares
+    checkMeshHeader(path);  // what Assimp would trust in an OFF or PLY header
     // SortByPType puts points and lines into meshes of their own, which appendMesh()
     // leaves out. No normals are generated: the renderer computes missing ones itself.
     const aiScene* scene = importer.ReadFile(
