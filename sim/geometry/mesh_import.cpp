@@ -10,7 +10,7 @@
 #include <utility>
 
 #include "sim/core/errors.hpp"
-#include "sim/geometry/mesh_header_check.hpp"
+#include "sim/geometry/mesh_file_check.hpp"
 
 namespace cf::geometry {
 namespace {
@@ -74,7 +74,7 @@ ImportedMesh importMesh(const std::filesystem::path& path) {
         Assimp::Importer& importer;
         ~FreeScene() { importer.FreeScene(); }
     } freeScene{importer};
-    checkMeshHeader(path);  // what Assimp would trust in an OFF or PLY header
+    checkMeshFile(path);  // what Assimp would trust in an OFF or PLY file
     // SortByPType puts points and lines into meshes of their own, which appendMesh()
     // leaves out. No normals are generated: the renderer computes missing ones itself.
     const aiScene* scene = importer.ReadFile(

@@ -4,7 +4,8 @@
 list(APPEND CELLFORGE_SIM_SOURCES
   geometry/lattice_frame.cpp
   geometry/triangle_mesh.cpp
-  geometry/mesh_header_check.cpp
+  geometry/mesh_file_check.cpp
+  geometry/ply_check.cpp
   geometry/mesh_import.cpp
   geometry/voxelize.cpp
   geometry/sphere_obstacles.cpp)

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "sim/core/errors.hpp"
-#include "sim/geometry/mesh_header_check.hpp"
+#include "sim/geometry/mesh_file_check.hpp"
 #include "sim/geometry/mesh_import.hpp"
 #include "sim/geometry/triangle_mesh.hpp"
 #include "tests/sim/geometry/geometry_test_support.hpp"
@@ -152,33 +152,47 @@ TEST(MeshImport, HeaderCountsBeyondTheFileAreRefusedBeforeAssimpAllocates) {
                                              offBody))
                   .triangles.size(),
               4u);
+    std::string binary =
+        "ply\nformat binary_little_endian 1.0\nelement vertex 4\n"
+        "property float x\nproperty float y\nproperty float z\n"
+        "element face 4\nproperty list uchar int vertex_indices\nend_header\n";
+    const auto append = [&binary](const auto value) {
+        binary.append(reinterpret_cast<const char*>(&value), sizeof value);  // x86: little endian
+    };
+    for (const float c : {0.f, 0.f, 0.f, 1.f, 0.f, 0.f, 0.f, 1.f, 0.f, 0.f, 0.f, 1.f})
+        append(c);
+    for (const std::array<std::int32_t, 3>& f :
+         {std::array<std::int32_t, 3>{0, 2, 1}, {0, 1, 3}, {0, 3, 2}, {1, 2, 3}}) {
+        append(std::uint8_t{3});
+        for (const std::int32_t v : f)
+            append(v);
+    }
+    EXPECT_EQ(loadTriangleMesh(writeTemp("cf_tetra_binary.ply", binary)).triangles.size(), 4u);
 }
 
 TEST(MeshImport, DeclaredCountsUpToTheFileSizeAreAccepted) {
-    EXPECT_FALSE(findHeaderProblem("OFF 81 81", ".off", 81));
-    EXPECT_TRUE(findHeaderProblem("OFF 81 82", ".off", 81));
-    EXPECT_TRUE(findHeaderProblem("nOFF 3 82 1", ".off", 81));          // after the dimension
-    EXPECT_FALSE(findHeaderProblem("v 1 2 3 4000000000", ".obj", 20));  // not OFF or PLY
+    EXPECT_FALSE(findMeshFileProblem("OFF 8 8\n", ".off"));  // 8 bytes: up to 8 fit
+    EXPECT_TRUE(findMeshFileProblem("OFF 8 9\n", ".off"));
+    EXPECT_TRUE(findMeshFileProblem("nOFF 3 13 1\n", ".off"));        // after the dimension
+    EXPECT_FALSE(findMeshFileProblem("v 1 2 3 4000000000", ".obj"));  // not OFF or PLY
     const std::string ply =
-        "ply\nformat binary_little_endian 1.0\nelement face 64\n"
+        "ply\nformat binary_little_endian 1.0\nelement face 200\n"
         "property list uchar int vertex_indices\nend_header\n";
-    EXPECT_EQ(findHeaderProblem(ply, ".ply", 64), std::nullopt);
-    EXPECT_EQ(findHeaderProblem(ply, ".ply", 63).value_or(""),
-              "the PLY header declares 64 'face' elements, more than a file of 63 bytes can hold");
+    EXPECT_EQ(findMeshFileProblem(ply, ".ply").value_or(""),
+              "the PLY header declares 200 'face' elements, more than a file of " +
+                  std::to_string(ply.size()) + " bytes can hold");
 }
 
-// PLY headers that Assimp 5.2 loops forever on or reads past its buffer for (shortened from
-// the inputs fuzz_mesh found, which are replayed whole as fuzz_mesh regressions): each is
-// refused with the line that is wrong.
-TEST(MeshImport, MalformedPlyHeadersAreRefusedWithTheLine) {
-    const std::string head = "ply\nformat ascii 1.0\nelement vertex 4\nproperty float x\n";
+// PLY files that Assimp 5.2 loops for ever on, reads past its buffer for, or aborts on
+// (shortened from the inputs fuzz_mesh found, which are replayed whole as fuzz_mesh
+// regressions): each is refused with the line that is wrong.
+TEST(MeshImport, MalformedPlyFilesAreRefusedWithTheLine) {
+    const std::string head = "ply\nformat ascii 1.0\nelement vertex 2\nproperty float x\n";
     const auto problem = [](const std::string& content) {
-        return findHeaderProblem(content, ".ply", 1000).value_or("(none)");
+        return findMeshFileProblem(content, ".ply").value_or("(none)");
     };
     EXPECT_EQ(problem(head + "end_hea\x9c\x9er\n0 0 0\n"),
               "line 5 of the PLY header is not a PLY header line: 'end_hea\x9c\x9er'");
-    EXPECT_EQ(problem(head + "0 0 0\n"),
-              "line 5 of the PLY header is not a PLY header line: '0 0 0'");
     EXPECT_EQ(problem(head), "the PLY header has no end_header line");
     EXPECT_EQ(problem(head + "property fe" + std::string(5, '\0') + "loat x\nend_header\n"),
               "line 5 of the PLY header has a control character (a binary header?)");
@@ -192,7 +206,38 @@ TEST(MeshImport, MalformedPlyHeadersAreRefusedWithTheLine) {
               "binary_big_endian 1.0'");
     EXPECT_EQ(problem("ply\nformat ascii 1.0\nproperty float x\nend_header\n"),
               "line 3 of the PLY header has a property before any element");
-    EXPECT_EQ(problem(head + "comment made by hand\r\nobj_info x\nend_header\r\n1\n2\n"), "(none)");
+    // ASCII bodies: one line of numbers per element, as many as its properties call for.
+    const std::string faces =
+        "ply\nformat ascii 1.0\nelement face 2\n"
+        "property list uchar int vertex_indices\nend_header\n";
+    EXPECT_EQ(problem(faces + "3 0 1 2\n3 0 2\n"),
+              "line 7 of the PLY file: 'face' 2 of 2 has 3 numbers, fewer than its properties "
+              "need");
+    EXPECT_EQ(problem(faces + "3 0 1 2\n3 0 1 2 3\n"),
+              "line 7 of the PLY file: 'face' 2 of 2 has 5 numbers, more than its properties "
+              "need (4)");
+    EXPECT_EQ(problem(faces + "3 0 1 2\n3 0 1.5 2\n"),
+              "line 7 of the PLY file: '1.5' in 'face' 2 of 2 is not an integer");
+    EXPECT_EQ(problem(faces + "3 0 1 2\nv 0 1 2\n"),
+              "line 7 of the PLY file: 'face' 2 of 2 needs a list length, found 'v'");
+    EXPECT_EQ(problem(faces + "3 0 1 2\n"),
+              "the PLY file ends before 'face' 2 of 2 (its ASCII body is short)");
+    EXPECT_EQ(problem(faces + "3 0 1 2\n3 0 1 2\n3 0 1 2\n"),
+              "line 8 of the PLY file: more data after the last element the header declares");
+    EXPECT_EQ(problem(head + "end_header\n" + std::string("0\0 0\n1\n", 7)),
+              "line 6 of the PLY file: '0?' in 'vertex' 1 of 2 is not a number");
+    EXPECT_EQ(problem(head + "comment by hand\r\nobj_info x\nend_header\r\n+1.5e-3\n-2.\n\n"),
+              "(none)");
+    // Binary bodies: the bytes the types and list lengths call for.
+    const std::string binary =
+        "ply\nformat binary_little_endian 1.0\nelement face 2\n"
+        "property list char short vertex_indices\nend_header\n";
+    const std::string face{'\3', '\0', '\0', '\1', '\0', '\2', '\0'};
+    EXPECT_EQ(problem(binary + face + face), "(none)");
+    EXPECT_EQ(problem(binary + face + face.substr(0, 6)),
+              "the binary body ends inside 'face' 2 of 2");
+    EXPECT_EQ(problem(binary + face + "\xFF"),
+              "the binary body gives 'face' 2 of 2 a negative list length");
 }
 
 TEST(MeshChecks, NonManifoldAndDegenerateTrianglesAreCounted) {

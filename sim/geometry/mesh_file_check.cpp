@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "sim/geometry/mesh_header_check.hpp"
+#include "sim/geometry/mesh_file_check.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "sim/core/errors.hpp"
+#include "sim/geometry/ply_check.hpp"
 
 namespace cf::geometry {
 namespace {
@@ -119,84 +120,6 @@ std::optional<std::string> checkOff(std::string_view text, std::uint64_t fileByt
     return impossible(faces, fileBytes, "OFF", "faces");
 }
 
-std::vector<std::string_view> splitBlanks(std::string_view line) {
-    std::vector<std::string_view> words;
-    std::size_t at = 0;
-    while (at < line.size()) {
-        while (at < line.size() && (line[at] == ' ' || line[at] == '\t'))
-            ++at;
-        const std::size_t begin = at;
-        while (at < line.size() && line[at] != ' ' && line[at] != '\t')
-            ++at;
-        if (at > begin) words.push_back(line.substr(begin, at - begin));
-    }
-    return words;
-}
-
-bool isPlyType(std::string_view type) {
-    static constexpr std::string_view kTypes[] = {
-        "char", "uchar", "short", "ushort", "int",   "uint",   "float",   "double",
-        "int8", "uint8", "int16", "uint16", "int32", "uint32", "float32", "float64"};
-    return std::find(std::begin(kTypes), std::end(kTypes), type) != std::end(kTypes);
-}
-
-// The PLY header, line by line, against the format's grammar (ply; format; element, property,
-// comment and obj_info lines; end_header). Assimp 5.2's PLY parser loops forever on a header
-// without a proper end_header and reads past its buffer on some malformed property lines
-// (both found by fuzz_mesh), so only a well-formed header reaches it.
-std::optional<std::string> checkPly(std::string_view content, std::uint64_t fileBytes) {
-    std::size_t at = 0;
-    bool inElement = false;
-    for (int lineNumber = 1;; ++lineNumber) {
-        if (at >= content.size()) return "the PLY header has no end_header line";
-        std::size_t end = content.find('\n', at);
-        if (end == std::string_view::npos) end = content.size();
-        std::string_view line = content.substr(at, end - at);
-        at = end + 1;
-        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-        const auto bad = [&](const std::string& why) {
-            return "line " + std::to_string(lineNumber) + " of the PLY header " + why;
-        };
-        if (std::any_of(line.begin(), line.end(),
-                        [](char c) { return static_cast<unsigned char>(c) < 0x20 && c != '\t'; }))
-            return bad("has a control character (a binary header?)");
-        const std::vector<std::string_view> w = splitBlanks(line);
-        const std::string_view key = w.empty() ? std::string_view() : w[0];
-        if (lineNumber == 1) {
-            if (w.size() != 1 || key != "ply") return bad("is not 'ply'");
-        } else if (lineNumber == 2) {
-            if (w.size() != 3 || key != "format" ||
-                (w[1] != "ascii" && w[1] != "binary_little_endian" &&
-                 w[1] != "binary_big_endian") ||
-                w[2] != "1.0")
-                return bad("is not 'format ascii|binary_little_endian|binary_big_endian 1.0'");
-        } else if (key == "end_header") {
-            if (w.size() != 1) return bad("has words after end_header");
-            return std::nullopt;
-        } else if (key == "comment" || key == "obj_info") {
-        } else if (key == "element") {
-            if (w.size() != 3 || w[2].find_first_not_of("0123456789") != std::string_view::npos)
-                return bad("is not 'element NAME COUNT'");
-            Cursor digits{w[2]};
-            const Count count = readCount(digits);
-            if (count.value > fileBytes)
-                return "the PLY header declares " + written(count) + " '" + std::string(w[1]) +
-                       "' elements, more than a file of " + std::to_string(fileBytes) +
-                       " bytes can hold";
-            inElement = true;
-        } else if (key == "property") {
-            if (!inElement) return bad("has a property before any element");
-            const bool scalar = w.size() == 3 && isPlyType(w[1]);
-            const bool list = w.size() == 5 && w[1] == "list" && isPlyType(w[2]) && isPlyType(w[3]);
-            if (!scalar && !list)
-                return bad("is not 'property TYPE NAME' or 'property list TYPE TYPE NAME'");
-        } else {
-            return bad("is not a PLY header line: '" + std::string(line.substr(0, 40)) +
-                       (line.size() > 40 ? "...'" : "'"));
-        }
-    }
-}
-
 bool looksLikeOff(std::string_view text) {
     Cursor c{text};
     c.nextToken();
@@ -212,15 +135,15 @@ bool looksLikePly(std::string_view text) {
 
 }  // namespace
 
-std::optional<std::string> findHeaderProblem(std::string_view content, std::string_view extension,
-                                             std::uint64_t fileBytes) {
+std::optional<std::string> findMeshFileProblem(std::string_view content,
+                                               std::string_view extension) {
     const std::string text = asText(content);
-    if (extension == ".off" || looksLikeOff(text)) return checkOff(text, fileBytes);
-    if (extension == ".ply" || looksLikePly(text)) return checkPly(content, fileBytes);
+    if (extension == ".off" || looksLikeOff(text)) return checkOff(text, content.size());
+    if (extension == ".ply" || looksLikePly(text)) return findPlyProblem(content);
     return std::nullopt;
 }
 
-void checkMeshHeader(const std::filesystem::path& path) {
+void checkMeshFile(const std::filesystem::path& path) {
     std::string extension = path.extension().string();
     std::transform(extension.begin(), extension.end(), extension.begin(),
                    [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
@@ -228,24 +151,13 @@ void checkMeshHeader(const std::filesystem::path& path) {
     if (!in) return;  // Assimp says why it cannot open the file
     char head[64] = {};
     in.read(head, sizeof head);
-    const std::string_view start(head, static_cast<std::size_t>(in.gcount()));
-    const bool off = extension == ".off" || looksLikeOff(asText(start));
-    const bool ply = extension == ".ply" || looksLikePly(asText(start));
-    if (!off && !ply) return;
-    // OFF: Assimp reads the whole file into memory as well. PLY: the header is text that
-    // ends at end_header; a binary body need not be read.
-    std::string content(start);
-    in.clear();
-    std::string line;
-    while (std::getline(in, line)) {
-        content += line;
-        content += '\n';
-        if (ply && !off && startsWithNoCase(line, "end_header")) break;
-    }
-    std::error_code error;
-    const std::uint64_t fileBytes = std::filesystem::file_size(path, error);
-    if (error) return;
-    if (const auto problem = findHeaderProblem(content, extension, fileBytes))
+    const std::string start(head, static_cast<std::size_t>(in.gcount()));
+    if (extension != ".off" && extension != ".ply" && !looksLikeOff(asText(start)) &&
+        !looksLikePly(asText(start)))
+        return;
+    // The whole file, as Assimp reads it too.
+    std::string content = start + std::string(std::istreambuf_iterator<char>(in), {});
+    if (const auto problem = findMeshFileProblem(content, extension))
         throw IoError("mesh file '" + path.string() + "': " + *problem);
 }
 
