@@ -137,9 +137,14 @@ bool looksLikePly(std::string_view text) {
 
 std::optional<std::string> findMeshFileProblem(std::string_view content,
                                                std::string_view extension) {
+    // Assimp picks the importer by the extension first (a ".ply" file that mentions OFF is
+    // read as PLY), and by the content only when the extension names no format it knows.
     const std::string text = asText(content);
-    if (extension == ".off" || looksLikeOff(text)) return checkOff(text, content.size());
-    if (extension == ".ply" || looksLikePly(text)) return findPlyProblem(content);
+    if (extension == ".off") return checkOff(text, content.size());
+    if (extension == ".ply") return findPlyProblem(content);
+    if (looksLikePly(text))
+        if (auto problem = findPlyProblem(content)) return problem;
+    if (looksLikeOff(text)) return checkOff(text, content.size());
     return std::nullopt;
 }
 

@@ -194,6 +194,8 @@ TEST(MeshImport, MalformedPlyFilesAreRefusedWithTheLine) {
     EXPECT_EQ(problem(head + "end_hea\x9c\x9er\n0 0 0\n"),
               "line 5 of the PLY header is not a PLY header line: 'end_hea\x9c\x9er'");
     EXPECT_EQ(problem(head), "the PLY header has no end_header line");
+    EXPECT_EQ(problem("ply\x86OFF\nformat ascii 1.0\n"),  // read as PLY: the extension says so
+              "line 1 of the PLY header is not 'ply'");
     EXPECT_EQ(problem(head + "property fe" + std::string(5, '\0') + "loat x\nend_header\n"),
               "line 5 of the PLY header has a control character (a binary header?)");
     EXPECT_EQ(problem(head + "property flaot y\nend_header\n"),
