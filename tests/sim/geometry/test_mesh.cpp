@@ -2,7 +2,10 @@
 // Mesh import through Assimp, welding, placement, closedness and enclosed volume.
 #include <gtest/gtest.h>
 
+#include <array>
+#include <cstdint>
 #include <string>
+#include <utility>
 
 #include "sim/core/errors.hpp"
 #include "sim/geometry/mesh_file_check.hpp"
@@ -188,58 +191,53 @@ TEST(MeshImport, DeclaredCountsUpToTheFileSizeAreAccepted) {
 // regressions): each is refused with the line that is wrong.
 TEST(MeshImport, MalformedPlyFilesAreRefusedWithTheLine) {
     const std::string head = "ply\nformat ascii 1.0\nelement vertex 2\nproperty float x\n";
-    const auto problem = [](const std::string& content) {
-        return findMeshFileProblem(content, ".ply").value_or("(none)");
-    };
-    EXPECT_EQ(problem(head + "end_hea\x9c\x9er\n0 0 0\n"),
-              "line 5 of the PLY header is not a PLY header line: 'end_hea\x9c\x9er'");
-    EXPECT_EQ(problem(head), "the PLY header has no end_header line");
-    EXPECT_EQ(problem("ply\x86OFF\nformat ascii 1.0\n"),  // read as PLY: the extension says so
-              "line 1 of the PLY header is not 'ply'");
-    EXPECT_EQ(problem(head + "property fe" + std::string(5, '\0') + "loat x\nend_header\n"),
-              "line 5 of the PLY header has a control character (a binary header?)");
-    EXPECT_EQ(problem(head + "property flaot y\nend_header\n"),
-              "line 5 of the PLY header is not 'property TYPE NAME' or 'property list TYPE TYPE "
-              "NAME'");
-    EXPECT_EQ(problem(head + "element face zzz4\nend_header\n"),
-              "line 5 of the PLY header is not 'element NAME COUNT'");
-    EXPECT_EQ(problem("ply\nformat ascii 0.0\nend_header\n"),
-              "line 2 of the PLY header is not 'format ascii|binary_little_endian|"
-              "binary_big_endian 1.0'");
-    EXPECT_EQ(problem("ply\nformat ascii 1.0\nproperty float x\nend_header\n"),
-              "line 3 of the PLY header has a property before any element");
-    // ASCII bodies: one line of numbers per element, as many as its properties call for.
     const std::string faces =
         "ply\nformat ascii 1.0\nelement face 2\n"
         "property list uchar int vertex_indices\nend_header\n";
-    EXPECT_EQ(problem(faces + "3 0 1 2\n3 0 2\n"),
-              "line 7 of the PLY file: 'face' 2 of 2 has 3 numbers, fewer than its properties "
-              "need");
-    EXPECT_EQ(problem(faces + "3 0 1 2\n3 0 1 2 3\n"),
-              "line 7 of the PLY file: 'face' 2 of 2 has 5 numbers, more than its properties "
-              "need (4)");
-    EXPECT_EQ(problem(faces + "3 0 1 2\n3 0 1.5 2\n"),
-              "line 7 of the PLY file: '1.5' in 'face' 2 of 2 is not an integer");
-    EXPECT_EQ(problem(faces + "3 0 1 2\nv 0 1 2\n"),
-              "line 7 of the PLY file: 'face' 2 of 2 needs a list length, found 'v'");
-    EXPECT_EQ(problem(faces + "3 0 1 2\n"),
-              "the PLY file ends before 'face' 2 of 2 (its ASCII body is short)");
-    EXPECT_EQ(problem(faces + "3 0 1 2\n3 0 1 2\n3 0 1 2\n"),
-              "line 8 of the PLY file: more data after the last element the header declares");
-    EXPECT_EQ(problem(head + "end_header\n" + std::string("0\0 0\n1\n", 7)),
-              "line 6 of the PLY file: '0?' in 'vertex' 1 of 2 is not a number");
-    EXPECT_EQ(problem(head + "comment by hand\r\nobj_info x\nend_header\r\n+1.5e-3\n-2.\n\n"),
-              "(none)");
-    // Binary bodies: the bytes the types and list lengths call for.
     const std::string binary =
         "ply\nformat binary_little_endian 1.0\nelement face 2\n"
         "property list char short vertex_indices\nend_header\n";
     const std::string face{'\3', '\0', '\0', '\1', '\0', '\2', '\0'};
-    EXPECT_EQ(problem(binary + face + face), "(none)");
-    EXPECT_EQ(problem(binary + face + face.substr(0, 6)),
-              "the binary body ends inside 'face' 2 of 2");
-    EXPECT_EQ(problem(binary + face + "\xFF"),
-              "the binary body gives 'face' 2 of 2 a negative list length");
+    const std::pair<std::string, std::string> cases[] = {
+        // Headers.
+        {head + "end_hea\x9c\x9er\n0 0 0\n",
+         "line 5 of the PLY header is not a PLY header line: 'end_hea\x9c\x9er'"},
+        {head, "the PLY header has no end_header line"},
+        {"ply\x86OFF\nformat ascii 1.0\n",  // read as PLY: the extension says so
+         "line 1 of the PLY header is not 'ply'"},
+        {head + "property fe" + std::string(5, '\0') + "loat x\nend_header\n",
+         "line 5 of the PLY header has a control character (a binary header?)"},
+        {head + "property flaot y\nend_header\n",
+         "line 5 of the PLY header is not 'property TYPE NAME' or 'property list TYPE TYPE NAME'"},
+        {head + "element face zzz4\nend_header\n",
+         "line 5 of the PLY header is not 'element NAME COUNT'"},
+        {"ply\nformat ascii 0.0\nend_header\n",
+         "line 2 of the PLY header is not 'format ascii|binary_little_endian|binary_big_endian "
+         "1.0'"},
+        {"ply\nformat ascii 1.0\nproperty float x\nend_header\n",
+         "line 3 of the PLY header has a property before any element"},
+        // ASCII bodies: one line of numbers per element, as many as its properties call for.
+        {faces + "3 0 1 2\n3 0 2\n",
+         "line 7 of the PLY file: 'face' 2 of 2 has 3 numbers, fewer than its properties need"},
+        {faces + "3 0 1 2\n3 0 1 2 3\n",
+         "line 7 of the PLY file: 'face' 2 of 2 has 5 numbers, more than its properties need (4)"},
+        {faces + "3 0 1 2\n3 0 1.5 2\n",
+         "line 7 of the PLY file: '1.5' in 'face' 2 of 2 is not an integer"},
+        {faces + "3 0 1 2\nv 0 1 2\n",
+         "line 7 of the PLY file: 'face' 2 of 2 needs a list length, found 'v'"},
+        {faces + "3 0 1 2\n", "the PLY file ends before 'face' 2 of 2 (its ASCII body is short)"},
+        {faces + "3 0 1 2\n3 0 1 2\n3 0 1 2\n",
+         "line 8 of the PLY file: more data after the last element the header declares"},
+        {head + "end_header\n" + std::string("0\0 0\n1\n", 7),
+         "line 6 of the PLY file: '0?' in 'vertex' 1 of 2 is not a number"},
+        {head + "comment by hand\r\nobj_info x\nend_header\r\n+1.5e-3\n-2.\n\n", "(none)"},
+        // Binary bodies: the bytes the types and list lengths call for.
+        {binary + face + face, "(none)"},
+        {binary + face + face.substr(0, 6), "the binary body ends inside 'face' 2 of 2"},
+        {binary + face + "\xFF", "the binary body gives 'face' 2 of 2 a negative list length"},
+    };
+    for (const auto& [content, expected] : cases)
+        EXPECT_EQ(findMeshFileProblem(content, ".ply").value_or("(none)"), expected) << content;
 }
 
 TEST(MeshChecks, NonManifoldAndDegenerateTrianglesAreCounted) {
