@@ -5,7 +5,6 @@
 #include <cctype>
 #include <fstream>
 #include <iterator>
-#include <vector>
 
 #include "sim/core/errors.hpp"
 #include "sim/geometry/ply_check.hpp"
@@ -58,10 +57,6 @@ struct Cursor {
             while (at < text.size() && text[at] != '\n' && text[at] != '\r')
                 ++at;
         }
-    }
-    void skipBlanksOnLine() {
-        while (at < text.size() && (text[at] == ' ' || text[at] == '\t'))
-            ++at;
     }
 };
 
