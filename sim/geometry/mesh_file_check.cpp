@@ -152,8 +152,9 @@ void checkMeshFile(const std::filesystem::path& path) {
     char head[64] = {};
     in.read(head, sizeof head);
     const std::string start(head, static_cast<std::size_t>(in.gcount()));
-    if (extension != ".off" && extension != ".ply" && !looksLikeOff(asText(start)) &&
-        !looksLikePly(asText(start)))
+    const std::string startText = asText(start);
+    if (extension != ".off" && extension != ".ply" && !looksLikeOff(startText) &&
+        !looksLikePly(startText))
         return;
     // The whole file, as Assimp reads it too.
     std::string content = start + std::string(std::istreambuf_iterator<char>(in), {});
