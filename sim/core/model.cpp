@@ -9,6 +9,11 @@ namespace cf {
 void ModelRegistry::add(ModelDescriptor descriptor) {
     if (find(descriptor.name) != nullptr)
         throw Error("model '" + descriptor.name + "' is registered twice");
+    if (!descriptor.validate)
+        throw Error("model '" + descriptor.name +
+                    "' declares no cross-parameter check (ModelDescriptor::validate)");
+    if (descriptor.parameters == nullptr)
+        throw Error("model '" + descriptor.name + "' declares no parameter table");
     models_.push_back(std::move(descriptor));
 }
 

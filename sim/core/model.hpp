@@ -34,7 +34,12 @@ public:
     virtual void reset(const ParamSet& params, std::uint32_t seed) = 0;
 
     // Applies the live parameters of `params` from the next step on. Structural values
-    // in `params` are ignored (the Runner keeps them pending until the next reset).
+    // in `params` are ignored (the Runner keeps them pending until the next reset): a model
+    // merges the edit with withLiveValues (the declarations say what is live) and derives
+    // its struct from the merged set, never from a hand-kept list of fields. All or
+    // nothing: a model that refuses the edit (throws) is exactly as before, on the host and
+    // on the device. CUDA backends copy the new struct into their __constant__ block on the
+    // model's stream, so kernels already queued keep the old values.
     virtual void setLiveParameters(const ParamSet& params) = 0;
 
     // Advances `steps` time steps. May return before the device has finished.
@@ -136,10 +141,13 @@ struct ModelDescriptor {
     // Why a CUDA backend the model has is not offered on this machine (cardiac without
     // NVRTC), for the message when CUDA is asked for; empty otherwise.
     std::string cudaUnavailableReason;
-    // Optional checks across parameters that single ranges cannot express (a rate that
-    // breaks a stability bound, a text that must parse, a file that must load): throws
-    // ParameterError (or IoError for a file) naming the parameter. The Runner calls it in
-    // the caller's thread before it accepts an edit, so a bad edit is refused at once.
+    // The checks across parameters that single ranges cannot express (a rate that breaks a
+    // stability bound, a text that must parse, a file that must load): throws
+    // ParameterError (or IoError for a file) naming the parameter. Required: ModelRegistry
+    // refuses a model without one (a model with no such constraints says so with an empty
+    // function body). The Runner calls it on every candidate set before it commits an edit,
+    // in the caller's thread (so a bad edit is refused at once) and again on the simulation
+    // thread when other edits came first.
     std::function<void(const ParamSet&)> validate;
     // Models whose behaviour is itself text (the cardiac cell model), for a text editor:
     // the live Text parameter that holds an edited text, the text in effect for a parameter

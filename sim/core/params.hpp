@@ -138,16 +138,19 @@ struct ParamChange {
 // Human-readable table of every parameter (used by `cellforge-sim params`).
 std::string describeParameters(const ParamTable& table);
 
-// Typed declarations bound to a member of the model's parameter struct:
+// Typed declarations bound to a member of the model's parameter struct. Every row states
+// whether it is live or structural (no default): that one record decides how an edit is
+// applied (withLiveValues), what the panels mark "reset" and what a reset waits for.
 //   ParamTableBuilder<P> b;
-//   b.real("mechanics", "stiffness", &P::stiffness, 1.0, 0.0, 100.0, "N/m", "Spring constant");
+//   b.real("mechanics", "stiffness", &P::stiffness, 1.0, 0.0, 100.0, "N/m", "Spring constant",
+//          Mutability::Live);
 template <typename Pod>
 class ParamTableBuilder {
 public:
     template <typename M>
     ParamTableBuilder& real(std::string group, std::string name, M Pod::*member, double def,
                             double min, double max, std::string unit, std::string description,
-                            Mutability m = Mutability::Live) {
+                            Mutability m) {
         ParamSpec s = common(std::move(group), std::move(name), ParamType::Real, def,
                              std::move(unit), std::move(description), m);
         s.min = min;
@@ -161,8 +164,7 @@ public:
     template <typename M>
     ParamTableBuilder& integer(std::string group, std::string name, M Pod::*member,
                                std::int64_t def, std::int64_t min, std::int64_t max,
-                               std::string unit, std::string description,
-                               Mutability m = Mutability::Live) {
+                               std::string unit, std::string description, Mutability m) {
         ParamSpec s = common(std::move(group), std::move(name), ParamType::Integer, def,
                              std::move(unit), std::move(description), m);
         s.min = static_cast<double>(min);
@@ -174,7 +176,7 @@ public:
         return *this;
     }
     ParamTableBuilder& boolean(std::string group, std::string name, bool Pod::*member, bool def,
-                               std::string description, Mutability m = Mutability::Live) {
+                               std::string description, Mutability m) {
         ParamSpec s = common(std::move(group), std::move(name), ParamType::Boolean, def, "1",
                              std::move(description), m);
         s.store = [member](void* pod, const ParamValue& v) {
@@ -187,7 +189,7 @@ public:
     template <typename M>
     ParamTableBuilder& choice(std::string group, std::string name, M Pod::*member,
                               std::vector<std::string> choices, std::string def,
-                              std::string description, Mutability m = Mutability::Structural) {
+                              std::string description, Mutability m) {
         ParamSpec s = common(std::move(group), std::move(name), ParamType::Choice, std::move(def),
                              "1", std::move(description), m);
         s.choices = choices;
@@ -203,8 +205,7 @@ public:
     // no longer trivially copyable: a model that uploads its struct to the device keeps
     // the text in a separate host-side struct (or reads it with ParamSet::text()).
     ParamTableBuilder& text(std::string group, std::string name, std::string Pod::*member,
-                            std::string def, std::string description,
-                            Mutability m = Mutability::Structural,
+                            std::string def, std::string description, Mutability m,
                             TextKind kind = TextKind::Plain) {
         ParamSpec s = common(std::move(group), std::move(name), ParamType::Text, std::move(def), "",
                              std::move(description), m);

@@ -18,6 +18,9 @@ Runner::Runner(const ModelDescriptor& model, Backend backend, const ParamSet& pa
       seed_(seed),
       active_(parameters),
       requested_(parameters) {
+    if (!model.validate)
+        throw Error("model '" + model.name +
+                    "' declares no cross-parameter check (ModelDescriptor::validate)");
     if (&parameters.table() != &model.parameters())
         throw ParameterError("parameters given to the runner belong to another model than '" +
                              model.name + "'");
@@ -114,27 +117,38 @@ void Runner::applyReset() {
 std::future<void> Runner::setParameter(const std::string& key, const ParamValue& value) {
     const ParamSpec& spec = descriptor_.parameters().at(key);  // throws here for bad keys
     const ParamValue checked = validateValue(spec, value);     // and for bad values
-    if (descriptor_.validate) {  // and for values the model cannot take with the others
-        ParamSet candidate = parameters();
-        candidate.set(spec.key(), checked);
-        descriptor_.validate(candidate);
-    }
-    return enqueue([this, &spec, checked] {
-        std::lock_guard lock(mutex_);
-        ParamChange change;
-        change.step = model_->step();
-        change.time = model_->time();
-        change.key = spec.key();
-        change.newValue = checked;
-        change.oldValue = requested_.set(spec.key(), checked);
-        if (spec.mutability == Mutability::Live) {
-            active_.set(spec.key(), checked);
-            model_->setLiveParameters(active_);
-        } else {
-            change.pendingReset = true;
-        }
-        history_.push_back(std::move(change));
+    ParamSet candidate = parameters();  // and for values the model cannot take with the others
+    candidate.set(spec.key(), checked);
+    descriptor_.validate(candidate);
+    return enqueue([this, &spec, checked, candidate = std::move(candidate)] {
+        applyEdit(spec, checked, candidate);
     });
+}
+
+void Runner::applyEdit(const ParamSpec& spec, const ParamValue& value, const ParamSet& checked) {
+    // Candidates first, committed only when every check and the model have taken them.
+    ParamSet requested = parameters();
+    ParamSet active = activeParameters();
+    const ParamValue old = requested.set(spec.key(), value);
+    if (!(requested == checked)) descriptor_.validate(requested);  // another edit came first
+    const bool live = spec.mutability == Mutability::Live;
+    if (live) {
+        active.set(spec.key(), value);
+        // With a structural edit waiting for reset, the model runs a set the caller never saw.
+        if (!(active == requested)) descriptor_.validate(active);
+        model_->setLiveParameters(active);  // all or nothing too (Model's contract)
+    }
+    ParamChange change;
+    change.step = model_->step();
+    change.time = model_->time();
+    change.key = spec.key();
+    change.oldValue = old;
+    change.newValue = value;
+    change.pendingReset = !live;
+    std::lock_guard lock(mutex_);
+    requested_ = std::move(requested);
+    if (live) active_ = std::move(active);
+    history_.push_back(std::move(change));
 }
 
 std::future<void> Runner::withModel(std::function<void(Model&)> inspect) {

@@ -60,9 +60,14 @@ public:
     std::future<void> stepBy(std::uint64_t steps);   // runs exactly `steps` more, then pauses
     std::future<void> runUntil(std::uint64_t step);  // plays until the step counter reaches it
     std::future<void> reset();                       // applies pending structural edits too
-    // Validates at once (throws ParameterError here, in the caller's thread), the value on
-    // its own and, through ModelDescriptor::validate, with the other parameters; the value
-    // takes effect at the next step boundary (live) or at the next reset (structural).
+    // All or nothing. Validates at once (throws ParameterError here, in the caller's
+    // thread): the value against its declaration, then the whole candidate set through
+    // ModelDescriptor::validate. On the simulation thread the edit is checked again against
+    // the parameters of that moment (another edit may have come first) and, when live,
+    // handed to the model, which may refuse it too; only then is anything committed. A
+    // refusal there travels through the future and leaves the requested and active
+    // parameters, the history, the model and the device as they were. The value takes
+    // effect at the next step boundary (live) or at the next reset (structural).
     std::future<void> setParameter(const std::string& key, const ParamValue& value);
     std::future<void> save(const std::filesystem::path& checkpoint);
     // Runs `inspect` on the simulation thread between batches, with the model (diagnostics
@@ -111,6 +116,9 @@ private:
     void publish(double stepsPerSecond);
     void publishViews(bool force);
     void applyReset();
+    // The simulation thread's half of setParameter; `checked` is the requested set the
+    // caller's thread validated (skipped again when nothing changed since).
+    void applyEdit(const ParamSpec& spec, const ParamValue& value, const ParamSet& checked);
 
     const ModelDescriptor& descriptor_;
     const Backend backend_;

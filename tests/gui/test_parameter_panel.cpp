@@ -46,19 +46,21 @@ const ParamTable& demoTable() {
     static const ParamTable t = [] {
         using P = DemoParams;
         ParamTableBuilder<P> b;
-        b.real("dynamics", "dt", &P::dt, 1.0e-3, 1.0e-7, 1.0, "s", "Time step");
+        b.real("dynamics", "dt", &P::dt, 1.0e-3, 1.0e-7, 1.0, "s", "Time step", Mutability::Live);
         b.real("dynamics", "diffusion", &P::diffusion, 20.0, 0.0, 100.0, "um^2/s",
-               "Diffusion coefficient of the particles");
+               "Diffusion coefficient of the particles", Mutability::Live);
         b.real("dynamics", "stiffness", &P::stiffness, 10.0, 0.0, 1.0e4, "pN/um",
-               "Spring constant between overlapping particles");
+               "Spring constant between overlapping particles", Mutability::Live);
         b.real("system", "box", &P::box, 32.0, 1.0, 100.0, "um", "Edge of the periodic box",
                Mutability::Structural);
         b.integer("system", "count", &P::count, 100, 1, 1'000'000, "1", "Number of particles",
                   Mutability::Structural);
-        b.integer("system", "substeps", &P::substeps, 4, 1, 16, "1", "Substeps per step");
-        b.boolean("output", "periodic", &P::periodic, true, "Wrap positions into the box");
+        b.integer("system", "substeps", &P::substeps, 4, 1, 16, "1", "Substeps per step",
+                  Mutability::Live);
+        b.boolean("output", "periodic", &P::periodic, true, "Wrap positions into the box",
+                  Mutability::Live);
         b.choice("output", "method", &P::method, {"naive", "grid"}, "grid",
-                 "Neighbour search method");
+                 "Neighbour search method", Mutability::Structural);
         return b.build();
     }();
     return t;

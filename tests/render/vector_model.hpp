@@ -159,6 +159,7 @@ inline ModelDescriptor vectorDescriptor() {
     d.description = "test double: vector views with known values";
     d.timeUnit = "step";
     d.parameters = &vectorTable;
+    d.validate = [](const ParamSet&) {};  // no constraints across its parameters
     d.create = [](Backend b) -> std::unique_ptr<Model> {
 #if !CELLFORGE_HAVE_CUDA
         if (b == Backend::Cuda) throw Error("vector test model: this build has no CUDA");

@@ -97,8 +97,8 @@ TEST(Params, DuplicateDeclarationIsRejected) {
         double a;
     };
     ParamTableBuilder<P> b;
-    b.real("g", "a", &P::a, 1.0, 0.0, 2.0, "1", "first");
-    b.real("g", "a", &P::a, 1.0, 0.0, 2.0, "1", "again");
+    b.real("g", "a", &P::a, 1.0, 0.0, 2.0, "1", "first", Mutability::Live);
+    b.real("g", "a", &P::a, 1.0, 0.0, 2.0, "1", "again", Mutability::Live);
     EXPECT_THROW(b.build(), ParameterError);
 }
 
@@ -107,7 +107,7 @@ TEST(Params, DefaultOutsideRangeIsRejected) {
         double a;
     };
     ParamTableBuilder<P> b;
-    b.real("g", "a", &P::a, 5.0, 0.0, 2.0, "1", "bad default");
+    b.real("g", "a", &P::a, 5.0, 0.0, 2.0, "1", "bad default", Mutability::Live);
     EXPECT_THROW(b.build(), ParameterError);
 }
 
@@ -217,7 +217,7 @@ TEST(TextParams, WrongTypeAndBadDefaultsAreRejected) {
         std::string s;
     };
     ParamTableBuilder<P> b;
-    b.text("g", "s", &P::s, "bell\a", "a default with a control character");
+    b.text("g", "s", &P::s, "bell\a", "a default with a control character", Mutability::Structural);
     expectParameterError([&] { b.build(); }, {"'g.s'", "U+0007"});
 }
 

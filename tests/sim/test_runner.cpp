@@ -91,6 +91,54 @@ TEST_F(RunnerTest, InvalidEditThrowsInCallerAndChangesNothing) {
     EXPECT_TRUE(r.history().empty());
 }
 
+// A refusal from the simulation thread (the backend's own limit here, a device or a compiler
+// in the real models) arrives through the future, and the edit is all or nothing: the
+// requested and active parameters, the history and the state are as before, the next valid
+// edit takes, and reset() works.
+TEST_F(RunnerTest, EditRefusedByTheBackendChangesNothingAndTheRunGoesOn) {
+    Runner r(desc, Backend::Cpu, params, 0);
+    r.stepBy(10).get();
+    waitIdle(r);
+    r.setParameter("system.size", std::int64_t{7}).get();  // pending until reset
+    const ParamSet requested = r.parameters();
+    const ParamSet active = r.activeParameters();
+    std::future<void> refused = r.setParameter("dynamics.rate", 60.0);  // passes validate
+    EXPECT_THROW(refused.get(), ParameterError);
+    EXPECT_TRUE(r.parameters() == requested);
+    EXPECT_TRUE(r.activeParameters() == active);
+    EXPECT_EQ(r.history().size(), 1u);  // only the structural edit
+    r.stepBy(5).get();
+    waitIdle(r);
+    EXPECT_EQ(value(r), 15.0);  // still the old rate
+    EXPECT_FALSE(r.error());
+
+    r.setParameter("dynamics.rate", 3.0).get();  // the next valid edit takes
+    r.stepBy(2).get();
+    waitIdle(r);
+    EXPECT_EQ(value(r), 21.0);
+    ASSERT_EQ(r.history().size(), 2u);
+    EXPECT_EQ(std::get<double>(r.history()[1].newValue), 3.0);
+
+    r.reset().get();  // and reset applies the pending structural edit
+    EXPECT_EQ(r.activeParameters().integer("system.size"), 7);
+    EXPECT_EQ(r.activeParameters().real("dynamics.rate"), 3.0);
+    EXPECT_EQ(r.latestFrame()->step, 0u);
+}
+
+// The model's cross-parameter check is required: a registry refuses a model without one.
+TEST(ModelRegistryTest, AModelWithoutACrossParameterCheckIsRefused) {
+    ModelDescriptor d = test::counterDescriptor();
+    d.validate = nullptr;
+    ModelRegistry registry;
+    try {
+        registry.add(d);
+        FAIL() << "registered without validate";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("cross-parameter check"), std::string::npos)
+            << e.what();
+    }
+}
+
 TEST_F(RunnerTest, NonFiniteValueStopsTheRunWithStepNamed) {
     params.set("debug.poison", true);
     Runner r(desc, Backend::Cpu, params, 0);

@@ -23,10 +23,11 @@ struct SweepParams {
 const ParamTable& table() {
     static const ParamTable t = [] {
         ParamTableBuilder<SweepParams> b;
-        b.real("g", "x", &SweepParams::x, 1.0, 0.0, 10.0, "um", "length");
-        b.real("g", "rate", &SweepParams::rate, 1.0, -1.0e3, 1.0e3, "1/s", "signed rate");
-        b.integer("g", "n", &SweepParams::n, 10, 1, 1000, "1", "count");
-        b.boolean("g", "flag", &SweepParams::flag, false, "a switch");
+        b.real("g", "x", &SweepParams::x, 1.0, 0.0, 10.0, "um", "length", Mutability::Live);
+        b.real("g", "rate", &SweepParams::rate, 1.0, -1.0e3, 1.0e3, "1/s", "signed rate",
+               Mutability::Live);
+        b.integer("g", "n", &SweepParams::n, 10, 1, 1000, "1", "count", Mutability::Live);
+        b.boolean("g", "flag", &SweepParams::flag, false, "a switch", Mutability::Live);
         return b.build();
     }();
     return t;

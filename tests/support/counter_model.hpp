@@ -4,6 +4,7 @@
 // closed form, so tests of the Runner and the output code can check exact values.
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include "sim/core/model.hpp"
 
@@ -19,10 +20,11 @@ inline const ParamTable& counterTable() {
     static const ParamTable t = [] {
         ParamTableBuilder<CounterParams> b;
         b.real("dynamics", "rate", &CounterParams::rate, 1.0, -100.0, 100.0, "1/step",
-               "Added to every value each step");
+               "Added to every value each step", Mutability::Live);
         b.integer("system", "size", &CounterParams::size, 4, 1, 1000, "1", "State length",
                   Mutability::Structural);
-        b.boolean("debug", "poison", &CounterParams::poison, false, "Produce NaN at step 5");
+        b.boolean("debug", "poison", &CounterParams::poison, false, "Produce NaN at step 5",
+                  Mutability::Live);
         return b.build();
     }();
     return t;
@@ -33,14 +35,23 @@ public:
     Backend backend() const override { return Backend::Cpu; }
     void reset(const ParamSet& params, std::uint32_t seed) override {
         p_ = params.toStruct<CounterParams>();
+        inEffect_.emplace(params);
         values_.assign(static_cast<std::size_t>(p_.size), static_cast<double>(seed));
         step_ = 0;
     }
     void setLiveParameters(const ParamSet& params) override {
-        const auto next = params.toStruct<CounterParams>();
-        p_.rate = next.rate;
-        p_.poison = next.poison;
+        ParamSet merged = withLiveValues(*inEffect_, params);
+        const auto next = merged.toStruct<CounterParams>();
+        // The backend's own limit, which the descriptor's check does not know: how a
+        // refusal from the simulation thread (a device, a compiler) reaches the caller.
+        if (next.rate > kBackendRateLimit)
+            throw ParameterError("dynamics.rate = " + formatValue(next.rate) +
+                                 " is refused by the backend (at most " +
+                                 formatValue(kBackendRateLimit) + ")");
+        p_ = next;
+        inEffect_ = std::move(merged);
     }
+    static constexpr double kBackendRateLimit = 50.0;
     void advance(std::uint64_t steps) override {
         for (std::uint64_t s = 0; s < steps; ++s) {
             ++step_;
@@ -67,6 +78,7 @@ public:
 
 private:
     CounterParams p_{};
+    std::optional<ParamSet> inEffect_;
     std::vector<double> values_;
     std::uint64_t step_ = 0;
 };
@@ -77,6 +89,7 @@ inline ModelDescriptor counterDescriptor() {
     d.description = "test double: adds a rate each step";
     d.timeUnit = "step";
     d.parameters = &counterTable;
+    d.validate = [](const ParamSet&) {};  // no constraints across its parameters
     d.create = [](Backend) -> std::unique_ptr<Model> { return std::make_unique<CounterModel>(); };
     return d;
 }

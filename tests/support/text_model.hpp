@@ -22,12 +22,13 @@ inline const ParamTable& textTable() {
         using P = TextParams;
         ParamTableBuilder<P> b;
         b.text("reactions", "network", &P::network, "A + B -> C @ 1e5\nC -> A + B @ 2",
-               "Reactions, one per line: reactants -> products @ rate");
+               "Reactions, one per line: reactants -> products @ rate", Mutability::Structural);
         b.text("reactions", "species", &P::species, "A, B, C", "Species names, comma separated",
                Mutability::Live);
         b.text("io", "input", &P::input, "", "Initial occupancy file (empty: none)",
                Mutability::Structural, TextKind::FilePath);
-        b.real("reactions", "rate", &P::rate, 1.0, 0.0, 10.0, "1/s", "Overall rate factor");
+        b.real("reactions", "rate", &P::rate, 1.0, 0.0, 10.0, "1/s", "Overall rate factor",
+               Mutability::Live);
         return b.build();
     }();
     return t;
@@ -70,6 +71,7 @@ inline ModelDescriptor textDescriptor() {
     d.description = "test double: text parameters";
     d.timeUnit = "step";
     d.parameters = &textTable;
+    d.validate = [](const ParamSet&) {};  // no constraints across its parameters
     d.create = [](Backend) -> std::unique_ptr<Model> { return std::make_unique<TextModel>(); };
     d.backends = {Backend::Cpu};
     return d;

@@ -223,6 +223,7 @@ inline ModelDescriptor volumeDescriptor() {
     d.description = "test double: one or two volumes with known voxels";
     d.timeUnit = "step";
     d.parameters = &volumeTable;
+    d.validate = [](const ParamSet&) {};  // no constraints across its parameters
     d.create = [](Backend b) -> std::unique_ptr<Model> {
 #if !CELLFORGE_HAVE_CUDA
         if (b == Backend::Cuda) throw Error("volume test model: this build has no CUDA");

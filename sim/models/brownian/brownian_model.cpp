@@ -184,6 +184,7 @@ ModelDescriptor descriptor() {
     d.description = "Brownian particles with soft repulsion in a periodic box (core test model)";
     d.timeUnit = "s";
     d.parameters = &parameterTable;
+    d.validate = [](const ParamSet& params) { (void)checkedParams(params); };
     d.create = [](Backend b) {
         return createOnBackend("brownian", b, &makeCpuModel, CF_CUDA_FACTORY(makeCudaModel));
     };

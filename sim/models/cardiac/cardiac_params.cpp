@@ -52,7 +52,7 @@ const ParamTable& parameterTable() {
                   "steady states) over -100..100 mV every 0.01 mV and interpolate linearly "
                   "(a model's own lookup line takes precedence)",
                   S);
-        b.real("time", "dt", &P::dt, 0.02, 1e-5, 1.0, "ms", "Time step");
+        b.real("time", "dt", &P::dt, 0.02, 1e-5, 1.0, "ms", "Time step", L);
         b.integer("tissue", "nx", &P::nx, 128, 1, 4096, "1", "Nodes along x", S);
         b.integer("tissue", "ny", &P::ny, 128, 1, 4096, "1", "Nodes along y", S);
         b.integer("tissue", "nz", &P::nz, 1, 1, 4096, "1", "Nodes along z", S);
@@ -63,25 +63,31 @@ const ParamTable& parameterTable() {
                "empty: the whole grid",
                S, TextKind::FilePath);
         b.real("tissue", "diffusion_long", &P::diffusionLong, 0.1, 0.0, 10.0, "mm^2/ms",
-               "Diffusion coefficient sigma / (chi Cm) along the fibres");
+               "Diffusion coefficient sigma / (chi Cm) along the fibres", L);
         b.real("tissue", "diffusion_trans", &P::diffusionTrans, 0.1, 0.0, 10.0, "mm^2/ms",
-               "Diffusion coefficient across the fibres");
+               "Diffusion coefficient across the fibres", L);
         b.choice("tissue", "fibre_axis", &P::fibreAxis, {"x", "y", "z"}, "x",
                  "Axis the fibres run along", L);
-        b.real("protocol", "start", &P::start, 1.0, 0.0, 1e7, "ms", "Time of the first stimulus");
+        b.real("protocol", "start", &P::start, 1.0, 0.0, 1e7, "ms", "Time of the first stimulus",
+               L);
         b.real("protocol", "cycle_length", &P::cycleLength, 0.0, 0.0, 1e7, "ms",
-               "Time between stimuli; 0: a single stimulus");
-        b.real("protocol", "duration", &P::duration, 1.0, 0.0, 1e4, "ms", "Length of a pulse");
+               "Time between stimuli (0: a single stimulus). A train needs protocol.beats "
+               "above 1 (or 0, no limit): with the default beats = 1 only the first pulse "
+               "comes, whatever the cycle length",
+               L);
+        b.real("protocol", "duration", &P::duration, 1.0, 0.0, 1e4, "ms", "Length of a pulse", L);
         b.real("protocol", "amplitude", &P::amplitude, -50.0, -1e4, 1e4, "A/F",
-               "Stimulus current during a pulse (negative depolarises)");
+               "Stimulus current during a pulse (negative depolarises)", L);
         b.integer("protocol", "beats", &P::beats, 1, 0, 1'000'000, "1",
-                  "Number of pulses; 0: no limit");
+                  "Number of pulses, protocol.cycle_length apart (0: no limit); with "
+                  "cycle_length = 0 only the first pulse comes, whatever the count",
+                  L);
         b.choice("protocol", "region", &P::region, {"left_edge", "corner", "centre", "all"},
                  "left_edge", "Nodes the stimulus reaches", L);
         b.real("protocol", "region_size", &P::regionSize, 1.0, 0.0, 1e4, "mm",
-               "Extent of the stimulated region from its edge, corner or centre");
+               "Extent of the stimulated region from its edge, corner or centre", L);
         b.real("activation", "threshold", &P::activationThreshold, 0.0, -200.0, 200.0, "mV",
-               "A node activates when its potential first rises through this");
+               "A node activates when its potential first rises through this", L);
         b.text("views", "states", &P::viewStates, "",
                "States shown as volume channels besides V and activation_time, separated by "
                "commas or spaces (e.g. 'ina.h, calcium.Cai'); names as in the model, with or "

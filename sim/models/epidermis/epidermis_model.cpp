@@ -280,6 +280,7 @@ ModelDescriptor descriptor() {
         "Subcellular elements + Notch/Ovol gene network, growth and division (Christley 2010)";
     d.timeUnit = "1";
     d.parameters = &parameterTable;
+    d.validate = [](const ParamSet& params) { (void)checkedParams(params); };
     d.create = [](Backend b) {
         return createOnBackend("epidermis", b, &makeCpuModel, CF_CUDA_FACTORY(makeCudaModel));
     };

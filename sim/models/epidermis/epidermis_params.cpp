@@ -44,28 +44,29 @@ const ParamTable& parameterTable() {
         b.integer("capacity", "initial_cells", &P::initialCellCapacity, 0, 0, 100'000'000, "1",
                   "Cell slots allocated at reset (0: twice init.cells); grows when full", S);
 
-        b.real("time", "dt", &P::dt, 0.01, 1.0e-6, 1.0, "1", "Time step of RK2 (UNCONFIRMED, A.6)");
+        b.real("time", "dt", &P::dt, 0.01, 1.0e-6, 1.0, "1", "Time step of RK2 (UNCONFIRMED, A.6)",
+               L);
 
         b.real("mechanics", "intra_u0", &P::intraU0, 0.3, 0.0, 100.0, "1",
-               "Intracellular (and membrane) repulsion amplitude U0");
+               "Intracellular (and membrane) repulsion amplitude U0", L);
         b.real("mechanics", "intra_xi1", &P::intraXi1, 0.12, 1.0e-4, 100.0, "1",
-               "Intracellular repulsion length xi1");
+               "Intracellular repulsion length xi1", L);
         b.real("mechanics", "intra_w0", &P::intraW0, 0.1, 0.0, 100.0, "1",
-               "Intracellular attraction amplitude W0");
+               "Intracellular attraction amplitude W0", L);
         b.real("mechanics", "intra_xi2", &P::intraXi2, 0.36, 1.0e-4, 100.0, "1",
-               "Intracellular attraction length xi2");
+               "Intracellular attraction length xi2", L);
         b.real("mechanics", "inter_u0", &P::interU0, 0.3, 0.0, 100.0, "1",
-               "Intercellular repulsion amplitude");
+               "Intercellular repulsion amplitude", L);
         b.real("mechanics", "inter_xi1", &P::interXi1, 0.12, 1.0e-4, 100.0, "1",
-               "Intercellular repulsion length");
+               "Intercellular repulsion length", L);
         b.real("mechanics", "inter_w0", &P::interW0, 0.05, 0.0, 100.0, "1",
-               "Intercellular attraction amplitude (clipped by the positive Morse)");
+               "Intercellular attraction amplitude (clipped by the positive Morse)", L);
         b.real("mechanics", "inter_xi2", &P::interXi2, 0.24, 1.0e-4, 100.0, "1",
-               "Intercellular attraction length");
+               "Intercellular attraction length", L);
         b.real("mechanics", "inter_dist", &P::interDist, 0.6, 1.0e-3, 100.0, "1",
-               "Cut-off of the intercellular force (INTER_DIST)");
+               "Cut-off of the intercellular force (INTER_DIST)", L);
         b.boolean("mechanics", "hard_z", &P::hardZ, true,
-                  "No-flux floor: clamp z >= 0 after each RK stage (UNCONFIRMED HARD_Z, A.5)");
+                  "No-flux floor: clamp z >= 0 after each RK stage (UNCONFIRMED HARD_Z, A.5)", L);
         b.choice("mechanics", "neighbor_method", &P::neighborMethod, {"naive", "center", "grid"},
                  "grid",
                  "Intercellular pair search: naive (all pairs), center (cell-centre culling), "
@@ -86,64 +87,64 @@ const ParamTable& parameterTable() {
                "the first half step stops the run with a message",
                S);
 
-        b.boolean("network", "enabled", &P::network, true, "Integrate the gene network");
+        b.boolean("network", "enabled", &P::network, true, "Integrate the gene network", L);
         b.choice("network", "hill", &P::hillForm, {"code", "paper"}, "code",
                  "HILL form: code a+(b-a)/(1+(x/c)^h), paper a+b/(1+(c x)^h) (A.9)", L);
         b.real("network", "neighbor_dist", &P::neighborDist, 0.6, 0.0, 100.0, "1",
-               "Signalling neighbours: centre distance at most this (UNCONFIRMED, A.8)");
-        b.real("network", "ka", &P::ka, 0.0003, 0.0, 1.0e3, "1/t", "Notch-Delta binding k_a");
-        b.real("network", "kd", &P::kd, 0.12, 0.0, 1.0e3, "1/t", "Unbinding k_d");
-        b.real("network", "d_b", &P::dB, 0.19, 0.0, 1.0e3, "1/t", "Bound complex decay d_B");
-        b.real("network", "d_n", &P::dN, 0.03, 0.0, 1.0e3, "1/t", "Notch decay d_N");
-        b.real("network", "d_d", &P::dD, 0.006, 0.0, 1.0e3, "1/t", "Delta decay d_D");
-        b.real("network", "d_o", &P::dO, 1.0, 0.0, 1.0e3, "1/t", "Ovol2 decay d_O");
-        b.real("network", "d_v", &P::dV, 1.0, 0.0, 1.0e3, "1/t", "Ovol1 decay d_V");
-        b.real("network", "d_m", &P::dM, 1.0, 0.0, 1.0e3, "1/t", "c-Myc decay d_M");
-        b.real("network", "a_bn", &P::aBN, 0.01, -1.0e3, 1.0e3, "1", "HILL B->N: pmin");
-        b.real("network", "b_bn", &P::bBN, 1.0, -1.0e3, 1.0e3, "1", "HILL B->N: pmax");
-        b.real("network", "c_bn", &P::cBN, 1.0, 1.0e-6, 1.0e3, "1", "HILL B->N: c");
-        b.real("network", "h_bn", &P::hBN, -2.0, -16.0, 16.0, "1", "HILL B->N: h (activation)");
-        b.real("network", "b_on", &P::bON, 1.0, -1.0e3, 1.0e3, "1", "HILL O2->N: pmax");
-        b.real("network", "c_on", &P::cON, 0.5, 1.0e-6, 1.0e3, "1", "HILL O2->N: c");
-        b.real("network", "h_on", &P::hON, 2.0, -16.0, 16.0, "1", "HILL O2->N: h");
-        b.real("network", "a_nd", &P::aND, 0.01, -1.0e3, 1.0e3, "1", "HILL N->D: pmin");
-        b.real("network", "b_nd", &P::bND, 1.0, -1.0e3, 1.0e3, "1", "HILL N->D: pmax");
-        b.real("network", "c_nd", &P::cND, 10.0, 1.0e-6, 1.0e3, "1", "HILL N->D: c");
-        b.real("network", "h_nd", &P::hND, 2.0, -16.0, 16.0, "1", "HILL N->D: h");
-        b.real("network", "a_vo", &P::aVO, 0.1, -1.0e3, 1.0e3, "1", "HILL O1->O2: pmin");
-        b.real("network", "b_vo", &P::bVO, 2.0, -1.0e3, 1.0e3, "1", "HILL O1->O2: pmax");
-        b.real("network", "c_vo", &P::cVO, 1.0, 1.0e-6, 1.0e3, "1", "HILL O1->O2: c");
-        b.real("network", "h_vo", &P::hVO, 2.0, -16.0, 16.0, "1", "HILL O1->O2: h");
-        b.real("network", "b_go", &P::bGO, 1.0, -1.0e3, 1.0e3, "1", "HILL G->O2: pmax");
-        b.real("network", "c_go", &P::cGO, 1.0, 1.0e-6, 1.0e3, "1", "HILL G->O2: c");
-        b.real("network", "h_go", &P::hGO, 1.0, -16.0, 16.0, "1", "HILL G->O2: h");
+               "Signalling neighbours: centre distance at most this (UNCONFIRMED, A.8)", L);
+        b.real("network", "ka", &P::ka, 0.0003, 0.0, 1.0e3, "1/t", "Notch-Delta binding k_a", L);
+        b.real("network", "kd", &P::kd, 0.12, 0.0, 1.0e3, "1/t", "Unbinding k_d", L);
+        b.real("network", "d_b", &P::dB, 0.19, 0.0, 1.0e3, "1/t", "Bound complex decay d_B", L);
+        b.real("network", "d_n", &P::dN, 0.03, 0.0, 1.0e3, "1/t", "Notch decay d_N", L);
+        b.real("network", "d_d", &P::dD, 0.006, 0.0, 1.0e3, "1/t", "Delta decay d_D", L);
+        b.real("network", "d_o", &P::dO, 1.0, 0.0, 1.0e3, "1/t", "Ovol2 decay d_O", L);
+        b.real("network", "d_v", &P::dV, 1.0, 0.0, 1.0e3, "1/t", "Ovol1 decay d_V", L);
+        b.real("network", "d_m", &P::dM, 1.0, 0.0, 1.0e3, "1/t", "c-Myc decay d_M", L);
+        b.real("network", "a_bn", &P::aBN, 0.01, -1.0e3, 1.0e3, "1", "HILL B->N: pmin", L);
+        b.real("network", "b_bn", &P::bBN, 1.0, -1.0e3, 1.0e3, "1", "HILL B->N: pmax", L);
+        b.real("network", "c_bn", &P::cBN, 1.0, 1.0e-6, 1.0e3, "1", "HILL B->N: c", L);
+        b.real("network", "h_bn", &P::hBN, -2.0, -16.0, 16.0, "1", "HILL B->N: h (activation)", L);
+        b.real("network", "b_on", &P::bON, 1.0, -1.0e3, 1.0e3, "1", "HILL O2->N: pmax", L);
+        b.real("network", "c_on", &P::cON, 0.5, 1.0e-6, 1.0e3, "1", "HILL O2->N: c", L);
+        b.real("network", "h_on", &P::hON, 2.0, -16.0, 16.0, "1", "HILL O2->N: h", L);
+        b.real("network", "a_nd", &P::aND, 0.01, -1.0e3, 1.0e3, "1", "HILL N->D: pmin", L);
+        b.real("network", "b_nd", &P::bND, 1.0, -1.0e3, 1.0e3, "1", "HILL N->D: pmax", L);
+        b.real("network", "c_nd", &P::cND, 10.0, 1.0e-6, 1.0e3, "1", "HILL N->D: c", L);
+        b.real("network", "h_nd", &P::hND, 2.0, -16.0, 16.0, "1", "HILL N->D: h", L);
+        b.real("network", "a_vo", &P::aVO, 0.1, -1.0e3, 1.0e3, "1", "HILL O1->O2: pmin", L);
+        b.real("network", "b_vo", &P::bVO, 2.0, -1.0e3, 1.0e3, "1", "HILL O1->O2: pmax", L);
+        b.real("network", "c_vo", &P::cVO, 1.0, 1.0e-6, 1.0e3, "1", "HILL O1->O2: c", L);
+        b.real("network", "h_vo", &P::hVO, 2.0, -16.0, 16.0, "1", "HILL O1->O2: h", L);
+        b.real("network", "b_go", &P::bGO, 1.0, -1.0e3, 1.0e3, "1", "HILL G->O2: pmax", L);
+        b.real("network", "c_go", &P::cGO, 1.0, 1.0e-6, 1.0e3, "1", "HILL G->O2: c", L);
+        b.real("network", "h_go", &P::hGO, 1.0, -16.0, 16.0, "1", "HILL G->O2: h", L);
         b.real("network", "tgf_beta", &P::tgfBeta, 0.4, 0.0, 1.0e3, "1",
-               "Environmental TGF-beta G (constant)");
-        b.real("network", "b_ov", &P::bOV, 2.0, -1.0e3, 1.0e3, "1", "HILL O2->O1: pmax");
-        b.real("network", "c_ov", &P::cOV, 1.0, 1.0e-6, 1.0e3, "1", "HILL O2->O1: c");
-        b.real("network", "h_ov", &P::hOV, 2.0, -16.0, 16.0, "1", "HILL O2->O1: h");
-        b.real("network", "b_av", &P::bAV, 1.0, -1.0e3, 1.0e3, "1", "HILL A->O1: pmax");
-        b.real("network", "c_av", &P::cAV, 1.0, 1.0e-6, 1.0e3, "1", "HILL A->O1: c");
-        b.real("network", "h_av", &P::hAV, 1.0, -16.0, 16.0, "1", "HILL A->O1: h");
-        b.real("network", "a_om", &P::aOM, 0.1, -1.0e3, 1.0e3, "1", "HILL O2->M: pmin");
-        b.real("network", "b_om", &P::bOM, 1.0, -1.0e3, 1.0e3, "1", "HILL O2->M: pmax");
-        b.real("network", "c_om", &P::cOM, 1.0, 1.0e-6, 1.0e3, "1", "HILL O2->M: c");
-        b.real("network", "h_om", &P::hOM, 1.0, -16.0, 16.0, "1", "HILL O2->M: h");
+               "Environmental TGF-beta G (constant)", L);
+        b.real("network", "b_ov", &P::bOV, 2.0, -1.0e3, 1.0e3, "1", "HILL O2->O1: pmax", L);
+        b.real("network", "c_ov", &P::cOV, 1.0, 1.0e-6, 1.0e3, "1", "HILL O2->O1: c", L);
+        b.real("network", "h_ov", &P::hOV, 2.0, -16.0, 16.0, "1", "HILL O2->O1: h", L);
+        b.real("network", "b_av", &P::bAV, 1.0, -1.0e3, 1.0e3, "1", "HILL A->O1: pmax", L);
+        b.real("network", "c_av", &P::cAV, 1.0, 1.0e-6, 1.0e3, "1", "HILL A->O1: c", L);
+        b.real("network", "h_av", &P::hAV, 1.0, -16.0, 16.0, "1", "HILL A->O1: h", L);
+        b.real("network", "a_om", &P::aOM, 0.1, -1.0e3, 1.0e3, "1", "HILL O2->M: pmin", L);
+        b.real("network", "b_om", &P::bOM, 1.0, -1.0e3, 1.0e3, "1", "HILL O2->M: pmax", L);
+        b.real("network", "c_om", &P::cOM, 1.0, 1.0e-6, 1.0e3, "1", "HILL O2->M: c", L);
+        b.real("network", "h_om", &P::hOM, 1.0, -16.0, 16.0, "1", "HILL O2->M: h", L);
 
-        b.boolean("growth", "enabled", &P::growth, true, "Cells grow and divide");
+        b.boolean("growth", "enabled", &P::growth, true, "Cells grow and divide", L);
         b.integer("growth", "interval", &P::growthInterval, 2000, 1, 100'000'000, "steps",
-                  "Steps between growth events (one element per event)");
+                  "Steps between growth events (one element per event)", L);
         b.choice("growth", "rule", &P::growthRule, {"lateral", "absolute"}, "lateral",
                  "Low-Delta test: lateral (D < neighbour mean) or absolute (D < threshold); "
                  "UNCONFIRMED, A.12",
                  L);
         b.real("growth", "threshold", &P::growthThreshold, 0.5, 0.0, 1.0e6, "1",
-               "Delta threshold of the absolute rule");
+               "Delta threshold of the absolute rule", L);
         b.integer("growth", "division_elements", &P::divisionElements, 40, 4, 256, "1",
                   "A cell divides into two halves when it reaches this many elements", S);
 
         b.real("analysis", "layer_height", &P::layerHeight, 0.5, 0.01, 100.0, "1",
-               "Height of the z bins that count epidermal layers (metric)");
+               "Height of the z bins that count epidermal layers (metric)", L);
         return b.build();
     }();
     return table;

@@ -152,23 +152,6 @@ Geometry makeGeometry(const LatticeParams& p, std::uint32_t seed) {
     return g;
 }
 
-void applyLiveParameters(LatticeParams& p, const LatticeParams& next) {
-    p.tau = next.tau;
-    p.d1 = next.d1;
-    p.d2 = next.d2;
-    p.d3 = next.d3;
-    p.d4 = next.d4;
-    p.d5 = next.d5;
-    p.d6 = next.d6;
-    p.d7 = next.d7;
-    p.d8 = next.d8;
-    p.validation = next.validation;
-    p.diffusionRulesText = next.diffusionRulesText;
-    p.rules = next.rules;
-    p.networkText = next.networkText;
-    p.network = next.network;
-}
-
 ModelDescriptor descriptor() {
     ModelDescriptor d;
     d.name = "lattice";

@@ -20,9 +20,6 @@ ModelDescriptor descriptor();
 // ids that fit the layout, n_max in {2, 4, 8}, room for the initial particles. Throws
 // ParameterError naming the parameter.
 LatticeParams checkedParams(const ParamSet& params);
-// Copies the live parameters of `next` into `p` (structural ones stay as built); the
-// caller then recomputes the move thresholds (updateThresholds).
-void applyLiveParameters(LatticeParams& p, const LatticeParams& next);
 
 // Geometry (sizes, layout, thresholds Q = floor(q 2^32) per species) for this seed.
 Geometry makeGeometry(const LatticeParams& p, std::uint32_t seed);

@@ -15,7 +15,7 @@ const ParamTable& parameterTable() {
         b.integer("lattice", "nz", &P::nz, 64, 1, 4096, "1", "Sites along z", S);
         b.real("lattice", "lambda", &P::lambda, 2.0, 0.01, 1.0e4, "nm", "Site spacing lambda", S);
         b.real("lattice", "tau", &P::tau, 10.0, 1.0e-6, 1.0e9, "ns",
-               "Time step tau; every species needs q = D tau / lambda^2 <= 0.5");
+               "Time step tau; every species needs q = D tau / lambda^2 <= 0.5", Mutability::Live);
         const std::vector<std::string> bc = {"periodic", "reflective"};
         b.choice("lattice", "boundary_x", &P::boundaryX, bc, "periodic",
                  "Boundary along x: periodic wraps, reflective makes a particle stay", S);
@@ -38,7 +38,7 @@ const ParamTable& parameterTable() {
         for (int s = 0; s < kMaxSpecies; ++s) {
             const std::string k = std::to_string(s + 1);
             b.real("species", "d" + k, d[s], s == 0 ? 100.0 : 50.0, 0.0, 1.0e9, "nm^2/us",
-                   "Diffusion coefficient of species " + k);
+                   "Diffusion coefficient of species " + k, Mutability::Live);
         }
         for (int s = 0; s < kMaxSpecies; ++s) {
             const std::string k = std::to_string(s + 1);
@@ -51,14 +51,16 @@ const ParamTable& parameterTable() {
                  "Obstacles (lattice.obstacle_fraction of the cytoplasm): single sites drawn "
                  "per site; hard spheres of obstacles.radius placed at random (Roberts et al. "
                  "2009, Fig. 4); or the in-vivo size classes of an E. coli cytoplasm (radii "
-                 "1.7-10.4 nm) scaled to the fraction");
+                 "1.7-10.4 nm) scaled to the fraction",
+                 Mutability::Structural);
         b.real("obstacles", "radius", &P::obstacleRadius, 10.0, 0.1, 1.0e5, "nm",
                "Radius of spherical obstacles (obstacles.shape = spheres)", S);
         b.choice("geometry", "region", &P::region, {"none", "sphere", "mesh"}, "none",
                  "Cell geometry: none (every site is cytoplasm); a sphere of geometry.radius "
                  "at the lattice centre; or the closed surface geometry.mesh. Inside is "
                  "cytoplasm within a membrane shell, beyond is outside; particles start in "
-                 "the cytoplasm");
+                 "the cytoplasm",
+                 Mutability::Structural);
         b.real("geometry", "radius", &P::regionRadius, 50.0, 0.1, 1.0e6, "nm",
                "Radius of the spherical cell (geometry.region = sphere)", S);
         b.text("geometry", "mesh", &P::meshFile, "",
@@ -92,7 +94,8 @@ const ParamTable& parameterTable() {
                   "gives the MSD metrics (0: off, saves the id planes)",
                   S);
         b.boolean("validation", "check_counts", &P::validation, false,
-                  "Count particles per species after every step; a change throws");
+                  "Count particles per species after every step; a change throws",
+                  Mutability::Live);
         return b.build();
     }();
     return table;

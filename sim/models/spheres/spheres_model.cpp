@@ -373,30 +373,6 @@ std::vector<Metric> hostMetrics(const HostState& s, std::uint64_t divisions) {
     return m;
 }
 
-void applyLiveParameters(SpheresParams& p, const SpheresParams& next) {
-    p.dt = next.dt;
-    p.adherence = next.adherence;
-    p.maxDisplacement = next.maxDisplacement;
-    p.repulsion = next.repulsion;
-    p.attraction = next.attraction;
-    p.radiusExtension = next.radiusExtension;
-    p.coincidentForce = next.coincidentForce;
-    p.sortEvery = next.sortEvery;
-    p.growth = next.growth;
-    p.growthRate = next.growthRate;
-    p.divisionDiameter = next.divisionDiameter;
-    p.ratioMin = next.ratioMin;
-    p.ratioMax = next.ratioMax;
-    p.maxCells = next.maxCells;
-    p.divisionVolume = next.divisionVolume;
-    p.growthPerStep = next.growthPerStep;
-    p.diffusion = next.diffusion;
-    p.decay = next.decay;
-    p.secretion = next.secretion;
-    p.chemotaxis = next.chemotaxis;
-    p.boundary = next.boundary;
-}
-
 ModelDescriptor descriptor() {
     ModelDescriptor d;
     d.name = "spheres";
@@ -404,6 +380,7 @@ ModelDescriptor descriptor() {
         "Agent-based cell proliferation with BioDynaMo's sphere mechanics, growth and division";
     d.timeUnit = "h";
     d.parameters = &parameterTable;
+    d.validate = [](const ParamSet& params) { (void)checkedParams(params); };
     d.backends = {Backend::Cpu, Backend::Cuda};
     d.create = [](Backend b) {
         return createOnBackend("spheres", b, &makeCpuModel, CF_CUDA_FACTORY(makeCudaModel));

@@ -35,9 +35,6 @@ ModelDescriptor descriptor();
 // (interaction radius below the largest reachable diameter, ratio order, division below the
 // initial diameter); throws ParameterError naming the parameters.
 SpheresParams checkedParams(const ParamSet& params);
-// Copies the live values of `next` into `p`; structural ones (layout, density, interaction
-// radius, margin, capacity) stay those the state was built with.
-void applyLiveParameters(SpheresParams& p, const SpheresParams& next);
 
 // Largest diameter a cell can reach under `p` (initial spread, growth up to one step past
 // the division volume).

@@ -50,13 +50,16 @@ struct ToyParams {
 
 inline ParamTable makeToyTable(double dtMin, double dtMax) {
     ParamTableBuilder<ToyParams> b;
-    b.real("time", "dt", &ToyParams::dt, dtMin, dtMin, dtMax, "s", "time step");
-    b.real("time", "tiny", &ToyParams::tiny, 1e-300, 0.0, 1.0, "1", "a very small number");
-    b.integer("domain", "count", &ToyParams::count, 100, 0, 10'000'000'000, "1", "entities");
-    b.boolean("domain", "periodic", &ToyParams::periodic, true, "periodic box");
+    b.real("time", "dt", &ToyParams::dt, dtMin, dtMin, dtMax, "s", "time step", Mutability::Live);
+    b.real("time", "tiny", &ToyParams::tiny, 1e-300, 0.0, 1.0, "1", "a very small number",
+           Mutability::Live);
+    b.integer("domain", "count", &ToyParams::count, 100, 0, 10'000'000'000, "1", "entities",
+              Mutability::Live);
+    b.boolean("domain", "periodic", &ToyParams::periodic, true, "periodic box", Mutability::Live);
     b.choice("domain", "layout", &ToyParams::layout, {"random", "lattice", "hex"}, "random",
-             "initial layout");
-    b.text("domain", "network", &ToyParams::network, "A -> B @ 1", "reactions");
+             "initial layout", Mutability::Structural);
+    b.text("domain", "network", &ToyParams::network, "A -> B @ 1", "reactions",
+           Mutability::Structural);
     b.text("domain", "input", &ToyParams::input, "", "input file", Mutability::Structural,
            TextKind::FilePath);
     return b.build();
@@ -79,6 +82,7 @@ inline ModelRegistry registryWith(const ParamTable& (*table)()) {
     d.name = "toy";
     d.description = "test model";
     d.parameters = table;
+    d.validate = [](const ParamSet&) {};  // no constraints across its parameters
     d.create = [](Backend) -> std::unique_ptr<Model> { throw Error("not used in these tests"); };
     r.add(std::move(d));
     return r;

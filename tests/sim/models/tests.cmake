@@ -30,3 +30,7 @@ cellforge_add_test(test_cardiac_simple_models CPU_ONLY SOURCES sim/models/test_c
 target_compile_definitions(test_cardiac_simple_models PRIVATE CELLFORGE_TEST_DATA="${PROJECT_SOURCE_DIR}/tests")
 cellforge_add_test(test_cardiac_lookup CPU_ONLY SOURCES sim/models/test_cardiac_lookup.cpp)
 target_compile_definitions(test_cardiac_lookup PRIVATE CELLFORGE_TEST_DATA="${PROJECT_SOURCE_DIR}/tests")
+# Every live parameter of every model through the Runner: refused edits change nothing,
+# accepted ones reach the device's constant block and the next steps (issue 22).
+cellforge_add_test(test_live_parameters SOURCES sim/models/test_live_parameters.cpp)
+target_compile_definitions(test_live_parameters PRIVATE CELLFORGE_ASSETS_DIR="${PROJECT_SOURCE_DIR}/assets")

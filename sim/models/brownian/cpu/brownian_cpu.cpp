@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // CPU reference backend of `brownian`: obvious loops, forces summed in double.
 #include <cmath>
+#include <optional>
 
 #include "sim/core/parallel.hpp"
 #include "sim/core/rng.hpp"
@@ -17,6 +18,7 @@ public:
 
     void reset(const ParamSet& params, std::uint32_t seed) override {
         p_ = checkedParams(params);
+        inEffect_.emplace(params);
         dt_ = params.real("dynamics.dt");
         seed_ = seed;
         initialPositions(p_, seed, x_, y_, z_);
@@ -37,13 +39,11 @@ public:
     }
 
     void setLiveParameters(const ParamSet& params) override {
-        const BrownianParams next = checkedParams(params);
-        dt_ = params.real("dynamics.dt");
-        // Keep the structural values the state was built with.
-        p_.dt = next.dt;
-        p_.diffusion = next.diffusion;
-        p_.stiffness = next.stiffness;
-        p_.mobility = next.mobility;
+        ParamSet merged = withLiveValues(*inEffect_, params);
+        const BrownianParams next = checkedParams(merged);  // a refusal changes nothing
+        p_ = next;
+        dt_ = merged.real("dynamics.dt");
+        inEffect_ = std::move(merged);
     }
 
     void advance(std::uint64_t steps) override {
@@ -142,6 +142,7 @@ private:
     }
 
     BrownianParams p_{};
+    std::optional<ParamSet> inEffect_;  // the set p_ comes from
     ViewBuffers viewBuffers_;
     std::uint32_t seed_ = 0;
     std::vector<float> x_, y_, z_, nx_, ny_, nz_, dx_, dy_, dz_;

@@ -3,6 +3,7 @@
 // kernels live in brownian_kernels.cu.
 #include <climits>
 #include <cstring>
+#include <optional>
 
 #include "sim/core/device_buffer.hpp"
 #include "sim/grid/cuda/uniform_grid_cuda.cuh"
@@ -29,6 +30,7 @@ public:
 
     void reset(const ParamSet& params, std::uint32_t seed) override {
         p_ = checkedParams(params);
+        inEffect_.emplace(params);
         dt_ = params.real("dynamics.dt");
         seed_ = seed;
         std::vector<float> x, y, z;
@@ -45,14 +47,13 @@ public:
     }
 
     void setLiveParameters(const ParamSet& params) override {
-        const BrownianParams next = checkedParams(params);
-        dt_ = params.real("dynamics.dt");
-        p_.dt = next.dt;
-        p_.diffusion = next.diffusion;
-        p_.stiffness = next.stiffness;
-        p_.mobility = next.mobility;
+        ParamSet merged = withLiveValues(*inEffect_, params);
+        const BrownianParams next = checkedParams(merged);  // a refusal changes nothing
         // Ordered on the simulation stream: kernels already queued keep the old values.
-        cuda::uploadParams(p_, this, stream_);
+        cuda::uploadParams(next, this, stream_);
+        p_ = next;
+        dt_ = merged.real("dynamics.dt");
+        inEffect_ = std::move(merged);
     }
 
     void advance(std::uint64_t steps) override {
@@ -180,6 +181,7 @@ private:
 
     cudaStream_t stream_ = nullptr;
     BrownianParams p_{};
+    std::optional<ParamSet> inEffect_;  // the set p_ comes from
     std::uint32_t seed_ = 0;
     DeviceBuffer<float> x_, y_, z_, nx_, ny_, nz_, dx_, dy_, dz_;
     DeviceBuffer<std::int32_t> overlaps_;

@@ -100,7 +100,7 @@ public:
         HostState s = initialState(p, seed);
         // Commit only after everything that can throw has succeeded.
         install(p, g);
-        resetParams_ = params;
+        inEffect_ = params;
         dt_ = params.real("time.dt");
         state_ = std::move(s);
         resizeBuffers();
@@ -108,14 +108,12 @@ public:
     }
 
     void setLiveParameters(const ParamSet& params) override {
-        // Live values from `params`, structural ones as of the last reset, validated together.
-        ParamSet merged = params;
-        for (const ParamSpec& spec : merged.table().specs())
-            if (spec.mutability == Mutability::Structural)
-                merged.set(spec.key(), resetParams_.get(spec.key()));
-        const EpidermisParams p = checkedParams(merged);
+        // Live values from `params`, structural ones as in effect, validated together.
+        ParamSet merged = withLiveValues(inEffect_, params);
+        const EpidermisParams p = checkedParams(merged);  // a refusal changes nothing
         install(p, makeGeometries(p));
         dt_ = merged.real("time.dt");
+        inEffect_ = std::move(merged);
     }
 
     void advance(std::uint64_t steps) override {
@@ -514,7 +512,7 @@ private:
 
     EpidermisParams p_{};
     HostViewBuffers viewBuffers_;
-    ParamSet resetParams_{parameterTable()};
+    ParamSet inEffect_{parameterTable()};
     double dt_ = 0.0;  // the parameter's double value: simulated time does not drift
     HostState state_;
 

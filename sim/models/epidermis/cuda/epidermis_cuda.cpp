@@ -34,9 +34,11 @@ public:
 
     void reset(const ParamSet& params, std::uint32_t seed) override {
         p_ = checkedParams(params);
+        inEffect_.emplace(params);
         dt_ = params.real("time.dt");
         dropGraphs();
-        setupGrid();
+        geometry_ = gridGeometry(p_);
+        gridCurrent_ = false;
         cuda::uploadParams(p_, this, stream_);
         upload(initialState(p_, seed));
         step_ = 0;
@@ -44,33 +46,19 @@ public:
     }
 
     void setLiveParameters(const ParamSet& params) override {
-        const EpidermisParams next = checkedParams(params);
-        // Structural values stay as built; everything else is live.
-        EpidermisParams merged = next;
-        merged.periodic = p_.periodic;
-        merged.sizeX = p_.sizeX;
-        merged.sizeY = p_.sizeY;
-        merged.height = p_.height;
-        merged.cells = p_.cells;
-        merged.elementsPerCell = p_.elementsPerCell;
-        merged.adhesivePerCell = p_.adhesivePerCell;
-        merged.initHalfWidth = p_.initHalfWidth;
-        merged.initZOffset = p_.initZOffset;
-        merged.initZRange = p_.initZRange;
-        merged.initSpeciesNoise = p_.initSpeciesNoise;
-        merged.maxElementsPerCell = p_.maxElementsPerCell;
-        merged.initialCellCapacity = p_.initialCellCapacity;
-        merged.radiusBound = p_.radiusBound;
-        merged.divisionElements = p_.divisionElements;
-        const bool gridChanged =
-            merged.neighborMethod != p_.neighborMethod || merged.cullRule != p_.cullRule ||
-            merged.neighborDist != p_.neighborDist || merged.interDist != p_.interDist;
-        p_ = merged;
-        dt_ = params.real("time.dt");
-        dropGraphs();  // captured launches hold dt and the method
-        if (gridChanged) setupGrid();
+        // Live values from `params`, structural ones as in effect (the declarations say
+        // which), checked together; the grid for them is built before anything changes.
+        ParamSet merged = withLiveValues(*inEffect_, params);
+        const EpidermisParams next = checkedParams(merged);  // a refusal changes nothing
+        const grid::GridGeometry geometry = gridGeometry(next);
         // Ordered on the stream: kernels already queued keep the old values.
-        cuda::uploadParams(p_, this, stream_);
+        cuda::uploadParams(next, this, stream_);
+        dropGraphs();  // captured launches hold dt and the method
+        p_ = next;
+        dt_ = merged.real("time.dt");
+        inEffect_ = std::move(merged);
+        geometry_ = geometry;
+        gridCurrent_ = false;
     }
 
     // Runs of kGraphSteps steps without a growth event replay a captured CUDA graph: a step
@@ -192,20 +180,20 @@ public:
 private:
     bool gridMethod() const { return p_.neighborMethod == static_cast<int>(NeighborMethod::Grid); }
 
-    void setupGrid() {
-        gridCurrent_ = false;
-        if (!gridMethod()) return;  // the other methods need no grid (and may not fit one)
-        const float reach = p_.cullRule == static_cast<int>(CullRule::Exact)
-                                ? p_.interDist + 2.0f * p_.radiusBound + p_.skin
-                                : p_.interDist;
-        const float cutoff = std::max(reach, p_.neighborDist);
+    // The neighbour grid for `p`: none for the other methods (they need none, and may not
+    // fit one).
+    static grid::GridGeometry gridGeometry(const EpidermisParams& p) {
+        if (p.neighborMethod != static_cast<int>(NeighborMethod::Grid)) return {};
+        const float reach = p.cullRule == static_cast<int>(CullRule::Exact)
+                                ? p.interDist + 2.0f * p.radiusBound + p.skin
+                                : p.interDist;
+        const float cutoff = std::max(reach, p.neighborDist);
         const float lo[3] = {0.0f, 0.0f, 0.0f};
-        const float hi[3] = {p_.sizeX, p_.sizeY, std::max(p_.height, cutoff)};
-        const bool periodic[3] = {p_.periodic, p_.periodic, false};
+        const float hi[3] = {p.sizeX, p.sizeY, std::max(p.height, cutoff)};
+        const bool periodic[3] = {p.periodic, p.periodic, false};
         // No boundary: cells may wander outside the initial extent; the open grid clamps
         // them into its edge cells, which stays correct (only slower when many do).
-        geometry_ = grid::makeGridGeometry(lo, hi, cutoff, periodic);
-        gridCurrent_ = false;
+        return grid::makeGridGeometry(lo, hi, cutoff, periodic);
     }
 
     cuda::StateView view() {
@@ -490,6 +478,7 @@ private:
     DeviceBuffer<std::uint8_t> viewState_;
     DeviceBuffer<unsigned char> scratch_;  // CUB temporary storage
     grid::GridGeometry geometry_{};
+    std::optional<ParamSet> inEffect_;  // the set p_ comes from
     grid::CudaUniformGrid grid_;
     bool gridCurrent_ = false;
 

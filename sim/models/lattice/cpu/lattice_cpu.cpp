@@ -3,6 +3,7 @@
 // sites (parallelFor, one writer per site), then the shared overflow re-insertion.
 #include <atomic>
 #include <mutex>
+#include <optional>
 
 #include "sim/core/parallel.hpp"
 #include "sim/models/lattice/lattice_model.hpp"
@@ -23,6 +24,7 @@ public:
         Geometry g = makeGeometry(p, seed);
         HostState s = initialState(p, g);
         p_ = std::move(p);
+        inEffect_.emplace(params);
         g_ = g;
         note(memoryReport(p_, g_));
         s_ = std::move(s);
@@ -32,9 +34,13 @@ public:
     }
 
     void setLiveParameters(const ParamSet& params) override {
-        const LatticeParams next = checkedParams(params);
-        applyLiveParameters(p_, next);
-        updateThresholds(p_, g_);
+        ParamSet merged = withLiveValues(*inEffect_, params);
+        LatticeParams next = checkedParams(merged);  // a refusal changes nothing
+        Geometry g = g_;
+        updateThresholds(next, g);
+        p_ = std::move(next);
+        g_ = g;
+        inEffect_ = std::move(merged);
     }
 
     void advance(std::uint64_t steps) override {
@@ -169,6 +175,7 @@ private:
     }
 
     LatticeParams p_{};
+    std::optional<ParamSet> inEffect_;  // the set p_ comes from
     Geometry g_{};
     HostState s_;
     std::vector<std::int64_t> initial_;  // counts at reset (validation)

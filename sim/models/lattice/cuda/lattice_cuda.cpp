@@ -47,6 +47,7 @@ public:
         const Geometry g = makeGeometry(p, seed);
         HostState s = initialState(p, g);
         p_ = std::move(p);
+        inEffect_.emplace(params);
         g_ = g;
         note(memoryReport(p_, g_));
         initial_ = countSpecies(p_, g_, s.words.data());
@@ -55,11 +56,15 @@ public:
     }
 
     void setLiveParameters(const ParamSet& params) override {
-        const LatticeParams next = checkedParams(params);
-        applyLiveParameters(p_, next);
-        updateThresholds(p_, g_);
+        ParamSet merged = withLiveValues(*inEffect_, params);
+        LatticeParams next = checkedParams(merged);  // a refusal changes nothing
+        Geometry g = g_;
+        updateThresholds(next, g);
         // Ordered on the simulation stream: sweeps already queued keep the old thresholds.
-        cuda::uploadGeometry(g_, this, stream_);
+        cuda::uploadGeometry(g, this, stream_);
+        p_ = std::move(next);
+        g_ = g;
+        inEffect_ = std::move(merged);
     }
 
     void advance(std::uint64_t steps) override {
@@ -297,6 +302,7 @@ private:
     bool wordsClean_ = false;  // see SweepArgs::dstClean, for words_ and nextWords_
     bool spareClean_ = false;
     LatticeParams p_{};
+    std::optional<ParamSet> inEffect_;  // the set p_ comes from
     Geometry g_{};
     HostState h_;  // counters always current; words/ids/displacement only after download
     std::size_t freeSites_ = 0;

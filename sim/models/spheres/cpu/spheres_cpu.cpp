@@ -5,6 +5,7 @@
 #include <cfloat>
 #include <cmath>
 #include <new>
+#include <optional>
 #include <string>
 
 #include "sim/core/parallel.hpp"
@@ -27,6 +28,7 @@ public:
 
     void reset(const ParamSet& params, std::uint32_t seed) override {
         p_ = checkedParams(params);
+        inEffect_.emplace(params);
         seed_ = seed;
         s_ = initialState(p_, seed);
         const std::size_t n = s_.size();
@@ -38,8 +40,9 @@ public:
     }
 
     void setLiveParameters(const ParamSet& params) override {
-        const SpheresParams next = checkedParams(params);
-        applyLiveParameters(p_, next);
+        ParamSet merged = withLiveValues(*inEffect_, params);
+        p_ = checkedParams(merged);  // a refusal changes nothing
+        inEffect_ = std::move(merged);
     }
 
     void advance(std::uint64_t steps) override {
@@ -297,6 +300,7 @@ private:
     }
 
     SpheresParams p_{};
+    std::optional<ParamSet> inEffect_;  // the set p_ comes from
     std::uint32_t seed_ = 0;
     HostState s_;
     std::size_t capacity_ = 0;

@@ -112,6 +112,7 @@ public:
         std::size_t capacity =
             p.capacityInitial > 0 ? static_cast<std::size_t>(p.capacityInitial) : 2 * n;
         p_ = p;
+        inEffect_.emplace(params);
         seed_ = seed;
         capacity_ = 0;
         uploadState(s, std::max(capacity, n));
@@ -120,12 +121,14 @@ public:
     }
 
     void setLiveParameters(const ParamSet& params) override {
-        const SpheresParams next = checkedParams(params);
-        applyLiveParameters(p_, next);
+        ParamSet merged = withLiveValues(*inEffect_, params);
+        const SpheresParams next = checkedParams(merged);  // a refusal changes nothing
         // Ordered on the stream: kernels already queued keep the old values. The volume
         // bound stays valid (it bounds the current state); the next step tests it against
         // the new division volume.
-        spheres::cuda::uploadParams(p_, this, stream_);
+        spheres::cuda::uploadParams(next, this, stream_);
+        p_ = next;
+        inEffect_ = std::move(merged);
     }
 
     void advance(std::uint64_t steps) override {
@@ -150,6 +153,13 @@ public:
     }
 
     void synchronize() override { CF_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
+
+    std::vector<std::uint8_t> deviceParameterBlock() override {
+        SpheresParams onDevice{};
+        spheres::cuda::bindParams(p_, this, stream_);
+        spheres::cuda::downloadParams(onDevice, stream_);
+        return bytesOf(onDevice);
+    }
 
     // Packed on the device (no host copy of the state): ready for CUDA-GL interop. Diameter
     // and |F| are the state's own arrays; the focus was taken when the state was uploaded.
@@ -435,6 +445,7 @@ private:
 
     cudaStream_t stream_ = nullptr;
     SpheresParams p_{};
+    std::optional<ParamSet> inEffect_;  // the set p_ comes from
     std::uint32_t seed_ = 0;
     std::uint64_t step_ = 0;
     double time_ = 0.0;

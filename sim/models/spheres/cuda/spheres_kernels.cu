@@ -228,6 +228,12 @@ void releaseParams(const void* owner) {
     gParamsOwner.release(owner);
 }
 
+void downloadParams(SpheresParams& p, cudaStream_t stream) {
+    CF_CUDA_CHECK(
+        cudaMemcpyFromSymbolAsync(&p, cParams, sizeof p, 0, cudaMemcpyDeviceToHost, stream));
+    CF_CUDA_CHECK(cudaStreamSynchronize(stream));
+}
+
 void launchInteractionRadius(const float* diameter, std::size_t n, float* rc,
                              cf::cuda::DeviceBuffer<unsigned char>& scratch, cudaStream_t stream) {
     std::size_t need = 0;

@@ -39,6 +39,8 @@ static_assert(std::is_trivially_copyable_v<CellArrays>);
 void uploadParams(const SpheresParams& p, const void* owner, cudaStream_t stream);
 void bindParams(const SpheresParams& p, const void* owner, cudaStream_t stream);
 void releaseParams(const void* owner);
+// The struct the symbol holds after the work queued on `stream` (waits for it).
+void downloadParams(SpheresParams& p, cudaStream_t stream);
 
 // rc of this step into *rc (device), no readback: the largest diameter of the cells 0..n-1
 // (before growth), or mechanics.interaction_radius when that is fixed.
