@@ -51,6 +51,13 @@ std::size_t capacityFor(const SpheresParams& p, std::uint64_t step, std::size_t 
     return total <= capacity ? capacity : std::max(2 * capacity, total);
 }
 
+void checkAgainstPopulation(const SpheresParams& next, std::size_t cells) {
+    if (next.maxCells > 0 && cells > static_cast<std::size_t>(next.maxCells))
+        throw ParameterError("capacity.max_cells = " + std::to_string(next.maxCells) +
+                             " is below the " + std::to_string(cells) +
+                             " cells the run has now (0: no limit)");
+}
+
 std::string capacityNote(std::size_t before, std::size_t after, std::size_t inUse,
                          double bytesPerCell) {
     return "spheres: cell capacity grew from " + std::to_string(before) + " to " +

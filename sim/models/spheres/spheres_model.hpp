@@ -35,6 +35,10 @@ ModelDescriptor descriptor();
 // (interaction radius below the largest reachable diameter, ratio order, division below the
 // initial diameter); throws ParameterError naming the parameters.
 SpheresParams checkedParams(const ParamSet& params);
+// What a live edit must also fit that no parameter check can know: the running population.
+// Throws ParameterError when capacity.max_cells is below the `cells` there are now (the
+// next step could only fail).
+void checkAgainstPopulation(const SpheresParams& next, std::size_t cells);
 
 // Largest diameter a cell can reach under `p` (initial spread, growth up to one step past
 // the division volume).

@@ -41,7 +41,9 @@ public:
 
     void setLiveParameters(const ParamSet& params) override {
         ParamSet merged = withLiveValues(*inEffect_, params);
-        p_ = checkedParams(merged);  // a refusal changes nothing
+        const SpheresParams next = checkedParams(merged);  // a refusal changes nothing
+        checkAgainstPopulation(next, s_.size());
+        p_ = next;
         inEffect_ = std::move(merged);
     }
 

@@ -123,6 +123,7 @@ public:
     void setLiveParameters(const ParamSet& params) override {
         ParamSet merged = withLiveValues(*inEffect_, params);
         const SpheresParams next = checkedParams(merged);  // a refusal changes nothing
+        checkAgainstPopulation(next, n_);
         // Ordered on the stream: kernels already queued keep the old values. The volume
         // bound stays valid (it bounds the current state); the next step tests it against
         // the new division volume.
