@@ -158,7 +158,7 @@ struct Outcome {
     Snapshot state;
     std::vector<std::pair<std::string, double>> metrics;
     std::vector<std::string> views;
-    std::vector<std::vector<float>> voxels;
+    std::vector<std::vector<std::uint8_t>> voxels;  // bytes: NaN (not yet) equals itself
     std::vector<std::uint8_t> deviceBlock;
 };
 
@@ -179,7 +179,9 @@ Outcome outcomeOf(Runner& r) {
              o.views.push_back("volume " + vol.name);
              for (const VolumeScalarChannel& s : vol.scalars) {
                  o.views.push_back("  " + s.name);
-                 o.voxels.push_back(viewToHost(s.data, vol.voxelCount(), vol.space));
+                 const std::vector<float> v = viewToHost(s.data, vol.voxelCount(), vol.space);
+                 const auto* bytes = reinterpret_cast<const std::uint8_t*>(v.data());
+                 o.voxels.emplace_back(bytes, bytes + v.size() * sizeof(float));
              }
              for (const VolumeCategoryChannel& s : vol.categories)
                  o.views.push_back("  " + s.name);
