@@ -4,6 +4,7 @@
 // network (multi-line, structural), species names (live) and an input file path
 // (structural), next to one number. The model only keeps the values it was given, so tests
 // can see which text reached it and when.
+#include <optional>
 #include <string>
 
 #include "sim/core/model.hpp"
@@ -39,12 +40,13 @@ public:
     Backend backend() const override { return Backend::Cpu; }
     void reset(const ParamSet& params, std::uint32_t) override {
         p_ = params.toStruct<TextParams>();
+        inEffect_.emplace(params);
         step_ = 0;
     }
     void setLiveParameters(const ParamSet& params) override {
-        const TextParams next = params.toStruct<TextParams>();
-        p_.species = next.species;
-        p_.rate = next.rate;
+        ParamSet merged = withLiveValues(*inEffect_, params);
+        p_ = merged.toStruct<TextParams>();
+        inEffect_ = std::move(merged);
     }
     void advance(std::uint64_t steps) override { step_ += steps; }
     std::uint64_t step() const override { return step_; }
@@ -61,6 +63,7 @@ public:
     const TextParams& running() const { return p_; }
 
 private:
+    std::optional<ParamSet> inEffect_;
     TextParams p_;
     std::uint64_t step_ = 0;
 };
