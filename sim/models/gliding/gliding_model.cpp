@@ -6,6 +6,7 @@
 #include <initializer_list>
 #include <span>
 #include <string>
+#include <type_traits>
 
 #include "sim/core/errors.hpp"
 #include "sim/core/number_format.hpp"
@@ -217,7 +218,10 @@ void GlidingModelBase::setLiveParameters(const ParamSet& params) {
     ParamSet merged = withLiveValues(*params_, params);
     GlidingParams p = checkedParams(merged);
     (void)applyTables(p, t_);  // kon~ for kon_area = discrete; the note came at reset
-    params_.emplace(std::move(merged));
+    uploadLiveParameters(p);   // may throw: nothing is committed yet
+    // The commit cannot throw, so a failed edit changes nothing.
+    static_assert(std::is_nothrow_move_assignable_v<ParamSet>);
+    *params_ = std::move(merged);
     p_ = p;
 }
 

@@ -84,6 +84,8 @@ std::string antiDiffusionNote(const GlidingParams& p, std::uint64_t step, double
 // last advance() and the metrics around a backend's host copy.
 class GlidingModelBase : public Model {
 public:
+    // Strong guarantee: when it throws (a parameter check, the backend's upload), the
+    // parameters, the tables and the device are as they were.
     void setLiveParameters(const ParamSet& params) final;
     void advance(std::uint64_t steps) final;
     std::uint64_t step() const final { return s_.step; }
@@ -92,6 +94,10 @@ public:
 protected:
     // One outer step of the backend (design 2).
     virtual void outerStep() = 0;
+    // setLiveParameters calls this with the checked parameters of a live edit before it
+    // commits them (p_ still holds the old ones): the CUDA backend copies them into its
+    // __constant__ blocks on its stream. If it throws, it must leave the device as it was.
+    virtual void uploadLiveParameters(const GlidingParams& /*next*/) {}
     void requireReset() const;
     // Fixed steps (time.dt_mode = fixed): throws SimulationError naming the step when time.dt
     // exceeds the advective limit (time.cout / CFL rate), before the step is taken.

@@ -18,8 +18,10 @@ enum class DtMode : std::int32_t { Cfl = 0, Fixed = 1 };                 // desi
 enum class Layout : std::int32_t { RingLattice = 0, SingleRing = 1, Isotropic = 2, Uniform = 3 };
 enum class Sense : std::int32_t { Ccw = 0, Cw = 1, Alternating = 2 };
 
-// Everything the per-cell code reads, as one trivially copyable struct (the CUDA backend's
-// __constant__ block). Filled from the table, then completed by checkedParams.
+// Everything the per-cell code reads, as one trivially copyable struct. On CUDA it is what the
+// kernels read from __constant__ memory: one copy per kernel file that reads parameters,
+// uploaded at reset and at every live edit (cuda/params_block.hpp). Filled from the table, then
+// completed by checkedParams.
 struct GlidingParams {
     // grid (structural)
     std::int32_t n;       // Nx = Ny

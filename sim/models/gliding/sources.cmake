@@ -25,6 +25,7 @@ list(APPEND CELLFORGE_SIM_FFTW_SOURCES models/gliding/flow_profiles.cpp)
 # contract a * b + c into FMAs either: then both backends round the per-cell arithmetic alike.
 list(APPEND CELLFORGE_SIM_CUDA_SOURCES
   models/gliding/cuda/cufft_loader.cpp
+  models/gliding/cuda/params_block.cpp
   models/gliding/cuda/smoluchowski_kernels.cu
   models/gliding/cuda/smoluchowski_cuda.cpp
   models/gliding/cuda/motor_kernels.cu

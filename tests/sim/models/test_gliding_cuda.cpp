@@ -187,6 +187,50 @@ TEST(GlidingCuda, RunsAreBitwiseReproducible) {
     EXPECT_EQ(differ, 0u);
 }
 
+// The kernels read the live parameters from __constant__ memory, one symbol per process: two
+// solvers with different parameters stepped in turn each run as if alone, bit for bit (each
+// binds its own before it launches), and the block holds the parameters of the last step's
+// solver, including a change of p between steps.
+TEST(GlidingCuda, SolversUsedInTurnKeepTheirParameters) {
+    GLIDING_REQUIRE_CUDA_AND_CUFFT();
+    const GlidingParams p = params({"grid.n=64", "grid.ninner=16"});
+    const GlidingParams q = params({"grid.n=64", "grid.ninner=16", "filaments.Vsp=0.02",
+                                    "filaments.Dt=3e-4", "time.cout=0.3"});
+    const GlidingTables t = gliding::buildTables(p);
+    const HostState s0 = gliding::initialState(p, t, 7);
+    const auto alone = [&](const GlidingParams& pp) {
+        gliding::cuda::SmoluchowskiCuda solver(t);
+        solver.upload(s0);
+        for (int step = 0; step < 6; ++step)
+            solver.step(pp);
+        HostState out;
+        solver.download(out);
+        return out.psi;
+    };
+    const std::vector<double> expectP = alone(p), expectQ = alone(q);
+    gliding::cuda::SmoluchowskiCuda a(t), b(t);
+    a.upload(s0);
+    b.upload(s0);
+    for (int step = 0; step < 6; ++step) {
+        a.step(p);
+        b.step(q);
+    }
+    HostState outA, outB;
+    a.download(outA);
+    b.download(outB);
+    EXPECT_TRUE(outA.psi == expectP);
+    EXPECT_TRUE(outB.psi == expectQ);
+    EXPECT_FALSE(expectP == expectQ) << "the parameters made a difference";
+    EXPECT_EQ(b.deviceParams().vsp, 0.02);
+    a.bindParams(p);
+    EXPECT_EQ(a.deviceParams().vsp, p.vsp);
+    EXPECT_EQ(a.deviceParams().diffT, p.diffT);
+    GlidingParams edited = p;
+    edited.diffR = 0.03;
+    a.step(edited);  // new values without uploadParams: step binds them
+    EXPECT_EQ(a.deviceParams().diffR, 0.03);
+}
+
 // Restores an environment variable when the test ends.
 struct EnvGuard {
     std::string name, old;

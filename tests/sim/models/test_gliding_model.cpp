@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <string>
 
 #include "sim/core/errors.hpp"
@@ -253,6 +254,103 @@ TEST_P(GlidingModelTest, LiveEditOfTheSpeedChangesTheNextStep) {
     b->advance(1);
     EXPECT_FALSE(field(a->snapshot(), "psi") == field(b->snapshot(), "psi"));
     EXPECT_EQ(field(b->snapshot(), "density").size(), 64u * 64u);
+}
+
+// On CUDA the kernels read the parameters from __constant__ memory (one copy per kernel file,
+// which deviceParameterBlock checks agree): a live edit is there after setLiveParameters, the
+// structural values and the derived ones with it. Host backends have no block.
+GlidingParams deviceParams(Model& m) {
+    const std::vector<std::uint8_t> block = m.deviceParameterBlock();
+    GlidingParams p{};
+    EXPECT_EQ(block.size(), sizeof p);
+    if (block.size() == sizeof p) std::memcpy(&p, block.data(), sizeof p);
+    return p;
+}
+
+TEST_P(GlidingModelTest, LiveEditReachesTheDeviceParameterBlock) {
+    auto m = make();
+    m->reset(params, 1);
+    m->advance(2);
+    if (GetParam() != Backend::Cuda) {
+        EXPECT_TRUE(m->deviceParameterBlock().empty());
+        return;
+    }
+    EXPECT_EQ(deviceParams(*m).vsp, 0.03125);
+    ParamSet edited = params;
+    for (const char* a : {"filaments.Vsp=0.02", "motors.Kon=3", "filaments.sigma_f=0.4",
+                          "grid.n=32" /* structural: waits for a reset */})
+        edited.setFromAssignment(a);
+    m->setLiveParameters(edited);
+    const GlidingParams expected = gliding::checkedParams(withLiveValues(params, edited));
+    const GlidingParams onDevice = deviceParams(*m);
+    EXPECT_EQ(onDevice.vsp, 0.02);
+    EXPECT_EQ(onDevice.sigmaF, 0.4);
+    EXPECT_EQ(onDevice.kon, 3.0);
+    EXPECT_EQ(onDevice.konTilde, expected.konTilde) << "derived from Kon";
+    EXPECT_EQ(onDevice.n, 64);
+    EXPECT_EQ(onDevice.diffT, expected.diffT);
+    m->advance(1);  // the kernels run with it
+    EXPECT_EQ(deviceParams(*m).vsp, 0.02);
+}
+
+// __constant__ memory is one per process: two instances with different live parameters stepped
+// in turn each run as if alone, bit for bit (each binds its own parameters before launching).
+TEST_P(GlidingModelTest, InstancesUsedInTurnKeepTheirParameters) {
+    ParamSet other = params;
+    for (const char* a : {"filaments.Vsp=0.02", "motors.koff=3", "filaments.sigma_f=0.3"})
+        other.setFromAssignment(a);
+    const auto run = [&](Model& m, const ParamSet& p) {
+        m.reset(params, 4);
+        m.setLiveParameters(p);
+    };
+    auto aloneA = make(), aloneB = make();
+    run(*aloneA, params);
+    aloneA->advance(4);
+    const Snapshot expectA = aloneA->snapshot();
+    aloneA.reset();
+    run(*aloneB, other);
+    aloneB->advance(4);
+    const Snapshot expectB = aloneB->snapshot();
+    aloneB.reset();
+
+    auto a = make(), b = make();
+    run(*a, params);
+    run(*b, other);
+    for (int i = 0; i < 4; ++i) {
+        a->advance(1);
+        b->advance(1);
+    }
+    const Snapshot gotA = a->snapshot(), gotB = b->snapshot();
+    for (const char* name : {"psi", "bound_packed", "flow"}) {
+        EXPECT_TRUE(field(gotA, name) == field(expectA, name)) << name;
+        EXPECT_TRUE(field(gotB, name) == field(expectB, name)) << name;
+    }
+    EXPECT_FALSE(field(gotA, "psi") == field(gotB, "psi")) << "the parameters made a difference";
+    if (GetParam() == Backend::Cuda) {
+        EXPECT_EQ(deviceParams(*a).vsp, 0.03125);
+        EXPECT_EQ(deviceParams(*b).vsp, 0.02);
+        EXPECT_EQ(deviceParams(*a).koff, 2.0);
+    }
+}
+
+// A live edit that fails its checks changes nothing: the parameters in effect, the device's
+// copy and the next steps are those of a run without it.
+TEST_P(GlidingModelTest, RefusedLiveEditChangesNothing) {
+    auto a = make(), b = make();
+    a->reset(params, 2);
+    b->reset(params, 2);
+    a->advance(2);
+    b->advance(2);
+    const std::vector<std::uint8_t> before = b->deviceParameterBlock();
+    ParamSet edited = params;
+    edited.setFromAssignment("filaments.Vsp=0.02");
+    edited.setFromAssignment("time.cout=0");  // in the table's range, refused by checkedParams
+    EXPECT_THROW(b->setLiveParameters(edited), ParameterError);
+    EXPECT_EQ(b->deviceParameterBlock(), before);
+    a->advance(2);
+    b->advance(2);
+    EXPECT_TRUE(field(a->snapshot(), "psi") == field(b->snapshot(), "psi"));
+    EXPECT_EQ(a->time(), b->time());
 }
 
 // The views: the filament density channel equals the snapshot's density (float rounding).

@@ -28,7 +28,8 @@ FluidCuda::FluidCuda(const GlidingParams& p, const GlidingTables& t, cudaStream_
       dx_(t.dx),
       dtheta_(t.dtheta),
       zgrid_(buildZGrid(p)),
-      table_(precomputeTransfer(zgrid_, p.eps, t.n)) {
+      table_(precomputeTransfer(zgrid_, p.eps, t.n)),
+      params_(fluidParamsSymbol(), stream) {
     // The CPU builds M with the same function from the same table: the same bytes.
     const FluidResponse r = fluidResponse(table_, dx_);
     lagSymbolMax_ = r.lagSymbolMax;
@@ -120,6 +121,7 @@ void FluidCuda::solve(const GlidingParams& p, const double* psiDevice, const dou
         lastIterations_ = 0;
         return;
     }
+    params_.bind(p);  // sigma_f, sigma_t
     StressMomentsArgs ma{};
     ma.psi = psiDevice;
     ma.cosT = cosT_.data();
@@ -132,10 +134,10 @@ void FluidCuda::solve(const GlidingParams& p, const double* psiDevice, const dou
     launchStressMoments(ma, stream_);
     lastIterations_ = iterations(p, maxDensity);
     for (std::int32_t it = 0; it < lastIterations_; ++it)
-        pass(p, fxDevice, fyDevice);
+        pass(fxDevice, fyDevice);
 }
 
-void FluidCuda::pass(const GlidingParams& p, const double* fx, const double* fy) {
+void FluidCuda::pass(const double* fx, const double* fy) {
     const std::size_t cells = static_cast<std::size_t>(n_) * n_;
     const double inv2 = 0.5 / dx_;
     StressArgs sa{};
@@ -147,9 +149,6 @@ void FluidCuda::pass(const GlidingParams& p, const double* fx, const double* fy)
     sa.dvdy = dvdy_.data();
     // The device flow always exists (at rest it is zeros), as the CPU's after its first solve.
     sa.hasFlow = true;
-    sa.sigmaF = p.sigmaF;
-    sa.sigmaT =
-        p.stericReading == static_cast<std::int32_t>(StericReading::Strain) ? 0.0 : p.sigmaT;
     sa.t11 = t11_.data();
     sa.t12 = t12_.data();
     sa.t22 = t22_.data();

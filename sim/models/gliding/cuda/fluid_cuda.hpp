@@ -5,12 +5,16 @@
 // precomputeTransfer by fluidResponse, the same bytes as the CPU's), the orientation tables,
 // the moments, the stresses, the forcing, the batch-2 spectrum and the flow at z0 live in
 // device buffers; one pass is stress -> forcing -> cuFFT D2Z (batch 2) -> stokesApply ->
-// cuFFT Z2D (batch 2) -> velocityGradient on one stream. Include only in CUDA-enabled sources.
+// cuFFT Z2D (batch 2) -> velocityGradient on one stream. The kernels read the live parameters
+// from the __constant__ block of fluid_kernels.cu, which this object owns while it launches
+// (params_block.hpp): solve binds the GlidingParams it is given. Include only in CUDA-enabled
+// sources.
 #include <cstdint>
 #include <cuda_runtime_api.h>
 
 #include "sim/core/device_buffer.hpp"
 #include "sim/models/gliding/cuda/cufft_loader.hpp"
+#include "sim/models/gliding/cuda/params_block.hpp"
 #include "sim/models/gliding/fluid_physics.hpp"
 #include "sim/models/gliding/gliding_params.hpp"
 #include "sim/models/gliding/gliding_tables.hpp"
@@ -27,6 +31,14 @@ public:
     // SimulationError when cuFFT cannot be loaded and CudaError on device failures.
     FluidCuda(const GlidingParams& p, const GlidingTables& t, cudaStream_t stream = nullptr,
               const CufftLibrary& cufft = CufftLibrary::instance());
+
+    // The parameters in the kernels' __constant__ block (params_block.hpp): upload copies p
+    // there now, ordered on the stream (reset, live edits); bind does when another instance has
+    // used the block since or p differs from the last upload (solve binds its own); deviceParams
+    // reads the block back after the queued work.
+    void uploadParams(const GlidingParams& p) { params_.upload(p); }
+    void bindParams(const GlidingParams& p) { params_.bind(p); }
+    GlidingParams deviceParams() const { return params_.download(); }
 
     // One fluid solve of the outer step (G:341-343), as FluidCpu::solve: the moments of Psi
     // (device, (y, x, theta) like HostState::psi), then iterations(p, maxDensity) passes of
@@ -63,7 +75,7 @@ public:
     cudaStream_t stream() const { return stream_; }
 
 private:
-    void pass(const GlidingParams& p, const double* fx, const double* fy);
+    void pass(const double* fx, const double* fy);
 
     cudaStream_t stream_;
     std::int32_t n_, ntheta_;
@@ -80,6 +92,7 @@ private:
     cf::cuda::DeviceBuffer<double> dudx_, dudy_, dvdx_, dvdy_;
     cf::cuda::DeviceBuffer<unsigned char> work_;
     CufftPlan forward_, backward_;
+    ParamsBlock params_;
     std::int32_t lastIterations_ = 0;
 };
 

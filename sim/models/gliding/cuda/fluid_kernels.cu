@@ -3,7 +3,9 @@
 // the stress and forcing passes of stressForcing, stokesApply and velocityGradient around the
 // batch-2 cuFFT transforms. Every kernel writes its own items only (no reductions, no atomics),
 // so results are deterministic. Compiled with --fmad=false (see sources.cmake) so that the
-// shared arithmetic of fluid_physics.hpp rounds as on the CPU (-ffp-contract=off).
+// shared arithmetic of fluid_physics.hpp rounds as on the CPU (-ffp-contract=off). The live
+// parameters come from cParams, this file's __constant__ GlidingParams (params_block.hpp), which
+// FluidCuda binds before each solve.
 #include "sim/core/cuda_check.hpp"
 #include "sim/models/gliding/cuda/fluid_kernels.cuh"
 #include "sim/models/gliding/fluid_physics.hpp"
@@ -13,6 +15,9 @@
 namespace cf::gliding::cuda {
 
 namespace {
+
+// The parameters the kernels of this file read (one symbol per .cu: no relocatable device code).
+__constant__ GlidingParams cParams;
 
 constexpr int kBlock = 256;
 
@@ -45,9 +50,14 @@ __global__ void stressKernel(StressArgs a) {
     // c is not used by the stress (only by the iteration count, which the caller supplies).
     const CellStress s{0.0,          a.m.d11[i],   a.m.d12[i],   a.m.d22[i],  a.m.s1111[i],
                        a.m.s1112[i], a.m.s1122[i], a.m.s1222[i], a.m.s2222[i]};
-    const Sym2 r = a.hasFlow ? extraStress(s, true, a.dudx[i], a.dudy[i], a.dvdx[i], a.dvdy[i],
-                                           a.sigmaF, a.sigmaT)
-                             : extraStress(s, false, 0, 0, 0, 0, a.sigmaF, a.sigmaT);
+    const double sigmaF = cParams.sigmaF;
+    // The strain reading has no steric stress (as FluidCpu).
+    const double sigmaT = cParams.stericReading == static_cast<std::int32_t>(StericReading::Strain)
+                              ? 0.0
+                              : cParams.sigmaT;
+    const Sym2 r =
+        a.hasFlow ? extraStress(s, true, a.dudx[i], a.dudy[i], a.dvdx[i], a.dvdy[i], sigmaF, sigmaT)
+                  : extraStress(s, false, 0, 0, 0, 0, sigmaF, sigmaT);
     a.t11[i] = r.t11;
     a.t12[i] = r.t12;
     a.t22[i] = r.t22;
@@ -93,6 +103,11 @@ long long cellsOf(std::int32_t n) {
 }
 
 }  // namespace
+
+ParamsSymbol& fluidParamsSymbol() {
+    static ParamsSymbol symbol(&cParams);
+    return symbol;
+}
 
 void launchStressMoments(const StressMomentsArgs& args, cudaStream_t stream) {
     stressMomentsKernel<<<blocksFor(cellsOf(args.n)), kBlock, 0, stream>>>(args);

@@ -5,10 +5,14 @@
 // the extra stress per cell, then the motor force plus its centred divergence), stokesApply
 // (u^ = M f^ per mode) and velocityGradient. Host-compiled code includes this; it declares no
 // kernels. The arithmetic is fluid_physics.hpp, the CPU's, and the .cu is compiled with
-// --fmad=false, so everything but the two cuFFT transforms rounds as FluidCpu does.
+// --fmad=false, so everything but the two cuFFT transforms rounds as FluidCpu does. The stress
+// kernel reads the live parameters (sigma_f, sigma_t) from the file's __constant__ GlidingParams
+// (fluidParamsSymbol(), params_block.hpp): bind it before launching.
 #include <cstdint>
 #include <cuda_runtime_api.h>
 #include <type_traits>
+
+#include "sim/models/gliding/cuda/params_block.hpp"
 
 namespace cf::gliding::cuda {
 
@@ -27,12 +31,12 @@ struct StressMomentsArgs {
 };
 static_assert(std::is_trivially_copyable_v<StressMomentsArgs>);
 
-// The combined extra stress per cell from the moments and the lagged gradient.
+// The combined extra stress per cell from the moments and the lagged gradient, with the live
+// sigma_f and sigma_t (taken as 0 for steric_reading = strain).
 struct StressArgs {
     DeviceStressMoments m;
     const double *dudx, *dudy, *dvdx, *dvdy;  // the lagged flow's gradient
     bool hasFlow;                             // false: the fluid was at rest (no S:E term)
-    double sigmaF, sigmaT;                    // sigma_t already 0 for steric_reading = strain
     double *t11, *t12, *t22;
     std::int32_t n;
 };

@@ -5,10 +5,14 @@
 // the CFL rule on the device), the motor sub-cycling (block per tail), the force gathers and the
 // Stokes solve, queued on one stream. The motor kernel takes dt as an argument, so each step
 // reads the step size back (one small copy); fixed steps are checked against the CFL rate first.
+// The kernels read the live parameters from __constant__ memory, one block per kernel file
+// (params_block.hpp): uploaded at reset and at every live edit, and bound by the filament,
+// motor and fluid classes before each launch group, so instances used in turn keep their own.
 #include <algorithm>
 #include <array>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <cuda_runtime_api.h>
 #include <memory>
 #include <optional>
@@ -93,6 +97,7 @@ public:
         // Release the previous run's device memory before the memory check of this one.
         parts_.reset();
         auto parts = std::make_unique<Parts>(p, t, stream_);
+        parts->uploadParams(p);
         const std::string lag = checkLag(p, parts->fluid.lagFactor(p, cmax));
         parts->smol.upload(s.filaments);  // MotorsCuda starts with Mb = 0, Mf = M (G:412)
         // G:412: the motors may first settle on the initial filaments, frozen.
@@ -152,6 +157,24 @@ public:
 
     void synchronize() override { CF_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
 
+    // The __constant__ GlidingParams the kernels read, after the queued work. The three kernel
+    // files each have a copy (params_block.hpp); they must hold the same bytes, so one of them
+    // is returned after the check.
+    std::vector<std::uint8_t> deviceParameterBlock() override {
+        requireReset();
+        Parts& d = *parts_;
+        d.bindParams(p_);  // another instance may have used the blocks since
+        const GlidingParams smol = d.smol.deviceParams();
+        const GlidingParams motors = d.motors.deviceParams();
+        const GlidingParams fluid = d.fluid.deviceParams();
+        if (std::memcmp(&smol, &motors, sizeof smol) != 0 ||
+            std::memcmp(&smol, &fluid, sizeof smol) != 0)
+            throw SimulationError(
+                "gliding: the __constant__ parameters of the filament, motor and fluid kernels "
+                "differ");
+        return bytesOf(smol);
+    }
+
     // Packed on the device from the device state (design 5): no host copy, no change of state;
     // the arrays are written on the model's stream (read them after synchronize()).
     ModelViews views() override {
@@ -183,6 +206,18 @@ private:
         Parts(const GlidingParams& p, const GlidingTables& t, cudaStream_t stream)
             : motors(p, t, stream), smol(t, stream), fluid(p, t, stream) {
             if (p.profiles) profiles = std::make_unique<FlowProfiles>(p, t, fluid.zgrid());
+        }
+        // p into the __constant__ block of each kernel file, ordered on the stream.
+        void uploadParams(const GlidingParams& p) {
+            smol.uploadParams(p);
+            motors.uploadParams(p);
+            fluid.uploadParams(p);
+        }
+        // p where a block holds something else (another instance's, an edit not committed).
+        void bindParams(const GlidingParams& p) {
+            smol.bindParams(p);
+            motors.bindParams(p);
+            fluid.bindParams(p);
         }
         MotorsCuda motors;  // first: its memory check runs before the other allocations
         SmoluchowskiCuda smol;
@@ -221,6 +256,23 @@ private:
         s_.dvdy = std::move(flow.dvdy);
         maxDensity_ = maxDensityOf(s_.filaments, t_);
         host_ = level;
+    }
+
+    // Kernels queued before the copies keep the old values. When a copy fails, p_ (still the
+    // old parameters) goes back into every block that may hold the new ones; should that fail
+    // too, the blocks know they are not current and the next launch group uploads p_ again.
+    void uploadLiveParameters(const GlidingParams& next) override {
+        if (!parts_) return;  // no run to upload to (a reset failed): the next reset uploads
+        try {
+            parts_->uploadParams(next);
+        } catch (...) {
+            try {
+                parts_->bindParams(p_);
+            } catch (...) {
+                // The first error is the one to report.
+            }
+            throw;
+        }
     }
 
     void outerStep() override {

@@ -6,7 +6,9 @@
 // FMA the CPU does not form. The one intended difference from the CPU: Mb,coarse and the
 // binding capacity add their per-orbit terms ((c0 + c2) + (c1 + c3), as the CPU) by a
 // fixed-order block tree instead of the CPU's running sum over orbits. The result is
-// deterministic (same GPU, same block size) and differs from the CPU by round-off only.
+// deterministic (same GPU, same block size) and differs from the CPU by round-off only. The live
+// parameters come from cParams, this file's __constant__ GlidingParams (params_block.hpp),
+// which MotorsCuda binds before launching.
 #include <algorithm>
 #include <cuda_runtime.h>
 
@@ -17,6 +19,9 @@
 namespace cf::gliding::cuda {
 
 namespace {
+
+// The parameters the kernels of this file read (one symbol per .cu: no relocatable device code).
+__constant__ GlidingParams cParams;
 
 constexpr int kThreads = 256;  // the gathers' blocks
 // Motor blocks (one per tail, design 2.6): enough lanes for every chord's segment, at most 512.
@@ -99,8 +104,8 @@ struct TailScalars {
 // Mb,coarse = sum_c psi_c sum_l M_cl (lanes in order, in double, as coarseSum of the CPU), then
 // the cap of G:240 and Mf = M - Mb,coarse (capAndFree). Returns Mf; every thread calls it.
 template <typename MReal>
-__device__ double resync(const MotorTables& t, const MotorStepArgs& a, const double* psiC,
-                         double* chordSum, double* orbitSum, int pad, MReal* slice) {
+__device__ double resync(const MotorTables& t, const double* psiC, double* chordSum,
+                         double* orbitSum, int pad, MReal* slice) {
     for (int c = threadIdx.x; c < t.chords; c += blockDim.x) {
         const Chord ch = t.chord[c];
         double sum = 0.0;
@@ -110,11 +115,12 @@ __device__ double resync(const MotorTables& t, const MotorStepArgs& a, const dou
     }
     __syncthreads();
     double coarse = orbitTotal(t, orbitSum, pad, [&](std::int32_t c) { return chordSum[c]; });
-    if (coarse > a.mtot) {
-        const double scale = a.mtot / coarse;
+    const double mtot = cParams.mtot;
+    if (coarse > mtot) {
+        const double scale = mtot / coarse;
         for (int i = threadIdx.x; i < t.sliceSize; i += blockDim.x)
             slice[i] = static_cast<MReal>(static_cast<double>(slice[i]) * scale);
-        coarse = a.mtot;
+        coarse = mtot;
         __syncthreads();
     }
     return coarse;
@@ -153,7 +159,8 @@ __global__ void __launch_bounds__(kMaxMotorThreads, 2)
         return psiC[c] * static_cast<double>(t.chord[c].len);
     });
     if (threadIdx.x == 0) {
-        const double hmax = motorMaxSubstep(a.courantIn, a.ds, a.koff, a.konTilde, capacity);
+        const double hmax =
+            motorMaxSubstep(cParams.courantIn, a.ds, cParams.koff, cParams.konTilde, capacity);
         double hLast = 0.0;
         int k = 0;
         if (hmax > 0.0 && isfinite(hmax))
@@ -165,19 +172,20 @@ __global__ void __launch_bounds__(kMaxMotorThreads, 2)
         tail.substeps = k;
     }
     // Psi has changed since the last advance: Mb,coarse, the cap and Mf for the new Psi.
-    double coarse = resync(t, a, psiC, chordSum, orbitSum, pad, slice);
+    double coarse = resync(t, psiC, chordSum, orbitSum, pad, slice);
     const int substeps = tail.substeps;
     const double hmax = tail.hmax, hLast = tail.hLast;
 
     const int w = t.segment, segments = blockDim.x / w;
     const int q = threadIdx.x / w, l = threadIdx.x % w;
-    const MReal koff = static_cast<MReal>(a.koff), invDs = static_cast<MReal>(a.invDs);
+    const MReal koff = static_cast<MReal>(cParams.koff), invDs = static_cast<MReal>(a.invDs);
+    const double konTilde = cParams.konTilde, mtot = cParams.mtot;
     int clamps = 0;
     for (int i = 0; i < substeps; ++i) {
         const MReal h = static_cast<MReal>(i + 1 < substeps ? hmax : hLast);
         const MReal halfH = MReal(0.5) * h;
         // kon~ Mf, frozen over the substep (G:382).
-        const MReal source = static_cast<MReal>(a.konTilde * (a.mtot - coarse));
+        const MReal source = static_cast<MReal>(konTilde * (mtot - coarse));
         // Every warp runs the same number of rounds, so full-mask shuffles are safe.
         for (int first = 0; first < nc; first += segments) {
             const int c = first + q;
@@ -200,7 +208,7 @@ __global__ void __launch_bounds__(kMaxMotorThreads, 2)
             }
         }
         __syncthreads();
-        coarse = resync(t, a, psiC, chordSum, orbitSum, pad, slice);
+        coarse = resync(t, psiC, chordSum, orbitSum, pad, slice);
     }
 
     if (clamps > 0) atomicAdd(&tail.clamps, clamps);  // integers: order-free
@@ -210,7 +218,7 @@ __global__ void __launch_bounds__(kMaxMotorThreads, 2)
     __syncthreads();
     if (threadIdx.x == 0) {
         m.coarse[r0] = static_cast<MReal>(coarse);
-        m.free[r0] = static_cast<MReal>(a.mtot - coarse);
+        m.free[r0] = static_cast<MReal>(mtot - coarse);
         m.substeps[r0] = substeps;
         m.clamps[r0] += tail.clamps;
     }
@@ -273,7 +281,8 @@ __device__ double stencilBlock(const MotorTables& t, const MReal* w, int gx, int
 // differences only; a quarter turn leaves k unchanged, so the symmetry of the sum is kept.
 template <typename MReal>
 __global__ void forceGatherKernel(MotorTables t, int group, const MReal* __restrict__ w,
-                                  double scale, double* __restrict__ fx, double* __restrict__ fy) {
+                                  double cellVolume, double* __restrict__ fx,
+                                  double* __restrict__ fy) {
     // group = nextpow2(ns) capped at 32 lanes per node; lane l takes k = l, l + group, ...
     const int cells = t.n * t.n;
     const int thread = blockIdx.x * blockDim.x + threadIdx.x;
@@ -300,12 +309,18 @@ __global__ void forceGatherKernel(MotorTables t, int group, const MReal* __restr
         sy += __shfl_xor_sync(0xffffffffu, sy, offset, group);
     }
     if (active && lane == 0) {
+        const double scale = cParams.force * cellVolume;  // the CPU's F (dx dy dtheta ds)
         fx[g] = scale * sx;
         fy[g] = scale * sy;
     }
 }
 
 }  // namespace
+
+ParamsSymbol& motorParamsSymbol() {
+    static ParamsSymbol symbol(&cParams);
+    return symbol;
+}
 
 std::size_t motorSharedBytes(const MotorTables& t, std::size_t realBytes, bool sliceInShared) {
     std::size_t bytes = (2 * static_cast<std::size_t>(t.chords) + orbitPad(t)) * sizeof(double);
@@ -340,15 +355,15 @@ void launchBoundGather(const MotorTables& t, const double* psi, const MReal* mb,
 }
 
 template <typename MReal>
-void launchForceGather(const MotorTables& t, const MReal* w, double scale, double* fx, double* fy,
-                       cudaStream_t stream) {
+void launchForceGather(const MotorTables& t, const MReal* w, double cellVolume, double* fx,
+                       double* fy, cudaStream_t stream) {
     const int cells = t.n * t.n;
     if (cells == 0) return;
     const int group = std::min(32, nextPow2(t.ns));
     const std::size_t threads = static_cast<std::size_t>(cells) * group;
     forceGatherKernel<MReal>
         <<<static_cast<unsigned>((threads + kThreads - 1) / kThreads), kThreads, 0, stream>>>(
-            t, group, w, scale, fx, fy);
+            t, group, w, cellVolume, fx, fy);
     CF_CUDA_CHECK_LAUNCH("gliding forceGather", stream);
 }
 

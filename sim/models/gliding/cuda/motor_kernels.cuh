@@ -4,11 +4,14 @@
 // docs/design/gliding.md 2.6, 2.7, 3.2, 3.5). Host-compiled code includes this; it declares no
 // kernels and pulls in no device headers. MReal (float or double, motors.precision) is the type
 // of Mb, Mb,coarse, Mf and W; Psi, psi_c, the tables, the substep sizes and F2 are double.
+// The kernels read the live parameters (koff, kon~, Mtot, cin, F) from the file's __constant__
+// GlidingParams (motorParamsSymbol(), params_block.hpp): bind it before launching.
 #include <cstddef>
 #include <cstdint>
 #include <cuda_runtime_api.h>
 #include <type_traits>
 
+#include "sim/models/gliding/cuda/params_block.hpp"
 #include "sim/models/gliding/gliding_tables.hpp"
 
 namespace cf::gliding::cuda {
@@ -29,10 +32,9 @@ struct MotorTables {
 };
 static_assert(std::is_trivially_copyable_v<MotorTables>);
 
-// Live parameters of one advance (read from GlidingParams at every call).
+// The step and the grid of one advance (koff, kon~, Mtot and cin: the __constant__ parameters).
 struct MotorStepArgs {
-    double dt;  // outer step
-    double koff, konTilde, mtot, courantIn;
+    double dt;          // outer step
     double ds, invDs;   // 1/ns (as motors_cpu.cpp: invDs = ns)
     double cellVolume;  // dx dy dtheta ds, psi_c = Psi cellVolume
 };
@@ -70,9 +72,10 @@ void launchBoundGather(const MotorTables& t, const double* psi, const MReal* mb,
                        cudaStream_t stream);
 
 // F2 at the nodes (double): one thread per node, the same fixed-order sum as the CPU
-// forceGather (stencil orbits, orientation orbits, k outermost); scale = F dx dy dtheta ds.
+// forceGather (stencil orbits, orientation orbits, k outermost), times F cellVolume with
+// cellVolume = dx dy dtheta ds and F the __constant__ motors.F.
 template <typename MReal>
-void launchForceGather(const MotorTables& t, const MReal* w, double scale, double* fx, double* fy,
-                       cudaStream_t stream);
+void launchForceGather(const MotorTables& t, const MReal* w, double cellVolume, double* fx,
+                       double* fy, cudaStream_t stream);
 
 }  // namespace cf::gliding::cuda

@@ -39,7 +39,8 @@ MotorsCuda::MotorsCuda(const GlidingParams& p, const GlidingTables& t, cudaStrea
       ns_(t.ns),
       dx_(t.dx),
       dtheta_(t.dtheta),
-      ds_(t.ds) {
+      ds_(t.ds),
+      params_(cuda::motorParamsSymbol(), stream) {
     int device = 0;
     CF_CUDA_CHECK(cudaGetDevice(&device));
     cudaDeviceProp prop{};
@@ -212,15 +213,9 @@ void MotorsCuda::checkPrecision(const GlidingParams& p) const {
 
 void MotorsCuda::advance(const GlidingParams& p, const double* psiDevice, double dt) {
     checkPrecision(p);
+    params_.bind(p);  // koff, kon~, Mtot, cin
     // The CPU's expressions (motors_cpu.cpp advanceAnchor): invDs = ns, psi_c = Psi dx dx dth ds.
-    const cuda::MotorStepArgs a{dt,
-                                p.koff,
-                                p.konTilde,
-                                p.mtot,
-                                p.courantIn,
-                                ds_,
-                                static_cast<double>(ns_),
-                                dx_ * dx_ * dtheta_ * ds_};
+    const cuda::MotorStepArgs a{dt, ds_, static_cast<double>(ns_), dx_ * dx_ * dtheta_ * ds_};
     if (double_)
         cuda::launchMotorSubcycle(tables_, a, psiDevice, deviceArrays<double>(), sliceInShared_,
                                   stream_);
@@ -231,14 +226,16 @@ void MotorsCuda::advance(const GlidingParams& p, const double* psiDevice, double
 
 void MotorsCuda::force(const GlidingParams& p, const double* psiDevice) {
     checkPrecision(p);
-    // F dx dy dtheta ds with the CPU's parentheses (forceGather).
-    const double scale = p.force * (dx_ * dx_ * dtheta_ * ds_);
+    params_.bind(p);  // F
+    // F (dx dy dtheta ds) with the CPU's parentheses (forceGather): the kernel multiplies the
+    // live F by this cell volume.
+    const double cellVolume = dx_ * dx_ * dtheta_ * ds_;
     if (double_) {
         cuda::launchBoundGather(tables_, psiDevice, d_.mb.data(), d_.w.data(), stream_);
-        cuda::launchForceGather(tables_, d_.w.data(), scale, fx_.data(), fy_.data(), stream_);
+        cuda::launchForceGather(tables_, d_.w.data(), cellVolume, fx_.data(), fy_.data(), stream_);
     } else {
         cuda::launchBoundGather(tables_, psiDevice, f_.mb.data(), f_.w.data(), stream_);
-        cuda::launchForceGather(tables_, f_.w.data(), scale, fx_.data(), fy_.data(), stream_);
+        cuda::launchForceGather(tables_, f_.w.data(), cellVolume, fx_.data(), fy_.data(), stream_);
     }
 }
 

@@ -3,7 +3,10 @@
 // The bound motors of `gliding` on one CUDA device (docs/design/gliding.md 2.6, 2.7, 3.5):
 // owns the device state (packed Mb, Mb,coarse, Mf in the motor real, W, F2) and the uploaded
 // tables, and runs motorSubcycle and the two gathers on one stream. Psi stays with the caller
-// (the filament backend) and is passed as a device pointer. Include only in CUDA-enabled code.
+// (the filament backend) and is passed as a device pointer. The kernels read the live parameters
+// from the __constant__ block of motor_kernels.cu, which this object owns while it launches
+// (params_block.hpp): advance and force bind the GlidingParams they are given. Include only in
+// CUDA-enabled code.
 #include <cstddef>
 #include <cstdint>
 #include <cuda_runtime_api.h>
@@ -12,6 +15,7 @@
 #include "sim/core/device_buffer.hpp"
 #include "sim/models/gliding/cpu/motors_cpu.hpp"
 #include "sim/models/gliding/cuda/motor_kernels.cuh"
+#include "sim/models/gliding/cuda/params_block.hpp"
 #include "sim/models/gliding/gliding_params.hpp"
 #include "sim/models/gliding/gliding_tables.hpp"
 #include "sim/models/gliding/motor_memory.hpp"
@@ -35,6 +39,14 @@ public:
     // As download without the packed Mb (m.mb is left as it is): what metrics, views and the
     // finiteness check need, without copying gigabytes at 256^2 x 32^2.
     void downloadSummary(MotorState& m);
+
+    // The parameters in the kernels' __constant__ block (params_block.hpp): upload copies p
+    // there now, ordered on the stream (reset, live edits); bind does when another instance has
+    // used the block since or p differs from the last upload (advance and force bind theirs);
+    // deviceParams reads the block back after the queued work.
+    void uploadParams(const GlidingParams& p) { params_.upload(p); }
+    void bindParams(const GlidingParams& p) { params_.bind(p); }
+    GlidingParams deviceParams() const { return params_.download(); }
 
     // Sub-cycles every tail from t to t + dt with Psi (device, [cell * ntheta + j]) frozen
     // (advanceMotors of the CPU). Asynchronous on the stream.
@@ -98,6 +110,7 @@ private:
     Arrays<double> d_;
     cf::cuda::DeviceBuffer<double> fx_, fy_;
     cf::cuda::DeviceBuffer<std::int32_t> substeps_, clamps_, failedTail_;
+    cuda::ParamsBlock params_;
     std::int64_t clampBase_ = 0;  // clampCount at the last upload
 };
 

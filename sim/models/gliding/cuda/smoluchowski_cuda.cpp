@@ -31,7 +31,8 @@ SmoluchowskiCuda::SmoluchowskiCuda(const GlidingTables& t, cudaStream_t stream,
       faceCos_(view(t.faceCos)),
       faceSin_(view(t.faceSin)),
       sigmaX_(view(t.sigmaX)),
-      sigmaTheta_(view(t.sigmaTheta)) {
+      sigmaTheta_(view(t.sigmaTheta)),
+      params_(smoluchowskiParamsSymbol(), stream) {
     const std::size_t cells = static_cast<std::size_t>(n_) * n_;
     const std::size_t total = cells * ntheta_;
     for (cf::cuda::DeviceBuffer<double>* b : {&psi_, &a_, &aPrev_, &r_})
@@ -97,8 +98,10 @@ DeviceTables SmoluchowskiCuda::tables() const {
                         dtheta_};
 }
 
-// Moments of the current Psi and the flux kernel's arguments (A^n into a_, CFL block maxima).
+// Binds p, then the moments of the current Psi and the flux kernel's arguments (A^n into a_,
+// CFL block maxima): every launch group of this class starts here.
 FluxArgs SmoluchowskiCuda::fluxArgs(const GlidingParams& p, const FlowAtZ0* flow) {
+    params_.bind(p);
     const DeviceTables t = tables();
     const DeviceMoments m = deviceMoments();
     launchMoments(psi_.data(), t, m, stream_);
@@ -106,7 +109,8 @@ FluxArgs SmoluchowskiCuda::fluxArgs(const GlidingParams& p, const FlowAtZ0* flow
     flux.psi = psi_.data();
     flux.m = m;
     flux.t = t;
-    flux.k = AdvectionCoefficients{p.vsp, p.ut, p.ur, 1.0 / dx_, 1.0 / dtheta_};
+    flux.invDx = 1.0 / dx_;
+    flux.invDth = 1.0 / dtheta_;
     flux.hasFlow = flow != nullptr;
     if (flow != nullptr) flux.flow = *flow;
     flux.a = a_.data();
@@ -149,9 +153,6 @@ void SmoluchowskiCuda::run(const GlidingParams& p, bool useCfl, double dt, const
     cfl.scalars = scalars_.data();
     cfl.useCfl = useCfl;
     cfl.fixedDt = dt;
-    cfl.courantOut = p.courantOut;
-    cfl.fallbackDt = p.dt;
-    cfl.growth = p.growthLimit;
     cfl.history = history;
     launchCflFinish(cfl, stream_);
 
@@ -161,8 +162,8 @@ void SmoluchowskiCuda::run(const GlidingParams& p, bool useCfl, double dt, const
     rhs.aPrev = aPrev_.data();
     rhs.r = r_.data();
     rhs.scalars = scalars_.data();
-    rhs.cx = p.diffT / (dx_ * dx_);
-    rhs.ct = p.diffR / (dtheta_ * dtheta_);
+    rhs.dx = dx_;
+    rhs.dtheta = dtheta_;
     rhs.n = n_;
     rhs.ntheta = ntheta_;
     rhs.history = history;
@@ -175,8 +176,6 @@ void SmoluchowskiCuda::run(const GlidingParams& p, bool useCfl, double dt, const
     div.sigmaX = sigmaX_.data();
     div.sigmaTheta = sigmaTheta_.data();
     div.scalars = scalars_.data();
-    div.diffT = p.diffT;
-    div.diffR = p.diffR;
     div.norm = 1.0 / (static_cast<double>(n_) * n_ * ntheta_);
     div.n = n_;
     div.nh = nh_;

@@ -4,13 +4,16 @@
 // 2.2-2.4, 3.2-3.5): the device twin of SmoluchowskiCpu. Psi, A^n, A^{n-1}, the moments, R and
 // its spectrum live in device buffers; one step is moments -> smolFlux -> cflFinish -> cnRhs
 // -> cuFFT D2Z -> cnDivide -> cuFFT Z2D on one stream, with dt kept on the device, so a CFL
-// step needs no host round trip. Include only in CUDA-enabled sources.
+// step needs no host round trip. The kernels read the live parameters from the __constant__
+// block of smoluchowski_kernels.cu, which this object owns while it launches (params_block.hpp):
+// step and cflRate bind the GlidingParams they are given. Include only in CUDA-enabled sources.
 #include <cstdint>
 #include <cuda_runtime_api.h>
 #include <vector>
 
 #include "sim/core/device_buffer.hpp"
 #include "sim/models/gliding/cuda/cufft_loader.hpp"
+#include "sim/models/gliding/cuda/params_block.hpp"
 #include "sim/models/gliding/cuda/smoluchowski_kernels.cuh"
 #include "sim/models/gliding/gliding_params.hpp"
 #include "sim/models/gliding/gliding_state.hpp"
@@ -31,6 +34,14 @@ public:
     void upload(const HostState& s);
     // Psi to the host, after the work queued so far.
     void download(HostState& s) const;
+
+    // The parameters in the kernels' __constant__ block (params_block.hpp): upload copies p
+    // there now, ordered on the stream (reset, live edits); bind does when another instance has
+    // used the block since or p differs from the last upload (step and cflRate bind theirs);
+    // deviceParams reads the block back after the queued work.
+    void uploadParams(const GlidingParams& p) { params_.upload(p); }
+    void bindParams(const GlidingParams& p) { params_.bind(p); }
+    GlidingParams deviceParams() const { return params_.download(); }
 
     // One step with the CFL dt (G:350-351: C_out/rate, at most growth_limit x the previous
     // step), computed and kept on the device; the CPU equivalent is step(cflStep()).
@@ -74,6 +85,7 @@ private:
     cf::cuda::DeviceBuffer<StepScalars> scalars_;
     cf::cuda::DeviceBuffer<unsigned char> work_;
     CufftPlan forward_, backward_;
+    ParamsBlock params_;
     std::int64_t steps_ = 0;
 };
 

@@ -4,7 +4,8 @@
 // the cuFFT transforms. No atomics: the rate is a max (exact in any order), everything else
 // is a per-item write, so results are deterministic. Compiled with --fmad=false (see
 // sources.cmake) so that the shared arithmetic of smoluchowski_physics.hpp rounds as on the
-// CPU, which is built with -ffp-contract=off.
+// CPU, which is built with -ffp-contract=off. The live parameters come from cParams, this
+// file's __constant__ GlidingParams (params_block.hpp), which the caller binds before launching.
 #include "sim/core/cuda_check.hpp"
 #include "sim/models/gliding/cuda/smoluchowski_kernels.cuh"
 #include "sim/models/gliding/periodic_grid.hpp"
@@ -12,6 +13,10 @@
 namespace cf::gliding::cuda {
 
 namespace {
+
+// The parameters every kernel of this file reads (one symbol per .cu: no relocatable device
+// code). Bound by SmoluchowskiCuda before each step.
+__constant__ GlidingParams cParams;
 
 constexpr int kBlock = 256;
 constexpr int kFinishBlock = 1024;
@@ -50,7 +55,8 @@ __global__ void __launch_bounds__(kFluxBlock) smolFluxKernel(FluxArgs a) {
         const Neighbours nb = neighboursOf(cell, n);
         const int jm = wrapIndex(j - 1, nt), jp = wrapIndex(j + 1, nt);
         const double co = a.t.cosT[j], si = a.t.sinT[j];
-        const bool pp = a.k.ut != 0.0;
+        const AdvectionCoefficients k{cParams.vsp, cParams.ut, cParams.ur, a.invDx, a.invDth};
+        const bool pp = k.ut != 0.0;
         const double* psi = a.psi;
         const AdvectionStencil st{psi[i],
                                   psi[nb.xm * nt + j],
@@ -75,7 +81,7 @@ __global__ void __launch_bounds__(kFluxBlock) smolFluxKernel(FluxArgs a) {
                                   a.m.d22[cell]};
         CellFlow around{};
         if (a.hasFlow) around = cellFlow(a.flow, cell, nb.xm, nb.xp, nb.ym, nb.yp);
-        const AdvectionValue v = advectionAt(a.k, st, a.hasFlow ? &around : nullptr);
+        const AdvectionValue v = advectionAt(k, st, a.hasFlow ? &around : nullptr);
         a.a[i] = v.a;
         rate = v.rate;
     }
@@ -108,8 +114,9 @@ __global__ void __launch_bounds__(kFinishBlock) cflFinishKernel(CflArgs a) {
     const double dtPrev = s.dt;  // the step just taken becomes the previous one
     s.rate = rate;
     s.dtPrev = dtPrev;
-    s.dt =
-        a.useCfl ? cflDt(rate, a.courantOut, a.fallbackDt, a.growth, dtPrev, a.history) : a.fixedDt;
+    s.dt = a.useCfl
+               ? cflDt(rate, cParams.courantOut, cParams.dt, cParams.growthLimit, dtPrev, a.history)
+               : a.fixedDt;
 }
 
 // R = Psi + dt/2 L_h Psi + dt[(1 + w/2) A^n - (w/2) A^{n-1}], one thread per (cell, theta).
@@ -126,7 +133,9 @@ __global__ void cnRhsKernel(RhsArgs a) {
     const double sx = psi[nb.xm * nt + j] + psi[nb.xp * nt + j];
     const double sy = psi[nb.ym * nt + j] + psi[nb.yp * nt + j];
     const double st = psi[cell * nt + wrapIndex(j - 1, nt)] + psi[cell * nt + wrapIndex(j + 1, nt)];
-    const double lap = diffusionAt(a.cx, a.ct, here, sx, sy, st);
+    // The CPU's expressions (SmoluchowskiCpu): D_t/(dx dx), D_r/(dtheta dtheta).
+    const double cx = cParams.diffT / (a.dx * a.dx), ct = cParams.diffR / (a.dtheta * a.dtheta);
+    const double lap = diffusionAt(cx, ct, here, sx, sy, st);
     const StepScalars s = *a.scalars;
     const CnWeights k = cnWeights(s.dt, s.dtPrev, a.history);
     a.r[i] = cnRhsAt(k, here, lap, a.a[i], a.history ? a.aPrev[i] : 0.0);
@@ -141,13 +150,18 @@ __global__ void cnDivideKernel(DivideArgs a) {
     const int m = static_cast<int>(i % a.nh);
     const int kx = static_cast<int>(row % a.n), ky = static_cast<int>(row / a.n);
     const double half = cnWeights(a.scalars->dt, 0.0, false).half;
-    const double f =
-        cnFactor(a.diffT, a.diffR, a.sigmaX[kx], a.sigmaX[ky], a.sigmaTheta[m], half, a.norm);
+    const double f = cnFactor(cParams.diffT, cParams.diffR, a.sigmaX[kx], a.sigmaX[ky],
+                              a.sigmaTheta[m], half, a.norm);
     a.spectrum[2 * i] *= f;
     a.spectrum[2 * i + 1] *= f;
 }
 
 }  // namespace
+
+ParamsSymbol& smoluchowskiParamsSymbol() {
+    static ParamsSymbol symbol(&cParams);
+    return symbol;
+}
 
 void launchMoments(const double* psi, const DeviceTables& t, const DeviceMoments& m,
                    cudaStream_t stream) {

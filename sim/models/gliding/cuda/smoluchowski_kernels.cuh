@@ -4,11 +4,14 @@
 // smoluchowski_kernels.cu. Host-compiled code includes this; it declares no kernels. All the
 // per-cell and per-face arithmetic is smoluchowski_physics.hpp, the same as the CPU's, and
 // the .cu is compiled with --fmad=false, so moments, A^n, the CFL rate, R and the CN factor
-// are the CPU's bits; only cuFFT differs from FFTW.
+// are the CPU's bits; only cuFFT differs from FFTW. The kernels read the live parameters (Vsp,
+// Ut, Ur, Dt, Dr, cout, dt, growth_limit) from the file's __constant__ GlidingParams
+// (smoluchowskiParamsSymbol(), params_block.hpp): bind it before launching.
 #include <cstdint>
 #include <cuda_runtime_api.h>
 #include <type_traits>
 
+#include "sim/models/gliding/cuda/params_block.hpp"
 #include "sim/models/gliding/smoluchowski_physics.hpp"
 
 namespace cf::gliding::cuda {
@@ -40,8 +43,8 @@ struct FluxArgs {
     const double* psi;
     DeviceMoments m;
     DeviceTables t;
-    AdvectionCoefficients k;
-    FlowAtZ0 flow;  // device pointers; ignored unless hasFlow
+    double invDx, invDth;  // 1/dx, 1/dtheta (AdvectionCoefficients with the live Vsp, Ut, Ur)
+    FlowAtZ0 flow;         // device pointers; ignored unless hasFlow
     bool hasFlow;
     double* a;         // A^n, layout of psi
     double* blockMax;  // one CFL-rate partial per block
@@ -52,10 +55,9 @@ struct CflArgs {
     const double* blockMax;
     std::int32_t blocks;
     StepScalars* scalars;
-    bool useCfl;     // true: dt from the CFL rule; false: dt = fixedDt
-    double fixedDt;  // fixed mode: the step
-    double courantOut, fallbackDt, growth;
-    bool history;  // not the first step since a restart
+    bool useCfl;     // true: dt from the CFL rule (time.cout, time.dt, time.growth_limit)
+    double fixedDt;  // false: the step
+    bool history;    // not the first step since a restart
 };
 static_assert(std::is_trivially_copyable_v<CflArgs>);
 
@@ -63,7 +65,7 @@ struct RhsArgs {
     const double *psi, *a, *aPrev;
     double* r;
     const StepScalars* scalars;
-    double cx, ct;  // D_t/dx^2, D_r/dtheta^2
+    double dx, dtheta;  // with the live D_t and D_r: cx = D_t/dx^2, ct = D_r/dtheta^2
     std::int32_t n, ntheta;
     bool history;
 };
@@ -73,7 +75,7 @@ struct DivideArgs {
     double* spectrum;  // interleaved (re, im), cuFFT's D2Z layout [(ky * n + kx) * nh + m]
     const double *sigmaX, *sigmaTheta;
     const StepScalars* scalars;
-    double diffT, diffR, norm;
+    double norm;  // 1/(N^2 Ntheta); D_t and D_r are the live parameters
     std::int32_t n, nh;
 };
 static_assert(std::is_trivially_copyable_v<DivideArgs>);
