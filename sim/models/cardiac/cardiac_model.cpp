@@ -92,8 +92,10 @@ TissueState carryStates(const CheckedModel& from, const TissueState& state,
     return out;
 }
 
-void applyParameterValues(const std::string& text, CellProgram& program) {
-    const CheckedModel& m = program.model();
+namespace {
+
+// Applies "name = value" lines of `text` to `values` (one per parameter of `m`).
+void applyValues(const std::string& text, const CheckedModel& m, std::vector<double>& values) {
     std::string normalized = text;
     std::replace(normalized.begin(), normalized.end(), ';', '\n');
     std::istringstream lines(normalized);
@@ -134,36 +136,25 @@ void applyParameterValues(const std::string& text, CellProgram& program) {
         if (v.hasRange && (value < v.lo || value > v.hi))
             throw ParameterError(where + v.name + " = " + valueText + " is outside its range [" +
                                  std::to_string(v.lo) + ", " + std::to_string(v.hi) + "]");
-        program.parameters()[static_cast<std::size_t>(found)] = value;
+        values[static_cast<std::size_t>(found)] = value;
     }
 }
 
-void replaceParameterValues(const std::string& text, CellProgram& program) {
-    const std::vector<double> previous = program.parameters();
-    const CheckedModel& m = program.model();
-    for (std::size_t k = 0; k < previous.size(); ++k)
-        program.parameters()[k] = m.vars[static_cast<std::size_t>(m.params[k])].initial;
-    try {
-        applyParameterValues(text, program);
-    } catch (...) {
-        program.parameters() = previous;
-        throw;
-    }
+}  // namespace
+
+void applyParameterValues(const std::string& text, CellProgram& program) {
+    std::vector<double> values = program.parameters();
+    applyValues(text, program.model(), values);
+    program.parameters() = std::move(values);
 }
 
-void keepStructural(CardiacParams& next, const CardiacParams& current) {
-    next.bundled = current.bundled;
-    next.modelFile = current.modelFile;
-    next.variant = current.variant;
-    next.precision = current.precision;
-    next.fastMath = current.fastMath;
-    next.integrator = current.integrator;
-    next.lookup = current.lookup;
-    next.nx = current.nx;
-    next.ny = current.ny;
-    next.nz = current.nz;
-    next.dx = current.dx;
-    next.mesh = current.mesh;
+std::vector<double> parameterValues(const std::string& text, const CheckedModel& m) {
+    std::vector<double> values;
+    values.reserve(m.params.size());
+    for (int p : m.params)
+        values.push_back(m.vars[static_cast<std::size_t>(p)].initial);
+    applyValues(text, m, values);
+    return values;
 }
 
 void applyIntegrator(Integrator integrator, CheckedModel& model) {

@@ -42,13 +42,12 @@ std::unique_ptr<CellProgram> loadCellProgram(const CardiacParams& p);
 // Sets every state's method for `integrator` (Declared leaves the model's own).
 void applyIntegrator(Integrator integrator, CheckedModel& model);
 // Applies "name = value" lines to `program`'s parameters (throws ParameterError naming
-// model.parameters and the line).
+// model.parameters and the line; the program is then unchanged).
 void applyParameterValues(const std::string& text, CellProgram& program);
-// A live edit of model.parameters: every parameter back to its default, then `text`
-// applied; on an error the previous values stay and the error propagates.
-void replaceParameterValues(const std::string& text, CellProgram& program);
-// Copies into `next` the structural values of `current` (a live edit cannot change them).
-void keepStructural(CardiacParams& next, const CardiacParams& current);
+// The parameter values of model `m` that model.parameters = `text` gives (a live edit): every
+// parameter at its default, then `text` applied. Throws ParameterError as
+// applyParameterValues; changes nothing.
+std::vector<double> parameterValues(const std::string& text, const CheckedModel& m);
 
 struct TissueState;
 // The state of model `to` from `state` of model `from`: states of the same qualified name

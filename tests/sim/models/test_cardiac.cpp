@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -338,6 +339,74 @@ TEST_P(CardiacTest, BadInputNamesTheFileTheParameterOrTheState) {
     }
 }
 
+// Live edits are all or nothing: an edit refused for any of its values (a model parameter
+// outside its declared range, a line after a good one that names no parameter, an unknown view
+// state, a trace point outside the tissue, a model text that does not compile), each sent with
+// good live values besides, changes nothing: the steps after it are bit for bit those of a
+// model never edited, and the device's constant blocks are the same. A structural value in an
+// edit is not applied (it waits for a reset); an accepted edit reaches the device.
+TEST_P(CardiacTest, RefusedLiveEditChangesNothing) {
+    set({"tissue.nx=24", "tissue.ny=6", "trace.points=a 1 0 0", "model.parameters=k = 7"});
+    auto edited = make(1);
+    auto plain = make(1);
+    edited->advance(150);
+    plain->advance(150);
+    const std::vector<std::uint8_t> blockBefore = edited->deviceParameterBlock();
+    struct Refused {
+        std::string key, value, expected;
+    };
+    const std::vector<Refused> refused = {
+        {"model.parameters", "k = 300", "cell.k = 300 is outside its range"},
+        {"model.parameters", "a = 0.1; kk = 3", "line 2: the model has no parameter 'kk'"},
+        {"views.states", "q", "views.states: the model has no state 'q'"},
+        {"trace.points", "far 50 0 0", "'far' lies outside the tissue"},
+        {"model.source", cardiac::bundledModelSource("aliev_panfilov") + "dot(w) = -\n",
+         "model.source:"},
+    };
+    for (const auto& [key, value, expected] : refused) {
+        const std::string bad = key + "=" + value;
+        ParamSet edit = params;
+        for (const char* good :
+             {"time.dt=0.01", "tissue.diffusion_long=0.5", "protocol.amplitude=-80",
+              "activation.threshold=-20", "tissue.fibre_axis=y", "protocol.region=all"})
+            edit.setFromAssignment(good);
+        edit.set(key, ParamValue{value});
+        try {
+            edited->setLiveParameters(edit);
+            ADD_FAILURE() << "accepted " << bad;
+        } catch (const ParameterError& e) {
+            EXPECT_NE(std::string(e.what()).find(expected), std::string::npos) << e.what();
+        }
+        EXPECT_EQ(edited->deviceParameterBlock(), blockBefore) << bad;
+    }
+    edited->applyPendingEdits();
+    edited->advance(1350);  // to 30 ms: the wave has crossed part of the sheet
+    plain->advance(1350);
+    const Snapshot a = edited->snapshot(), b = plain->snapshot();
+    EXPECT_EQ(a.at("cell.V").bytes, b.at("cell.V").bytes);
+    EXPECT_EQ(a.at("cell.v").bytes, b.at("cell.v").bytes);
+    EXPECT_EQ(a.at("activation_time").bytes, b.at("activation_time").bytes);
+    EXPECT_EQ(edited->time(), plain->time());
+    EXPECT_EQ(metric(*edited, "trace.a.V"), metric(*plain, "trace.a.V"));
+    EXPECT_GT(metric(*plain, "activated"), 0.0);
+
+    // Structural values ride along unapplied; the live ones apply.
+    ParamSet edit = params;
+    edit.setFromAssignment("tissue.nx=30");
+    edit.setFromAssignment("model.precision=float");
+    edit.setFromAssignment("time.dt=0.01");
+    edited->setLiveParameters(edit);
+    const std::uint64_t step = edited->step();
+    const double time = edited->time();
+    edited->advance(10);
+    EXPECT_EQ(edited->snapshot().at("cell.V").count, 24u * 6u);
+    EXPECT_NEAR(edited->time() - time, 0.1, 1e-12);
+    EXPECT_EQ(edited->step(), step + 10);
+    if (GetParam() != Backend::Cpu) {
+        EXPECT_NE(edited->deviceParameterBlock(), blockBefore);
+    }
+}
+
 std::vector<Backend> cardiacBackends() {
     std::vector<Backend> out;
     const ModelDescriptor d = cardiac::descriptor();
@@ -422,6 +491,90 @@ TEST(CardiacCuda, EditedModelCompilesWhileTheOldOneRuns) {
     m->applyPendingEdits();
     EXPECT_EQ(m->snapshot().find("cell.w_async"), nullptr);
     EXPECT_EQ(m->step(), 10u);
+}
+
+// The constant blocks as deviceParameterBlock() reads them back (double precision): TissueLive
+// (coeff x, y, z [1/ms], diffusion sub-step h [ms], dt [ms], threshold [mV]), then the
+// generated kernel's CfParams (dt, stimulus amplitude, the model's parameters: k, a, eps0, mu1,
+// mu2, tscale). An edit is there once applied; two instances stepped in turn keep their own
+// values; a model text edit fills the new kernel's block before it runs; a model without
+// parameters has a block of dt, amplitude and one unused value.
+TEST(CardiacCuda, LiveEditsReachTheConstantBlocks) {
+    CF_REQUIRE_BACKEND(Backend::Cuda);
+    auto doubles = [](const std::vector<std::uint8_t>& bytes) {
+        std::vector<double> out(bytes.size() / sizeof(double));
+        std::memcpy(out.data(), bytes.data(), out.size() * sizeof(double));
+        return out;
+    };
+    ParamSet ps{cardiac::descriptor().parameters()};
+    for (const char* a : {"tissue.nx=20", "tissue.ny=10", "tissue.dx=0.25",
+                          "tissue.diffusion_long=0.1", "tissue.diffusion_trans=0.05"})
+        ps.setFromAssignment(a);
+    auto m = cardiac::descriptor().create(Backend::Cuda);
+    m->reset(ps, 1);
+    std::vector<double> b = doubles(m->deviceParameterBlock());
+    ASSERT_EQ(b.size(), 6u + 8u);
+    const double dx2 = 0.25 * 0.25;
+    EXPECT_EQ(b[0], 0.1 / dx2);
+    EXPECT_EQ(b[1], 0.05 / dx2);
+    EXPECT_EQ(b[2], 0.0) << "one node along z";
+    EXPECT_EQ(b[3], 0.02) << "one diffusion sub-step";
+    EXPECT_EQ(b[4], 0.02);
+    EXPECT_EQ(b[5], 0.0);
+    EXPECT_EQ((std::vector<double>(b.begin() + 6, b.end())),
+              (std::vector<double>{0.02, -50.0, 8.0, 0.15, 0.002, 0.2, 0.3, 12.9}));
+    for (const char* a : {"time.dt=0.01", "tissue.fibre_axis=y", "activation.threshold=-30",
+                          "protocol.amplitude=-70", "model.parameters=k = 6; mu2 = 0.25"})
+        ps.setFromAssignment(a);
+    m->setLiveParameters(ps);
+    b = doubles(m->deviceParameterBlock());
+    EXPECT_EQ(b[0], 0.05 / dx2);
+    EXPECT_EQ(b[1], 0.1 / dx2);
+    EXPECT_EQ(b[3], 0.01);
+    EXPECT_EQ(b[4], 0.01);
+    EXPECT_EQ(b[5], -30.0);
+    EXPECT_EQ((std::vector<double>(b.begin() + 6, b.end())),
+              (std::vector<double>{0.01, -70.0, 6.0, 0.15, 0.002, 0.2, 0.25, 12.9}));
+    // Another instance with its own values, stepped in turn.
+    ParamSet other = ps;
+    other.setFromAssignment("time.dt=0.005");
+    other.setFromAssignment("activation.threshold=-10");
+    auto n = cardiac::descriptor().create(Backend::Cuda);
+    n->reset(other, 1);
+    m->advance(20);
+    n->advance(20);
+    m->advance(20);
+    EXPECT_EQ(doubles(m->deviceParameterBlock())[5], -30.0);
+    EXPECT_EQ(doubles(n->deviceParameterBlock())[5], -10.0);
+    EXPECT_EQ(doubles(m->deviceParameterBlock())[4], 0.01);
+    EXPECT_NEAR(m->time(), 0.4, 1e-12);
+    EXPECT_NEAR(n->time(), 0.1, 1e-12);
+    // A new model text: its kernel's block holds the values in effect when it takes over.
+    const std::string base = cardiac::bundledModelSource("aliev_panfilov");
+    ps.set("model.source",
+           ParamValue{base + "state w_block = 0.5\ndot(w_block) = -w_block / 10 [ms]\n"});
+    m->setLiveParameters(ps);
+    m->applyPendingEdits();
+    m->advance(5);
+    b = doubles(m->deviceParameterBlock());
+    EXPECT_EQ((std::vector<double>(b.begin() + 6, b.end())),
+              (std::vector<double>{0.01, -70.0, 6.0, 0.15, 0.002, 0.2, 0.25, 12.9}));
+    EXPECT_NE(m->snapshot().find("cell.w_block"), nullptr);
+    // No parameters: dt, amplitude and one unused value.
+    ParamSet bare{cardiac::descriptor().parameters()};
+    bare.setFromAssignment("tissue.nx=8");
+    bare.setFromAssignment("tissue.ny=1");
+    bare.set("model.source",
+             ParamValue{std::string("model bare\n[cell]\nstate V = -80 [mV] bind potential\n"
+                                    "i_stim = 0 [A/F] bind stimulus\n"
+                                    "dot(V) = -(V + 80 [mV]) / 10 [ms] - i_stim\n")});
+    auto z = cardiac::descriptor().create(Backend::Cuda);
+    z->reset(bare, 1);
+    z->advance(100);  // 2 ms: the stimulus (1 to 2 ms, -50 A/F) drove V up
+    b = doubles(z->deviceParameterBlock());
+    EXPECT_EQ((std::vector<double>(b.begin() + 6, b.end())),
+              (std::vector<double>{0.02, -50.0, 0.0}));
+    EXPECT_GT(z->snapshot().at("cell.V").as<double>()[0], -79.0);
 }
 
 // Lookup tables over V on the GPU (model.lookup): the table is built on the host in double

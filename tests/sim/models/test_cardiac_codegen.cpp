@@ -70,6 +70,65 @@ TEST(CardiacCodegen, SourceIsReadableAndMapsLinesToTheModel) {
     EXPECT_NE(f.code.find("expf("), std::string::npos);
 }
 
+// The live values are a __constant__ block of the generated source (CfParams cf_params: dt,
+// the stimulus amplitude, the model's parameters), read by the kernel instead of kernel
+// arguments; a model without parameters keeps one unused element. NVRTC keeps the block under
+// its plain name, which the host looks up (cudaLibraryGetGlobal), in PTX and in a binary.
+TEST(CardiacCodegen, LiveValuesAreAConstantBlock) {
+    const CheckedModel m = compileModel(kModel, "test_cell.cfm");
+    // As test_cardiac's CardiacCuda.LiveEditsReachTheConstantBlocks runs it.
+    const char* noParams = R"(model bare
+[cell]
+state V = -80 [mV] bind potential
+i_stim = 0 [A/F] bind stimulus
+dot(V) = -(V + 80 [mV]) / 10 [ms] - i_stim
+)";
+    const CheckedModel bare = compileModel(noParams, "bare.cfm");
+    ASSERT_TRUE(bare.params.empty());
+    for (Precision p : {Precision::Float, Precision::Double}) {
+        const GeneratedSource g = emitCuda(m, p);
+        EXPECT_EQ(g.parameterBlock, "cf_params");
+        EXPECT_EQ(g.parameterBlockReals, 4u) << "dt, amplitude, k, a";
+        EXPECT_EQ(g.realBytes, p == Precision::Float ? sizeof(float) : sizeof(double));
+        EXPECT_NE(g.code.find("__constant__ CfParams cf_params;"), std::string::npos) << g.code;
+        EXPECT_NE(g.code.find("    real p[2];"), std::string::npos) << g.code;
+        EXPECT_NE(g.code.find("const real v_cell_k = cf_params.p[0];"), std::string::npos)
+            << g.code;
+        EXPECT_NE(g.code.find("const real v_cell_a = cf_params.p[1];"), std::string::npos);
+        EXPECT_NE(g.code.find("const real cf_dt = cf_params.dt;"), std::string::npos);
+        EXPECT_NE(g.code.find("a.pulse != 0 ? cf_params.amplitude : (real)0"), std::string::npos);
+        EXPECT_EQ(g.code.find("a.p["), std::string::npos) << "no parameter read from global memory";
+        EXPECT_EQ(g.code.find("a.dt"), std::string::npos);
+        EXPECT_EQ(g.code.find("a.stimulus"), std::string::npos);
+        const std::vector<double> values{8.0, 0.15};
+        const auto block = p == Precision::Float ? parameterBlock<float>(0.02, -50, values).size()
+                                                 : parameterBlock<double>(0.02, -50, values).size();
+        EXPECT_EQ(block, g.parameterBlockReals);
+        const GeneratedSource b = emitCuda(bare, p);
+        EXPECT_EQ(b.parameterBlockReals, 3u);
+        EXPECT_NE(b.code.find("    real p[1];"), std::string::npos) << b.code;
+        EXPECT_EQ(parameterBlock<double>(0.02, -50, {}), (std::vector<double>{0.02, -50, 0}));
+    }
+    if (!nvrtcAvailable()) GTEST_SKIP() << "NVRTC unavailable: " << nvrtcStatus();
+    for (const CheckedModel* model : {&m, &bare}) {
+        for (Precision p : {Precision::Float, Precision::Double}) {
+            const GeneratedSource g = emitCuda(*model, p);
+            const CompiledKernel ptx = compileKernel(g, model->name + ".cu", "compute_90");
+            const std::string text(ptx.image.begin(), ptx.image.end());
+            const std::size_t bytes = g.parameterBlockReals * g.realBytes;
+            EXPECT_NE(text.find(".const .align " + std::to_string(g.realBytes) + " .b8 cf_params[" +
+                                std::to_string(bytes) + "]"),
+                      std::string::npos)
+                << text.substr(0, 2000);
+            EXPECT_NE(text.find("ld.const"), std::string::npos) << "the kernel reads the block";
+            const CompiledKernel cubin = compileKernel(g, model->name + ".cu", "sm_90");
+            const std::string elf(cubin.image.begin(), cubin.image.end());
+            EXPECT_NE(elf.find(std::string("cf_params") + '\0'), std::string::npos)
+                << "the symbol cudaLibraryGetGlobal finds";
+        }
+    }
+}
+
 TEST(CardiacCodegen, NvrtcCompilesEveryPrecisionToABinary) {
     SKIP_WITHOUT_NVRTC();
     const CheckedModel m = compileModel(kModel, "test_cell.cfm");
@@ -206,23 +265,17 @@ double maxDifferenceAgainstCpu(Precision precision) {
         for (unsigned s = 0; s < states; ++s)
             host[s * pitch + i] = static_cast<Real>(ref[i][s]);
     }
-    cuda::DeviceBuffer<Real> y(host), p(std::vector<Real>{Real(8), Real(0.15)});
+    cuda::DeviceBuffer<Real> y(host);
     cuda::DeviceBuffer<unsigned char> reg(region);
     cuda::DeviceBuffer<int> fail(std::vector<int>{static_cast<int>(n)});
-    const CellKernel kernel(emitCuda(m, precision), "test_cell.cu");
+    CellKernel kernel(emitCuda(m, precision), "test_cell.cu");
+    EXPECT_EQ(kernel.parameterBytes(), 4 * sizeof(Real));
+    kernel.setParameters(parameterBlock<Real>(dt, amplitude, {8.0, 0.15}), nullptr);
     for (int step = 0; step < 3000; ++step) {
         const double t = step * dt;
         const bool on = t < 1.0;
-        CfArgs<Real> args{y.data(),
-                          p.data(),
-                          reg.data(),
-                          fail.data(),
-                          t,
-                          static_cast<Real>(dt),
-                          static_cast<Real>(on ? amplitude : 0.0),
-                          n,
-                          pitch,
-                          nullptr};  // no lookup tables
+        CfArgs<Real> args{y.data(), reg.data(), fail.data(), t,
+                          n,        pitch,      on ? 1 : 0,  nullptr};  // no lookup tables
         kernel.launch(args, nullptr);
         for (unsigned i = 0; i < n; ++i) {
             const double stim = on && region[i] != 0 ? amplitude : 0.0;
@@ -260,21 +313,25 @@ TEST(CardiacCuda, TenTusscherKernelFollowsTheInterpreter) {
         const bool dbl = precision == Precision::Double;
         std::vector<float> hostF(host.begin(), host.end());
         const std::vector<double> params = cpu.parameters();
-        const std::vector<float> paramsF(params.begin(), params.end());
-        cuda::DeviceBuffer<double> yd(host), pd(params);
-        cuda::DeviceBuffer<float> yf(hostF), pf(paramsF);
+        cuda::DeviceBuffer<double> yd(host);
+        cuda::DeviceBuffer<float> yf(hostF);
         cuda::DeviceBuffer<int> fail(std::vector<int>{static_cast<int>(n)});
-        const CellKernel kernel(emitCuda(m, precision), "tp06.cu", fastMath);
+        CellKernel kernel(emitCuda(m, precision), "tp06.cu", fastMath);
+        if (dbl)
+            kernel.setParameters(parameterBlock<double>(0.01, -52.0, params), nullptr);
+        else
+            kernel.setParameters(parameterBlock<float>(0.01, -52.0, params), nullptr);
         for (int step = 0; step < 2000; ++step) {
             const double t = step * 0.01;
-            const double stim = t >= 1.0 && t < 2.0 ? -52.0 : 0.0;
+            const bool on = t >= 1.0 && t < 2.0;
+            const double stim = on ? -52.0 : 0.0;
             if (dbl)
-                kernel.launch(CfArgs<double>{yd.data(), pd.data(), nullptr, fail.data(), t, 0.01,
-                                             stim, n, pitch, nullptr},
+                kernel.launch(CfArgs<double>{yd.data(), nullptr, fail.data(), t, n, pitch,
+                                             on ? 1 : 0, nullptr},
                               nullptr);
             else
-                kernel.launch(CfArgs<float>{yf.data(), pf.data(), nullptr, fail.data(), t, 0.01f,
-                                            static_cast<float>(stim), n, pitch, nullptr},
+                kernel.launch(CfArgs<float>{yf.data(), nullptr, fail.data(), t, n, pitch,
+                                            on ? 1 : 0, nullptr},
                               nullptr);
             for (unsigned i = 0; i < n; ++i)
                 cpu.step(ref[i], t, 0.01, &stim);

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <string>
 
 #include "sim/core/parallel.hpp"
@@ -25,6 +26,8 @@ public:
         CardiacParams p = checkedParams(params);
         std::unique_ptr<CellProgram> program = loadCellProgram(p);  // throws before changes
         std::vector<unsigned char> tissue = tissueMask(p);          // the same
+        ParamSet inEffect = params;
+        inEffect_.emplace(std::move(inEffect));
         p_ = std::move(p);
         tissue_ = std::move(tissue);
         region_ = stimulusRegionMask(p_, tissue_);
@@ -48,28 +51,46 @@ public:
         meter_.add(time_, y_[centre_ * states_ + potential_]);
     }
 
+    // All or nothing: the edit is merged into the set in effect (live values only), checked
+    // and computed whole (a new model text compiled, the parameter values parsed, the view
+    // states and trace points resolved, the states carried over), and only then applied; if
+    // anything throws, the model is as it was.
     void setLiveParameters(const ParamSet& params) override {
-        CardiacParams next = checkedParams(params);
-        keepStructural(next, p_);
+        if (!inEffect_) throw Error("cardiac: setLiveParameters before reset");
+        ParamSet merged = withLiveValues(*inEffect_, params);
+        CardiacParams next = checkedParams(merged);
+        std::unique_ptr<CellProgram> program;  // a new model text: its program
+        std::vector<double> values;            // else: the running model's new parameter values
+        std::vector<double> y;                 // a new model text: the states carried over
         if (next.modelSource != p_.modelSource) {
-            // A new model text: recompile (throws before anything changes), then carry the
-            // states of the same name over.
-            std::unique_ptr<CellProgram> program = loadCellProgram(next);
+            program = loadCellProgram(next);  // its parameters are next.parameterValues
+            viewStates(next, program->model());
             const TissueState now =
                 carryStates(program_->model(), currentState(), program->model());
+            const std::size_t states = program->stateCount();
+            y.assign(nodes_ * states, 0.0);
+            for (std::size_t k = 0; k < states; ++k)
+                for (std::size_t n = 0; n < nodes_; ++n)
+                    y[n * states + k] = now.columns[k][n];
+        } else {
+            values = parameterValues(next.parameterValues, program_->model());
+            viewStates(next, program_->model());
+        }
+        tracePoints(next);
+        std::vector<unsigned char> region = stimulusRegionMask(next, tissue_);
+        // Nothing below throws.
+        if (program) {
             program_ = std::move(program);
             states_ = program_->stateCount();
             potential_ =
                 static_cast<std::size_t>(program_->model().stateOf(program_->model().potential));
-            y_.assign(nodes_ * states_, 0.0);
-            for (std::size_t k = 0; k < states_; ++k)
-                for (std::size_t n = 0; n < nodes_; ++n)
-                    y_[n * states_ + k] = now.columns[k][n];
+            y_ = std::move(y);
         } else {
-            replaceParameterValues(next.parameterValues, *program_);
+            program_->parameters() = std::move(values);
         }
         p_ = std::move(next);
-        region_ = stimulusRegionMask(p_, tissue_);
+        region_ = std::move(region);
+        inEffect_ = std::move(merged);
     }
 
     void advance(std::uint64_t steps) override {
@@ -212,6 +233,7 @@ private:
             nonFiniteMessage(p_, program_->model(), node, k, y[k], step_ + 1, time_ + p_.dt));
     }
 
+    std::optional<ParamSet> inEffect_;  // the set of the last reset with the live edits since
     CardiacParams p_{};
     std::unique_ptr<CellProgram> program_;
     std::size_t nodes_ = 0, states_ = 0, potential_ = 0;

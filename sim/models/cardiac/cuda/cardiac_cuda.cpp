@@ -4,6 +4,12 @@
 // fixed kernels (tissue_kernels.cu). States are structure-of-arrays on the device, in the
 // precision `model.precision` names. Nothing is read back while stepping; a non-finite
 // state is found through a device flag read once per advance().
+//
+// Live parameters are in constant memory: the generated kernel's own block (CfParams: dt,
+// the stimulus amplitude and the model's parameters, in the kernel's precision; one per
+// loaded library, cuda_emitter.hpp) and tissue_kernels.cu's TissueLive (diffusion, dt,
+// activation threshold; one per process, bound per instance). Both are written with
+// asynchronous copies on the model's stream, so kernels already queued keep the old values.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -44,10 +50,19 @@ public:
     virtual void beginBatch(std::size_t probe, std::size_t steps) = 0;
     virtual BatchEnd finishBatch(std::size_t steps) = 0;
     virtual std::vector<double> activation() = 0;
-    virtual void setParameters(const std::vector<double>& values) = 0;
-    virtual void setRegion(const std::vector<unsigned char>& region) = 0;
+    // The live values of `p` with the model's parameter `values` (the kernel's constant
+    // block, the lookup table built from them) and the stimulated nodes. Computes everything
+    // on the host first: an exception before the first copy leaves the device as it was.
+    // Required before the first step (the kernel refuses to launch before).
+    virtual void setLive(const CardiacParams& p, const std::vector<double>& values,
+                         const std::vector<unsigned char>& region) = 0;
+    // The kernel's constant block as the device holds it after the queued work (waits).
+    virtual std::vector<std::uint8_t> parameterBlock() = 0;
     virtual void setTissue(const std::vector<unsigned char>& tissue) = 0;  // empty: all
-    virtual void step(const CardiacParams& p, std::uint64_t step, double t) = 0;
+    // One step from t; `live` is what TissueLive holds (bound by the caller), `substeps` its
+    // diffusion sub-steps.
+    virtual void step(const CardiacParams& p, const cuda::TissueLive& live, int substeps,
+                      std::uint64_t step, double t) = 0;
     virtual ModelViews views(const CardiacParams& p, const CheckedModel& m, double time) = 0;
 };
 
@@ -75,6 +90,10 @@ public:
         viewAct_.resize(nodes_);
         resetFailure();
     }
+    // Nothing queued may outlive the library (its constant block) and the buffers.
+    ~TissueGpu() override { cudaStreamSynchronize(stream_); }
+    TissueGpu(const TissueGpu&) = delete;
+    TissueGpu& operator=(const TissueGpu&) = delete;
 
     void upload(const TissueState& s) override {
         std::vector<Real> host(states_ * pitch_, Real(0));
@@ -128,21 +147,27 @@ public:
         return {{host.begin(), host.end()}, static_cast<std::size_t>(cell), when};
     }
 
-    void setParameters(const std::vector<double>& values) override {
-        std::vector<Real> p(values.begin(), values.end());
-        if (p.empty()) p.push_back(Real(0));  // a valid pointer for models without parameters
-        params_.resize(p.size());
-        params_.copyFromHost(p, stream_);
+    void setLive(const CardiacParams& p, const std::vector<double>& values,
+                 const std::vector<unsigned char>& region) override {
+        const std::vector<Real> block = cardiac::parameterBlock<Real>(p.dt, p.amplitude, values);
+        std::vector<Real> lut;
         if (model_) {
             // Lookup tables over V depend on the parameters: built on the host (the CPU
             // evaluator, in double) whenever they change, in the kernel's precision.
             const std::vector<double> table = buildTable(*model_, *model_->lookup, values);
-            const std::vector<Real> cast(table.begin(), table.end());
-            lut_.resize(cast.size());
-            lut_.copyFromHost(cast, stream_);
+            lut.assign(table.begin(), table.end());
         }
-        CF_CUDA_CHECK(cudaStreamSynchronize(stream_));
+        if (region.size() != nodes_) throw Error("cardiac: a stimulus region of the wrong size");
+        // Ordered on the stream: the steps queued before keep the old values.
+        kernel_.setParameters(block, stream_);
+        if (model_) {
+            lut_.resize(lut.size());
+            lut_.copyFromHost(lut, stream_);
+        }
+        region_.copyFromHost(region, stream_);
     }
+
+    std::vector<std::uint8_t> parameterBlock() override { return kernel_.readParameters(stream_); }
 
     void setTissue(const std::vector<unsigned char>& tissue) override {
         hasTissue_ = !tissue.empty();
@@ -152,33 +177,28 @@ public:
         }
     }
 
-    void setRegion(const std::vector<unsigned char>& region) override {
-        region_.copyFromHost(region, stream_);
-        CF_CUDA_CHECK(cudaStreamSynchronize(stream_));
-    }
-
-    void step(const CardiacParams& p, std::uint64_t step, double t) override {
+    void step(const CardiacParams& p, const cuda::TissueLive& live, int substeps,
+              std::uint64_t step, double t) override {
         Real* v = y_.data() + potential_ * pitch_;
         CF_CUDA_CHECK(cudaMemcpyAsync(vBefore_.data(), v, nodes_ * sizeof(Real),
                                       cudaMemcpyDeviceToDevice, stream_));
-        const double drive = pulseOn(p, t) ? p.amplitude : 0.0;
+        // The protocol's timing in double on the host, as the CPU evaluates it; the amplitude
+        // is in the kernel's constant block.
         const CfArgs<Real> args{y_.data(),
-                                params_.data(),
                                 region_.data(),
                                 fail_.data(),
                                 t,
-                                static_cast<Real>(p.dt),
-                                static_cast<Real>(drive),
                                 static_cast<unsigned>(nodes_),
                                 static_cast<unsigned>(pitch_),
+                                pulseOn(p, t) ? 1 : 0,
                                 model_ ? lut_.data() : nullptr};
         kernel_.launch(args, stream_);
-        diffuse(p, v);
+        diffuse(p, live, substeps, v);
         const cuda::StepEnd end{fail_.data(), failStep_.data(), static_cast<long long>(step + 1),
                                 probe_};
         Real* trace = traced_ < trace_.size() ? trace_.data() + traced_++ : nullptr;
-        cuda::launchEndOfStep<Real>(vBefore_.data(), v, activation_.data(), nodes_, t, p.dt,
-                                    p.activationThreshold, end, trace, stream_);
+        cuda::launchEndOfStep<Real>(vBefore_.data(), v, activation_.data(), nodes_, t, end, trace,
+                                    stream_);
     }
 
     ModelViews views(const CardiacParams& p, const CheckedModel& m, double time) override {
@@ -202,23 +222,15 @@ private:
         CF_CUDA_CHECK(cudaStreamSynchronize(stream_));
     }
 
-    void diffuse(const CardiacParams& p, Real* v) {
-        cuda::TissueShape shape{
-            {p.nx, p.ny, p.nz}, {0, 0, 0}, hasTissue_ ? tissue_.data() : nullptr};
-        bool any = false;
-        for (int a = 0; a < 3; ++a) {
-            if (shape.n[a] > 1)
-                shape.coeff[a] =
-                    (a == p.fibreAxis ? p.diffusionLong : p.diffusionTrans) / (p.dx * p.dx);
-            any = any || shape.coeff[a] != 0.0;
-        }
-        if (!any) return;
-        const int substeps = diffusionSubsteps(p);
-        const double h = p.dt / substeps;
+    // Explicit diffusion of the potential in `substeps` sub-steps (coefficients and sub-step
+    // from TissueLive); nothing when every coefficient is 0.
+    void diffuse(const CardiacParams& p, const cuda::TissueLive& live, int substeps, Real* v) {
+        if (live.coeff[0] == 0.0 && live.coeff[1] == 0.0 && live.coeff[2] == 0.0) return;
+        const cuda::TissueShape shape{{p.nx, p.ny, p.nz}, hasTissue_ ? tissue_.data() : nullptr};
         const Real* in = v;
         for (int s = 0; s < substeps; ++s) {
             Real* out = (s % 2 == 0) ? vA_.data() : vB_.data();
-            cuda::launchDiffuse<Real>(in, out, shape, h, stream_);
+            cuda::launchDiffuse<Real>(in, out, shape, stream_);
             in = out;
         }
         CF_CUDA_CHECK(
@@ -229,7 +241,7 @@ private:
     cudaStream_t stream_;
     CellKernel kernel_;
     std::shared_ptr<const CheckedModel> model_;  // with a lookup plan only: the table's terms
-    DeviceBuffer<Real> y_, params_, vBefore_, vA_, vB_, lut_;
+    DeviceBuffer<Real> y_, vBefore_, vA_, vB_, lut_;
     DeviceBuffer<double> activation_;
     DeviceBuffer<unsigned char> region_, tissue_;
     bool hasTissue_ = false;
@@ -240,11 +252,32 @@ private:
     std::size_t probe_ = 0, traced_ = 0;
 };
 
+// The TissueLive of `p` and its diffusion sub-steps.
+struct TissuePlan {
+    cuda::TissueLive live{};
+    int substeps = 1;
+};
+
+TissuePlan tissuePlan(const CardiacParams& p) {
+    TissuePlan plan;
+    const int n[3] = {p.nx, p.ny, p.nz};
+    for (int a = 0; a < 3; ++a)
+        plan.live.coeff[a] =
+            n[a] > 1 ? (a == p.fibreAxis ? p.diffusionLong : p.diffusionTrans) / (p.dx * p.dx)
+                     : 0.0;
+    plan.substeps = diffusionSubsteps(p);
+    plan.live.h = p.dt / plan.substeps;
+    plan.live.dt = p.dt;
+    plan.live.threshold = p.activationThreshold;
+    return plan;
+}
+
 class CudaCardiac final : public Model {
 public:
     CudaCardiac() { CF_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
     ~CudaCardiac() override {
         gpu_.reset();
+        cuda::releaseTissueLive(this);
         cudaStreamDestroy(stream_);
     }
     CudaCardiac(const CudaCardiac&) = delete;
@@ -256,7 +289,9 @@ public:
         CardiacParams p = checkedParams(params);
         std::unique_ptr<CellProgram> program = loadCellProgram(p);  // throws before changes
         std::vector<unsigned char> tissue = tissueMask(p);          // the same
+        ParamSet inEffect = params;
         const std::size_t nodes = static_cast<std::size_t>(p.nx) * p.ny * p.nz;
+        const TissuePlan plan = tissuePlan(p);
         // Compiles the model's kernel (NVRTC): a KernelCompileError leaves the model as it was.
         std::unique_ptr<TissueGpuBase> gpu = makeGpu(program->model(), p, nodes);
         TissueState s;
@@ -265,9 +300,13 @@ public:
             s.columns.emplace_back(nodes, v);
         s.activation.assign(nodes, kNotActivated);
         gpu->upload(s);
-        gpu->setParameters(program->parameters());
         gpu->setTissue(tissue);
+        gpu->setLive(p, program->parameters(), stimulusRegionMask(p, tissue));
+        cuda::uploadTissueLive(plan.live, this, stream_);
+        inEffect_.emplace(std::move(inEffect));
         p_ = std::move(p);
+        live_ = plan.live;
+        substeps_ = plan.substeps;
         tissue_ = std::move(tissue);
         program_ = std::move(program);
         gpu_ = std::move(gpu);
@@ -277,7 +316,6 @@ public:
         }
         failedSource_.clear();
         nodes_ = nodes;
-        uploadRegion();
         step_ = 0;
         time_ = 0.0;
         meter_ = BeatMeter(p_.start, p_.cycleLength, p_.beats);
@@ -286,64 +324,103 @@ public:
             y0[static_cast<std::size_t>(program_->model().stateOf(program_->model().potential))]);
     }
 
+    // The edit is merged into the set in effect (live values only) and applied all or
+    // nothing: everything is checked and computed first (a new model text parsed and checked,
+    // the parameter values, view states and trace points resolved), then the device's
+    // constant blocks are written (ordered on the stream), then the host's state changes.
+    //
     // A new model text is parsed and checked here (errors reach the caller at once); NVRTC
     // then compiles its kernel on a worker thread while the tissue goes on with the old one,
     // and the first advance() after the compilation (or applyPendingEdits()) switches over,
     // carrying the states of the same name. A kernel that fails to compile leaves the old
     // model running, with a note saying why.
     void setLiveParameters(const ParamSet& params) override {
-        CardiacParams next = checkedParams(params);
-        keepStructural(next, p_);
+        if (!inEffect_) throw Error("cardiac: setLiveParameters before reset");
+        ParamSet merged = withLiveValues(*inEffect_, params);
+        CardiacParams next = checkedParams(merged);
         const std::string& wanted = pending_ ? pending_->params.modelSource : p_.modelSource;
         // A text whose kernel failed to compile is not compiled again by every later edit
         // (a slider move carries the whole parameter set, that text included).
         const bool failedBefore =
             !pending_ && !failedSource_.empty() && next.modelSource == failedSource_;
-        if (next.modelSource != wanted && !failedBefore) {
-            std::unique_ptr<CellProgram> program = loadCellProgram(next);  // throws
+        const bool startReload = next.modelSource != wanted && !failedBefore;
+        const bool reloading = startReload || pending_.has_value();
+        // The model that will take over (new, or the one compiling) and its values.
+        std::unique_ptr<CellProgram> program;
+        std::vector<double> pendingValues;
+        if (startReload) {
+            program = loadCellProgram(next);  // throws; its parameters are next's values
+            viewStates(next, program->model());
+            pendingValues = program->parameters();
+        } else if (pending_) {
+            pendingValues = parameterValues(next.parameterValues, pending_->program->model());
+            viewStates(next, pending_->program->model());
+        }
+        CardiacParams pendingParams;
+        if (reloading) {
+            pendingParams = next;
+            next.modelSource = p_.modelSource;  // until the new kernel runs
+        } else if (failedBefore) {
+            next.modelSource = p_.modelSource;
+        }
+        // The running model's values.
+        std::vector<double> values;
+        try {
+            values = parameterValues(next.parameterValues, program_->model());
+        } catch (const ParameterError&) {
+            // Values for the model being compiled (checked against it above): they apply
+            // when it takes over.
+            if (!reloading) throw;
+            next.parameterValues = p_.parameterValues;
+            values = program_->parameters();
+        }
+        try {
+            viewStates(next, program_->model());
+        } catch (const ParameterError&) {
+            // States the new model has are not views of the running one until it takes over.
+            if (!reloading) throw;
+            next.viewStates = p_.viewStates;
+        }
+        tracePoints(next);
+        const std::vector<unsigned char> region = stimulusRegionMask(next, tissue_);
+        const TissuePlan plan = tissuePlan(next);
+        retired_.reserve(retired_.size() + 1);
+        std::future<void> compiled;
+        if (startReload) {
             const Precision precision = p_.precision == 1 ? Precision::Float : Precision::Double;
             GeneratedSource source = emitCuda(program->model(), precision);
             const std::string name = program->model().name + ".cu";
             const std::string arch = deviceArch();
             const bool fastMath = p_.fastMath;
-            if (pending_) retired_.push_back(std::move(pending_->compiled));
-            pending_.emplace();
-            pending_->params = next;
-            pending_->program = std::move(program);
-            pending_->started = std::chrono::steady_clock::now();
-            pending_->compiled = std::async(std::launch::async, [source, name, arch, fastMath] {
+            compiled = std::async(std::launch::async, [source, name, arch, fastMath] {
                 compileKernel(source, name, arch, fastMath);  // fills the kernel cache
             });
-            next.modelSource = p_.modelSource;  // until the new kernel runs
-        } else if (pending_) {
-            pending_->params = next;
-            next.modelSource = p_.modelSource;
-        } else if (failedBefore) {
-            next.modelSource = p_.modelSource;
+        }
+        // The device: ordered on the stream, after the steps already queued.
+        gpu_->setLive(next, values, region);
+        cuda::uploadTissueLive(plan.live, this, stream_);
+        // The host: nothing below throws.
+        if (startReload) {
+            if (pending_) retired_.push_back(std::move(pending_->compiled));
+            pending_.emplace();
+            pending_->program = std::move(program);
+            pending_->compiled = std::move(compiled);
+            pending_->started = std::chrono::steady_clock::now();
         }
         if (pending_) {
-            // States the new model has are not views of the running one until it takes over.
-            try {
-                viewStates(next, program_->model());
-            } catch (const ParameterError&) {
-                next.viewStates = p_.viewStates;
-            }
+            pending_->params = std::move(pendingParams);
+            pending_->values = std::move(pendingValues);
         }
-        try {
-            replaceParameterValues(next.parameterValues, *program_);
-        } catch (const ParameterError&) {
-            // Values for the model being compiled (checked against it by validate): they
-            // apply when it takes over.
-            if (!pending_) throw;
-            next.parameterValues = p_.parameterValues;
-        }
+        program_->parameters() = std::move(values);
         p_ = std::move(next);
-        gpu_->setParameters(program_->parameters());  // ordered on the stream
-        uploadRegion();
+        live_ = plan.live;
+        substeps_ = plan.substeps;
+        inEffect_ = std::move(merged);
     }
 
     void advance(std::uint64_t steps) override {
         adoptReloadedModel(false);
+        cuda::bindTissueLive(live_, this, stream_);  // another instance may have run since
         gpu_->beginBatch(centreNode(p_, tissue_), static_cast<std::size_t>(steps));
         // The sample times are the clock's own values after each step (not t0 + k dt, which
         // rounds differently): the beat meter then reads the same bits however the run is
@@ -351,7 +428,7 @@ public:
         std::vector<double> times;
         times.reserve(static_cast<std::size_t>(steps));
         for (std::uint64_t s = 0; s < steps; ++s) {
-            gpu_->step(p_, step_, time_);
+            gpu_->step(p_, live_, substeps_, step_, time_);
             ++step_;
             time_ += p_.dt;
             times.push_back(time_);
@@ -404,6 +481,19 @@ public:
 
     void checkFinite() override {}  // advance() reads the device's failure flag
 
+    // The constant memory as the device holds it after the queued work: the bytes of
+    // tissue_kernels.cu's TissueLive (bound to this instance first), then the running
+    // kernel's CfParams (parameterBlockReals values of the kernel's precision: dt, the
+    // stimulus amplitude, the model's parameters in its order).
+    std::vector<std::uint8_t> deviceParameterBlock() override {
+        if (!gpu_) return {};
+        cuda::bindTissueLive(live_, this, stream_);
+        std::vector<std::uint8_t> out = bytesOf(cuda::downloadTissueLive(stream_));
+        const std::vector<std::uint8_t> block = gpu_->parameterBlock();
+        out.insert(out.end(), block.begin(), block.end());
+        return out;
+    }
+
 private:
     std::unique_ptr<TissueGpuBase> makeGpu(const CheckedModel& m, const CardiacParams& p,
                                            std::size_t nodes) {
@@ -411,8 +501,6 @@ private:
             return std::make_unique<TissueGpu<float>>(m, nodes, p.fastMath, stream_);
         return std::make_unique<TissueGpu<double>>(m, nodes, p.fastMath, stream_);
     }
-
-    void uploadRegion() { gpu_->setRegion(stimulusRegionMask(p_, tissue_)); }
 
     // Switches to the model of a finished recompilation (`wait`: wait for it first).
     void adoptReloadedModel(bool wait) {
@@ -443,18 +531,18 @@ private:
         next.modelSource = reload.params.modelSource;
         next.parameterValues = reload.params.parameterValues;
         next.viewStates = reload.params.viewStates;
+        reload.program->parameters() = std::move(reload.values);
+        // The new library's constant block is written before its first launch (setLive).
         std::unique_ptr<TissueGpuBase> gpu = makeGpu(reload.program->model(), next, nodes_);
         TissueState now = carryStates(program_->model(), gpu_->download(), reload.program->model());
         now.step = step_;
         now.time = time_;
         gpu->upload(now);
         gpu->setTissue(tissue_);
-        replaceParameterValues(next.parameterValues, *reload.program);
+        gpu->setLive(next, reload.program->parameters(), stimulusRegionMask(next, tissue_));
         program_ = std::move(reload.program);
         gpu_ = std::move(gpu);
         p_ = std::move(next);
-        gpu_->setParameters(program_->parameters());
-        uploadRegion();
         char text[160];
         std::snprintf(text, sizeof text,
                       "model.source: the new model runs from step %llu (kernel ready after %.2f "
@@ -464,14 +552,18 @@ private:
     }
 
     struct PendingReload {
-        CardiacParams params;                  // the edit that asked for it
+        CardiacParams params;                  // the edit that asked for it (the latest)
         std::unique_ptr<CellProgram> program;  // checked on the caller's thread
+        std::vector<double> values;            // its parameter values (params.parameterValues)
         std::future<void> compiled;            // NVRTC on a worker (fills the kernel cache)
         std::chrono::steady_clock::time_point started;
     };
 
     cudaStream_t stream_ = nullptr;
-    CardiacParams p_{};
+    std::optional<ParamSet> inEffect_;  // the set of the last reset with the live edits since
+    CardiacParams p_{};                 // what runs (a model text compiling is not in it yet)
+    cuda::TissueLive live_{};           // what TissueLive holds for this instance
+    int substeps_ = 1;
     std::unique_ptr<CellProgram> program_;
     std::unique_ptr<TissueGpuBase> gpu_;
     std::optional<PendingReload> pending_;

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "sim/core/cuda_check.hpp"
+#include "sim/core/errors.hpp"
 
 namespace cf::cardiac {
 
@@ -21,10 +22,20 @@ CellKernel::CellKernel(const GeneratedSource& source, const std::string& name, b
     const CompiledKernel compiled = compileKernel(source, name, deviceArch(), fastMath);
     CF_CUDA_CHECK(cudaLibraryLoadData(&library_, compiled.image.data(), nullptr, nullptr, 0,
                                       nullptr, nullptr, 0));
-    const cudaError_t got = cudaLibraryGetKernel(&kernel_, library_, source.kernelName.c_str());
+    cudaError_t got = cudaLibraryGetKernel(&kernel_, library_, source.kernelName.c_str());
+    // The constant block: a device address valid until the library is unloaded.
+    if (got == cudaSuccess)
+        got = cudaLibraryGetGlobal(&block_, &blockBytes_, library_, source.parameterBlock.c_str());
     if (got != cudaSuccess) {
         release();
         CF_CUDA_CHECK(got);
+    }
+    const std::size_t expected = source.parameterBlockReals * source.realBytes;
+    if (blockBytes_ != expected) {
+        const std::size_t found = blockBytes_;
+        release();
+        throw Error(name_ + ": the constant block '" + source.parameterBlock + "' holds " +
+                    std::to_string(found) + " bytes, expected " + std::to_string(expected));
     }
 }
 
@@ -35,6 +46,9 @@ CellKernel::~CellKernel() {
 CellKernel::CellKernel(CellKernel&& other) noexcept
     : library_(std::exchange(other.library_, nullptr)),
       kernel_(std::exchange(other.kernel_, nullptr)),
+      block_(std::exchange(other.block_, nullptr)),
+      blockBytes_(std::exchange(other.blockBytes_, 0)),
+      blockWritten_(std::exchange(other.blockWritten_, false)),
       name_(std::move(other.name_)) {}
 
 CellKernel& CellKernel::operator=(CellKernel&& other) noexcept {
@@ -42,6 +56,9 @@ CellKernel& CellKernel::operator=(CellKernel&& other) noexcept {
         release();
         library_ = std::exchange(other.library_, nullptr);
         kernel_ = std::exchange(other.kernel_, nullptr);
+        block_ = std::exchange(other.block_, nullptr);
+        blockBytes_ = std::exchange(other.blockBytes_, 0);
+        blockWritten_ = std::exchange(other.blockWritten_, false);
         name_ = std::move(other.name_);
     }
     return *this;
@@ -51,10 +68,33 @@ void CellKernel::release() noexcept {
     if (library_ != nullptr) cudaLibraryUnload(library_);
     library_ = nullptr;
     kernel_ = nullptr;
+    block_ = nullptr;
+    blockBytes_ = 0;
+    blockWritten_ = false;
+}
+
+void CellKernel::setParameterBytes(const void* data, std::size_t bytes, cudaStream_t stream) {
+    if (block_ == nullptr) throw Error(name_ + ": no kernel loaded");
+    if (bytes != blockBytes_)
+        throw Error(name_ + ": a parameter block of " + std::to_string(bytes) +
+                    " bytes for a constant block of " + std::to_string(blockBytes_));
+    // Pageable host memory: the copy has read `data` when the call returns.
+    CF_CUDA_CHECK(cudaMemcpyAsync(block_, data, bytes, cudaMemcpyHostToDevice, stream));
+    blockWritten_ = true;
+}
+
+std::vector<std::uint8_t> CellKernel::readParameters(cudaStream_t stream) const {
+    std::vector<std::uint8_t> out(blockBytes_);
+    if (block_ == nullptr) return out;
+    CF_CUDA_CHECK(cudaMemcpyAsync(out.data(), block_, blockBytes_, cudaMemcpyDeviceToHost, stream));
+    CF_CUDA_CHECK(cudaStreamSynchronize(stream));
+    return out;
 }
 
 void CellKernel::launchRaw(const void* args, unsigned n, cudaStream_t stream) const {
     if (n == 0) return;
+    if (!blockWritten_)
+        throw Error(name_ + ": launched before its parameter block (cf_params) was written");
     void* params[] = {const_cast<void*>(args)};
     const dim3 block(128);
     const dim3 grid((n + block.x - 1) / block.x);

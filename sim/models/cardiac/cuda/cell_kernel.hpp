@@ -2,10 +2,16 @@
 #pragma once
 // A generated cell-model kernel loaded on the device (docs/design/cardiac.md section 4.2):
 // the NVRTC image goes through cudaLibraryLoadData / cudaLibraryGetKernel and launches with
-// cudaLaunchKernel, all runtime API, so the binary never links the driver library. Host
-// compiled; only in CUDA builds.
+// cudaLaunchKernel, all runtime API, so the binary never links the driver library. The
+// library's __constant__ parameter block (CfParams, cuda_emitter.hpp) is found with
+// cudaLibraryGetGlobal at load and written with cudaMemcpyAsync on the caller's stream; it
+// lives as long as the library, and each CellKernel has its own. Host compiled; only in CUDA
+// builds.
+#include <cstddef>
+#include <cstdint>
 #include <cuda_runtime_api.h>
 #include <string>
+#include <vector>
 
 #include "sim/models/cardiac/lang/cuda_emitter.hpp"
 #include "sim/models/cardiac/nvrtc/nvrtc_compiler.hpp"
@@ -30,7 +36,21 @@ public:
     CellKernel& operator=(const CellKernel&) = delete;
 
     bool loaded() const noexcept { return kernel_ != nullptr; }
-    // One step of `args.n` cells on `stream` (CfArgs of the kernel's precision).
+    // The size of the parameter block in bytes (parameterBlockReals values of the kernel's
+    // precision).
+    std::size_t parameterBytes() const noexcept { return blockBytes_; }
+    // Writes the whole parameter block (parameterBlock<Real>(...), as many bytes as
+    // parameterBytes(), else Error), ordered on `stream` after the work queued there: kernels
+    // launched before keep the old values. Required before the first launch.
+    template <typename Real>
+    void setParameters(const std::vector<Real>& block, cudaStream_t stream) {
+        setParameterBytes(block.data(), block.size() * sizeof(Real), stream);
+    }
+    void setParameterBytes(const void* data, std::size_t bytes, cudaStream_t stream);
+    // The parameter block as the device holds it after the work queued on `stream` (waits).
+    std::vector<std::uint8_t> readParameters(cudaStream_t stream) const;
+    // One step of `args.n` cells on `stream` (CfArgs of the kernel's precision). Throws Error
+    // when the parameter block was never written.
     template <typename Real>
     void launch(const CfArgs<Real>& args, cudaStream_t stream) const {
         launchRaw(&args, args.n, stream);
@@ -42,6 +62,9 @@ private:
 
     cudaLibrary_t library_ = nullptr;
     cudaKernel_t kernel_ = nullptr;
+    void* block_ = nullptr;  // the library's CfParams (device address; valid while loaded)
+    std::size_t blockBytes_ = 0;
+    bool blockWritten_ = false;
     std::string name_;
 };
 

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "sim/core/constant_owner.hpp"
 #include "sim/core/cuda_check.hpp"
 #include "sim/models/cardiac/cuda/tissue_kernels.cuh"
 #include "sim/models/cardiac/tissue_stencil.hpp"
@@ -7,6 +8,11 @@ namespace cf::cardiac::cuda {
 
 namespace {
 
+__constant__ TissueLive cLive;
+
+// Whose TissueLive the __constant__ struct holds.
+cf::cuda::ConstantOwner gLiveOwner;
+
 constexpr int kThreads = 256;
 
 unsigned blocksOf(std::size_t n) {
@@ -14,21 +20,23 @@ unsigned blocksOf(std::size_t n) {
 }
 
 template <typename Real>
-__global__ void diffuseKernel(const Real* in, Real* out, TissueShape s, Real h) {
+__global__ void diffuseKernel(const Real* in, Real* out, TissueShape s) {
     const std::size_t m = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
     const std::size_t total = static_cast<std::size_t>(s.n[0]) * static_cast<std::size_t>(s.n[1]) *
                               static_cast<std::size_t>(s.n[2]);
     if (m >= total) return;
-    out[m] = in[m] + h * mirroredLaplacian(in, m, s.n, s.coeff, s.tissue);
+    const double coeff[3] = {cLive.coeff[0], cLive.coeff[1], cLive.coeff[2]};
+    const Real h = static_cast<Real>(cLive.h);
+    out[m] = in[m] + h * mirroredLaplacian(in, m, s.n, coeff, s.tissue);
 }
 
 template <typename Real>
 __global__ void endOfStepKernel(const Real* before, const Real* after, double* activation,
-                                std::size_t n, double t, double dt, double theta, StepEnd end,
-                                Real* trace) {
+                                std::size_t n, double t, StepEnd end, Real* trace) {
     const std::size_t m = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
     if (m >= n) return;
-    activation[m] = activationAfter(activation[m], before[m], after[m], theta, t, dt);
+    activation[m] =
+        activationAfter(activation[m], before[m], after[m], cLive.threshold, t, cLive.dt);
     if (m == end.probe && trace != nullptr) *trace = after[m];
     if (m == 0 && *end.fail < static_cast<int>(n) && *end.failStep < 0) *end.failStep = end.step;
 }
@@ -51,6 +59,30 @@ __global__ void toFloatKernel(const Real* in, float* out, std::size_t n) {
 
 }  // namespace
 
+void uploadTissueLive(const TissueLive& live, const void* owner, cudaStream_t stream) {
+    gLiveOwner.acquire(owner, stream);  // waits for the previous holder's kernels
+    CF_CUDA_CHECK(
+        cudaMemcpyToSymbolAsync(cLive, &live, sizeof live, 0, cudaMemcpyHostToDevice, stream));
+}
+
+void bindTissueLive(const TissueLive& live, const void* owner, cudaStream_t stream) {
+    if (gLiveOwner.acquire(owner, stream))
+        CF_CUDA_CHECK(
+            cudaMemcpyToSymbolAsync(cLive, &live, sizeof live, 0, cudaMemcpyHostToDevice, stream));
+}
+
+void releaseTissueLive(const void* owner) {
+    gLiveOwner.release(owner);
+}
+
+TissueLive downloadTissueLive(cudaStream_t stream) {
+    TissueLive live{};
+    CF_CUDA_CHECK(
+        cudaMemcpyFromSymbolAsync(&live, cLive, sizeof live, 0, cudaMemcpyDeviceToHost, stream));
+    CF_CUDA_CHECK(cudaStreamSynchronize(stream));
+    return live;
+}
+
 template <typename Real>
 void launchToFloat(const Real* in, float* out, std::size_t n, cudaStream_t stream) {
     if (n == 0) return;
@@ -62,19 +94,17 @@ template void launchToFloat<float>(const float*, float*, std::size_t, cudaStream
 template void launchToFloat<double>(const double*, float*, std::size_t, cudaStream_t);
 
 template <typename Real>
-void launchDiffuse(const Real* in, Real* out, const TissueShape& shape, double h,
-                   cudaStream_t stream) {
+void launchDiffuse(const Real* in, Real* out, const TissueShape& shape, cudaStream_t stream) {
     const std::size_t n = static_cast<std::size_t>(shape.n[0]) * shape.n[1] * shape.n[2];
-    diffuseKernel<Real><<<blocksOf(n), kThreads, 0, stream>>>(in, out, shape, static_cast<Real>(h));
+    diffuseKernel<Real><<<blocksOf(n), kThreads, 0, stream>>>(in, out, shape);
     CF_CUDA_CHECK_LAUNCH("cardiac::diffuseKernel", stream);
 }
 
 template <typename Real>
 void launchEndOfStep(const Real* before, const Real* after, double* activation, std::size_t n,
-                     double t, double dt, double theta, const StepEnd& end, Real* trace,
-                     cudaStream_t stream) {
-    endOfStepKernel<Real><<<blocksOf(n), kThreads, 0, stream>>>(before, after, activation, n, t, dt,
-                                                                theta, end, trace);
+                     double t, const StepEnd& end, Real* trace, cudaStream_t stream) {
+    endOfStepKernel<Real>
+        <<<blocksOf(n), kThreads, 0, stream>>>(before, after, activation, n, t, end, trace);
     CF_CUDA_CHECK_LAUNCH("cardiac::endOfStepKernel", stream);
 }
 
@@ -85,13 +115,12 @@ void launchPackViews(const Real* potential, const double* activation, float* v, 
     CF_CUDA_CHECK_LAUNCH("cardiac::packViewsKernel", stream);
 }
 
-template void launchDiffuse<float>(const float*, float*, const TissueShape&, double, cudaStream_t);
-template void launchDiffuse<double>(const double*, double*, const TissueShape&, double,
-                                    cudaStream_t);
+template void launchDiffuse<float>(const float*, float*, const TissueShape&, cudaStream_t);
+template void launchDiffuse<double>(const double*, double*, const TissueShape&, cudaStream_t);
 template void launchEndOfStep<float>(const float*, const float*, double*, std::size_t, double,
-                                     double, double, const StepEnd&, float*, cudaStream_t);
+                                     const StepEnd&, float*, cudaStream_t);
 template void launchEndOfStep<double>(const double*, const double*, double*, std::size_t, double,
-                                      double, double, const StepEnd&, double*, cudaStream_t);
+                                      const StepEnd&, double*, cudaStream_t);
 template void launchPackViews<float>(const float*, const double*, float*, float*, std::size_t,
                                      cudaStream_t);
 template void launchPackViews<double>(const double*, const double*, float*, float*, std::size_t,

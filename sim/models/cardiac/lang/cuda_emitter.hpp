@@ -6,20 +6,30 @@
 // order, each statement followed by a comment naming its line in the model file. The
 // kernel is self-contained (no #include), so NVRTC compiles it as it is.
 //
+//   struct CfParams {                // the live values, in constant memory
+//       real dt;                     // time step
+//       real amplitude;              // stimulus-bound variable in the region during a pulse
+//       real p[N];                   // the model's parameters, in its order (N >= 1: a model
+//   };                               // without parameters has one unused element)
+//   __constant__ CfParams cf_params;
 //   extern "C" __global__ void cf_step(CfArgs a)
 //   struct CfArgs {
 //       real* y;                     // state s of cell i at y[s * pitch + i]
-//       const real* p;               // parameters, in the model's order
 //       const unsigned char* region; // stimulated cells (1), or null: every cell
 //       int* fail;                   // lowest cell index with a non-finite state (atomicMin)
 //       double t;                    // time at the start of the step
-//       real dt;
-//       real stimulus;               // value of the stimulus-bound variable in the region
 //       unsigned n, pitch;
+//       int pulse;                   // 1: the protocol's pulse is on during this step
 //       const real* lut;             // lookup table (row-major, rows x columns) or unused
 //   };
-// A cell outside the region (or every cell when the model binds no stimulus) evaluates the
+// In the region the stimulus variable is cf_params.amplitude while a.pulse is set, else 0; a
+// cell outside the region (or every cell when the model binds no stimulus) evaluates the
 // stimulus variable's own expression. `real` is float or double.
+//
+// `cf_params` is the library's own __constant__ block: the host finds it with
+// cudaLibraryGetGlobal (GeneratedSource::parameterBlock names it) and writes it with
+// parameterBlock<Real>() before the first launch and after every edit, ordered on the stream
+// (so kernels already queued keep the old values). Each loaded library has its own block.
 //
 // With a lookup plan (model.lookup, lookup_tables.hpp) each tabulated variable is the linear
 // interpolation in `a.lut` (read through __ldg) at the cell's potential instead of its
@@ -43,6 +53,10 @@ struct GeneratedSource {
     // boilerplate. Used to show a compile error with the model line.
     std::vector<int> modelLine;
     std::string kernelName = "cf_step";
+    // The __constant__ CfParams block and its size in `real` values (parameterBlockReals).
+    std::string parameterBlock = "cf_params";
+    std::size_t parameterBlockReals = 0;
+    std::size_t realBytes = sizeof(double);  // sizeof(real): 4 for float, 8 for double
     // The table the kernel reads from CfArgs::lut: absent when it reads none.
     std::optional<LookupPlan> lookup;
     std::size_t lookupRows = 0;  // the table holds lookupRows * lookup->columns.size() reals
@@ -50,18 +64,36 @@ struct GeneratedSource {
 
 GeneratedSource emitCuda(const CheckedModel& model, Precision precision);
 
+// The number of `real` values in the generated CfParams of a model with `parameters`
+// parameters: dt, the amplitude, and max(1, parameters).
+constexpr std::size_t parameterBlockReals(std::size_t parameters) {
+    return 2 + (parameters > 0 ? parameters : 1);
+}
+
+// The bytes of CfParams for one precision: dt, the stimulus amplitude, then `values` (the
+// model's parameters in its order; a 0 in place of none), each converted to Real.
+template <typename Real>
+std::vector<Real> parameterBlock(double dt, double amplitude, const std::vector<double>& values) {
+    std::vector<Real> block;
+    block.reserve(parameterBlockReals(values.size()));
+    block.push_back(static_cast<Real>(dt));
+    block.push_back(static_cast<Real>(amplitude));
+    for (double v : values)
+        block.push_back(static_cast<Real>(v));
+    if (values.empty()) block.push_back(Real(0));
+    return block;
+}
+
 // The host-side mirror of CfArgs for one precision (the generated struct has the same
 // members in the same order; a static_assert in the generated code checks its size).
 template <typename Real>
 struct CfArgs {
     Real* y;
-    const Real* p;
     const unsigned char* region;
     int* fail;
     double t;
-    Real dt;
-    Real stimulus;
     unsigned n, pitch;
+    int pulse;        // 1 while the stimulus pulse is on
     const Real* lut;  // last: aggregate initialisers that stop before it leave it null
 };
 
