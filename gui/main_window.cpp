@@ -668,7 +668,8 @@ void MainWindow::checkTrackedEdits() {
         if (!message.contains("'" + key + "'"))
             message = tr("parameter '%1' = %2 was refused: %3")
                           .arg(key, QString::fromStdString(summarizeValue(edit.value, 60)), reason);
-        if (!message.contains(QString::fromStdString(spec.rangeText())))
+        if ((spec.type == ParamType::Real || spec.type == ParamType::Integer) &&
+            !message.contains(QString::fromStdString(spec.rangeText())))
             message += tr(" (allowed %1)").arg(QString::fromStdString(spec.rangeText()));
         log(Level::Warning, tr("refused: %1").arg(message));
         statusBar()->showMessage(message, 5000);

@@ -299,8 +299,10 @@ QString ParameterPanel::refusalMessage(const ParamSpec& spec, const ParamValue& 
     if (!message.contains(QStringLiteral("'%1'").arg(key)))
         message = tr("parameter '%1' = %2 was refused: %3")
                       .arg(key, qs(summarizeValue(value, kSummaryChars)), message);
+    const bool ranged = spec.type == ParamType::Real || spec.type == ParamType::Integer ||
+                        spec.type == ParamType::Choice;
     const QString range = qs(spec.rangeText());
-    if (!message.contains(range)) message += tr(" (allowed %1)").arg(range);
+    if (ranged && !message.contains(range)) message += tr(" (allowed %1)").arg(range);
     return message;
 }
 
