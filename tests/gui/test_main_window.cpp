@@ -28,6 +28,7 @@
 #include "gui/imgui_overlay.hpp"
 #include "gui/main_window.hpp"
 #include "gui/movie_recorder.hpp"
+#include "gui/parameter_panel.hpp"
 #include "gui/plots_dock.hpp"
 #include "gui/scenario_browser.hpp"
 #include "gui/viewport.hpp"
@@ -399,10 +400,12 @@ private slots:
         QVERIFY(window_->runner()->error() == nullptr);
         for (QSize size : sizes)
             shot("refused-dock", size, [&] {
-                window_->findChild<QScrollArea*>()->ensureWidgetVisible(spin);
+                window_->findChild<QDockWidget*>("logDock")->raise();
+                window_->parameterPanel()->findChild<QScrollArea*>()->ensureWidgetVisible(spin);
                 QTest::qWait(100);
-                QToolTip::showText(spin->mapToGlobal(QPoint(0, spin->height())), spin->toolTip(),
-                                   spin);
+                // Left of the field, so it stays inside the picture.
+                QToolTip::showText(spin->mapToGlobal(QPoint(-360, spin->height())),
+                                   spin->toolTip());
             });
         QToolTip::hideText();
 
@@ -417,7 +420,9 @@ private slots:
                                  10000);
         const double cycle =
             std::get<double>(window_->runner()->parameters().get("protocol.cycle_length"));
+        window_->viewport()->setFocus();  // as a click into the view would
         auto typeCycleLength = [&] {
+            QTest::qWait(300);  // frames at the window's size, so the rectangles are current
             const QRectF r = overlay.lastRects().sliders.at("protocol.cycle_length");
             QTest::mouseClick(window_->viewport(), Qt::LeftButton, Qt::ControlModifier,
                               r.center().toPoint());
@@ -444,6 +449,9 @@ private slots:
                 window_->viewport()->update();
                 QTest::qWait(200);
                 if (overlay.lastError().empty()) typeCycleLength();  // a new size: redraw it
+                // The pointer off the panel, so no slider tooltip covers the message.
+                QTest::mouseMove(window_->viewport(),
+                                 QPoint(20, window_->viewport()->height() - 20));
             });
         window_->move(0, 0);
         window_->resize(1600, 1000);
