@@ -339,6 +339,12 @@ void ImGuiOverlay::runCallbacks() {
     }
 }
 
+void ImGuiOverlay::showRefusal(const std::string& message) {
+    error_ = message;
+    shown_.clear();
+    QMetaObject::invokeMethod(target_, "update", Qt::QueuedConnection);
+}
+
 void ImGuiOverlay::updateCursor() {
     const ImGuiIO& io = ImGui::GetIO();
     const int cursor = io.WantCaptureMouse ? ImGui::GetMouseCursor() : -1;

@@ -130,6 +130,9 @@ public:
     const OverlayRects& lastRects() const { return rects_; }
     // The last message from a throwing callback; empty when the last edit went through.
     const std::string& lastError() const { return error_; }
+    // A refusal that arrived later (the model refused an edit between steps): shown under
+    // the sliders like a callback's exception; the sliders show the state's values again.
+    void showRefusal(const std::string& message);
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;

@@ -254,7 +254,10 @@ bool ImGuiOverlay::drawSlider(const QuickParam& p) {
             shown_.erase(it);
     }
     const std::string id = withUnit(p.label, p.unit) + "##" + p.key;
-    ImGuiSliderFlags flags = ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_NoRoundToFormat;
+    // No ImGuiSliderFlags_AlwaysClamp: a value typed after Ctrl+click outside the range is
+    // reported as typed and refused by the callback (the message shows under the sliders),
+    // never silently clamped. Dragging stays within the range.
+    ImGuiSliderFlags flags = ImGuiSliderFlags_NoRoundToFormat;
     if (p.logarithmic) flags |= ImGuiSliderFlags_Logarithmic;
     const float width = ImGui::GetFontSize() * 10.0f;
     ImGui::SetNextItemWidth(width);

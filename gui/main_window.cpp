@@ -20,6 +20,7 @@
 #include <QTimer>
 #include <QToolBar>
 #include <QUndoStack>
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -54,12 +55,14 @@ MainWindow::MainWindow(const DesktopOptions& options, QWidget* parent)
                                  ? ParamValue(static_cast<std::int64_t>(std::llround(value)))
                                  : ParamValue(value);
         try {
-            runner_->setParameter(key, v);
+            // A value outside the range is refused here (the overlay does not clamp it); the
+            // model may still refuse it later, through the future (poll()).
+            trackEdit(key, v, runner_->setParameter(key, v), EditSource::Quick);
             parameters_->setValue(key, v);  // the dock shows what the quick panel set
             log(Level::Info, tr("%1 = %2").arg(QString::fromStdString(key),
                                                QString::fromStdString(formatValue(v))));
         } catch (const ParameterError& e) {
-            log(Level::Error, QString::fromStdString(e.what()));
+            log(Level::Warning, tr("refused: %1").arg(QString::fromStdString(e.what())));
             throw;  // the overlay shows it under the sliders
         }
     });
@@ -158,9 +161,16 @@ void MainWindow::buildDocks() {
     paramDock->raise();
     modelTextDock_->hide();
     connect(modelText_, &ModelTextEditor::applyRequested, this, &MainWindow::applyModelText);
-    parameters_->setApplyFunction([this](const std::string& key, const ParamValue& v) {
+    // Checked at once (setParameter throws); a refusal from the simulation thread comes
+    // through the future, which the panel keeps and looks at.
+    parameters_->setApplyFunction(
+        [this](const std::string& key, const ParamValue& v) -> std::future<void> {
+            if (!runner_) throw Error("no simulation is loaded");
+            return runner_->setParameter(key, v);
+        });
+    parameters_->setInEffectFunction([this](const std::string& key) -> ParamValue {
         if (!runner_) throw Error("no simulation is loaded");
-        runner_->setParameter(key, v);
+        return runner_->parameters().get(key);
     });
     connect(parameters_, &ParameterPanel::parameterEdited, this,
             [this](const QString& k, const QString& v) {
@@ -172,7 +182,7 @@ void MainWindow::buildDocks() {
                     refreshModelText();
             });
     connect(parameters_, &ParameterPanel::editRejected, this, [this](const QString& m) {
-        log(Level::Warning, m);
+        log(Level::Warning, tr("refused: %1").arg(m));
         statusBar()->showMessage(m, 5000);
     });
     connect(parameters_, &ParameterPanel::pendingResetChanged, this, [this](bool pending) {
@@ -360,6 +370,7 @@ bool MainWindow::openScenario(const QString& path) {
         runner->setViewExchange(exchange);
         stopRecording();  // a movie shows one run
         // The old run stops before the new one is shown (its thread joins here).
+        trackedEdits_.clear();  // the old run's edits
         runner_ = std::move(runner);
         exchange_ = std::move(exchange);
         scenario_.emplace(std::move(sc));
@@ -496,6 +507,7 @@ void MainWindow::poll() {
         checkpointLoading_ = false;
     }
     if (!runner_) return;
+    checkTrackedEdits();
     for (const std::string& note : runner_->takeNotes())
         log(Level::Info, QString::fromStdString(note));
     if (auto error = runner_->error(); error && !errorShown_) {
@@ -599,11 +611,13 @@ void MainWindow::applyModelText(const QString& text) {
     const ModelDescriptor::EditableText& t = scenario_->model->editableText;
     const ParamValue value{text.toStdString()};
     try {
-        runner_->setParameter(t.parameter, value);  // checked here; applied between steps
+        // Checked here; applied between steps, where the model may still refuse it (poll()).
+        trackEdit(t.parameter, value, runner_->setParameter(t.parameter, value),
+                  EditSource::ModelText);
     } catch (const Error& e) {
         modelText_->showError(QString::fromStdString(e.what()),
                               QString::fromStdString(t.parameter));
-        log(Level::Warning, QString::fromStdString(e.what()));
+        log(Level::Warning, tr("refused: %1").arg(QString::fromStdString(e.what())));
         return;
     }
     parameters_->setValue(t.parameter, value);
@@ -622,6 +636,59 @@ void MainWindow::applyModelText(const QString& text) {
     log(Level::Info, tr("%1 applied (%2 lines)")
                          .arg(QString::fromStdString(t.parameter))
                          .arg(text.count('\n') + 1));
+}
+
+void MainWindow::trackEdit(const std::string& key, const ParamValue& value,
+                           std::future<void> result, EditSource source) {
+    if (result.valid()) trackedEdits_.push_back({key, value, std::move(result), source});
+}
+
+void MainWindow::checkTrackedEdits() {
+    for (auto it = trackedEdits_.begin(); it != trackedEdits_.end();) {
+        if (it->result.wait_for(std::chrono::seconds(0)) != std::future_status::ready) {
+            ++it;
+            continue;
+        }
+        TrackedEdit edit = std::move(*it);
+        it = trackedEdits_.erase(it);
+        QString reason;
+        try {
+            edit.result.get();
+        } catch (const std::future_error&) {
+            // the run went away first
+        } catch (const std::exception& e) {
+            reason = QString::fromStdString(e.what());
+        }
+        if (reason.isEmpty() || !runner_) continue;
+        // The model refused it between steps: the value in effect is as before.
+        const ParamSet inEffect = runner_->parameters();
+        const ParamSpec& spec = inEffect.table().at(edit.key);
+        const QString key = QString::fromStdString(edit.key);
+        QString message = reason;
+        if (!message.contains("'" + key + "'"))
+            message = tr("parameter '%1' = %2 was refused: %3")
+                          .arg(key, QString::fromStdString(summarizeValue(edit.value, 60)), reason);
+        if ((spec.type == ParamType::Real || spec.type == ParamType::Integer) &&
+            !message.contains(QString::fromStdString(spec.rangeText())))
+            message += tr(" (allowed %1)").arg(QString::fromStdString(spec.rangeText()));
+        log(Level::Warning, tr("refused: %1").arg(message));
+        statusBar()->showMessage(message, 5000);
+        // Nothing after this edit of the same parameter in flight: show the value in effect.
+        const bool later = std::any_of(trackedEdits_.begin(), trackedEdits_.end(),
+                                       [&](const TrackedEdit& e) { return e.key == edit.key; });
+        if (!later) parameters_->setValue(edit.key, inEffect.get(edit.key));
+        if (edit.source == EditSource::Quick) {
+            viewport_->overlay().showRefusal(message.toStdString());
+        } else if (scenario_) {
+            const ModelDescriptor::EditableText& t = scenario_->model->editableText;
+            if (!later) {  // the text in effect is committed again; what was typed stays
+                const QString typed = modelText_->text();
+                refreshModelText(false);
+                if (modelText_->text() != typed) modelText_->editor()->setPlainText(typed);
+            }
+            modelText_->showError(message, QString::fromStdString(t.parameter));
+        }
+    }
 }
 
 }  // namespace cf::gui

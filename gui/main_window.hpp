@@ -128,6 +128,19 @@ private:
     bool captionEdited_ = false;  // the user's caption wins over the scenario's captions
     QString shownCaption(std::uint64_t step) const;
     void track(const QString& done, std::future<void> result);
+    // Edits from the quick panel and the model-text dock whose futures may still hold a
+    // refusal from the simulation thread (the parameter dock keeps its own).
+    enum class EditSource { Quick, ModelText };
+    struct TrackedEdit {
+        std::string key;
+        ParamValue value;
+        std::future<void> result;
+        EditSource source = EditSource::Quick;
+    };
+    std::vector<TrackedEdit> trackedEdits_;
+    void trackEdit(const std::string& key, const ParamValue& value, std::future<void> result,
+                   EditSource source);
+    void checkTrackedEdits();
     bool errorShown_ = false;
     int errorsLogged_ = 0;
     QString lastError_;

@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "gui/parameter_editors.hpp"
 
+#include <QLineEdit>
 #include <QLocale>
+#include <QStyle>
+#include <QStyleOptionSpinBox>
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <limits>
 
@@ -20,6 +24,27 @@ bool isPowerOfTen(double v) {
     return std::abs(std::abs(v) / std::pow(10.0, decade(v)) - 1.0) < 1e-12;
 }
 
+// QAbstractSpinBox::sizeHint() measured for the parameter's range rather than the box's.
+QSize spinSizeHint(const QAbstractSpinBox& box, const QLineEdit& edit, const QString& minText,
+                   const QString& maxText) {
+    const QFontMetrics fm(box.fontMetrics());
+    int w = 0;
+    for (QString s : {minText, maxText}) {
+        s.truncate(18);
+        w = std::max(w, fm.horizontalAdvance(s + u' '));
+    }
+    w += 2;  // cursor blinking space
+    QStyleOptionSpinBox opt;
+    opt.initFrom(&box);
+    opt.buttonSymbols = box.buttonSymbols();
+    opt.frame = box.hasFrame();
+    opt.subControls = QStyle::SC_SpinBoxFrame | QStyle::SC_SpinBoxEditField;
+    if (box.buttonSymbols() != QAbstractSpinBox::NoButtons)
+        opt.subControls |= QStyle::SC_SpinBoxUp | QStyle::SC_SpinBoxDown;
+    return box.style()->sizeFromContents(QStyle::CT_SpinBox, &opt,
+                                         QSize(w, edit.sizeHint().height()), &box);
+}
+
 }  // namespace
 
 double relativeStep(double value, double fallback) {
@@ -32,6 +57,18 @@ RealSpinBox::RealSpinBox(QWidget* parent) : QDoubleSpinBox(parent) {
     setDecimals(323);
     setKeyboardTracking(false);  // one edit per Enter / focus change, not per keystroke
     setAccelerated(true);
+    setRange(-std::numeric_limits<double>::max(), std::numeric_limits<double>::max());
+}
+
+void RealSpinBox::setParameterRange(double min, double max) {
+    min_ = min;
+    max_ = max;
+    updateGeometry();
+}
+
+QSize RealSpinBox::sizeHint() const {
+    ensurePolished();
+    return spinSizeHint(*this, *lineEdit(), textFromValue(min_), textFromValue(max_));
 }
 
 QString RealSpinBox::textFromValue(double value) const {
@@ -63,31 +100,43 @@ QValidator::State RealSpinBox::validate(QString& text, int& /*pos*/) const {
         }
         return QValidator::Invalid;
     }
-    return (v >= minimum() && v <= maximum()) ? QValidator::Acceptable : QValidator::Intermediate;
+    // Any finite number: one outside the parameter's range is refused by the panel, with
+    // the range, not clamped here.
+    return std::isfinite(v) ? QValidator::Acceptable : QValidator::Invalid;
 }
 
 void RealSpinBox::fixup(QString& input) const {
-    // Out of range on Enter: clamp rather than silently restoring the old value.
-    bool ok = false;
-    const double v = QLocale::c().toDouble(input.trimmed(), &ok);
-    if (ok) input = textFromValue(std::clamp(v, minimum(), maximum()));
+    input = input.trimmed();  // nothing else: an unfinished number ("1e") stays as typed
 }
 
 void RealSpinBox::stepBy(int steps) {
     const double v = value();
-    const double fallback = (maximum() - minimum()) / 100.0;
+    const double fallback = (max_ - min_) / 100.0;
     double step = relativeStep(v, fallback > 0 ? fallback : 1.0);
     // Stepping down from a power of ten lands on the finer grid below it (1 -> 0.99).
     if (steps < 0 && isPowerOfTen(v)) step /= 10.0;
     double next = std::round(v / step + steps) * step;
     next = QLocale::c().toDouble(QLocale::c().toString(next, 'g', 12));  // drop FP noise
-    setValue(std::clamp(next, minimum(), maximum()));
+    // The arrows stay in the range (from a value in it).
+    setValue(std::clamp(next, min_, max_));
     selectAll();
 }
 
 IntegerSpinBox::IntegerSpinBox(QWidget* parent) : QSpinBox(parent) {
     setKeyboardTracking(false);
     setAccelerated(true);
+    setRange(INT_MIN, INT_MAX);
+}
+
+void IntegerSpinBox::setParameterRange(int min, int max) {
+    min_ = min;
+    max_ = max;
+    updateGeometry();
+}
+
+QSize IntegerSpinBox::sizeHint() const {
+    ensurePolished();
+    return spinSizeHint(*this, *lineEdit(), textFromValue(min_), textFromValue(max_));
 }
 
 void IntegerSpinBox::stepBy(int steps) {
@@ -95,8 +144,8 @@ void IntegerSpinBox::stepBy(int steps) {
     double step = std::max(1.0, relativeStep(v, 1.0));
     if (steps < 0 && v > 10 && isPowerOfTen(v)) step /= 10.0;
     const double next = std::round(v / step + steps) * step;
-    setValue(static_cast<int>(
-        std::clamp(next, static_cast<double>(minimum()), static_cast<double>(maximum()))));
+    setValue(
+        static_cast<int>(std::clamp(next, static_cast<double>(min_), static_cast<double>(max_))));
     selectAll();
 }
 

@@ -6,17 +6,24 @@
 // (choices), a text field (text: one line growing with its lines) or a path field with a
 // file chooser (file paths), the unit, an error marker and a reset-to-default button. Every user
 // edit goes through the apply function (the lead's Runner::setParameter) and onto the panel's undo
-// stack; an apply that throws is rejected: the row goes back to its last good value and shows the
-// error. Structural parameters are marked "reset"; while an edit of one is waiting for the next
-// reset the row shows "pending reset" in italics.
+// stack. A value outside the parameter's range is refused, never clamped (the spin boxes take any
+// number). A refused value (out of range, an apply that throws, or one whose future later holds an
+// exception) leaves the row at the value in effect, marked red with the reason and the range, and
+// no undo or history entry claims it. Structural parameters are marked "reset"; while an edit of
+// one is waiting for the next reset the row shows "pending reset" in italics.
 #include <QString>
 #include <QWidget>
 #include <chrono>
+#include <concepts>
+#include <cstdint>
 #include <functional>
+#include <future>
+#include <list>
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "gui/parameter_history.hpp"
@@ -36,8 +43,14 @@ class ParameterPanel : public QWidget {
     Q_OBJECT
 public:
     // Applies one validated value; throws (cf::ParameterError or any std::exception) to
-    // reject it. The panel never calls it re-entrantly.
-    using ApplyFunction = std::function<void(const std::string& key, const ParamValue& value)>;
+    // refuse it at once. The returned future (Runner::setParameter's) may hold a refusal that
+    // comes later, from the thread that applies the value; an invalid (default) future means
+    // "applied, no later refusal". The panel never calls it re-entrantly.
+    using ApplyFunction =
+        std::function<std::future<void>(const std::string& key, const ParamValue& value)>;
+    // The value a parameter has in effect (Runner::parameters()), asked when a refusal arrives
+    // through a future. Without it the value before the refused edit is taken.
+    using InEffectFunction = std::function<ParamValue(const std::string& key)>;
     // While a slider is dragged the apply function runs at most this often (and always
     // with the value where the drag ends).
     static constexpr std::chrono::milliseconds kDragApplyInterval{50};
@@ -47,6 +60,8 @@ public:
     // Text values in undo entries and parameterEdited: one line, cut after this many
     // characters.
     static constexpr std::size_t kSummaryChars = 60;
+    // How often the futures of applies still in flight are looked at.
+    static constexpr std::chrono::milliseconds kPendingPollInterval{20};
 
     explicit ParameterPanel(QWidget* parent = nullptr);
     ~ParameterPanel() override;
@@ -56,6 +71,18 @@ public:
     // `table` must outlive the panel or the next call (model tables are static).
     void setParameters(const ParamTable& table, const ParamSet& values);
     void setApplyFunction(ApplyFunction apply);
+    // A callable returning void: applied or refused at once (no later refusal).
+    template <typename F>
+    requires std::invocable<F&, const std::string&, const ParamValue&> &&
+        std::is_void_v<std::invoke_result_t<F&, const std::string&, const ParamValue&>>
+    void setApplyFunction(F apply) {
+        setApplyFunction(ApplyFunction(
+            [f = std::move(apply)](const std::string& key, const ParamValue& value) mutable {
+                f(key, value);
+                return std::future<void>();
+            }));
+    }
+    void setInEffectFunction(InEffectFunction inEffect);
     // Where relative file paths typed into file-path rows are taken from (the scenario's
     // directory, as in the scenario file); the file chooser opens there. Default: the
     // working directory.
@@ -81,6 +108,10 @@ public:
     std::string historyJson() const { return historyToJson(history_); }
     // The last rejection message of a row ("" when its last edit was accepted).
     QString errorText(const std::string& key) const;
+    // Applies whose future is not ready yet; checkPendingApplies() looks at them now (a timer
+    // does it every kPendingPollInterval while there are any).
+    bool hasPendingApplies() const { return !pendingApplies_.empty(); }
+    void checkPendingApplies();
 
     // The same as typing `value` into the parameter's row and pressing Enter: applied (or
     // rejected, with editRejected), an undo entry, a history entry, parameterEdited. For
@@ -99,7 +130,8 @@ signals:
     // undo, a redo, a reset); not for the rate-limited applies in the middle of a drag,
     // nor for setValue.
     void parameterEdited(const QString& key, const QString& valueText);
-    // An apply threw; `message` is its text (names the parameter and the allowed range).
+    // A value was refused (at once or later, through the apply's future); `message` names the
+    // parameter, the value, the allowed range and the reason.
     void editRejected(const QString& message);
     void pendingResetChanged(bool pending);
 
@@ -126,11 +158,41 @@ private:
     bool applyValue(Row& row, const ParamValue& value, bool reportRejection = true);
     // Undo/redo of a command: the same path as an edit, recorded as Undo/Redo.
     bool applyFromCommand(const std::string& key, const ParamValue& value, ParamEdit::Kind kind,
-                          std::size_t historyIndex);
+                          std::uint64_t entrySerial);
     // Records an applied change and puts it on the undo stack (or under `parent`, a macro).
-    void pushEdit(Row& row, const ParamValue& oldValue, const ParamValue& newValue,
-                  ParamEdit::Kind kind, bool mergeable, QUndoCommand* parent);
+    // Returns the serial of its history entry, which its undo entry holds as a step.
+    std::uint64_t pushEdit(Row& row, const ParamValue& oldValue, const ParamValue& newValue,
+                           ParamEdit::Kind kind, bool mergeable, QUndoCommand* parent);
     void resetRows(const std::vector<Row*>& rows, const QString& text);
+
+    // Applies in flight: what a refusal arriving through the future must take back.
+    struct PendingApply {
+        enum class Via { Edit, Undo, Redo };
+        std::string key;
+        ParamValue oldValue;  // the panel's value before the apply
+        ParamValue value;     // the value applied
+        std::future<void> result;
+        Via via = Via::Edit;
+        std::uint64_t step = 0;     // Edit: the undo entry's step (history serial); 0: none
+        std::uint64_t command = 0;  // Undo/Redo: the entry serial of the command undone/redone
+        std::uint64_t entry = 0;    // Undo/Redo: the history entry the undo/redo made
+        bool undoneBefore = false;  // Undo/Redo: the command's entry's undone flag before
+    };
+    void lateRefusal(PendingApply& applied, const QString& what);
+    void retractStep(const std::string& key, std::uint64_t step, const ParamValue& inEffect);
+    // Undo entries by the serial of their history entry (top-level commands and macro
+    // children) or by one of their steps.
+    EditCommand* commandByEntry(std::uint64_t entrySerial) const;
+    EditCommand* commandByStep(std::uint64_t step) const;
+    int topLevelIndex(const QUndoCommand* command) const;    // -1: not a top-level command
+    int topLevelIndexOf(const QUndoCommand* command) const;  // the command or its macro
+    // Rebuilds the undo stack without `drop` (a command or a macro's child), keeping the
+    // others and the position; nothing is applied.
+    void dropCommand(const QUndoCommand* drop);
+    ParamEdit* historyEntry(std::uint64_t serial);
+    void eraseHistoryEntry(std::uint64_t serial);
+    QString refusalMessage(const ParamSpec& spec, const ParamValue& value,
+                           const QString& reason) const;
 
     void showValue(Row& row);
     void showError(Row& row, const QString& message, bool report);
@@ -141,6 +203,7 @@ private:
 
     const ParamTable* table_ = nullptr;
     ApplyFunction apply_;
+    InEffectFunction inEffect_;
     QString fileBaseDirectory_;
     FilePathEdit::Chooser fileChooser_;
     QUndoStack* undo_ = nullptr;
@@ -153,6 +216,13 @@ private:
     std::map<std::string, ParamValue, std::less<>> current_;
     std::map<std::string, ParamValue, std::less<>> applied_;  // what the model runs with
     std::vector<ParamEdit> history_;
+    std::vector<std::uint64_t> historySerials_;  // one per history_ entry
+    std::uint64_t nextSerial_ = 1;
+    std::list<PendingApply> pendingApplies_;  // in the order applied
+    PendingApply* lastPending_ = nullptr;     // made by the last applyValue, if any
+    QTimer* pendingTimer_ = nullptr;
+    bool silent_ = false;      // undo entries' undo()/redo() apply nothing (rebuilding)
+    bool rebuilding_ = false;  // no merging while the undo stack is rebuilt
     bool pending_ = false;
     bool applying_ = false;
 

@@ -28,6 +28,9 @@ constexpr const char* kPendingTagStyle =
     "QLabel { color: white; background: #d9822b; border-radius: 3px; padding: 0 3px; }";
 constexpr const char* kMarkerStyle =
     "QLabel { color: white; background: #d32f2f; border-radius: 7px; font-weight: bold; }";
+// The red outline of a refused row's editor (only while it is refused: a style sheet changes
+// how the style draws the widget).
+constexpr const char* kRefusedStyle = "%1 { border: 2px solid #d32f2f; border-radius: 3px; }";
 
 // "um^2/s" -> "µm²/s"; dimensionless ("1") shows nothing.
 QString displayUnit(const std::string& unit) {
@@ -70,8 +73,12 @@ void ParameterPanel::setParameters(const ParamTable& table, const ParamSet& valu
     static const ParamTable empty;
     dragTimer_->stop();
     drag_ = Drag{};
+    pendingTimer_->stop();
+    pendingApplies_.clear();  // a new run: what the old one refuses no longer matters
+    lastPending_ = nullptr;
     undo_->clear();
     history_.clear();
+    historySerials_.clear();
     delete content_;
     sections_.clear();
     rows_.clear();
@@ -218,11 +225,11 @@ void ParameterPanel::buildRow(Section& sec, const ParamSpec& spec, int gridRow) 
             QAbstractSpinBox* box = nullptr;
             if (spec.type == ParamType::Real) {
                 r.real = new RealSpinBox(parent);
-                r.real->setRange(spec.min, spec.max);
+                r.real->setParameterRange(spec.min, spec.max);  // arrows; typing is free
                 box = r.real;
             } else {
                 r.integer = new IntegerSpinBox(parent);
-                r.integer->setRange(
+                r.integer->setParameterRange(
                     static_cast<int>(std::clamp<double>(spec.min, INT_MIN, INT_MAX)),
                     static_cast<int>(std::clamp<double>(spec.max, INT_MIN, INT_MAX)));
                 box = r.integer;
@@ -311,6 +318,17 @@ void ParameterPanel::showValue(Row& row) {
         row.tag->setStyleSheet(pending ? kPendingTagStyle : kTagStyle);
     }
     row.reset->setEnabled(v != row.spec->defaultValue);
+    QWidget* outlined = row.path ? static_cast<QWidget*>(row.path->lineEdit()) : row.editor();
+    if (outlined) {
+        const char* type = row.real || row.integer ? "QAbstractSpinBox"
+                           : row.check             ? "QCheckBox"
+                           : row.combo             ? "QComboBox"
+                           : row.text              ? "QPlainTextEdit"
+                                                   : "QLineEdit";
+        const QString style =
+            row.error.isEmpty() ? QString() : QString(kRefusedStyle).arg(QLatin1String(type));
+        if (outlined->styleSheet() != style) outlined->setStyleSheet(style);
+    }
     row.marker->setText(row.error.isEmpty() ? QString() : QStringLiteral("!"));
     row.marker->setStyleSheet(row.error.isEmpty() ? QString() : QString(kMarkerStyle));
     row.marker->setToolTip(row.error);

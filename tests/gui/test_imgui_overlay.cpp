@@ -24,6 +24,7 @@
 #include "render/colormap.hpp"
 #include "render/legend.hpp"
 #include "render/point_cloud.hpp"
+#include "sim/core/params.hpp"
 
 namespace cf::gui {
 namespace {
@@ -374,6 +375,58 @@ TEST_F(ImGuiOverlayTest, ThrowingCallbackIsShownNotThrown) {
     QTest::mouseClick(host_.get(), Qt::LeftButton, {}, at(slider, 0.9));
     settle();
     EXPECT_EQ(host_->overlay.lastError(), "division_rate: 12 is outside [0, 10]");
+}
+
+// Issue 22: a value typed after Ctrl+click outside the slider's range is reported as typed
+// (not clamped to the nearest end, not dropped), so the window can refuse it with the range.
+TEST_F(ImGuiOverlayTest, TypedValueOutsideTheRangeIsReportedNotClamped) {
+    const QRectF slider = host_->overlay.lastRects().sliders.at("cell.division_rate");
+    QTest::mouseClick(host_.get(), Qt::LeftButton, Qt::ControlModifier, at(slider, 0.5));
+    settle();
+    ASSERT_TRUE(host_->overlay.wantsKeyboard());
+    QTest::keyClicks(host_.get(), "-50");
+    settle();
+    QTest::keyClick(host_.get(), Qt::Key_Return);
+    settle();
+    ASSERT_EQ(edits_.size(), 1u);
+    EXPECT_EQ(edits_[0].first, "cell.division_rate");
+    EXPECT_DOUBLE_EQ(edits_[0].second, -50.0);
+}
+
+TEST_F(ImGuiOverlayTest, TypedValueOutsideTheRangeIsRefusedUnderTheSliders) {
+    // The window's callback validates against the declared parameter, as MainWindow does
+    // through Runner::setParameter.
+    struct P {
+        double rate;
+    };
+    ParamTableBuilder<P> b;
+    b.real("cell", "division_rate", &P::rate, 2.0, 0.0, 10.0, "1/h", "Divisions per hour");
+    const ParamTable table = b.build();
+    host_->overlay.onParameterEdited([&](const std::string& key, double value) {
+        validateValue(table.at(key), ParamValue(value));
+        edits_.emplace_back(key, value);
+    });
+    const double quickHeight = host_->overlay.lastRects().quick.height();
+    const QRectF slider = host_->overlay.lastRects().sliders.at("cell.division_rate");
+    QTest::mouseClick(host_.get(), Qt::LeftButton, Qt::ControlModifier, at(slider, 0.5));
+    settle();
+    QTest::keyClicks(host_.get(), "-50");
+    settle();
+    QTest::keyClick(host_.get(), Qt::Key_Return);
+    settle();
+    EXPECT_TRUE(edits_.empty());
+    const std::string& error = host_->overlay.lastError();
+    EXPECT_NE(error.find("cell.division_rate"), std::string::npos) << error;
+    EXPECT_NE(error.find("-50"), std::string::npos) << error;
+    EXPECT_NE(error.find("[0, 10]"), std::string::npos) << error;
+    // The message is drawn under the sliders: the panel grew by its lines.
+    EXPECT_GT(host_->overlay.lastRects().quick.height(), quickHeight);
+
+    // A refusal that comes later (the model refused the edit between steps) shows the same.
+    host_->overlay.showRefusal("parameter 'cell.division_rate' = 7 was refused: not now");
+    settle();
+    EXPECT_EQ(host_->overlay.lastError(),
+              "parameter 'cell.division_rate' = 7 was refused: not now");
 }
 
 TEST_F(ImGuiOverlayTest, ScaleEnlargesTheHud) {

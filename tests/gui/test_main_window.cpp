@@ -8,20 +8,27 @@
 #include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenuBar>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScreen>
+#include <QScrollArea>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QToolTip>
 #include <QtTest>
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <functional>
 
+#include "gui/imgui_overlay.hpp"
 #include "gui/main_window.hpp"
 #include "gui/movie_recorder.hpp"
+#include "gui/parameter_panel.hpp"
 #include "gui/plots_dock.hpp"
 #include "gui/scenario_browser.hpp"
 #include "gui/viewport.hpp"
@@ -334,6 +341,120 @@ private slots:
                                      window_->runner()->backend() == Backend::Cpu,
                                  30000);
         window_->grab().save(QDir::temp().filePath("cellforge-window-cardiac-model.png"), "PNG");
+    }
+
+    // Issue 22: a value outside the range, typed into the dock or the Quick panel, is refused
+    // with the range (never clamped) and the run goes on with the value in effect. With
+    // CELLFORGE_GUI_SHOTS naming a directory, pictures of both refusals at 1280x720 and
+    // 1920x1080 (the whole screen, so the row's tooltip shows; the X screen must be as large).
+    void refusedValuesAreShownAndTheRunGoesOn() {
+        const QString shots = qEnvironmentVariable("CELLFORGE_GUI_SHOTS");
+        const QSize sizes[] = {{1280, 720}, {1920, 1080}};
+        auto shot = [&](const QString& name, QSize size, const std::function<void()>& prepare) {
+            if (shots.isEmpty()) return;
+            QScreen* screen = QGuiApplication::primaryScreen();
+            if (screen->geometry().width() < size.width() ||
+                screen->geometry().height() < size.height())
+                return;
+            window_->move(0, 0);
+            window_->resize(size);
+            QTest::qWait(400);
+            prepare();
+            QTest::qWait(600);
+            const QRect frame = window_->frameGeometry();
+            screen->grabWindow(0, frame.x(), frame.y(), size.width(), size.height())
+                .save(QDir(shots).filePath(
+                          QString("%1_%2x%3.png").arg(name).arg(size.width()).arg(size.height())),
+                      "PNG");
+        };
+
+        // The dock: growth.rate of the spheres welcome scenario, maximum 1e9, typed 5e12.
+        QVERIFY(window_->openScenario(scenarios_ + "/welcome.toml"));
+        QVERIFY(waitForShownStep(0));
+        if (!window_->runner()->isRunning()) window_->action("play")->trigger();
+        auto* dock = window_->findChild<QDockWidget*>("parameterDock");
+        dock->raise();
+        auto* spin = window_->findChild<QDoubleSpinBox*>("spin:growth.rate");
+        QVERIFY(spin != nullptr);
+        const double before = std::get<double>(window_->runner()->parameters().get("growth.rate"));
+        QCOMPARE(spin->value(), before);
+        auto* line = spin->findChild<QLineEdit*>();
+        QVERIFY(line != nullptr);
+        line->setFocus();
+        line->selectAll();
+        QTest::keyClicks(line, "5e12");
+        QTest::keyClick(line, Qt::Key_Return);
+        QCOMPARE(spin->value(), before);  // not 1e+09: refused, back to the value in effect
+        const QString range = QString::fromStdString(
+            window_->runner()->parameters().table().at("growth.rate").rangeText());
+        QVERIFY2(window_->parameterPanel()->errorText("growth.rate").contains(range),
+                 qPrintable(window_->parameterPanel()->errorText("growth.rate")));
+        QVERIFY(spin->toolTip().contains("Rejected"));
+        QVERIFY2(window_->logText().contains(
+                     "warning: refused: parameter 'growth.rate' = 5e+12 is out of range: allowed " +
+                     range),
+                 qPrintable(window_->logText().right(400)));
+        QCOMPARE(std::get<double>(window_->runner()->parameters().get("growth.rate")), before);
+        const std::uint64_t step = window_->runner()->latestFrame()->step;
+        QTRY_VERIFY_WITH_TIMEOUT(window_->runner()->latestFrame()->step > step, 30000);
+        QVERIFY(window_->runner()->error() == nullptr);
+        for (QSize size : sizes)
+            shot("refused-dock", size, [&] {
+                window_->findChild<QDockWidget*>("logDock")->raise();
+                window_->parameterPanel()->findChild<QScrollArea*>()->ensureWidgetVisible(spin);
+                QTest::qWait(100);
+                // Left of the field, so it stays inside the picture.
+                QToolTip::showText(spin->mapToGlobal(QPoint(-360, spin->height())),
+                                   spin->toolTip());
+            });
+        QToolTip::hideText();
+
+        // The Quick panel: protocol.cycle_length of the cardiac model, minimum 0, typed -50
+        // after Ctrl+click (it used to be clamped to 0 and dropped without a word).
+        QVERIFY(window_->openScenario(scenarios_ + "/cardiac-aliev-panfilov.toml"));
+        QVERIFY(waitForShownStep(0));
+        ImGuiOverlay& overlay = window_->viewport()->overlay();
+        overlay.setQuickPanelOpen(true);
+        window_->viewport()->update();
+        QTRY_VERIFY_WITH_TIMEOUT(overlay.lastRects().sliders.count("protocol.cycle_length") == 1,
+                                 10000);
+        const double cycle =
+            std::get<double>(window_->runner()->parameters().get("protocol.cycle_length"));
+        window_->viewport()->setFocus();  // as a click into the view would
+        auto typeCycleLength = [&] {
+            QTest::qWait(300);  // frames at the window's size, so the rectangles are current
+            const QRectF r = overlay.lastRects().sliders.at("protocol.cycle_length");
+            QTest::mouseClick(window_->viewport(), Qt::LeftButton, Qt::ControlModifier,
+                              r.center().toPoint());
+            QTRY_VERIFY_WITH_TIMEOUT(overlay.wantsKeyboard(), 10000);
+            QTest::keyClicks(window_->viewport(), "-50");
+            QTest::qWait(200);
+            QTest::keyClick(window_->viewport(), Qt::Key_Return);
+            QTRY_VERIFY_WITH_TIMEOUT(!overlay.wantsKeyboard(), 10000);
+        };
+        typeCycleLength();
+        QTRY_VERIFY_WITH_TIMEOUT(!overlay.lastError().empty(), 10000);
+        const QString error = QString::fromStdString(overlay.lastError());
+        QVERIFY2(error.contains("protocol.cycle_length") && error.contains("-50") &&
+                     error.contains("[0, 1e+07] ms"),
+                 qPrintable(error));
+        QVERIFY2(window_->logText().contains("warning: refused: parameter 'protocol.cycle_length' "
+                                             "= -50 is out of range"),
+                 qPrintable(window_->logText().right(400)));
+        QCOMPARE(std::get<double>(window_->runner()->parameters().get("protocol.cycle_length")),
+                 cycle);
+        QVERIFY(window_->runner()->error() == nullptr);
+        for (QSize size : sizes)
+            shot("refused-quick", size, [&] {
+                window_->viewport()->update();
+                QTest::qWait(200);
+                if (overlay.lastError().empty()) typeCycleLength();  // a new size: redraw it
+                // The pointer off the panel, so no slider tooltip covers the message.
+                QTest::mouseMove(window_->viewport(),
+                                 QPoint(20, window_->viewport()->height() - 20));
+            });
+        window_->move(0, 0);
+        window_->resize(1600, 1000);
     }
 
     // A broken file is reported (log + message) and the current run stays.

@@ -257,10 +257,13 @@ TEST_F(ParameterPanelTest, RejectedValueRevertsTheWidgetAndReportsTheMessage) {
     EXPECT_TRUE(spin->toolTip().contains("Rejected"));
     EXPECT_TRUE(panel.editHistory().empty());
 
-    // Any std::exception is a rejection too.
+    // Any std::exception is a rejection too; a message that does not name the parameter,
+    // the value and the range gets them.
     integer("system.substeps")->setValue(13);
     ASSERT_EQ(rejected.count(), 2);
-    EXPECT_EQ(rejected[1][0].toString(), "13 substeps are unlucky");
+    EXPECT_EQ(rejected[1][0].toString(),
+              "parameter 'system.substeps' = 13 was refused: 13 substeps are unlucky "
+              "(allowed [1, 16])");
     EXPECT_EQ(integer("system.substeps")->value(), 4);
 
     // A good value clears the marker.

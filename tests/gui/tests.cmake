@@ -29,9 +29,10 @@ endfunction()
 cellforge_add_gui_test(test_gui_window XVFB SOURCES gui/test_main_window.cpp)
 
 # The parameter dock (GoogleTest with its own QApplication): generated rows, apply/reject,
-# undo/redo, slider drags, resets, search; text and file-path rows against a real Runner.
+# undo/redo, slider drags, resets, search; text and file-path rows against a real Runner;
+# refusals (out of range, late through the apply's future).
 add_executable(test_gui_parameter_panel gui/test_parameter_panel.cpp
-               gui/test_parameter_panel_text.cpp)
+               gui/test_parameter_panel_text.cpp gui/test_parameter_panel_refusal.cpp)
 target_link_libraries(test_gui_parameter_panel PRIVATE cellforge_gui Qt6::Test GTest::gtest)
 target_include_directories(test_gui_parameter_panel PRIVATE ${PROJECT_SOURCE_DIR})
 cellforge_warnings(test_gui_parameter_panel)
