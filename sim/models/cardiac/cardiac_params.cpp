@@ -73,7 +73,8 @@ const ParamTable& parameterTable() {
         b.real("protocol", "cycle_length", &P::cycleLength, 0.0, 0.0, 1e7, "ms",
                "Time between stimuli (0: a single stimulus). A train needs protocol.beats "
                "above 1 (or 0, no limit): with the default beats = 1 only the first pulse "
-               "comes, whatever the cycle length",
+               "comes, whatever the cycle length. A live edit re-times the train from "
+               "protocol.start; the beat metrics keep the windows of the last reset",
                L);
         b.real("protocol", "duration", &P::duration, 1.0, 0.0, 1e4, "ms", "Length of a pulse", L);
         b.real("protocol", "amplitude", &P::amplitude, -50.0, -1e4, 1e4, "A/F",

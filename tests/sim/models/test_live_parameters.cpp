@@ -118,7 +118,7 @@ std::vector<ModelCase> cases() {
          2,
          4,
          {{"fluid.iterations", {"3", "2"}}, {"filaments.advection_order", {"2"}}},
-         {{"output.profile_y", "which row the host copies for the flow-profile view"}},
+         {},
          {{"fluid.P0", "a Lagrange multiplier: by design no effect on the flow (its description)"},
           {"time.dt", "used with time.dt_mode = fixed; this case runs the CFL step"},
           {"time.growth_limit",
