@@ -207,7 +207,8 @@ public:
 private:
     // pulseOn and inStimulusRegion of cardiac_model.cpp on cf_protocol: the same expressions
     // in the same order, in double, each operation rounded on its own (the _rn intrinsics are
-    // never contracted into fused multiply-adds; --use_fast_math changes float only).
+    // never contracted into fused multiply-adds, which --use_fast_math's --fmad=true would
+    // allow; its other effects are on float only).
     void protocolFunctions() {
         const std::string& p = out_.protocolBlock;
         line("// Whether the stimulus is on at t: cardiac_model.cpp's pulseOn, in double, every");
