@@ -261,6 +261,28 @@ bool inStimulusRegion(const CardiacParams& p, int i, int j, int k) {
     return false;
 }
 
+// The generated kernel spells the regions as these numbers (cuda_emitter.cpp).
+static_assert(static_cast<int>(StimulusRegion::LeftEdge) == 0 &&
+              static_cast<int>(StimulusRegion::Corner) == 1 &&
+              static_cast<int>(StimulusRegion::Centre) == 2 &&
+              static_cast<int>(StimulusRegion::All) == 3);
+
+CfProtocol protocolBlock(const CardiacParams& p) {
+    CfProtocol b{};
+    b.start = p.start;
+    b.cycleLength = p.cycleLength;
+    b.duration = p.duration;
+    b.regionSize = p.regionSize;
+    b.dx = p.dx;
+    b.beats = p.beats;
+    b.region = p.region;
+    b.nx = p.nx;
+    b.ny = p.ny;
+    b.nz = p.nz;
+    b.unused = 0;
+    return b;
+}
+
 std::vector<unsigned char> stimulusRegionMask(const CardiacParams& p,
                                               const std::vector<unsigned char>& tissue) {
     std::vector<unsigned char> mask(static_cast<std::size_t>(p.nx) * p.ny * p.nz);

@@ -58,6 +58,11 @@ TissueState carryStates(const CheckedModel& from, const TissueState& state, cons
 bool pulseOn(const CardiacParams& p, double t);
 // Whether node (i, j, k) lies in the stimulated region.
 bool inStimulusRegion(const CardiacParams& p, int i, int j, int k);
+struct CfProtocol;
+// The protocol of `p` (and the grid the region test needs) as the generated kernel's
+// constant block cf_protocol holds it (cuda_emitter.hpp): the kernel evaluates pulseOn and
+// inStimulusRegion from it.
+CfProtocol protocolBlock(const CardiacParams& p);
 // 1 for every tissue node (x fastest) in the stimulated region, else 0; rebuilt when the
 // protocol changes, read by every step. `tissue`: tissueMask (empty: every node).
 std::vector<unsigned char> stimulusRegionMask(const CardiacParams& p,

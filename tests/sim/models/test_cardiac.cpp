@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "sim/models/cardiac/cardiac_model.hpp"
+#include "sim/models/cardiac/lang/cuda_emitter.hpp"
 #include "tests/support/backends.hpp"
 #include "tests/support/model_fixture.hpp"
 
@@ -422,11 +423,28 @@ INSTANTIATE_TEST_SUITE_P(AllBackends, CardiacTest, testing::ValuesIn(cardiacBack
 // over 4000 steps of 0.02 ms (a wave part way across): double: the same arithmetic but for libm's
 // last bits, so V within 1e-9 mV and activation times within 1e-9 ms; float: 0.5 mV and
 // 0.05 ms (float rounding, amplified in the upstroke where V changes by ~10 mV per step).
+// Three protocols, each in both precisions: one pulse at the left edge (the defaults); a
+// train of two pulses 30 ms apart in the corner; a train of two 25 ms apart in the centre.
+// The kernel decides pulse and region from its constant block, the CPU from pulseOn and
+// inStimulusRegion; the region sizes put node centres exactly on the region's edge (corner:
+// x = 1.5 mm; centre: 0.875 mm from the centre at 5.875, 3.875 mm), where the 1e-9 mm slack
+// decides, and the pulse edges fall on step times up to the clock's rounding.
 TEST(CardiacCuda, TissueMatchesTheCpuReference) {
     CF_REQUIRE_BACKEND(Backend::Cuda);
-    for (const char* precision : {"double", "float"}) {
+    const std::vector<std::vector<const char*>> protocols = {
+        {},
+        {"protocol.region=corner", "protocol.region_size=1.5", "protocol.start=0.5",
+         "protocol.cycle_length=30", "protocol.duration=2", "protocol.beats=2"},
+        {"protocol.region=centre", "protocol.region_size=0.875", "protocol.start=1",
+         "protocol.cycle_length=25", "protocol.duration=1", "protocol.beats=2"},
+    };
+    for (std::size_t run = 0; run < 2 * protocols.size(); ++run) {
+        const char* precision = run % 2 == 0 ? "double" : "float";
+        const std::vector<const char*>& protocol = protocols[run / 2];
         ParamSet ps{cardiac::descriptor().parameters()};
         for (const char* a : {"tissue.nx=48", "tissue.ny=32", "tissue.diffusion_long=0.3"})
+            ps.setFromAssignment(a);
+        for (const char* a : protocol)
             ps.setFromAssignment(a);
         ps.setFromAssignment(std::string("model.precision=") + precision);
         auto cpu = cardiac::descriptor().create(Backend::Cpu);
@@ -448,12 +466,14 @@ TEST(CardiacCuda, TissueMatchesTheCpuReference) {
                 da = std::max(da, std::fabs(ac[k] - ag[k]));
             }
         }
-        std::printf("%s: %zu nodes activated, max |dV| %.3g mV, max |dt_act| %.3g ms\n", precision,
-                    activated, dv, da);
+        std::printf(
+            "%s, protocol %zu: %zu nodes activated, max |dV| %.3g mV, max |dt_act| %.3g "
+            "ms\n",
+            precision, run / 2, activated, dv, da);
         const bool dbl = std::string(precision) == "double";
         EXPECT_GT(activated, 100u);
-        EXPECT_LE(dv, dbl ? 1e-9 : 0.5) << precision;
-        EXPECT_LE(da, dbl ? 1e-9 : 0.05) << precision;
+        EXPECT_LE(dv, dbl ? 1e-9 : 0.5) << precision << ", protocol " << run / 2;
+        EXPECT_LE(da, dbl ? 1e-9 : 0.05) << precision << ", protocol " << run / 2;
     }
 }
 
@@ -496,9 +516,10 @@ TEST(CardiacCuda, EditedModelCompilesWhileTheOldOneRuns) {
 // The constant blocks as deviceParameterBlock() reads them back (double precision): TissueLive
 // (coeff x, y, z [1/ms], diffusion sub-step h [ms], dt [ms], threshold [mV]), then the
 // generated kernel's CfParams (dt, stimulus amplitude, the model's parameters: k, a, eps0, mu1,
-// mu2, tscale). An edit is there once applied; two instances stepped in turn keep their own
-// values; a model text edit fills the new kernel's block before it runs; a model without
-// parameters has a block of dt, amplitude and one unused value.
+// mu2, tscale), then its CfProtocol (the last 64 bytes: start, cycle length, duration, region
+// size, dx; beats, region, nx, ny, nz, 0). An edit is there once applied; two instances stepped
+// in turn keep their own values; a model text edit fills the new kernel's blocks before it
+// runs; a model without parameters has a block of dt, amplitude and one unused value.
 TEST(CardiacCuda, LiveEditsReachTheConstantBlocks) {
     CF_REQUIRE_BACKEND(Backend::Cuda);
     auto doubles = [](const std::vector<std::uint8_t>& bytes) {
@@ -506,14 +527,40 @@ TEST(CardiacCuda, LiveEditsReachTheConstantBlocks) {
         std::memcpy(out.data(), bytes.data(), out.size() * sizeof(double));
         return out;
     };
+    auto protocolOf = [](const std::vector<std::uint8_t>& bytes) {
+        cardiac::CfProtocol p{};
+        if (bytes.size() < sizeof p) {
+            ADD_FAILURE() << "no protocol block in " << bytes.size() << " bytes";
+            return p;
+        }
+        std::memcpy(&p, bytes.data() + bytes.size() - sizeof p, sizeof p);
+        return p;
+    };
+    auto expectProtocol = [](const cardiac::CfProtocol& p, double start, double cycleLength,
+                             double duration, double regionSize, int beats,
+                             cardiac::StimulusRegion region) {
+        EXPECT_EQ(p.start, start);
+        EXPECT_EQ(p.cycleLength, cycleLength);
+        EXPECT_EQ(p.duration, duration);
+        EXPECT_EQ(p.regionSize, regionSize);
+        EXPECT_EQ(p.dx, 0.25);
+        EXPECT_EQ(p.beats, beats);
+        EXPECT_EQ(p.region, static_cast<std::int32_t>(region));
+        EXPECT_EQ(p.nx, 20);
+        EXPECT_EQ(p.ny, 10);
+        EXPECT_EQ(p.nz, 1);
+        EXPECT_EQ(p.unused, 0);
+    };
     ParamSet ps{cardiac::descriptor().parameters()};
     for (const char* a : {"tissue.nx=20", "tissue.ny=10", "tissue.dx=0.25",
                           "tissue.diffusion_long=0.1", "tissue.diffusion_trans=0.05"})
         ps.setFromAssignment(a);
     auto m = cardiac::descriptor().create(Backend::Cuda);
     m->reset(ps, 1);
-    std::vector<double> b = doubles(m->deviceParameterBlock());
-    ASSERT_EQ(b.size(), 6u + 8u);
+    std::vector<std::uint8_t> bytes = m->deviceParameterBlock();
+    std::vector<double> b = doubles(bytes);
+    ASSERT_EQ(bytes.size(), 6u * 8 + 8u * 8 + sizeof(cardiac::CfProtocol));
+    expectProtocol(protocolOf(bytes), 1.0, 0.0, 1.0, 1.0, 1, cardiac::StimulusRegion::LeftEdge);
     const double dx2 = 0.25 * 0.25;
     EXPECT_EQ(b[0], 0.1 / dx2);
     EXPECT_EQ(b[1], 0.05 / dx2);
@@ -521,20 +568,30 @@ TEST(CardiacCuda, LiveEditsReachTheConstantBlocks) {
     EXPECT_EQ(b[3], 0.02) << "one diffusion sub-step";
     EXPECT_EQ(b[4], 0.02);
     EXPECT_EQ(b[5], 0.0);
-    EXPECT_EQ((std::vector<double>(b.begin() + 6, b.end())),
+    EXPECT_EQ((std::vector<double>(b.begin() + 6, b.begin() + 14)),
               (std::vector<double>{0.02, -50.0, 8.0, 0.15, 0.002, 0.2, 0.3, 12.9}));
     for (const char* a : {"time.dt=0.01", "tissue.fibre_axis=y", "activation.threshold=-30",
-                          "protocol.amplitude=-70", "model.parameters=k = 6; mu2 = 0.25"})
+                          "protocol.amplitude=-70", "model.parameters=k = 6; mu2 = 0.25",
+                          "protocol.start=3", "protocol.region=corner"})
         ps.setFromAssignment(a);
     m->setLiveParameters(ps);
-    b = doubles(m->deviceParameterBlock());
+    bytes = m->deviceParameterBlock();
+    b = doubles(bytes);
+    expectProtocol(protocolOf(bytes), 3.0, 0.0, 1.0, 1.0, 1, cardiac::StimulusRegion::Corner);
     EXPECT_EQ(b[0], 0.05 / dx2);
     EXPECT_EQ(b[1], 0.1 / dx2);
     EXPECT_EQ(b[3], 0.01);
     EXPECT_EQ(b[4], 0.01);
     EXPECT_EQ(b[5], -30.0);
-    EXPECT_EQ((std::vector<double>(b.begin() + 6, b.end())),
+    EXPECT_EQ((std::vector<double>(b.begin() + 6, b.begin() + 14)),
               (std::vector<double>{0.01, -70.0, 6.0, 0.15, 0.002, 0.2, 0.25, 12.9}));
+    // The rest of the protocol: a train.
+    for (const char* a : {"protocol.cycle_length=400", "protocol.duration=2", "protocol.beats=3",
+                          "protocol.region=centre", "protocol.region_size=0.5"})
+        ps.setFromAssignment(a);
+    m->setLiveParameters(ps);
+    expectProtocol(protocolOf(m->deviceParameterBlock()), 3.0, 400.0, 2.0, 0.5, 3,
+                   cardiac::StimulusRegion::Centre);
     // Another instance with its own values, stepped in turn.
     ParamSet other = ps;
     other.setFromAssignment("time.dt=0.005");
@@ -547,6 +604,11 @@ TEST(CardiacCuda, LiveEditsReachTheConstantBlocks) {
     EXPECT_EQ(doubles(m->deviceParameterBlock())[5], -30.0);
     EXPECT_EQ(doubles(n->deviceParameterBlock())[5], -10.0);
     EXPECT_EQ(doubles(m->deviceParameterBlock())[4], 0.01);
+    EXPECT_EQ(protocolOf(n->deviceParameterBlock()).start, 3.0);
+    other.setFromAssignment("protocol.start=7");
+    n->setLiveParameters(other);
+    EXPECT_EQ(protocolOf(n->deviceParameterBlock()).start, 7.0);
+    EXPECT_EQ(protocolOf(m->deviceParameterBlock()).start, 3.0) << "each kernel its own block";
     EXPECT_NEAR(m->time(), 0.4, 1e-12);
     EXPECT_NEAR(n->time(), 0.1, 1e-12);
     // A new model text: its kernel's block holds the values in effect when it takes over.
@@ -556,9 +618,11 @@ TEST(CardiacCuda, LiveEditsReachTheConstantBlocks) {
     m->setLiveParameters(ps);
     m->applyPendingEdits();
     m->advance(5);
-    b = doubles(m->deviceParameterBlock());
-    EXPECT_EQ((std::vector<double>(b.begin() + 6, b.end())),
+    bytes = m->deviceParameterBlock();
+    b = doubles(bytes);
+    EXPECT_EQ((std::vector<double>(b.begin() + 6, b.begin() + 14)),
               (std::vector<double>{0.01, -70.0, 6.0, 0.15, 0.002, 0.2, 0.25, 12.9}));
+    expectProtocol(protocolOf(bytes), 3.0, 400.0, 2.0, 0.5, 3, cardiac::StimulusRegion::Centre);
     EXPECT_NE(m->snapshot().find("cell.w_block"), nullptr);
     // No parameters: dt, amplitude and one unused value.
     ParamSet bare{cardiac::descriptor().parameters()};
@@ -571,9 +635,12 @@ TEST(CardiacCuda, LiveEditsReachTheConstantBlocks) {
     auto z = cardiac::descriptor().create(Backend::Cuda);
     z->reset(bare, 1);
     z->advance(100);  // 2 ms: the stimulus (1 to 2 ms, -50 A/F) drove V up
-    b = doubles(z->deviceParameterBlock());
-    EXPECT_EQ((std::vector<double>(b.begin() + 6, b.end())),
+    bytes = z->deviceParameterBlock();
+    ASSERT_EQ(bytes.size(), 6u * 8 + 3u * 8 + sizeof(cardiac::CfProtocol));
+    b = doubles(bytes);
+    EXPECT_EQ((std::vector<double>(b.begin() + 6, b.begin() + 9)),
               (std::vector<double>{0.02, -50.0, 0.0}));
+    EXPECT_EQ(protocolOf(bytes).nx, 8);
     EXPECT_GT(z->snapshot().at("cell.V").as<double>()[0], -79.0);
 }
 

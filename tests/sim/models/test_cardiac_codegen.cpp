@@ -96,7 +96,8 @@ dot(V) = -(V + 80 [mV]) / 10 [ms] - i_stim
             << g.code;
         EXPECT_NE(g.code.find("const real v_cell_a = cf_params.p[1];"), std::string::npos);
         EXPECT_NE(g.code.find("const real cf_dt = cf_params.dt;"), std::string::npos);
-        EXPECT_NE(g.code.find("a.pulse != 0 ? cf_params.amplitude : (real)0"), std::string::npos);
+        EXPECT_NE(g.code.find("cf_pulse_on(a.t) ? cf_params.amplitude : (real)0"),
+                  std::string::npos);
         EXPECT_EQ(g.code.find("a.p["), std::string::npos) << "no parameter read from global memory";
         EXPECT_EQ(g.code.find("a.dt"), std::string::npos);
         EXPECT_EQ(g.code.find("a.stimulus"), std::string::npos);
@@ -125,6 +126,104 @@ dot(V) = -(V + 80 [mV]) / 10 [ms] - i_stim
             const std::string elf(cubin.image.begin(), cubin.image.end());
             EXPECT_NE(elf.find(std::string("cf_params") + '\0'), std::string::npos)
                 << "the symbol cudaLibraryGetGlobal finds";
+        }
+    }
+}
+
+// The stimulus protocol is the generated source's second __constant__ block (CfProtocol
+// cf_protocol, 64 bytes of fixed layout in either precision): the kernel decides per thread
+// whether the pulse is on at a.t and whether its node is in the region, with the CPU's
+// arithmetic in double and no contraction into fused multiply-adds; the host passes no pulse
+// flag and no region mask, only the tissue's shape (tissue.mesh). A model that binds no
+// stimulus still has the block (the host writes both blocks of every kernel).
+TEST(CardiacCodegen, StimulusProtocolIsAConstantBlock) {
+    const CheckedModel m = compileModel(kModel, "test_cell.cfm");
+    const char* noStimulus = R"(model quiet
+[cell]
+param tau = 10 [ms]
+state V = -80 [mV] bind potential
+dot(V) = -(V + 80 [mV]) / tau
+)";
+    const CheckedModel quiet = compileModel(noStimulus, "quiet.cfm");
+    ASSERT_LT(quiet.stimulus, 0);
+    for (Precision p : {Precision::Float, Precision::Double}) {
+        const GeneratedSource g = emitCuda(m, p);
+        EXPECT_EQ(g.protocolBlock, "cf_protocol");
+        EXPECT_NE(g.code.find("__constant__ CfProtocol cf_protocol;"), std::string::npos) << g.code;
+        EXPECT_NE(g.code.find("static_assert(sizeof(CfProtocol) == 64,"), std::string::npos);
+        EXPECT_NE(g.code.find("    double start;"), std::string::npos);
+        EXPECT_NE(g.code.find("    int nx, ny, nz;"), std::string::npos);
+        EXPECT_NE(g.code.find("const bool cf_stimulated = (a.tissue == nullptr || a.tissue[i] "
+                              "!= 0) && cf_in_region(i);"),
+                  std::string::npos)
+            << g.code;
+        EXPECT_EQ(g.code.find("a.pulse"), std::string::npos) << "no pulse flag from the host";
+        EXPECT_EQ(g.code.find("a.region"), std::string::npos) << "no region mask from the host";
+        EXPECT_EQ(g.code.find("int pulse"), std::string::npos);
+        // pulseOn and inStimulusRegion, in double, each operation rounded on its own.
+        const std::size_t from = g.code.find("__device__ inline bool cf_pulse_on(double t)");
+        const std::size_t to = g.code.find("extern \"C\" __global__");
+        ASSERT_NE(from, std::string::npos) << g.code;
+        ASSERT_LT(from, to);
+        const std::string protocol = g.code.substr(from, to - from);
+        EXPECT_EQ(protocol.find("float"), std::string::npos) << protocol;
+        EXPECT_EQ(protocol.find("real"), std::string::npos) << protocol;
+        // Products of doubles through __dmul_rn: the one '*' is the grid's nx * ny (unsigned).
+        EXPECT_EQ(protocol.find(" * "), protocol.find("(nx * ny)") + 3) << protocol;
+        EXPECT_EQ(protocol.find(" * ", protocol.find(" * ") + 1), std::string::npos) << protocol;
+        EXPECT_NE(protocol.find("k = floor(__ddiv_rn(since, cf_protocol.cycleLength));"),
+                  std::string::npos)
+            << protocol;
+        EXPECT_NE(protocol.find("since = __dsub_rn(since, __dmul_rn(k, cf_protocol.cycleLength));"),
+                  std::string::npos);
+        EXPECT_NE(protocol.find("const double s = __dadd_rn(cf_protocol.regionSize, 1e-9);"),
+                  std::string::npos);
+        EXPECT_NE(protocol.find("fabs(__dsub_rn(x, cx)) <= s"), std::string::npos);
+        const GeneratedSource q = emitCuda(quiet, p);
+        EXPECT_NE(q.code.find("__constant__ CfProtocol cf_protocol;"), std::string::npos);
+        EXPECT_EQ(q.code.find("cf_pulse_on"), std::string::npos);
+    }
+    // The host's block mirrors the protocol and the grid.
+    ParamSet ps{descriptor().parameters()};
+    for (const char* a :
+         {"tissue.nx=7", "tissue.ny=5", "tissue.nz=3", "tissue.dx=0.25", "protocol.start=2.5",
+          "protocol.cycle_length=300", "protocol.duration=2", "protocol.beats=4",
+          "protocol.region=centre", "protocol.region_size=0.75"})
+        ps.setFromAssignment(a);
+    const CfProtocol b = protocolBlock(checkedParams(ps));
+    EXPECT_EQ(b.start, 2.5);
+    EXPECT_EQ(b.cycleLength, 300.0);
+    EXPECT_EQ(b.duration, 2.0);
+    EXPECT_EQ(b.regionSize, 0.75);
+    EXPECT_EQ(b.dx, 0.25);
+    EXPECT_EQ(b.beats, 4);
+    EXPECT_EQ(b.region, static_cast<std::int32_t>(StimulusRegion::Centre));
+    EXPECT_EQ(b.nx, 7);
+    EXPECT_EQ(b.ny, 5);
+    EXPECT_EQ(b.nz, 3);
+    EXPECT_EQ(b.unused, 0);
+    EXPECT_EQ(sizeof(CfArgs<float>), sizeof(CfArgs<double>));
+    if (!nvrtcAvailable()) GTEST_SKIP() << "NVRTC unavailable: " << nvrtcStatus();
+    for (const CheckedModel* model : {&m, &quiet}) {
+        for (Precision p : {Precision::Float, Precision::Double}) {
+            for (bool fastMath : {false, true}) {
+                const GeneratedSource g = emitCuda(*model, p);
+                const CompiledKernel ptx =
+                    compileKernel(g, model->name + ".cu", "compute_90", fastMath);
+                const std::string text(ptx.image.begin(), ptx.image.end());
+                EXPECT_NE(text.find(".const .align 8 .b8 cf_protocol[64]"), std::string::npos)
+                    << model->name << "\n"
+                    << text.substr(0, 2000);
+                if (model == &m) {
+                    // The protocol's division stays IEEE double, also with --use_fast_math.
+                    EXPECT_NE(text.find("div.rn.f64"), std::string::npos) << model->name;
+                }
+                const CompiledKernel cubin =
+                    compileKernel(g, model->name + ".cu", "sm_90", fastMath);
+                const std::string elf(cubin.image.begin(), cubin.image.end());
+                EXPECT_NE(elf.find(std::string("cf_protocol") + '\0'), std::string::npos)
+                    << "the symbol cudaLibraryGetGlobal finds";
+            }
         }
     }
 }
@@ -247,8 +346,26 @@ TEST(CardiacCodegen, CompileErrorShowsTheGeneratedAndTheModelLine) {
 }
 
 #if CELLFORGE_HAVE_CUDA
-// 256 cells, every second one stimulated for 1 ms; 3000 steps of 0.01 ms on the CPU
-// interpreter and the generated kernel.
+// The protocol parameters of a one-row grid of n nodes: one pulse of `duration` ms from
+// `start`, every node in the region (tests that choose the stimulated cells with the tissue
+// mask); dx 0.1 mm.
+CardiacParams singlePulse(unsigned n, double start, double duration) {
+    CardiacParams p{};
+    p.start = start;
+    p.cycleLength = 0.0;
+    p.duration = duration;
+    p.beats = 1;
+    p.region = static_cast<std::int32_t>(StimulusRegion::All);
+    p.regionSize = 1.0;
+    p.nx = static_cast<std::int32_t>(n);
+    p.ny = 1;
+    p.nz = 1;
+    p.dx = 0.1;
+    return p;
+}
+
+// 256 cells, every second one stimulated (the tissue mask) for 1 ms; 3000 steps of 0.01 ms on
+// the CPU interpreter and the generated kernel.
 template <typename Real>
 double maxDifferenceAgainstCpu(Precision precision) {
     const CheckedModel m = compileModel(kModel, "test_cell.cfm");
@@ -258,7 +375,7 @@ double maxDifferenceAgainstCpu(Precision precision) {
     std::vector<double> y0 = cpu.initialStates();
     std::vector<std::vector<double>> ref(n, y0);
     std::vector<Real> host(states * pitch);
-    std::vector<unsigned char> region(n);
+    std::vector<unsigned char> region(n);  // the tissue: the other cells are never stimulated
     for (unsigned i = 0; i < n; ++i) {
         region[i] = i % 2 == 0 ? 1 : 0;
         ref[i][0] = -80.0 + 0.01 * i;  // slightly different starts
@@ -271,11 +388,12 @@ double maxDifferenceAgainstCpu(Precision precision) {
     CellKernel kernel(emitCuda(m, precision), "test_cell.cu");
     EXPECT_EQ(kernel.parameterBytes(), 4 * sizeof(Real));
     kernel.setParameters(parameterBlock<Real>(dt, amplitude, {8.0, 0.15}), nullptr);
+    const CardiacParams protocol = singlePulse(n, 0.0, 1.0);
+    kernel.setProtocol(protocolBlock(protocol), nullptr);
     for (int step = 0; step < 3000; ++step) {
         const double t = step * dt;
-        const bool on = t < 1.0;
-        CfArgs<Real> args{y.data(), reg.data(), fail.data(), t,
-                          n,        pitch,      on ? 1 : 0,  nullptr};  // no lookup tables
+        const bool on = pulseOn(protocol, t);
+        CfArgs<Real> args{y.data(), reg.data(), fail.data(), t, n, pitch, nullptr};  // no tables
         kernel.launch(args, nullptr);
         for (unsigned i = 0; i < n; ++i) {
             const double stim = on && region[i] != 0 ? amplitude : 0.0;
@@ -321,17 +439,16 @@ TEST(CardiacCuda, TenTusscherKernelFollowsTheInterpreter) {
             kernel.setParameters(parameterBlock<double>(0.01, -52.0, params), nullptr);
         else
             kernel.setParameters(parameterBlock<float>(0.01, -52.0, params), nullptr);
+        const CardiacParams protocol = singlePulse(n, 1.0, 1.0);
+        kernel.setProtocol(protocolBlock(protocol), nullptr);
         for (int step = 0; step < 2000; ++step) {
             const double t = step * 0.01;
-            const bool on = t >= 1.0 && t < 2.0;
-            const double stim = on ? -52.0 : 0.0;
+            const double stim = pulseOn(protocol, t) ? -52.0 : 0.0;
             if (dbl)
-                kernel.launch(CfArgs<double>{yd.data(), nullptr, fail.data(), t, n, pitch,
-                                             on ? 1 : 0, nullptr},
+                kernel.launch(CfArgs<double>{yd.data(), nullptr, fail.data(), t, n, pitch, nullptr},
                               nullptr);
             else
-                kernel.launch(CfArgs<float>{yf.data(), nullptr, fail.data(), t, n, pitch,
-                                            on ? 1 : 0, nullptr},
+                kernel.launch(CfArgs<float>{yf.data(), nullptr, fail.data(), t, n, pitch, nullptr},
                               nullptr);
             for (unsigned i = 0; i < n; ++i)
                 cpu.step(ref[i], t, 0.01, &stim);
@@ -360,6 +477,103 @@ TEST(CardiacCuda, GeneratedKernelStepsCellsAsTheInterpreter) {
     std::printf("max |V_cuda - V_cpu| after 3000 steps: double %.3g mV, float %.3g mV\n", d, f);
     EXPECT_LE(d, 1e-9);
     EXPECT_LE(f, 0.05);
+}
+
+// The kernel's own pulse and region tests against the CPU's pulseOn and inStimulusRegion,
+// exactly: a model whose potential counts the steps its cell was stimulated (dot(V) =
+// -i_stim, amplitude -1 A/F, dt 1 ms, forward Euler: +1 per stimulated step, exact in
+// either precision), on a 7 x 5 x 3 grid with one node outside the tissue, over 400
+// launches at times k * 0.1 ms (computed as the multiplication rounds it), so that pulse
+// edges at multiples of 0.1 ms fall within rounding of a step's time and floor(since /
+// cycle_length) sits on integers. Every region (node centres exactly on the region's edge
+// included), trains with and without a beat limit, a single pulse, a pulse of length 0. In
+// float (compiled with --use_fast_math) the kernel's stimulus tests are still double.
+TEST(CardiacCuda, KernelStimulatesTheNodesAndStepsTheCpuDoes) {
+    CF_REQUIRE_BACKEND(Backend::Cuda);
+    const CheckedModel m = compileModel(R"(model counter
+[cell]
+state V = 0 [mV] bind potential
+i_stim = 0 [A/F] bind stimulus
+dot(V) = -i_stim
+)",
+                                        "counter.cfm");
+    const unsigned nx = 7, ny = 5, nz = 3, n = nx * ny * nz, pitch = 128;
+    std::vector<unsigned char> tissue(n, 1);
+    tissue[8] = 0;  // node (1, 1, 0), in the corner region
+    cuda::DeviceBuffer<unsigned char> tissueOnDevice(tissue);
+    struct Case {
+        int region;
+        double start, cycleLength, duration, regionSize;
+        int beats;
+    };
+    const Case cases[] = {
+        {0, 1.3, 0.0, 2.0, 0.5, 1}, {1, 1.3, 0.7, 0.3, 0.5, 2},  {2, 0.0, 0.3, 0.1, 0.25, 0},
+        {2, 1.3, 1.1, 0.2, 0.5, 3}, {3, 0.7, 0.0, 0.0, 1.0, 1},  {1, 2.0, 0.9, 0.9, 0.25, 5},
+        {0, 0.1, 0.3, 0.2, 0.0, 0}, {2, 1.0, 0.0, 30.0, 0.3, 1},
+    };
+    for (Precision precision : {Precision::Double, Precision::Float}) {
+        CellKernel kernel(emitCuda(m, precision), "counter.cu", precision == Precision::Float);
+        const bool dbl = precision == Precision::Double;
+        for (const Case& c : cases) {
+            CardiacParams p{};
+            p.start = c.start;
+            p.cycleLength = c.cycleLength;
+            p.duration = c.duration;
+            p.beats = c.beats;
+            p.region = c.region;
+            p.regionSize = c.regionSize;
+            p.nx = nx;
+            p.ny = ny;
+            p.nz = nz;
+            p.dx = 0.25;
+            cuda::DeviceBuffer<double> yd(std::vector<double>(pitch, 0.0));
+            cuda::DeviceBuffer<float> yf(std::vector<float>(pitch, 0.0f));
+            cuda::DeviceBuffer<int> fail(std::vector<int>{static_cast<int>(n)});
+            if (dbl)
+                kernel.setParameters(parameterBlock<double>(1.0, -1.0, {}), nullptr);
+            else
+                kernel.setParameters(parameterBlock<float>(1.0, -1.0, {}), nullptr);
+            kernel.setProtocol(protocolBlock(p), nullptr);
+            std::vector<double> expected(n, 0.0);
+            for (int step = 0; step < 400; ++step) {
+                const double t = step * 0.1;
+                if (dbl)
+                    kernel.launch(CfArgs<double>{yd.data(), tissueOnDevice.data(), fail.data(), t,
+                                                 n, pitch, nullptr},
+                                  nullptr);
+                else
+                    kernel.launch(CfArgs<float>{yf.data(), tissueOnDevice.data(), fail.data(), t, n,
+                                                pitch, nullptr},
+                                  nullptr);
+                if (!pulseOn(p, t)) continue;
+                std::size_t node = 0;
+                for (int k = 0; k < p.nz; ++k)
+                    for (int j = 0; j < p.ny; ++j)
+                        for (int i = 0; i < p.nx; ++i, ++node)
+                            if (tissue[node] != 0 && inStimulusRegion(p, i, j, k))
+                                expected[node] += 1.0;
+            }
+            std::vector<double> got(n);
+            if (dbl) {
+                const std::vector<double> out = yd.toHost();
+                std::copy(out.begin(), out.begin() + n, got.begin());
+            } else {
+                const std::vector<float> out = yf.toHost();
+                std::copy(out.begin(), out.begin() + n, got.begin());
+            }
+            double stimulated = 0.0;
+            for (unsigned node = 0; node < n; ++node) {
+                EXPECT_EQ(got[node], expected[node])
+                    << (dbl ? "double" : "float") << ", region " << c.region << ", start "
+                    << c.start << ", cycle " << c.cycleLength << ", node " << node;
+                stimulated += expected[node];
+            }
+            EXPECT_EQ(got[8], 0.0) << "outside the tissue";
+            if (c.duration > 0.0) {
+                EXPECT_GT(stimulated, 0.0) << "region " << c.region;
+            }
+        }
+    }
 }
 #endif
 

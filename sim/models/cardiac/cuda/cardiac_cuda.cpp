@@ -5,11 +5,13 @@
 // precision `model.precision` names. Nothing is read back while stepping; a non-finite
 // state is found through a device flag read once per advance().
 //
-// Live parameters are in constant memory: the generated kernel's own block (CfParams: dt,
-// the stimulus amplitude and the model's parameters, in the kernel's precision; one per
-// loaded library, cuda_emitter.hpp) and tissue_kernels.cu's TissueLive (diffusion, dt,
-// activation threshold; one per process, bound per instance). Both are written with
-// asynchronous copies on the model's stream, so kernels already queued keep the old values.
+// Live parameters are in constant memory: the generated kernel's own blocks (CfParams: dt,
+// the stimulus amplitude and the model's parameters, in the kernel's precision; CfProtocol:
+// the stimulus protocol, from which each thread decides whether the pulse is on and its node
+// is in the region; one pair per loaded library, cuda_emitter.hpp) and tissue_kernels.cu's
+// TissueLive (diffusion, dt, activation threshold; one per process, bound per instance). All
+// are written with asynchronous copies on the model's stream, so kernels already queued keep
+// the old values. The tissue's shape (tissue.mesh, structural) is a mask in global memory.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -51,13 +53,13 @@ public:
     virtual BatchEnd finishBatch(std::size_t steps) = 0;
     virtual std::vector<double> activation() = 0;
     // The live values of `p` with the model's parameter `values` (the kernel's constant
-    // block, the lookup table built from them) and the stimulated nodes. Computes everything
-    // on the host first: an exception before the first copy leaves the device as it was.
-    // Required before the first step (the kernel refuses to launch before).
-    virtual void setLive(const CardiacParams& p, const std::vector<double>& values,
-                         const std::vector<unsigned char>& region) = 0;
-    // The kernel's constant block as the device holds it after the queued work (waits).
+    // blocks: CfParams and the stimulus protocol; the lookup table built from the values).
+    // Computes everything on the host first: an exception before the first copy leaves the
+    // device as it was. Required before the first step (the kernel refuses to launch before).
+    virtual void setLive(const CardiacParams& p, const std::vector<double>& values) = 0;
+    // The kernel's constant blocks as the device holds them after the queued work (waits).
     virtual std::vector<std::uint8_t> parameterBlock() = 0;
+    virtual std::vector<std::uint8_t> protocolBlock() = 0;
     virtual void setTissue(const std::vector<unsigned char>& tissue) = 0;  // empty: all
     // One step from t; `live` is what TissueLive holds (bound by the caller), `substeps` its
     // diffusion sub-steps.
@@ -83,7 +85,6 @@ public:
         vA_.resize(nodes_);
         vB_.resize(nodes_);
         activation_.resize(nodes_);
-        region_.resize(nodes_);
         fail_.resize(1);
         failStep_.resize(1);
         viewV_.resize(nodes_);
@@ -147,9 +148,9 @@ public:
         return {{host.begin(), host.end()}, static_cast<std::size_t>(cell), when};
     }
 
-    void setLive(const CardiacParams& p, const std::vector<double>& values,
-                 const std::vector<unsigned char>& region) override {
+    void setLive(const CardiacParams& p, const std::vector<double>& values) override {
         const std::vector<Real> block = cardiac::parameterBlock<Real>(p.dt, p.amplitude, values);
+        const CfProtocol protocol = cardiac::protocolBlock(p);
         std::vector<Real> lut;
         if (model_) {
             // Lookup tables over V depend on the parameters: built on the host (the CPU
@@ -157,17 +158,19 @@ public:
             const std::vector<double> table = buildTable(*model_, *model_->lookup, values);
             lut.assign(table.begin(), table.end());
         }
-        if (region.size() != nodes_) throw Error("cardiac: a stimulus region of the wrong size");
+        if (block.size() * sizeof(Real) != kernel_.parameterBytes())
+            throw Error("cardiac: a parameter block of the wrong size");
         // Ordered on the stream: the steps queued before keep the old values.
         kernel_.setParameters(block, stream_);
+        kernel_.setProtocol(protocol, stream_);
         if (model_) {
             lut_.resize(lut.size());
             lut_.copyFromHost(lut, stream_);
         }
-        region_.copyFromHost(region, stream_);
     }
 
     std::vector<std::uint8_t> parameterBlock() override { return kernel_.readParameters(stream_); }
+    std::vector<std::uint8_t> protocolBlock() override { return kernel_.readProtocol(stream_); }
 
     void setTissue(const std::vector<unsigned char>& tissue) override {
         hasTissue_ = !tissue.empty();
@@ -182,15 +185,14 @@ public:
         Real* v = y_.data() + potential_ * pitch_;
         CF_CUDA_CHECK(cudaMemcpyAsync(vBefore_.data(), v, nodes_ * sizeof(Real),
                                       cudaMemcpyDeviceToDevice, stream_));
-        // The protocol's timing in double on the host, as the CPU evaluates it; the amplitude
-        // is in the kernel's constant block.
+        // The kernel decides from its protocol block whether the pulse is on at t and which
+        // nodes it stimulates (with the CPU's arithmetic); here only the tissue's shape.
         const CfArgs<Real> args{y_.data(),
-                                region_.data(),
+                                hasTissue_ ? tissue_.data() : nullptr,
                                 fail_.data(),
                                 t,
                                 static_cast<unsigned>(nodes_),
                                 static_cast<unsigned>(pitch_),
-                                pulseOn(p, t) ? 1 : 0,
                                 model_ ? lut_.data() : nullptr};
         kernel_.launch(args, stream_);
         diffuse(p, live, substeps, v);
@@ -243,7 +245,7 @@ private:
     std::shared_ptr<const CheckedModel> model_;  // with a lookup plan only: the table's terms
     DeviceBuffer<Real> y_, vBefore_, vA_, vB_, lut_;
     DeviceBuffer<double> activation_;
-    DeviceBuffer<unsigned char> region_, tissue_;
+    DeviceBuffer<unsigned char> tissue_;  // tissueMask (tissue.mesh); unused without one
     bool hasTissue_ = false;
     DeviceBuffer<int> fail_;
     DeviceBuffer<long long> failStep_;
@@ -301,7 +303,7 @@ public:
         s.activation.assign(nodes, kNotActivated);
         gpu->upload(s);
         gpu->setTissue(tissue);
-        gpu->setLive(p, program->parameters(), stimulusRegionMask(p, tissue));
+        gpu->setLive(p, program->parameters());
         cuda::uploadTissueLive(plan.live, this, stream_);
         inEffect_.emplace(std::move(inEffect));
         p_ = std::move(p);
@@ -382,7 +384,6 @@ public:
             next.viewStates = p_.viewStates;
         }
         tracePoints(next);
-        const std::vector<unsigned char> region = stimulusRegionMask(next, tissue_);
         const TissuePlan plan = tissuePlan(next);
         retired_.reserve(retired_.size() + 1);
         std::future<void> compiled;
@@ -397,7 +398,7 @@ public:
             });
         }
         // The device: ordered on the stream, after the steps already queued.
-        gpu_->setLive(next, values, region);
+        gpu_->setLive(next, values);
         cuda::uploadTissueLive(plan.live, this, stream_);
         // The host: nothing below throws.
         if (startReload) {
@@ -484,13 +485,17 @@ public:
     // The constant memory as the device holds it after the queued work: the bytes of
     // tissue_kernels.cu's TissueLive (bound to this instance first), then the running
     // kernel's CfParams (parameterBlockReals values of the kernel's precision: dt, the
-    // stimulus amplitude, the model's parameters in its order).
+    // stimulus amplitude, the model's parameters in its order), then its CfProtocol (64
+    // bytes: start, cycle length, duration, region size, dx as doubles; beats, region, nx, ny,
+    // nz and a 0 as int32s).
     std::vector<std::uint8_t> deviceParameterBlock() override {
         if (!gpu_) return {};
         cuda::bindTissueLive(live_, this, stream_);
         std::vector<std::uint8_t> out = bytesOf(cuda::downloadTissueLive(stream_));
         const std::vector<std::uint8_t> block = gpu_->parameterBlock();
         out.insert(out.end(), block.begin(), block.end());
+        const std::vector<std::uint8_t> protocol = gpu_->protocolBlock();
+        out.insert(out.end(), protocol.begin(), protocol.end());
         return out;
     }
 
@@ -532,14 +537,14 @@ private:
         next.parameterValues = reload.params.parameterValues;
         next.viewStates = reload.params.viewStates;
         reload.program->parameters() = std::move(reload.values);
-        // The new library's constant block is written before its first launch (setLive).
+        // The new library's constant blocks are written before its first launch (setLive).
         std::unique_ptr<TissueGpuBase> gpu = makeGpu(reload.program->model(), next, nodes_);
         TissueState now = carryStates(program_->model(), gpu_->download(), reload.program->model());
         now.step = step_;
         now.time = time_;
         gpu->upload(now);
         gpu->setTissue(tissue_);
-        gpu->setLive(next, reload.program->parameters(), stimulusRegionMask(next, tissue_));
+        gpu->setLive(next, reload.program->parameters());
         program_ = std::move(reload.program);
         gpu_ = std::move(gpu);
         p_ = std::move(next);

@@ -23,12 +23,22 @@ CellKernel::CellKernel(const GeneratedSource& source, const std::string& name, b
     CF_CUDA_CHECK(cudaLibraryLoadData(&library_, compiled.image.data(), nullptr, nullptr, 0,
                                       nullptr, nullptr, 0));
     cudaError_t got = cudaLibraryGetKernel(&kernel_, library_, source.kernelName.c_str());
-    // The constant block: a device address valid until the library is unloaded.
+    // The constant blocks: device addresses valid until the library is unloaded.
     if (got == cudaSuccess)
         got = cudaLibraryGetGlobal(&block_, &blockBytes_, library_, source.parameterBlock.c_str());
+    std::size_t protocolBytes = 0;
+    if (got == cudaSuccess)
+        got = cudaLibraryGetGlobal(&protocol_, &protocolBytes, library_,
+                                   source.protocolBlock.c_str());
     if (got != cudaSuccess) {
         release();
         CF_CUDA_CHECK(got);
+    }
+    if (protocolBytes != sizeof(CfProtocol)) {
+        release();
+        throw Error(name_ + ": the constant block '" + source.protocolBlock + "' holds " +
+                    std::to_string(protocolBytes) + " bytes, expected " +
+                    std::to_string(sizeof(CfProtocol)));
     }
     const std::size_t expected = source.parameterBlockReals * source.realBytes;
     if (blockBytes_ != expected) {
@@ -49,6 +59,8 @@ CellKernel::CellKernel(CellKernel&& other) noexcept
       block_(std::exchange(other.block_, nullptr)),
       blockBytes_(std::exchange(other.blockBytes_, 0)),
       blockWritten_(std::exchange(other.blockWritten_, false)),
+      protocol_(std::exchange(other.protocol_, nullptr)),
+      protocolWritten_(std::exchange(other.protocolWritten_, false)),
       name_(std::move(other.name_)) {}
 
 CellKernel& CellKernel::operator=(CellKernel&& other) noexcept {
@@ -59,6 +71,8 @@ CellKernel& CellKernel::operator=(CellKernel&& other) noexcept {
         block_ = std::exchange(other.block_, nullptr);
         blockBytes_ = std::exchange(other.blockBytes_, 0);
         blockWritten_ = std::exchange(other.blockWritten_, false);
+        protocol_ = std::exchange(other.protocol_, nullptr);
+        protocolWritten_ = std::exchange(other.protocolWritten_, false);
         name_ = std::move(other.name_);
     }
     return *this;
@@ -71,6 +85,8 @@ void CellKernel::release() noexcept {
     block_ = nullptr;
     blockBytes_ = 0;
     blockWritten_ = false;
+    protocol_ = nullptr;
+    protocolWritten_ = false;
 }
 
 void CellKernel::setParameterBytes(const void* data, std::size_t bytes, cudaStream_t stream) {
@@ -91,10 +107,29 @@ std::vector<std::uint8_t> CellKernel::readParameters(cudaStream_t stream) const 
     return out;
 }
 
+void CellKernel::setProtocol(const CfProtocol& protocol, cudaStream_t stream) {
+    if (protocol_ == nullptr) throw Error(name_ + ": no kernel loaded");
+    // Pageable host memory: the copy has read `protocol` when the call returns.
+    CF_CUDA_CHECK(
+        cudaMemcpyAsync(protocol_, &protocol, sizeof protocol, cudaMemcpyHostToDevice, stream));
+    protocolWritten_ = true;
+}
+
+std::vector<std::uint8_t> CellKernel::readProtocol(cudaStream_t stream) const {
+    std::vector<std::uint8_t> out(sizeof(CfProtocol));
+    if (protocol_ == nullptr) return out;
+    CF_CUDA_CHECK(
+        cudaMemcpyAsync(out.data(), protocol_, out.size(), cudaMemcpyDeviceToHost, stream));
+    CF_CUDA_CHECK(cudaStreamSynchronize(stream));
+    return out;
+}
+
 void CellKernel::launchRaw(const void* args, unsigned n, cudaStream_t stream) const {
     if (n == 0) return;
     if (!blockWritten_)
         throw Error(name_ + ": launched before its parameter block (cf_params) was written");
+    if (!protocolWritten_)
+        throw Error(name_ + ": launched before its protocol block (cf_protocol) was written");
     void* params[] = {const_cast<void*>(args)};
     const dim3 block(128);
     const dim3 grid((n + block.x - 1) / block.x);

@@ -3,9 +3,9 @@
 // A generated cell-model kernel loaded on the device (docs/design/cardiac.md section 4.2):
 // the NVRTC image goes through cudaLibraryLoadData / cudaLibraryGetKernel and launches with
 // cudaLaunchKernel, all runtime API, so the binary never links the driver library. The
-// library's __constant__ parameter block (CfParams, cuda_emitter.hpp) is found with
-// cudaLibraryGetGlobal at load and written with cudaMemcpyAsync on the caller's stream; it
-// lives as long as the library, and each CellKernel has its own. Host compiled; only in CUDA
+// library's __constant__ blocks (CfParams and CfProtocol, cuda_emitter.hpp) are found with
+// cudaLibraryGetGlobal at load and written with cudaMemcpyAsync on the caller's stream; they
+// live as long as the library, and each CellKernel has its own. Host compiled; only in CUDA
 // builds.
 #include <cstddef>
 #include <cstdint>
@@ -49,8 +49,13 @@ public:
     void setParameterBytes(const void* data, std::size_t bytes, cudaStream_t stream);
     // The parameter block as the device holds it after the work queued on `stream` (waits).
     std::vector<std::uint8_t> readParameters(cudaStream_t stream) const;
+    // Writes the protocol block (cf_protocol), ordered on `stream` as setParameters. Required
+    // before the first launch.
+    void setProtocol(const CfProtocol& protocol, cudaStream_t stream);
+    // The protocol block as the device holds it after the work queued on `stream` (waits).
+    std::vector<std::uint8_t> readProtocol(cudaStream_t stream) const;
     // One step of `args.n` cells on `stream` (CfArgs of the kernel's precision). Throws Error
-    // when the parameter block was never written.
+    // when the parameter block or the protocol block was never written.
     template <typename Real>
     void launch(const CfArgs<Real>& args, cudaStream_t stream) const {
         launchRaw(&args, args.n, stream);
@@ -65,6 +70,8 @@ private:
     void* block_ = nullptr;  // the library's CfParams (device address; valid while loaded)
     std::size_t blockBytes_ = 0;
     bool blockWritten_ = false;
+    void* protocol_ = nullptr;  // the library's CfProtocol (device address; valid while loaded)
+    bool protocolWritten_ = false;
     std::string name_;
 };
 

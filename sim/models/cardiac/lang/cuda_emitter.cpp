@@ -54,13 +54,33 @@ public:
         line("static_assert(sizeof(CfParams) == " + std::to_string(reals) +
              " * sizeof(real), \"CfParams must match the host's layout\");");
         line("__constant__ CfParams " + out_.parameterBlock + ";");
+        // The stimulus protocol in a second constant block of fixed layout (CfProtocol).
+        line(
+            "// The stimulus protocol, in constant memory: written by the host "
+            "(cudaLibraryGetGlobal \"" +
+            out_.protocolBlock + "\") before the first launch and after each edit.");
+        line("struct CfProtocol {");
+        line("    double start;        // ms: the first pulse");
+        line("    double cycleLength;  // ms between pulses (0: a single pulse)");
+        line("    double duration;     // ms: the length of a pulse");
+        line("    double regionSize;   // mm");
+        line("    double dx;           // mm: node spacing");
+        line("    int beats;           // pulses (0: no limit)");
+        line("    int region;          // 0 left edge, 1 corner, 2 centre, 3 all");
+        line(
+            "    int nx, ny, nz;      // the grid: cell i is node (i % nx, i / nx % ny, "
+            "i / (nx ny))");
+        line("    int unused;");
+        line("};");
+        line("static_assert(sizeof(CfProtocol) == " + std::to_string(sizeof(CfProtocol)) +
+             ", \"CfProtocol must match the host's layout\");");
+        line("__constant__ CfProtocol " + out_.protocolBlock + ";");
         line("struct CfArgs {");
         line("    real* y;");
-        line("    const unsigned char* region;");
+        line("    const unsigned char* tissue;");
         line("    int* fail;");
         line("    double t;");
         line("    unsigned n, pitch;");
-        line("    int pulse;");
         line("    const real* lut;");
         line("};");
         line("static_assert(sizeof(CfArgs) == " + std::to_string(argsSize) +
@@ -71,6 +91,7 @@ public:
              "(z) < (real)1e-4 ? (real)1 + z * ((real)0.5 + z * " +
              "((real)1 / (real)6)) : " + fn("expm1") + "(z) / z;");
         line("}");
+        if (m_.stimulus >= 0) protocolFunctions();
         const bool tables = m_.lookup && !m_.lookup->columns.empty();
         if (tables) {
             out_.lookup = m_.lookup;
@@ -99,8 +120,10 @@ public:
                      " = a.y[" + std::to_string(s) + "u * a.pitch + i];",
                  m_.vars[static_cast<std::size_t>(m_.states[s].var)].pos.line);
         if (m_.stimulus >= 0) {
-            line("    const bool cf_stimulated = a.region == nullptr || a.region[i] != 0;");
-            line("    const real cf_stimulus = a.pulse != 0 ? " + out_.parameterBlock +
+            line(
+                "    const bool cf_stimulated = (a.tissue == nullptr || a.tissue[i] != 0) && "
+                "cf_in_region(i);");
+            line("    const real cf_stimulus = cf_pulse_on(a.t) ? " + out_.parameterBlock +
                  ".amplitude : (real)0;");
         }
         // Common subexpressions of the slopes: the derivative of a defined variable is one
@@ -182,6 +205,57 @@ public:
     }
 
 private:
+    // pulseOn and inStimulusRegion of cardiac_model.cpp on cf_protocol: the same expressions
+    // in the same order, in double, each operation rounded on its own (the _rn intrinsics are
+    // never contracted into fused multiply-adds, which --use_fast_math's --fmad=true would
+    // allow; its other effects are on float only).
+    void protocolFunctions() {
+        const std::string& p = out_.protocolBlock;
+        line("// Whether the stimulus is on at t: cardiac_model.cpp's pulseOn, in double, every");
+        line("// operation rounded on its own (no fused multiply-add), as the CPU computes it.");
+        line("__device__ inline bool cf_pulse_on(double t) {");
+        line("    if (t < " + p + ".start || " + p + ".duration <= 0.0) return false;");
+        line("    double k = 0.0, since = __dsub_rn(t, " + p + ".start);");
+        line("    if (" + p + ".cycleLength > 0.0) {");
+        line("        k = floor(__ddiv_rn(since, " + p + ".cycleLength));");
+        line("        since = __dsub_rn(since, __dmul_rn(k, " + p + ".cycleLength));");
+        line("    } else if (since >= " + p + ".duration) {");
+        line("        return false;");
+        line("    }");
+        line("    if (" + p + ".beats > 0 && k >= (double)" + p + ".beats) return false;");
+        line("    return since < " + p + ".duration;");
+        line("}");
+        line("// Whether cell (node) n lies in the stimulated region: cardiac_model.cpp's");
+        line("// inStimulusRegion, the same way.");
+        line("__device__ inline bool cf_in_region(unsigned n) {");
+        line("    const unsigned nx = (unsigned)" + p + ".nx, ny = (unsigned)" + p + ".ny;");
+        line("    const int i = (int)(n % nx), j = (int)(n / nx % ny), k = (int)(n / (nx * ny));");
+        line("    const double dx = " + p + ".dx;");
+        line("    const double x = __dmul_rn((double)i, dx), y = __dmul_rn((double)j, dx),");
+        line("                 z = __dmul_rn((double)k, dx);");
+        line("    const double s = __dadd_rn(" + p + ".regionSize, 1e-9);");
+        line("    switch (" + p + ".region) {");
+        line("        case 0:  // left edge");
+        line("            return x <= s;");
+        line("        case 1:  // corner");
+        line("            return x <= s && y <= s && z <= s;");
+        line("        case 2: {  // centre");
+        line("            const double cx = __dmul_rn(__dmul_rn(0.5, (double)(" + p +
+             ".nx - 1)), dx);");
+        line("            const double cy = __dmul_rn(__dmul_rn(0.5, (double)(" + p +
+             ".ny - 1)), dx);");
+        line("            const double cz = __dmul_rn(__dmul_rn(0.5, (double)(" + p +
+             ".nz - 1)), dx);");
+        line("            return fabs(__dsub_rn(x, cx)) <= s && fabs(__dsub_rn(y, cy)) <= s &&");
+        line("                   fabs(__dsub_rn(z, cz)) <= s;");
+        line("        }");
+        line("        case 3:  // all");
+        line("            return true;");
+        line("    }");
+        line("    return false;");
+        line("}");
+    }
+
     void line(const std::string& text, int modelLine = 0) {
         out_.code += text;
         out_.code += '\n';

@@ -12,24 +12,30 @@
 //       real p[N];                   // the model's parameters, in its order (N >= 1: a model
 //   };                               // without parameters has one unused element)
 //   __constant__ CfParams cf_params;
+//   struct CfProtocol { ... };       // the stimulus protocol (CfProtocol below), in double
+//   __constant__ CfProtocol cf_protocol;
 //   extern "C" __global__ void cf_step(CfArgs a)
 //   struct CfArgs {
 //       real* y;                     // state s of cell i at y[s * pitch + i]
-//       const unsigned char* region; // stimulated cells (1), or null: every cell
+//       const unsigned char* tissue; // tissue nodes (1; tissue.mesh), or null: every node
 //       int* fail;                   // lowest cell index with a non-finite state (atomicMin)
 //       double t;                    // time at the start of the step
 //       unsigned n, pitch;
-//       int pulse;                   // 1: the protocol's pulse is on during this step
 //       const real* lut;             // lookup table (row-major, rows x columns) or unused
 //   };
-// In the region the stimulus variable is cf_params.amplitude while a.pulse is set, else 0; a
-// cell outside the region (or every cell when the model binds no stimulus) evaluates the
-// stimulus variable's own expression. `real` is float or double.
+// Cell i is node i of the grid (x fastest: i = x + nx (y + ny z)). A tissue node in the
+// protocol's region (inStimulusRegion) has the stimulus variable cf_params.amplitude while the
+// pulse is on at a.t (pulseOn), else 0; any other cell (or every cell when the model binds no
+// stimulus) evaluates the stimulus variable's own expression. Both tests are evaluated per
+// thread from cf_protocol with the CPU's arithmetic, in double, every product and sum rounded
+// on its own (__dmul_rn and friends: no contraction into fused multiply-adds), so the CPU and
+// the kernel stimulate the same nodes at the same steps. `real` is float or double.
 //
-// `cf_params` is the library's own __constant__ block: the host finds it with
-// cudaLibraryGetGlobal (GeneratedSource::parameterBlock names it) and writes it with
-// parameterBlock<Real>() before the first launch and after every edit, ordered on the stream
-// (so kernels already queued keep the old values). Each loaded library has its own block.
+// `cf_params` and `cf_protocol` are the library's own __constant__ blocks: the host finds them
+// with cudaLibraryGetGlobal (GeneratedSource::parameterBlock and ::protocolBlock name them)
+// and writes them with parameterBlock<Real>() and a CfProtocol before the first launch and
+// after every edit, ordered on the stream (so kernels already queued keep the old values).
+// Each loaded library has its own blocks.
 //
 // With a lookup plan (model.lookup, lookup_tables.hpp) each tabulated variable is the linear
 // interpolation in `a.lut` (read through __ldg) at the cell's potential instead of its
@@ -37,6 +43,7 @@
 // `real` (lookupRows * columns values) and rebuilds it whenever a parameter changes. Without
 // a plan `lut` is never read (may be null).
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -57,6 +64,8 @@ struct GeneratedSource {
     std::string parameterBlock = "cf_params";
     std::size_t parameterBlockReals = 0;
     std::size_t realBytes = sizeof(double);  // sizeof(real): 4 for float, 8 for double
+    // The __constant__ CfProtocol block (sizeof(CfProtocol) bytes in either precision).
+    std::string protocolBlock = "cf_protocol";
     // The table the kernel reads from CfArgs::lut: absent when it reads none.
     std::optional<LookupPlan> lookup;
     std::size_t lookupRows = 0;  // the table holds lookupRows * lookup->columns.size() reals
@@ -84,16 +93,36 @@ std::vector<Real> parameterBlock(double dt, double amplitude, const std::vector<
     return block;
 }
 
+// The stimulus protocol as the generated kernel's second constant block holds it: the same
+// members in the same order in the generated struct (a static_assert there checks its size),
+// doubles then 32-bit integers, no implicit padding. The live protocol values (protocol.*)
+// and what the region test needs of the grid (structural). Every byte is a member, so the
+// block's bytes are a function of the values.
+struct CfProtocol {
+    double start;             // ms: the first pulse
+    double cycleLength;       // ms between pulses (0: a single pulse)
+    double duration;          // ms: the length of a pulse
+    double regionSize;        // mm
+    double dx;                // mm: node spacing (structural)
+    std::int32_t beats;       // pulses (0: no limit)
+    std::int32_t region;      // StimulusRegion
+    std::int32_t nx, ny, nz;  // the grid (structural)
+    std::int32_t unused;      // 0: pads the block to a multiple of 8 bytes
+};
+static_assert(sizeof(CfProtocol) == 64, "CfProtocol: 5 doubles and 6 int32s, no padding");
+static_assert(offsetof(CfProtocol, dx) == 32 && offsetof(CfProtocol, beats) == 40 &&
+                  offsetof(CfProtocol, unused) == 60,
+              "CfProtocol's layout is the generated struct's");
+
 // The host-side mirror of CfArgs for one precision (the generated struct has the same
 // members in the same order; a static_assert in the generated code checks its size).
 template <typename Real>
 struct CfArgs {
     Real* y;
-    const unsigned char* region;
+    const unsigned char* tissue;  // tissue nodes (tissueMask), or null: every node
     int* fail;
     double t;
     unsigned n, pitch;
-    int pulse;        // 1 while the stimulus pulse is on
     const Real* lut;  // last: aggregate initialisers that stop before it leave it null
 };
 
