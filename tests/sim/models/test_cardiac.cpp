@@ -427,7 +427,7 @@ INSTANTIATE_TEST_SUITE_P(AllBackends, CardiacTest, testing::ValuesIn(cardiacBack
 // train of two pulses 30 ms apart in the corner; a train of two 25 ms apart in the centre.
 // The kernel decides pulse and region from its constant block, the CPU from pulseOn and
 // inStimulusRegion; the region sizes put node centres exactly on the region's edge (corner:
-// x = 1.5 mm; centre: 0.875 mm from the centre at 5.875, 3.875 mm), where the 1e-9 mm slack
+// x = 1.5 mm; centre: 1.375 mm from the centre at 5.875, 3.875 mm), where the 1e-9 mm slack
 // decides, and the pulse edges fall on step times up to the clock's rounding.
 TEST(CardiacCuda, TissueMatchesTheCpuReference) {
     CF_REQUIRE_BACKEND(Backend::Cuda);
@@ -435,8 +435,8 @@ TEST(CardiacCuda, TissueMatchesTheCpuReference) {
         {},
         {"protocol.region=corner", "protocol.region_size=1.5", "protocol.start=0.5",
          "protocol.cycle_length=30", "protocol.duration=2", "protocol.beats=2"},
-        {"protocol.region=centre", "protocol.region_size=0.875", "protocol.start=1",
-         "protocol.cycle_length=25", "protocol.duration=1", "protocol.beats=2"},
+        {"protocol.region=centre", "protocol.region_size=1.375", "protocol.start=1",
+         "protocol.cycle_length=25", "protocol.duration=2", "protocol.beats=2"},
     };
     for (std::size_t run = 0; run < 2 * protocols.size(); ++run) {
         const char* precision = run % 2 == 0 ? "double" : "float";

@@ -226,17 +226,22 @@ private:
         line("    return since < " + p + ".duration;");
         line("}");
         line("// Whether cell (node) n lies in the stimulated region: cardiac_model.cpp's");
-        line("// inStimulusRegion, the same way.");
+        line(
+            "// inStimulusRegion, the same way. The region is chosen first, so a region that "
+            "needs");
+        line(
+            "// no coordinate (all) or only x (left edge) costs no integer division for the "
+            "others.");
         line("__device__ inline bool cf_in_region(unsigned n) {");
         line("    const unsigned nx = (unsigned)" + p + ".nx, ny = (unsigned)" + p + ".ny;");
-        line("    const int i = (int)(n % nx), j = (int)(n / nx % ny), k = (int)(n / (nx * ny));");
         line("    const double dx = " + p + ".dx;");
-        line("    const double x = __dmul_rn((double)i, dx), y = __dmul_rn((double)j, dx),");
-        line("                 z = __dmul_rn((double)k, dx);");
         line("    const double s = __dadd_rn(" + p + ".regionSize, 1e-9);");
+        line("    if (" + p + ".region == 3) return true;  // all");
+        line("    const double x = __dmul_rn((double)(int)(n % nx), dx);");
+        line("    if (" + p + ".region == 0) return x <= s;  // left edge");
+        line("    const double y = __dmul_rn((double)(int)(n / nx % ny), dx);");
+        line("    const double z = __dmul_rn((double)(int)(n / (nx * ny)), dx);");
         line("    switch (" + p + ".region) {");
-        line("        case 0:  // left edge");
-        line("            return x <= s;");
         line("        case 1:  // corner");
         line("            return x <= s && y <= s && z <= s;");
         line("        case 2: {  // centre");
@@ -249,8 +254,6 @@ private:
         line("            return fabs(__dsub_rn(x, cx)) <= s && fabs(__dsub_rn(y, cy)) <= s &&");
         line("                   fabs(__dsub_rn(z, cz)) <= s;");
         line("        }");
-        line("        case 3:  // all");
-        line("            return true;");
         line("    }");
         line("    return false;");
         line("}");
