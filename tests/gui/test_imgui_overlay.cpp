@@ -400,7 +400,8 @@ TEST_F(ImGuiOverlayTest, TypedValueOutsideTheRangeIsRefusedUnderTheSliders) {
         double rate;
     };
     ParamTableBuilder<P> b;
-    b.real("cell", "division_rate", &P::rate, 2.0, 0.0, 10.0, "1/h", "Divisions per hour");
+    b.real("cell", "division_rate", &P::rate, 2.0, 0.0, 10.0, "1/h", "Divisions per hour",
+           Mutability::Live);
     const ParamTable table = b.build();
     host_->overlay.onParameterEdited([&](const std::string& key, double value) {
         validateValue(table.at(key), ParamValue(value));

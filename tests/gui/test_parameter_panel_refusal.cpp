@@ -32,9 +32,12 @@ const ParamTable& refusalTable() {
     static const ParamTable t = [] {
         using P = RefusalParams;
         ParamTableBuilder<P> b;
-        b.real("growth", "rate", &P::rate, 300.0, 0.0, 1e9, "um^3/h", "Volume growth rate");
-        b.real("growth", "diffusion", &P::diffusion, 20.0, 0.0, 100.0, "um^2/s", "Diffusion");
-        b.integer("growth", "substeps", &P::substeps, 4, 1, 16, "1", "Substeps per step");
+        b.real("growth", "rate", &P::rate, 300.0, 0.0, 1e9, "um^3/h", "Volume growth rate",
+               Mutability::Live);
+        b.real("growth", "diffusion", &P::diffusion, 20.0, 0.0, 100.0, "um^2/s", "Diffusion",
+               Mutability::Live);
+        b.integer("growth", "substeps", &P::substeps, 4, 1, 16, "1", "Substeps per step",
+                  Mutability::Live);
         return b.build();
     }();
     return t;
