@@ -8,6 +8,8 @@
 #include <cuda_runtime_api.h>
 #include <mutex>
 
+#include "sim/core/cuda_check.hpp"
+
 namespace cf::cuda {
 
 class ConstantOwner {
@@ -34,6 +36,44 @@ private:
     std::mutex mutex_;
     const void* holder_ = nullptr;
     cudaStream_t holderStream_ = nullptr;
+};
+
+// One __constant__ symbol holding a plain struct T, with its owner: what every model's kernel
+// file does with its parameter block (upload at reset and on a live edit, bind before each
+// launch group, release when the instance goes, read back for deviceParameterBlock). The .cu
+// file that defines the symbol keeps one of these, made from the symbol itself.
+template <typename T>
+class ConstantBlock {
+public:
+    explicit ConstantBlock(const T& symbol) : symbol_(&symbol) {}
+    // Makes `owner` the holder (after the previous holder's queued work) and copies `value`
+    // after the work queued on `stream`: kernels already queued keep the old values.
+    void upload(const T& value, const void* owner, cudaStream_t stream) {
+        owner_.acquire(owner, stream);
+        copy(value, stream);
+    }
+    // Before a launch group: copies `value` only when another owner has used the symbol since.
+    void bind(const T& value, const void* owner, cudaStream_t stream) {
+        if (owner_.acquire(owner, stream)) copy(value, stream);
+    }
+    void release(const void* owner) { owner_.release(owner); }
+    // The struct the symbol holds after the work queued on `stream` (waits for it).
+    T download(cudaStream_t stream) const {
+        T value{};
+        CF_CUDA_CHECK(cudaMemcpyFromSymbolAsync(&value, symbol_, sizeof(T), 0,
+                                                cudaMemcpyDeviceToHost, stream));
+        CF_CUDA_CHECK(cudaStreamSynchronize(stream));
+        return value;
+    }
+
+private:
+    void copy(const T& value, cudaStream_t stream) {
+        CF_CUDA_CHECK(
+            cudaMemcpyToSymbolAsync(symbol_, &value, sizeof(T), 0, cudaMemcpyHostToDevice, stream));
+    }
+
+    const void* symbol_;  // the symbol, as the runtime's symbol copies take it
+    ConstantOwner owner_;
 };
 
 }  // namespace cf::cuda

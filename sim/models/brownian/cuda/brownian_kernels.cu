@@ -95,29 +95,24 @@ __global__ void packViewsKernel(const float* x, const float* y, const float* z, 
 
 }  // namespace
 
-void downloadParams(BrownianParams& params, cudaStream_t stream) {
-    CF_CUDA_CHECK(cudaMemcpyFromSymbolAsync(&params, cParams, sizeof params, 0,
-                                            cudaMemcpyDeviceToHost, stream));
-    CF_CUDA_CHECK(cudaStreamSynchronize(stream));
+// Whose BrownianParams the __constant__ symbol holds, and the copies to and from it
+// (sim/core/constant_owner.hpp).
+static cf::cuda::ConstantBlock<BrownianParams> gParamsBlock(cParams);
+
+void uploadParams(const BrownianParams& value, const void* owner, cudaStream_t stream) {
+    gParamsBlock.upload(value, owner, stream);
 }
 
-// Whose parameters the __constant__ struct holds.
-static cf::cuda::ConstantOwner gParamsOwner;
-
-void uploadParams(const BrownianParams& params, const void* owner, cudaStream_t stream) {
-    gParamsOwner.acquire(owner, stream);  // waits for the previous holder's kernels
-    CF_CUDA_CHECK(cudaMemcpyToSymbolAsync(cParams, &params, sizeof params, 0,
-                                          cudaMemcpyHostToDevice, stream));
-}
-
-void bindParams(const BrownianParams& params, const void* owner, cudaStream_t stream) {
-    if (gParamsOwner.acquire(owner, stream))
-        CF_CUDA_CHECK(cudaMemcpyToSymbolAsync(cParams, &params, sizeof params, 0,
-                                              cudaMemcpyHostToDevice, stream));
+void bindParams(const BrownianParams& value, const void* owner, cudaStream_t stream) {
+    gParamsBlock.bind(value, owner, stream);
 }
 
 void releaseParams(const void* owner) {
-    gParamsOwner.release(owner);
+    gParamsBlock.release(owner);
+}
+
+void downloadParams(BrownianParams& params, cudaStream_t stream) {
+    params = gParamsBlock.download(stream);
 }
 
 void launchPackViews(const float* x, const float* y, const float* z, const float* dx,

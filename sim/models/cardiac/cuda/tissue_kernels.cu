@@ -10,9 +10,6 @@ namespace {
 
 __constant__ TissueLive cLive;
 
-// Whose TissueLive the __constant__ struct holds.
-cf::cuda::ConstantOwner gLiveOwner;
-
 constexpr int kThreads = 256;
 
 unsigned blocksOf(std::size_t n) {
@@ -59,28 +56,24 @@ __global__ void toFloatKernel(const Real* in, float* out, std::size_t n) {
 
 }  // namespace
 
-void uploadTissueLive(const TissueLive& live, const void* owner, cudaStream_t stream) {
-    gLiveOwner.acquire(owner, stream);  // waits for the previous holder's kernels
-    CF_CUDA_CHECK(
-        cudaMemcpyToSymbolAsync(cLive, &live, sizeof live, 0, cudaMemcpyHostToDevice, stream));
+// Whose TissueLive the __constant__ symbol holds, and the copies to and from it
+// (sim/core/constant_owner.hpp).
+static cf::cuda::ConstantBlock<TissueLive> gTissueLiveBlock(cLive);
+
+void uploadTissueLive(const TissueLive& value, const void* owner, cudaStream_t stream) {
+    gTissueLiveBlock.upload(value, owner, stream);
 }
 
-void bindTissueLive(const TissueLive& live, const void* owner, cudaStream_t stream) {
-    if (gLiveOwner.acquire(owner, stream))
-        CF_CUDA_CHECK(
-            cudaMemcpyToSymbolAsync(cLive, &live, sizeof live, 0, cudaMemcpyHostToDevice, stream));
+void bindTissueLive(const TissueLive& value, const void* owner, cudaStream_t stream) {
+    gTissueLiveBlock.bind(value, owner, stream);
 }
 
 void releaseTissueLive(const void* owner) {
-    gLiveOwner.release(owner);
+    gTissueLiveBlock.release(owner);
 }
 
 TissueLive downloadTissueLive(cudaStream_t stream) {
-    TissueLive live{};
-    CF_CUDA_CHECK(
-        cudaMemcpyFromSymbolAsync(&live, cLive, sizeof live, 0, cudaMemcpyDeviceToHost, stream));
-    CF_CUDA_CHECK(cudaStreamSynchronize(stream));
-    return live;
+    return gTissueLiveBlock.download(stream);
 }
 
 template <typename Real>

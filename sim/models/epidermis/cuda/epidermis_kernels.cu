@@ -335,29 +335,24 @@ __global__ void nonFiniteKernel(StateView s, std::int32_t* badElement, std::int3
 
 }  // namespace
 
-void downloadParams(EpidermisParams& params, cudaStream_t stream) {
-    CF_CUDA_CHECK(
-        cudaMemcpyFromSymbolAsync(&params, cP, sizeof params, 0, cudaMemcpyDeviceToHost, stream));
-    CF_CUDA_CHECK(cudaStreamSynchronize(stream));
+// Whose EpidermisParams the __constant__ symbol holds, and the copies to and from it
+// (sim/core/constant_owner.hpp).
+static cf::cuda::ConstantBlock<EpidermisParams> gParamsBlock(cP);
+
+void uploadParams(const EpidermisParams& value, const void* owner, cudaStream_t stream) {
+    gParamsBlock.upload(value, owner, stream);
 }
 
-// Whose parameters the __constant__ struct holds.
-static cf::cuda::ConstantOwner gParamsOwner;
-
-void uploadParams(const EpidermisParams& params, const void* owner, cudaStream_t stream) {
-    gParamsOwner.acquire(owner, stream);  // waits for the previous holder's kernels
-    CF_CUDA_CHECK(
-        cudaMemcpyToSymbolAsync(cP, &params, sizeof params, 0, cudaMemcpyHostToDevice, stream));
-}
-
-void bindParams(const EpidermisParams& params, const void* owner, cudaStream_t stream) {
-    if (gParamsOwner.acquire(owner, stream))
-        CF_CUDA_CHECK(
-            cudaMemcpyToSymbolAsync(cP, &params, sizeof params, 0, cudaMemcpyHostToDevice, stream));
+void bindParams(const EpidermisParams& value, const void* owner, cudaStream_t stream) {
+    gParamsBlock.bind(value, owner, stream);
 }
 
 void releaseParams(const void* owner) {
-    gParamsOwner.release(owner);
+    gParamsBlock.release(owner);
+}
+
+void downloadParams(EpidermisParams& params, cudaStream_t stream) {
+    params = gParamsBlock.download(stream);
 }
 
 void launchCentres(const StateView& s, const float* x, const float* y, const float* z,

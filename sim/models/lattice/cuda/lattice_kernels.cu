@@ -254,30 +254,24 @@ __global__ void packViewsKernel(const std::uint32_t* words, std::uint32_t sites,
 
 }  // namespace
 
-// The model whose geometry cGeom holds: __constant__ memory is one per process, so two
-// lattice models used in turn (a test comparing layouts, a window opening a second run)
-// must put their own geometry back before launching.
-static cf::cuda::ConstantOwner gGeometryOwner;
+// Whose Geometry the __constant__ symbol holds, and the copies to and from it
+// (sim/core/constant_owner.hpp).
+static cf::cuda::ConstantBlock<Geometry> gGeometryBlock(cGeom);
 
-void uploadGeometry(const Geometry& g, const void* owner, cudaStream_t stream) {
-    gGeometryOwner.acquire(owner, stream);  // waits for the previous holder's kernels
-    CF_CUDA_CHECK(cudaMemcpyToSymbolAsync(cGeom, &g, sizeof g, 0, cudaMemcpyHostToDevice, stream));
+void uploadGeometry(const Geometry& value, const void* owner, cudaStream_t stream) {
+    gGeometryBlock.upload(value, owner, stream);
 }
 
-void bindGeometry(const Geometry& g, const void* owner, cudaStream_t stream) {
-    if (gGeometryOwner.acquire(owner, stream))
-        CF_CUDA_CHECK(
-            cudaMemcpyToSymbolAsync(cGeom, &g, sizeof g, 0, cudaMemcpyHostToDevice, stream));
+void bindGeometry(const Geometry& value, const void* owner, cudaStream_t stream) {
+    gGeometryBlock.bind(value, owner, stream);
 }
 
 void releaseGeometry(const void* owner) {
-    gGeometryOwner.release(owner);
+    gGeometryBlock.release(owner);
 }
 
 void downloadGeometry(Geometry& g, cudaStream_t stream) {
-    CF_CUDA_CHECK(
-        cudaMemcpyFromSymbolAsync(&g, cGeom, sizeof g, 0, cudaMemcpyDeviceToHost, stream));
-    CF_CUDA_CHECK(cudaStreamSynchronize(stream));
+    g = gGeometryBlock.download(stream);
 }
 
 void launchSweep(const SweepArgs& args, const Geometry& g, cudaStream_t stream) {

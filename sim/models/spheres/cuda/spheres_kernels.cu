@@ -207,31 +207,26 @@ __global__ void gatherKernel(CellArrays src, CellArrays dst, const std::int32_t*
     dst.force[k] = src.force[s];
 }
 
-// The model whose parameters cParams holds (one symbol per process).
-cf::cuda::ConstantOwner gParamsOwner;
-
 }  // namespace
 
-void uploadParams(const SpheresParams& p, const void* owner, cudaStream_t stream) {
-    gParamsOwner.acquire(owner, stream);  // waits for the previous holder's kernels
-    CF_CUDA_CHECK(
-        cudaMemcpyToSymbolAsync(cParams, &p, sizeof p, 0, cudaMemcpyHostToDevice, stream));
+// Whose SpheresParams the __constant__ symbol holds, and the copies to and from it
+// (sim/core/constant_owner.hpp).
+static cf::cuda::ConstantBlock<SpheresParams> gParamsBlock(cParams);
+
+void uploadParams(const SpheresParams& value, const void* owner, cudaStream_t stream) {
+    gParamsBlock.upload(value, owner, stream);
 }
 
-void bindParams(const SpheresParams& p, const void* owner, cudaStream_t stream) {
-    if (gParamsOwner.acquire(owner, stream))
-        CF_CUDA_CHECK(
-            cudaMemcpyToSymbolAsync(cParams, &p, sizeof p, 0, cudaMemcpyHostToDevice, stream));
+void bindParams(const SpheresParams& value, const void* owner, cudaStream_t stream) {
+    gParamsBlock.bind(value, owner, stream);
 }
 
 void releaseParams(const void* owner) {
-    gParamsOwner.release(owner);
+    gParamsBlock.release(owner);
 }
 
 void downloadParams(SpheresParams& p, cudaStream_t stream) {
-    CF_CUDA_CHECK(
-        cudaMemcpyFromSymbolAsync(&p, cParams, sizeof p, 0, cudaMemcpyDeviceToHost, stream));
-    CF_CUDA_CHECK(cudaStreamSynchronize(stream));
+    p = gParamsBlock.download(stream);
 }
 
 void launchInteractionRadius(const float* diameter, std::size_t n, float* rc,
