@@ -89,39 +89,40 @@ void CellKernel::release() noexcept {
     protocolWritten_ = false;
 }
 
+void CellKernel::writeBlock(void* where, const void* data, std::size_t bytes,
+                            cudaStream_t stream) const {
+    if (where == nullptr) throw Error(name_ + ": no kernel loaded");
+    CF_CUDA_CHECK(cudaMemcpyAsync(where, data, bytes, cudaMemcpyHostToDevice, stream));
+}
+
+std::vector<std::uint8_t> CellKernel::readBlock(const void* where, std::size_t bytes,
+                                                cudaStream_t stream) const {
+    std::vector<std::uint8_t> out(bytes);
+    if (where == nullptr) return out;
+    CF_CUDA_CHECK(cudaMemcpyAsync(out.data(), where, bytes, cudaMemcpyDeviceToHost, stream));
+    CF_CUDA_CHECK(cudaStreamSynchronize(stream));
+    return out;
+}
+
 void CellKernel::setParameterBytes(const void* data, std::size_t bytes, cudaStream_t stream) {
-    if (block_ == nullptr) throw Error(name_ + ": no kernel loaded");
-    if (bytes != blockBytes_)
+    if (block_ != nullptr && bytes != blockBytes_)
         throw Error(name_ + ": a parameter block of " + std::to_string(bytes) +
                     " bytes for a constant block of " + std::to_string(blockBytes_));
-    // Pageable host memory: the copy has read `data` when the call returns.
-    CF_CUDA_CHECK(cudaMemcpyAsync(block_, data, bytes, cudaMemcpyHostToDevice, stream));
+    writeBlock(block_, data, bytes, stream);
     blockWritten_ = true;
 }
 
 std::vector<std::uint8_t> CellKernel::readParameters(cudaStream_t stream) const {
-    std::vector<std::uint8_t> out(blockBytes_);
-    if (block_ == nullptr) return out;
-    CF_CUDA_CHECK(cudaMemcpyAsync(out.data(), block_, blockBytes_, cudaMemcpyDeviceToHost, stream));
-    CF_CUDA_CHECK(cudaStreamSynchronize(stream));
-    return out;
+    return readBlock(block_, blockBytes_, stream);
 }
 
 void CellKernel::setProtocol(const CfProtocol& protocol, cudaStream_t stream) {
-    if (protocol_ == nullptr) throw Error(name_ + ": no kernel loaded");
-    // Pageable host memory: the copy has read `protocol` when the call returns.
-    CF_CUDA_CHECK(
-        cudaMemcpyAsync(protocol_, &protocol, sizeof protocol, cudaMemcpyHostToDevice, stream));
+    writeBlock(protocol_, &protocol, sizeof protocol, stream);
     protocolWritten_ = true;
 }
 
 std::vector<std::uint8_t> CellKernel::readProtocol(cudaStream_t stream) const {
-    std::vector<std::uint8_t> out(sizeof(CfProtocol));
-    if (protocol_ == nullptr) return out;
-    CF_CUDA_CHECK(
-        cudaMemcpyAsync(out.data(), protocol_, out.size(), cudaMemcpyDeviceToHost, stream));
-    CF_CUDA_CHECK(cudaStreamSynchronize(stream));
-    return out;
+    return readBlock(protocol_, sizeof(CfProtocol), stream);
 }
 
 void CellKernel::launchRaw(const void* args, unsigned n, cudaStream_t stream) const {

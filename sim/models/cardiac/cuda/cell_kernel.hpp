@@ -64,6 +64,12 @@ public:
 private:
     void launchRaw(const void* args, unsigned n, cudaStream_t stream) const;
     void release() noexcept;
+    // One of the library's constant blocks (`where`, `bytes` long): written after the work
+    // queued on `stream` (pageable host memory: `data` has been read when the call returns),
+    // and read back after it (waits; zeros when no kernel is loaded).
+    void writeBlock(void* where, const void* data, std::size_t bytes, cudaStream_t stream) const;
+    std::vector<std::uint8_t> readBlock(const void* where, std::size_t bytes,
+                                        cudaStream_t stream) const;
 
     cudaLibrary_t library_ = nullptr;
     cudaKernel_t kernel_ = nullptr;

@@ -105,7 +105,7 @@ long long cellsOf(std::int32_t n) {
 }  // namespace
 
 ParamsSymbol& fluidParamsSymbol() {
-    static ParamsSymbol symbol(&cParams);
+    static ParamsSymbol symbol(cParams);
     return symbol;
 }
 

@@ -318,7 +318,7 @@ __global__ void forceGatherKernel(MotorTables t, int group, const MReal* __restr
 }  // namespace
 
 ParamsSymbol& motorParamsSymbol() {
-    static ParamsSymbol symbol(&cParams);
+    static ParamsSymbol symbol(cParams);
     return symbol;
 }
 

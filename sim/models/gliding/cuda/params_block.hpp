@@ -22,18 +22,9 @@
 
 namespace cf::gliding::cuda {
 
-// One __constant__ GlidingParams (defined in a .cu file) and whose struct it holds.
-struct ParamsSymbol {
-    explicit ParamsSymbol(const void* symbol) : address(symbol) {}
-    ~ParamsSymbol() = default;
-    ParamsSymbol(const ParamsSymbol&) = delete;
-    ParamsSymbol& operator=(const ParamsSymbol&) = delete;
-    ParamsSymbol(ParamsSymbol&&) = delete;
-    ParamsSymbol& operator=(ParamsSymbol&&) = delete;
-
-    const void* address;  // the symbol, as cudaMemcpyToSymbolAsync takes it
-    cf::cuda::ConstantOwner owner;
-};
+// One __constant__ GlidingParams (defined in a .cu file) with its owner: the shared
+// upload/bind/release/download of sim/core/constant_owner.hpp.
+using ParamsSymbol = cf::cuda::ConstantBlock<GlidingParams>;
 
 // The symbols of the three kernel files (defined there).
 ParamsSymbol& smoluchowskiParamsSymbol();
@@ -47,7 +38,7 @@ public:
     ParamsBlock(ParamsSymbol& symbol, cudaStream_t stream) : symbol_(symbol), stream_(stream) {}
     // Releases the symbol (before the caller destroys its stream): a later instance, even at
     // this address, uploads again.
-    ~ParamsBlock() { symbol_.owner.release(this); }
+    ~ParamsBlock() { symbol_.release(this); }
     ParamsBlock(const ParamsBlock&) = delete;
     ParamsBlock& operator=(const ParamsBlock&) = delete;
     ParamsBlock(ParamsBlock&&) = delete;
@@ -66,8 +57,6 @@ public:
     GlidingParams download() const;
 
 private:
-    void copy(const GlidingParams& p);
-
     ParamsSymbol& symbol_;
     cudaStream_t stream_;
     GlidingParams last_{};  // the bytes of the last upload

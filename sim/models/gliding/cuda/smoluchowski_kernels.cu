@@ -159,7 +159,7 @@ __global__ void cnDivideKernel(DivideArgs a) {
 }  // namespace
 
 ParamsSymbol& smoluchowskiParamsSymbol() {
-    static ParamsSymbol symbol(&cParams);
+    static ParamsSymbol symbol(cParams);
     return symbol;
 }
 
