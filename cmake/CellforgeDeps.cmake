@@ -1,98 +1,124 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Every dependency comes from a Debian package (packaging/install-deps.sh installs them);
-# nothing is downloaded at build time.
+# nothing is downloaded at build time. A missing one stops configure with the package's name
+# (cmake/CellforgeFeatures.cmake).
+include(CellforgeFeatures)
 find_package(PkgConfig REQUIRED)
 find_package(Threads REQUIRED)
-find_package(nlohmann_json 3.10 REQUIRED)
-find_package(CLI11 REQUIRED)
+find_package(nlohmann_json 3.10 QUIET)
+cellforge_require(nlohmann_json_FOUND "nlohmann-json 3.10" nlohmann-json3-dev)
+find_package(CLI11 QUIET)
+cellforge_require(CLI11_FOUND "CLI11" libcli11-dev)
 # Mesh import (OBJ, PLY, STL, glTF) for the simulation's geometry and the renderer. Debian's
 # libassimp-dev ships assimpConfig.cmake with the imported target assimp::assimp.
-find_package(assimp REQUIRED)
+find_package(assimp QUIET)
+cellforge_require(assimp_FOUND "Assimp (mesh import)" libassimp-dev)
 
 # toml++ (libtomlplusplus-dev) is used header-only so the build does not depend on the
 # compiled library's ABI. It does not compile under nvcc: include it from .cpp files only.
-find_path(CELLFORGE_TOMLPP_INCLUDE toml++/toml.h REQUIRED)
+find_path(CELLFORGE_TOMLPP_INCLUDE toml++/toml.h)
+cellforge_require(CELLFORGE_TOMLPP_INCLUDE "toml++" libtomlplusplus-dev)
 add_library(cellforge_tomlplusplus INTERFACE)
 target_include_directories(cellforge_tomlplusplus SYSTEM INTERFACE ${CELLFORGE_TOMLPP_INCLUDE})
 target_compile_definitions(cellforge_tomlplusplus INTERFACE TOML_HEADER_ONLY=1 TOML_EXCEPTIONS=1)
 
 # Random123 (librandom123-dev): header-only counter-based generators, host and device.
-find_path(CELLFORGE_RANDOM123_INCLUDE Random123/philox.h REQUIRED)
+find_path(CELLFORGE_RANDOM123_INCLUDE Random123/philox.h)
+cellforge_require(CELLFORGE_RANDOM123_INCLUDE "Random123" librandom123-dev)
 add_library(cellforge_random123 INTERFACE)
 target_include_directories(cellforge_random123 SYSTEM INTERFACE ${CELLFORGE_RANDOM123_INCLUDE})
 
-set(CELLFORGE_HAVE_HDF5 OFF)
-if(NOT CELLFORGE_HDF5 STREQUAL "OFF")
-  if(CELLFORGE_HDF5 STREQUAL "ON")
-    find_package(HDF5 REQUIRED COMPONENTS C)
-  else()
-    find_package(HDF5 QUIET COMPONENTS C)
-  endif()
-  if(HDF5_FOUND)
-    set(CELLFORGE_HAVE_HDF5 ON)
-  else()
-    message(STATUS "HDF5 not found: snapshots are disabled (checkpoints, CSV and run.json still work)")
-  endif()
+# The renderer: OpenGL 4.5 through libepoxy (EGL when headless), GLM, libpng.
+if(CELLFORGE_RENDER)
+  pkg_check_modules(EPOXY QUIET IMPORTED_TARGET GLOBAL epoxy)
+  cellforge_require(EPOXY_FOUND "libepoxy (the renderer)" libepoxy-dev)
+  # libepoxy opens libEGL at run time; its headers include EGL's.
+  find_path(CELLFORGE_EGL_INCLUDE EGL/egl.h)
+  cellforge_require(CELLFORGE_EGL_INCLUDE "EGL headers (the renderer)" libegl-dev)
+  find_package(PNG QUIET)
+  cellforge_require(PNG_FOUND "libpng (the renderer)" libpng-dev)
+  find_package(glm QUIET)
+  cellforge_require(glm_FOUND "GLM (the renderer)" libglm-dev)
 endif()
 
-# An optional dependency found through pkg-config: OPTION (AUTO|ON|OFF) decides; ON makes it
-# required; HAVE is set ON when found, else the status line says what is missing.
-#   cellforge_optional_pkg(OPTION HAVE PREFIX "module ..." "message when missing")
-function(cellforge_optional_pkg option have prefix modules missing)
-  set(${have} OFF PARENT_SCOPE)
-  if(${option} STREQUAL "OFF")
-    return()
+# HDF5 snapshots with XDMF sidecars (checkpoints, CSV and run.json need no HDF5).
+set(CELLFORGE_HAVE_HDF5 OFF)
+if(NOT CELLFORGE_HDF5 STREQUAL "OFF")
+  find_package(HDF5 QUIET COMPONENTS C)
+  if(HDF5_FOUND)
+    set(CELLFORGE_HAVE_HDF5 ON)
   endif()
-  separate_arguments(module_list UNIX_COMMAND "${modules}")
-  if(${option} STREQUAL "ON")
-    pkg_check_modules(${prefix} REQUIRED IMPORTED_TARGET GLOBAL ${module_list})
-  else()
+endif()
+cellforge_feature("HDF5 snapshots" CELLFORGE_HDF5 CELLFORGE_HAVE_HDF5 libhdf5-dev
+                  "HDF5 was not found")
+
+# An optional dependency found through pkg-config, recorded as a feature:
+#   cellforge_optional_pkg(OPTION HAVE PREFIX "module ..." LABEL "debian packages")
+function(cellforge_optional_pkg option have prefix modules label packages)
+  set(found OFF)
+  if(NOT ${option} STREQUAL "OFF")
+    separate_arguments(module_list UNIX_COMMAND "${modules}")
     pkg_check_modules(${prefix} QUIET IMPORTED_TARGET GLOBAL ${module_list})
+    if(${prefix}_FOUND)
+      set(found ON)
+    endif()
   endif()
-  if(${prefix}_FOUND)
-    set(${have} ON PARENT_SCOPE)
-  else()
-    message(STATUS "${missing}")
-  endif()
+  cellforge_feature("${label}" ${option} found "${packages}" "pkg-config found no ${modules}")
+  set(${have} ${found} PARENT_SCOPE)
 endfunction()
 
 # libsbml (libsbml5-dev): reaction networks of the lattice model from SBML files.
 cellforge_optional_pkg(CELLFORGE_SBML CELLFORGE_HAVE_SBML LIBSBML "libsbml"
-  "libsbml not found: no SBML import of reaction networks (text networks still work)")
+                       "SBML import" libsbml5-dev)
 # libxml2 (libxml2-dev): CellML import of cardiac cell models.
 cellforge_optional_pkg(CELLFORGE_CELLML CELLFORGE_HAVE_CELLML LIBXML2 "libxml-2.0"
-  "libxml2 not found: no CellML import of cardiac models (.cfm models still work)")
+                       "CellML import" libxml2-dev)
 # FFTW 3 (libfftw3-dev), double precision: the Crank-Nicolson solve of the gliding model's
 # CPU backend. Debian ships fftw3.pc but no CMake package file, hence pkg-config.
 cellforge_optional_pkg(CELLFORGE_FFTW CELLFORGE_HAVE_FFTW FFTW3 "fftw3"
-  "FFTW 3 not found: no CPU step of the gliding model")
+                       "gliding CPU step (FFTW)" libfftw3-dev)
 # FFmpeg's libraries: MP4 export (the renderer's movie writer).
 if(CELLFORGE_RENDER)
   cellforge_optional_pkg(CELLFORGE_FFMPEG CELLFORGE_HAVE_FFMPEG FFMPEG
-    "libavcodec libavformat libswscale libavutil"
-    "FFmpeg libraries not found: no MP4 export (PNG still works)")
+                         "libavcodec libavformat libswscale libavutil" "MP4 movies (FFmpeg)"
+                         "libavcodec-dev libavformat-dev libswscale-dev libavutil-dev")
 else()
   set(CELLFORGE_HAVE_FFMPEG OFF)
+  cellforge_feature("MP4 movies (FFmpeg)" CELLFORGE_RENDER CELLFORGE_HAVE_FFMPEG "" "")
 endif()
 
 # The desktop window: Qt 6 Widgets + OpenGL widgets + Charts, Dear ImGui for the overlay
 # (Debian's libimgui-dev: the library plus the OpenGL3 backend's source under /usr/share).
+# Each missing piece is named by the Debian package that provides it: Qt6OpenGL comes from
+# libqt6opengl6-dev, which qt6-base-dev only recommends.
 set(CELLFORGE_HAVE_GUI OFF)
+set(cellforge_gui_missing "")
 if(CELLFORGE_RENDER AND NOT CELLFORGE_GUI STREQUAL "OFF")
+  set(cellforge_qt_packages Widgets qt6-base-dev OpenGL libqt6opengl6-dev
+      OpenGLWidgets qt6-base-dev Charts qt6-charts-dev Test qt6-base-dev)
   set(cellforge_qt_components Widgets OpenGL OpenGLWidgets Charts Test)
-  if(CELLFORGE_GUI STREQUAL "ON")
-    find_package(Qt6 REQUIRED COMPONENTS ${cellforge_qt_components})
-    pkg_check_modules(IMGUI REQUIRED IMPORTED_TARGET imgui)
-  else()
-    find_package(Qt6 QUIET COMPONENTS ${cellforge_qt_components})
-    pkg_check_modules(IMGUI QUIET IMPORTED_TARGET imgui)
-  endif()
+  find_package(Qt6 QUIET COMPONENTS ${cellforge_qt_components})
+  while(cellforge_qt_packages)
+    list(POP_FRONT cellforge_qt_packages component package)
+    if(NOT Qt6${component}_FOUND)
+      list(APPEND cellforge_gui_missing ${package})
+    endif()
+  endwhile()
+  pkg_check_modules(IMGUI QUIET IMPORTED_TARGET imgui)
   set(CELLFORGE_IMGUI_BACKEND_DIR /usr/share/doc/libimgui-dev/examples/backends
       CACHE PATH "Where Dear ImGui's backend sources are (imgui_impl_opengl3.cpp)")
-  if(Qt6_FOUND AND IMGUI_FOUND AND EXISTS ${CELLFORGE_IMGUI_BACKEND_DIR}/imgui_impl_opengl3.cpp)
-    set(CELLFORGE_HAVE_GUI ON)
-  else()
-    message(STATUS "Qt 6 (Widgets, OpenGLWidgets, Charts) or Dear ImGui not found: "
-                   "no desktop window (cellforge --headless still works)")
+  if(NOT IMGUI_FOUND OR NOT EXISTS ${CELLFORGE_IMGUI_BACKEND_DIR}/imgui_impl_opengl3.cpp)
+    list(APPEND cellforge_gui_missing libimgui-dev)
   endif()
+  list(REMOVE_DUPLICATES cellforge_gui_missing)
+  if(NOT cellforge_gui_missing)
+    set(CELLFORGE_HAVE_GUI ON)
+  endif()
+endif()
+list(JOIN cellforge_gui_missing " " cellforge_gui_missing)
+if(NOT CELLFORGE_RENDER)
+  cellforge_feature("desktop window (Qt 6)" CELLFORGE_RENDER CELLFORGE_HAVE_GUI "" "")
+else()
+  cellforge_feature("desktop window (Qt 6)" CELLFORGE_GUI CELLFORGE_HAVE_GUI
+                    "${cellforge_gui_missing}" "Qt 6 or Dear ImGui is incomplete")
 endif()

@@ -16,6 +16,14 @@ set(CELLFORGE_FFMPEG AUTO CACHE STRING "MP4 export through FFmpeg's libraries: A
 set_property(CACHE CELLFORGE_FFMPEG PROPERTY STRINGS AUTO ON OFF)
 set(CELLFORGE_FFTW AUTO CACHE STRING "FFTW 3 (double) for the gliding model's CPU step: AUTO, ON or OFF")
 set_property(CACHE CELLFORGE_FFTW PROPERTY STRINGS AUTO ON OFF)
+set(CELLFORGE_SUNDIALS AUTO CACHE STRING "SUNDIALS CVODE for the cardiac reference tests: AUTO, ON or OFF")
+set_property(CACHE CELLFORGE_SUNDIALS PROPERTY STRINGS AUTO ON OFF)
+set(CELLFORGE_MANPAGES AUTO CACHE STRING "Man pages made by help2man from the programs' help: AUTO, ON or OFF")
+set_property(CACHE CELLFORGE_MANPAGES PROPERTY STRINGS AUTO ON OFF)
+# Debian's hardening (what dpkg-buildflags gives a package): fortified libc calls, stack
+# protector, and relocations read-only and bound at load time. Off in the sanitizer presets,
+# where the sanitizers replace the libc calls that fortification would wrap.
+option(CELLFORGE_HARDENING "Build with Debian's hardening flags (fortify, stack protector, relro, bindnow)" ON)
 # CI (the CI environment variable is set) builds with warnings as errors.
 if(DEFINED ENV{CI} AND NOT "$ENV{CI}" STREQUAL "" AND NOT "$ENV{CI}" STREQUAL "false")
   set(cellforge_werror_default ON)
@@ -55,4 +63,20 @@ if(NOT CELLFORGE_CUDA STREQUAL "OFF")
   else()
     message(STATUS "No CUDA compiler found: building the CPU backends only")
   endif()
+endif()
+include(CellforgeFeatures)
+# AUTO is what the default preset asks for: CUDA when nvcc exists, the CPU backends always.
+cellforge_feature("CUDA backends" CELLFORGE_CUDA CELLFORGE_HAVE_CUDA
+                  "the CUDA toolkit (nvcc under /usr/local/cuda or on PATH)" "no nvcc was found")
+
+if(CELLFORGE_HARDENING)
+  # _FORTIFY_SOURCE needs optimization (it is ignored, with a warning, at -O0); -U first
+  # because some toolchains (Ubuntu's GCC) predefine it.
+  set(_optimized $<CONFIG:Release,RelWithDebInfo,MinSizeRel>)
+  add_compile_options(
+    "$<$<AND:$<COMPILE_LANGUAGE:C,CXX>,${_optimized}>:-U_FORTIFY_SOURCE;-D_FORTIFY_SOURCE=2>"
+    "$<$<COMPILE_LANGUAGE:C,CXX>:-fstack-protector-strong;-fstack-clash-protection>"
+    "$<$<COMPILE_LANGUAGE:C,CXX>:-Wformat;-Werror=format-security>")
+  # Host links only: nvcc's device-link step takes no linker flags.
+  add_link_options("$<HOST_LINK:-Wl$<COMMA>-z$<COMMA>relro$<COMMA>-z$<COMMA>now>")
 endif()

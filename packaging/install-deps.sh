@@ -23,19 +23,22 @@ packages=(
   libgl1-mesa-dri
   # movies: MP4/H.264 through FFmpeg's libraries (Debian's libavcodec includes libx264)
   libavcodec-dev libavformat-dev libswscale-dev libavutil-dev
-  # the desktop window: Qt 6 widgets, OpenGL widgets and charts; Dear ImGui for the
-  # viewport overlay (library + the OpenGL3 backend's source)
-  qt6-base-dev qt6-charts-dev libimgui-dev
-  # tests (the window's tests run under a virtual X server)
-  libgtest-dev libgmock-dev xvfb xauth
+  # the desktop window: Qt 6 widgets, OpenGL (libqt6opengl6-dev, which qt6-base-dev only
+  # recommends) and charts; Dear ImGui for the viewport overlay (library + the OpenGL3
+  # backend's source)
+  qt6-base-dev libqt6opengl6-dev qt6-charts-dev libimgui-dev
+  # tests (the window's tests run under a virtual X server; the snapshot files are opened
+  # with ParaView's pvpython, as users open them)
+  libgtest-dev libgmock-dev xvfb xauth python3-paraview
   # tests: SUNDIALS CVODE, the reference integrator of the cardiac single-cell tests
   # (test_cardiac_cvode). It pulls MPI and the MPI build of HDF5 (libhdf5-openmpi-dev) too;
   # the build still selects the serial HDF5 (FindHDF5 picks hdf5/serial).
   libsundials-dev
-  # packaging and docs: the desktop entry and AppStream validators (install_tree test), and
+  # packaging and docs: the man pages (help2man, from the programs' --help), the desktop
+  # entry and AppStream validators (install_tree test), and
   # what the docs build runs: ffmpeg/ffprobe (thumbnails, guide pictures, movie checks),
   # h5dump (figures read snapshots) and python3 (plots)
-  desktop-file-utils appstream ffmpeg hdf5-tools python3
+  help2man desktop-file-utils appstream ffmpeg hdf5-tools python3
 )
 
 missing=()

@@ -11,12 +11,21 @@ cellforge_add_test(test_cardiac_nversion SOURCES sim/models/test_cardiac_nversio
 target_compile_definitions(test_cardiac_nversion PRIVATE CELLFORGE_TEST_DATA="${PROJECT_SOURCE_DIR}/tests")
 cellforge_add_test(test_cardiac_models CPU_ONLY SOURCES sim/models/test_cardiac_models.cpp)
 target_compile_definitions(test_cardiac_models PRIVATE CELLFORGE_TEST_DATA="${PROJECT_SOURCE_DIR}/tests")
-# Single cells against SUNDIALS CVODE (libsundials-dev), the reference integrator. Without it
-# the test still builds and every case skips, saying so.
-find_package(SUNDIALS CONFIG QUIET)
+# Single cells against SUNDIALS CVODE (libsundials-dev), the reference integrator: a feature
+# the default preset requires. Where a partial preset lacks it the test still builds and every
+# case skips, saying so.
+set(CELLFORGE_HAVE_SUNDIALS OFF)
+if(NOT CELLFORGE_SUNDIALS STREQUAL "OFF")
+  find_package(SUNDIALS CONFIG QUIET)
+  if(SUNDIALS_FOUND AND TARGET SUNDIALS::cvode)
+    set(CELLFORGE_HAVE_SUNDIALS ON)
+  endif()
+endif()
+cellforge_feature("CVODE reference tests" CELLFORGE_SUNDIALS CELLFORGE_HAVE_SUNDIALS
+                  libsundials-dev "SUNDIALS CVODE was not found")
 cellforge_add_test(test_cardiac_cvode CPU_ONLY SOURCES sim/models/test_cardiac_cvode.cpp)
 target_compile_definitions(test_cardiac_cvode PRIVATE CELLFORGE_TEST_DATA="${PROJECT_SOURCE_DIR}/tests")
-if(SUNDIALS_FOUND AND TARGET SUNDIALS::cvode)
+if(CELLFORGE_HAVE_SUNDIALS)
   target_link_libraries(test_cardiac_cvode PRIVATE SUNDIALS::cvode SUNDIALS::nvecserial
                         SUNDIALS::sunmatrixdense SUNDIALS::sunlinsoldense)
   target_compile_definitions(test_cardiac_cvode PRIVATE CELLFORGE_HAVE_SUNDIALS)
