@@ -32,25 +32,71 @@ if(CELLFORGE_HAVE_GUI)
   endforeach()
 endif()
 
-# The documentation, readable offline, and the license as Debian expects it.
+# The documentation, readable offline, and what Debian expects beside it: a machine-readable
+# copyright file that points at /usr/share/common-licenses/GPL-3, and the changelog.
 install(FILES ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/ARCHITECTURE.md
         DESTINATION ${CMAKE_INSTALL_DOCDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/docs
         PATTERN "design" EXCLUDE)
-install(FILES ${PROJECT_SOURCE_DIR}/LICENSE DESTINATION ${CMAKE_INSTALL_DOCDIR}
-        RENAME copyright)
+install(FILES ${PROJECT_SOURCE_DIR}/packaging/debian/copyright DESTINATION ${CMAKE_INSTALL_DOCDIR})
+# The changelog's newest entry is the version being packaged; a mismatch is a packaging bug.
+file(STRINGS ${PROJECT_SOURCE_DIR}/packaging/debian/changelog _changelog_head LIMIT_COUNT 1)
+if(NOT _changelog_head MATCHES "^cellforge \\(${PROJECT_VERSION}\\) ")
+  message(FATAL_ERROR "packaging/debian/changelog starts with \"${_changelog_head}\", not "
+                      "version ${PROJECT_VERSION} (the project() version): add its entry")
+endif()
+# gzip -n: no name or time stamp in the header, so the package is reproducible.
+set(_changelog_gz ${PROJECT_BINARY_DIR}/packaging/changelog.gz)
+add_custom_command(OUTPUT ${_changelog_gz}
+  COMMAND ${CMAKE_COMMAND} -E make_directory ${PROJECT_BINARY_DIR}/packaging
+  COMMAND gzip -9n < ${PROJECT_SOURCE_DIR}/packaging/debian/changelog > ${_changelog_gz}
+  DEPENDS ${PROJECT_SOURCE_DIR}/packaging/debian/changelog VERBATIM)
+add_custom_target(cellforge_changelog ALL DEPENDS ${_changelog_gz})
+install(FILES ${_changelog_gz} DESTINATION ${CMAKE_INSTALL_DOCDIR})
 
+# Man pages, made from the programs' own --help by help2man (packaging/man/make-man.sh).
+find_program(CELLFORGE_HELP2MAN help2man)
+set(CELLFORGE_HAVE_MANPAGES OFF)
+if(NOT CELLFORGE_MANPAGES STREQUAL "OFF" AND CELLFORGE_HELP2MAN)
+  set(CELLFORGE_HAVE_MANPAGES ON)
+endif()
+cellforge_feature("man pages (help2man)" CELLFORGE_MANPAGES CELLFORGE_HAVE_MANPAGES help2man
+                  "help2man was not found")
+if(CELLFORGE_HAVE_MANPAGES)
+  set(_man_pages "")
+  foreach(program cellforge-sim cellforge)
+    if(TARGET ${program})
+      set(_page ${PROJECT_BINARY_DIR}/packaging/${program}.1.gz)
+      add_custom_command(OUTPUT ${_page}
+        COMMAND bash ${PROJECT_SOURCE_DIR}/packaging/man/make-man.sh $<TARGET_FILE:${program}>
+                ${PROJECT_SOURCE_DIR}/packaging/man/${program}.h2m ${_page}
+        DEPENDS ${program} ${PROJECT_SOURCE_DIR}/packaging/man/make-man.sh
+                ${PROJECT_SOURCE_DIR}/packaging/man/${program}.h2m
+        COMMENT "Man page of ${program} (help2man)" VERBATIM)
+      list(APPEND _man_pages ${_page})
+    endif()
+  endforeach()
+  add_custom_target(cellforge_man_pages ALL DEPENDS ${_man_pages})
+  install(FILES ${_man_pages} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+endif()
+
+set(CELLFORGE_MAINTAINER "Cellforge developers <cellforge@users.noreply.github.com>"
+    CACHE STRING "The .deb's Maintainer field (name <address>)")
 set(CPACK_PACKAGE_NAME cellforge)
 set(CPACK_PACKAGE_VENDOR "The Cellforge developers")
-set(CPACK_PACKAGE_CONTACT "The Cellforge developers <cellforge@localhost>")
+set(CPACK_PACKAGE_CONTACT "${CELLFORGE_MAINTAINER}")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "GPU workbench for simulating cells and tissues")
+# Debian's extended description: lines of at most 80 columns (CPack indents each by one).
 set(CPACK_PACKAGE_DESCRIPTION
-    "Cellforge runs biological simulations on an NVIDIA GPU (CUDA) or on the CPU, shows them\n"
-    "live in 3D and lets parameters change while they run. Five model families: an epidermis\n"
-    "of subcellular elements with a gene network, lattice reaction-diffusion with crowding,\n"
-    "sphere mechanics of growing cells, a microtubule gliding assay with Stokes flow, and\n"
-    "cardiac cell models compiled from a model language. cellforge is the desktop window,\n"
-    "cellforge-sim runs scenarios, sweeps and benchmarks without one.")
+    "Cellforge runs biological simulations on an NVIDIA GPU (CUDA) or on the\n"
+    "CPU, shows them live in 3D and lets parameters change while they run.\n"
+    "Five model families: an epidermis of subcellular elements with a gene\n"
+    "network, lattice reaction-diffusion with crowding, sphere mechanics of\n"
+    "growing cells, a microtubule gliding assay with Stokes flow, and cardiac\n"
+    "cell models compiled from a model language.\n"
+    ".\n"
+    "cellforge is the desktop window (or --headless, images and movies without\n"
+    "a display); cellforge-sim runs scenarios, sweeps and benchmarks.")
 string(REPLACE ";" "" CPACK_PACKAGE_DESCRIPTION "${CPACK_PACKAGE_DESCRIPTION}")
 set(CPACK_RESOURCE_FILE_LICENSE ${PROJECT_SOURCE_DIR}/LICENSE)
 set(CPACK_GENERATOR "DEB;TGZ")
@@ -60,12 +106,14 @@ set(CPACK_SOURCE_IGNORE_FILES "/build/;/\\\\.git/;/out/")
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION science)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
-# Loaded at run time, so dpkg-shlibdeps cannot see them: Qt's X11/Wayland platform plugins,
-# and the Mesa drivers behind libGL/libEGL (software rendering where no GPU driver is; the
-# NVIDIA driver's own libraries take over where it is installed).
-set(_runtime_depends "libgl1-mesa-dri, libegl-mesa0")
+# Loaded at run time, so dpkg-shlibdeps cannot see them: libepoxy opens libEGL.so.1
+# (libegl1) and libOpenGL.so.0 (libopengl0) for the headless renderer, and libGL.so.1
+# (libgl1) for the window's GLX context; behind them the Mesa drivers (software rendering
+# where no GPU driver is; the NVIDIA driver's own libraries take over where it is
+# installed); and Qt's X11/Wayland platform plugins.
+set(_runtime_depends "libegl1, libopengl0, libegl-mesa0, libgl1-mesa-dri")
 if(CELLFORGE_HAVE_GUI)
-  string(PREPEND _runtime_depends "qt6-qpa-plugins, ")
+  string(PREPEND _runtime_depends "qt6-qpa-plugins, libgl1, ")
 endif()
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "${_runtime_depends}")
 # The CUDA backends need an NVIDIA driver (libcuda, loaded at run time); the cardiac model's

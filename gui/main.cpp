@@ -18,6 +18,9 @@ int main(int argc, char** argv) {
     CLI::App app{
         "cellforge: GPU workbench for cell and tissue simulation\n"
         "Exit codes: 0 success, 2 bad input, 3 failure during the run, 130 interrupted."};
+    // The program's own name, not argv[0]: the usage line is also the man page's.
+    app.name("cellforge");
+    app.set_version_flag("--version", std::string("cellforge ") + CELLFORGE_VERSION);
     cf::gui::HeadlessOptions o;
     std::string size = "1280x720";
     std::string windowScenario;

@@ -5,9 +5,12 @@
 #   1. apt installs the package and everything it declares (no missing dependency);
 #   2. cellforge-sim is on the PATH, lists the bundled scenarios and runs one by name, saying
 #      which backend runs it and why (no NVIDIA driver in the root: the CPU);
-#   3. cellforge --headless renders the welcome scenario through EGL (Mesa);
-#   4. the menu entry's Exec line starts the window under Xvfb, which is pictured;
-#   5. apt-get purge --autoremove leaves no file that was not there before the install.
+#   3. cellforge --headless renders the welcome scenario through EGL (Mesa) to an image and
+#      an MP4 movie, which ffprobe (on this machine, not in the root) reads back;
+#   4. the man pages open; lintian, where installed here, reports nothing on the package;
+#   5. a package with the window: the menu entry's Exec line starts it under Xvfb, which is
+#      pictured. A headless-only package (cpack --preset headless) must have no menu entry;
+#   6. apt-get purge --autoremove leaves no file that was not there before the install.
 # Needs root, debootstrap and network access to a Debian mirror. The pictures and logs land in
 # OUTDIR (default ./install-check).
 #   usage: packaging/check-deb.sh cellforge_VERSION_amd64.deb [OUTDIR]
@@ -75,23 +78,56 @@ as_user sh -c 'cd && cellforge-sim run welcome --steps 50 --out run-welcome' 2>&
 grep -q "^cellforge-sim: backend cpu (CUDA unavailable: no NVIDIA driver installed" "$out/run.txt" ||
   fail "no line saying the CPU backend runs and why"
 
-say "cellforge --headless (EGL, Mesa)"
+say "cellforge --headless (EGL, Mesa): an image and a movie"
 as_user sh -c 'cd && cellforge --headless welcome --steps 200 --screenshot /tmp/headless.png \
-  --size 960x540' >"$out/headless.txt" 2>&1 || { cat "$out/headless.txt"; fail "headless run failed"; }
+  --record /tmp/headless.mp4 --every 5 --size 960x540' >"$out/headless.txt" 2>&1 ||
+  { cat "$out/headless.txt"; fail "headless run failed"; }
 cp "$root/tmp/headless.png" "$out/headless.png"
+cp "$root/tmp/headless.mp4" "$out/headless.mp4"
 grep "backend" "$out/headless.txt" | sed 's/^/check-deb:   /'
+if command -v ffprobe >/dev/null; then
+  movie=$(ffprobe -v error -select_streams v:0 -count_frames -show_entries \
+    stream=codec_name,width,height,nb_read_frames -of csv=p=0 "$out/headless.mp4") ||
+    fail "ffprobe cannot read the movie"
+  say "  movie (codec,width,height,frames): $movie"
+  [[ $movie == h264,960,540,* && ${movie##*,} -ge 10 ]] || fail "unexpected movie: $movie"
+else
+  say "  ffprobe is not installed here: the movie is not read back"
+fi
 
-say "the menu entry: desktop-file-validate, then its Exec line under Xvfb"
+say "man pages"
+for page in cellforge cellforge-sim; do
+  [[ -f $root/usr/share/man/man1/$page.1.gz ]] || fail "no man page for $page"
+  zcat "$root/usr/share/man/man1/$page.1.gz" | grep -q "^\.SH SYNOPSIS" ||
+    fail "the man page of $page has no SYNOPSIS"
+done
+say "  cellforge(1) and cellforge-sim(1) installed"
+if command -v lintian >/dev/null; then
+  lintian --info "$deb" >"$out/lintian.txt" 2>&1 || true
+  say "  lintian: $(grep -cE '^[EW]:' "$out/lintian.txt") errors and warnings"
+  grep -E '^[EW]:' "$out/lintian.txt" && fail "lintian reports errors or warnings"
+fi
+
 desktop=/usr/share/applications/io.github.cellforge.Cellforge.desktop
-in_root desktop-file-validate "$desktop" || fail "desktop entry invalid"
-[[ -f $root/usr/share/icons/hicolor/scalable/apps/io.github.cellforge.Cellforge.svg ]] ||
-  fail "icon not installed"
-exec_line=$(sed -n 's/^Exec=//p' "$root$desktop" | sed 's/ %[fFuU]//')
-say "  Exec=$exec_line"
-as_user sh -c "cd && timeout 120 xvfb-run -a -s '-screen 0 1600x1000x24' $exec_line \
-  --grab-window /tmp/menu.png --grab-after 12" >"$out/window.txt" 2>&1 ||
-  { cat "$out/window.txt"; fail "the window did not start from the menu entry"; }
-cp "$root/tmp/menu.png" "$out/window.png"
+if ! as_user cellforge --help | grep -q -- '--grab-window'; then
+  say "a headless-only package: no window, so no menu entry"
+  [[ -e $root$desktop ]] && fail "a package without the window installs a menu entry"
+  in_root sh -c 'DISPLAY=:9 cellforge' >"$out/window.txt" 2>&1 && fail "no window expected"
+  say "  cellforge with a display says: $(head -1 "$out/window.txt")"
+  window_checked=0
+else
+  window_checked=1
+  say "the menu entry: desktop-file-validate, then its Exec line under Xvfb"
+  in_root desktop-file-validate "$desktop" || fail "desktop entry invalid"
+  [[ -f $root/usr/share/icons/hicolor/scalable/apps/io.github.cellforge.Cellforge.svg ]] ||
+    fail "icon not installed"
+  exec_line=$(sed -n 's/^Exec=//p' "$root$desktop" | sed 's/ %[fFuU]//')
+  say "  Exec=$exec_line"
+  as_user sh -c "cd && timeout 120 xvfb-run -a -s '-screen 0 1600x1000x24' $exec_line \
+    --grab-window /tmp/menu.png --grab-after 12" >"$out/window.txt" 2>&1 ||
+    { cat "$out/window.txt"; fail "the window did not start from the menu entry"; }
+  cp "$root/tmp/menu.png" "$out/window.png"
+fi
 
 say "apt-get purge --autoremove cellforge"
 in_root apt-get purge -y -q --autoremove cellforge >"$out/purge.log" 2>&1 ||
@@ -114,4 +150,8 @@ if ! diff "$out/before.txt" "$out/after.txt" >"$out/left-behind.diff"; then
 fi
 say "nothing left behind outside the user's home; in it: $(cd "$root/home/student" &&
   find . -type f | grep -v '^./run-welcome' | tr '\n' ' ')"
-say "OK: pictures in $out/headless.png and $out/window.png"
+if [[ $window_checked -eq 1 ]]; then
+  say "OK: pictures in $out/headless.png and $out/window.png, movie $out/headless.mp4"
+else
+  say "OK (headless-only package): picture $out/headless.png, movie $out/headless.mp4"
+fi

@@ -101,8 +101,12 @@ int main(int argc, char** argv) {
         "cellforge-sim: headless simulation runner of Cellforge\n"
         "Exit codes: 0 success, 2 bad input (scenario, parameter, file), "
         "3 failure during the run, 130 interrupted."};
+    // The program's own name, not argv[0]: the usage lines are also the man page's.
+    app.name("cellforge-sim");
     app.require_subcommand(1);
     app.set_version_flag("--version", std::string("cellforge-sim ") + CELLFORGE_VERSION);
+    // Every subcommand's options on one page: what the man page is made from (help2man).
+    app.set_help_all_flag("--help-all", "Print this help and every subcommand's, then exit");
 
     app.add_subcommand("list", "List the models: name, then description");
     app.add_subcommand("backends", "Show which backends this build and machine can run");
