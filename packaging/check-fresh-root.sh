@@ -61,10 +61,24 @@ fi
 grep -qE '^  CUDA backends +OFF \(no nvcc' "$out/features.txt" ||
   fail "CUDA should read OFF (no nvcc) in a root without the CUDA toolkit"
 
+# And the other way round: the package this check was written for, taken away again, must
+# stop configure with its name rather than build less.
+say "without libqt6opengl6-dev, configure must stop and name it"
+in_root dpkg --remove --force-depends libqt6opengl6-dev >"$out/remove.log" 2>&1
+if in_root sh -c 'cd /src/cellforge && cmake --preset default -B /tmp/without-qt-opengl' \
+  >"$out/configure-without.log" 2>&1; then
+  fail "configure succeeded without libqt6opengl6-dev"
+fi
+grep -q "install the Debian package(s) libqt6opengl6-dev" "$out/configure-without.log" ||
+  { tail -15 "$out/configure-without.log"; fail "the error does not name libqt6opengl6-dev"; }
+grep -A2 "CMake Error" "$out/configure-without.log" | sed 's/^/fresh-root:   /'
+in_root apt-get install -y -q --no-install-recommends libqt6opengl6-dev >>"$out/remove.log" 2>&1
+
 if [[ $build -eq 1 ]]; then
   say "cmake --build --preset default"
   in_root sh -c 'cd /src/cellforge && cmake --build --preset default' >"$out/build.log" 2>&1 ||
     { tail -25 "$out/build.log"; fail "build failed (see $out/build.log)"; }
   in_root /src/cellforge/build/default/sim/cli/cellforge-sim backends | tee "$out/backends.txt"
 fi
-say "OK: every feature of the default preset is ON in a fresh Debian 12 root ($((SECONDS - t0)) s)"
+say "OK: every feature of the default preset is ON in a fresh Debian 12 root, and a missing"
+say "    package stops configure with its name ($((SECONDS - t0)) s)"
