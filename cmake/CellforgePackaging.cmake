@@ -95,8 +95,8 @@ set(CPACK_PACKAGE_DESCRIPTION
     "growing cells, a microtubule gliding assay with Stokes flow, and cardiac\n"
     "cell models compiled from a model language.\n"
     ".\n"
-    "cellforge is the desktop window (or --headless, images and movies without\n"
-    "a display); cellforge-sim runs scenarios, sweeps and benchmarks.")
+    "cellforge is the desktop window (or, with --headless, images and movies\n"
+    "without a display). cellforge-sim runs scenarios, sweeps and benchmarks.")
 string(REPLACE ";" "" CPACK_PACKAGE_DESCRIPTION "${CPACK_PACKAGE_DESCRIPTION}")
 set(CPACK_RESOURCE_FILE_LICENSE ${PROJECT_SOURCE_DIR}/LICENSE)
 set(CPACK_GENERATOR "DEB;TGZ")
