@@ -5,11 +5,11 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <map>
 #include <sstream>
 
 #include "generated/sim/bundled_models.hpp"
+#include "sim/core/input_file.hpp"
 #include "sim/geometry/mesh_import.hpp"
 #include "sim/geometry/triangle_mesh.hpp"
 #include "sim/geometry/voxelize.hpp"
@@ -186,11 +186,11 @@ ModelText modelText(const CardiacParams& p) {
         t.source = bundledModelSource(name);
         t.file = name + ".cfm (bundled)";
     } else {
-        std::ifstream in(p.modelFile, std::ios::binary);
-        if (!in) throw ParameterError("model.file: cannot open '" + p.modelFile + "'");
-        std::ostringstream text;
-        text << in.rdbuf();
-        t.source = text.str();
+        try {
+            t.source = readInputFile(p.modelFile);
+        } catch (const InputFileError& e) {
+            throw ParameterError(std::string("model.file: ") + e.what());  // no such file, ...
+        }
         t.file = p.modelFile;
         if (isCellmlFileName(t.file)) {  // CellML: imported to model text first
             try {
