@@ -114,7 +114,16 @@ int runHeadless(const HeadlessOptions& o, const ModelRegistry& registry) {
             layer->uploader.upload(findVectorView(views, layer->settings.view, "--vectors: "),
                                    layer->field, layer->settings);
         showCloud = !views.clouds.empty();
-        if (showCloud) uploader.upload(views.clouds.front(), cloud, o.color);
+        if (!o.color.empty() && views.clouds.empty())
+            throw ParameterError("--color: model '" + sc.model->name +
+                                 "' offers no point cloud (for a volume: --volume-channel)");
+        if (showCloud) {
+            try {
+                uploader.upload(views.clouds.front(), cloud, o.color);
+            } catch (const ParameterError& e) {  // a --color the cloud lacks: its channels
+                throw ParameterError(std::string("--color: ") + e.what());
+            }
+        }
         for (const auto& [option, value] :
              {std::pair{"--volume", &o.volume}, std::pair{"--volume-channel", &o.volumeChannel}})
             if (!value->empty() && views.volumes.empty())
