@@ -6,9 +6,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <memory>
-#include <sstream>
 
 #include "gui/vector_upload.hpp"
 #include "gui/view_upload.hpp"
@@ -23,6 +21,7 @@
 #include "render/png_io.hpp"
 #include "render/render_error.hpp"
 #include "render/volume_grid.hpp"
+#include "sim/core/input_file.hpp"
 #include "sim/core/interrupt.hpp"
 #include "sim/core/scenario.hpp"
 
@@ -31,14 +30,11 @@ namespace cf::gui {
 namespace {
 // A camera path file: bad JSON or key frames are bad input (exit 2) naming the file.
 render::CameraPath loadCameraPath(const std::string& file) {
-    std::ifstream in(file);
-    if (!in) throw IoError(file + ": cannot open the camera path");
-    std::stringstream text;
-    text << in.rdbuf();
+    const std::string text = readInputFile(file);
     try {
-        return render::CameraPath::fromJson(text.str());
+        return render::CameraPath::fromJson(text);
     } catch (const render::RenderError& e) {
-        throw ParameterError(file + ": " + e.what());
+        throw InputFileError(file + ": " + e.what());
     }
 }
 }  // namespace
@@ -48,21 +44,14 @@ int runHeadless(const HeadlessOptions& o) {
 }
 
 int runHeadless(const HeadlessOptions& o, const ModelRegistry& registry) {
-    // Input first: errors here exit with 2.
+    // Input first. Errors are thrown, never printed here: main() prints each once and
+    // exits 2 for bad input (InputError), 3 for anything else.
     const SliceSettings slices = parseSlices(o.slices);
     if (!o.vectors.empty()) parseVectorsOption(o.vectors);  // the names wait for the views
-    Scenario sc = [&] {
-        try {
-            Scenario s = loadScenario(o.scenario, registry);
-            for (const auto& a : o.sets)
-                s.parameters.setFromAssignment(a);
-            resolveFilePaths(s.parameters, std::filesystem::current_path());  // --set paths
-            return s;
-        } catch (const Error& e) {
-            std::fprintf(stderr, "cellforge: error: %s\n", e.what());
-            throw;
-        }
-    }();
+    Scenario sc = loadScenario(o.scenario, registry);
+    for (const auto& a : o.sets)
+        sc.parameters.setFromAssignment(a);
+    resolveFilePaths(sc.parameters, std::filesystem::current_path());  // --set paths
     const Backend backend = resolveModelBackend(*sc.model, o.backend, sc.backend);
     const std::uint64_t steps = o.steps.value_or(sc.steps);
     const std::uint64_t every = std::max<std::uint64_t>(1, o.every);
@@ -76,8 +65,9 @@ int runHeadless(const HeadlessOptions& o, const ModelRegistry& registry) {
         const std::filesystem::path parent = std::filesystem::path(*file).parent_path();
         std::error_code ec;
         if (!parent.empty()) std::filesystem::create_directories(parent, ec);
-        if (ec)
-            throw IoError(parent.string() + ": cannot create output directory: " + ec.message());
+        if (ec)  // a path the user gave
+            throw InputFileError(parent.string() +
+                                 ": cannot create output directory: " + ec.message());
     }
     installInterruptHandler();
     render::HeadlessContext context;
@@ -124,7 +114,16 @@ int runHeadless(const HeadlessOptions& o, const ModelRegistry& registry) {
             layer->uploader.upload(findVectorView(views, layer->settings.view, "--vectors: "),
                                    layer->field, layer->settings);
         showCloud = !views.clouds.empty();
-        if (showCloud) uploader.upload(views.clouds.front(), cloud, o.color);
+        if (!o.color.empty() && views.clouds.empty())
+            throw ParameterError("--color: model '" + sc.model->name +
+                                 "' offers no point cloud (for a volume: --volume-channel)");
+        if (showCloud) {
+            try {
+                uploader.upload(views.clouds.front(), cloud, o.color);
+            } catch (const ParameterError& e) {  // a --color the cloud lacks: its channels
+                throw ParameterError(std::string("--color: ") + e.what());
+            }
+        }
         for (const auto& [option, value] :
              {std::pair{"--volume", &o.volume}, std::pair{"--volume-channel", &o.volumeChannel}})
             if (!value->empty() && views.volumes.empty())

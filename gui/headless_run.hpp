@@ -44,8 +44,10 @@ struct HeadlessOptions {
     std::string lic;
 };
 
-// Returns the process exit code (0, 2 bad input, 3 failure, 130 interrupted); prints
-// progress and errors to stderr.
+// Returns the process exit code of a run that ended: 0, or 130 when interrupted. Throws what
+// stops it, for the caller to print once and map with exitStatusFor()
+// (sim/core/exit_status.hpp: InputError is bad input, 2; the rest 3). Prints progress to
+// stderr and the files written to stdout.
 int runHeadless(const HeadlessOptions& options);
 // The same with the models of `registry` (tests bring their own).
 int runHeadless(const HeadlessOptions& options, const ModelRegistry& registry);

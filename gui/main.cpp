@@ -13,6 +13,7 @@
 #endif
 #include "render/render_error.hpp"
 #include "sim/core/errors.hpp"
+#include "sim/core/exit_status.hpp"
 
 int main(int argc, char** argv) {
     CLI::App app{
@@ -91,7 +92,7 @@ int main(int argc, char** argv) {
             throw CLI::ValidationError(
                 "--size", "an H.264 movie needs an even width and height, got " + size);
     } catch (const CLI::ParseError& e) {
-        return app.exit(e) == 0 ? 0 : 2;
+        return app.exit(e) == 0 ? cf::kExitOk : cf::kExitBadInput;
     }
     // A scenario is a path or the name of a bundled one ("welcome", "lattice-obstructed").
     try {
@@ -100,7 +101,7 @@ int main(int argc, char** argv) {
             windowScenario = cf::resolveScenarioArgument(windowScenario).string();
     } catch (const cf::Error& e) {
         std::fprintf(stderr, "cellforge: error: %s\n", e.what());
-        return 2;
+        return cf::exitStatusFor(e);
     }
     if (o.scenario.empty()) {
 #if CELLFORGE_HAVE_GUI
@@ -109,7 +110,7 @@ int main(int argc, char** argv) {
             std::fprintf(stderr,
                          "cellforge: no display; run a scenario in the background with "
                          "--headless SCENARIO.toml (see --help)\n");
-            return 2;
+            return cf::kExitBadInput;
         }
         if (!windowScenario.empty()) d.scenario = windowScenario;
         d.backend = o.backend;
@@ -118,21 +119,16 @@ int main(int argc, char** argv) {
         std::fprintf(stderr,
                      "cellforge: this build has no desktop window (Qt 6 was not found); run a "
                      "scenario in the background with --headless SCENARIO.toml (see --help)\n");
-        return 2;
+        return cf::kExitBadInput;
 #endif
     }
     try {
         return cf::gui::runHeadless(o);
-    } catch (const cf::ParameterError& e) {
-        std::fprintf(stderr, "cellforge: error: %s\n", e.what());
-        return 2;
-    } catch (const cf::ScenarioError& e) {
-        return 2;  // printed where it was raised
-    } catch (const cf::IoError& e) {
-        std::fprintf(stderr, "cellforge: error: %s\n", e.what());
-        return 2;
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "cellforge: run failed: %s\n", e.what());
-        return 3;
+        // The one place a headless error is printed; its type says whether it is bad input
+        // (sim/core/exit_status.hpp): a file, an option or a parameter, or a failure.
+        std::fprintf(stderr, "cellforge: %s: %s\n", cf::isBadInput(e) ? "error" : "run failed",
+                     e.what());
+        return cf::exitStatusFor(e);
     }
 }

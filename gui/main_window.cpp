@@ -61,7 +61,7 @@ MainWindow::MainWindow(const DesktopOptions& options, QWidget* parent)
             parameters_->setValue(key, v);  // the dock shows what the quick panel set
             log(Level::Info, tr("%1 = %2").arg(QString::fromStdString(key),
                                                QString::fromStdString(formatValue(v))));
-        } catch (const ParameterError& e) {
+        } catch (const InputError& e) {  // a value, or a file the new set names, refused
             log(Level::Warning, tr("refused: %1").arg(QString::fromStdString(e.what())));
             throw;  // the overlay shows it under the sliders
         }

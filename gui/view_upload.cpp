@@ -2,7 +2,6 @@
 #include "gui/view_upload.hpp"
 
 #include <algorithm>
-#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -12,6 +11,9 @@
 #include "render/cuda/cuda_gl_buffer.hpp"
 #include "render/cuda/device_range.hpp"
 #endif
+
+#include "gui/volume_settings.hpp"
+#include "sim/core/errors.hpp"
 
 namespace cf::gui {
 
@@ -51,8 +53,15 @@ Channels chooseChannel(const PointCloudView& view, const std::string& color) {
     if (ch.category == nullptr)
         for (const auto& s : view.scalars)
             if (color.empty() || s.name == color) ch.scalar = ch.scalar ? ch.scalar : &s;
-    if (!color.empty() && ch.category == nullptr && ch.scalar == nullptr)
-        throw std::runtime_error("view '" + view.name + "' has no channel '" + color + "'");
+    if (!color.empty() && ch.category == nullptr && ch.scalar == nullptr) {
+        std::vector<std::string> names;  // categories first, then scalars, as volumes list them
+        for (const auto& c : view.categories)
+            names.push_back(c.name);
+        for (const auto& c : view.scalars)
+            names.push_back(c.name);
+        throw ParameterError("view '" + view.name + "' has no channel '" + color +
+                             "' (it has: " + joinedNames(names) + ")");
+    }
     return ch;
 }
 }  // namespace

@@ -31,6 +31,7 @@ public:
     // Copies positions and the colouring channel (`color`: a category or scalar name;
     // empty: the first category, else the first scalar) into `cloud` and sets its colour
     // mode. Scalar ranges come from `range` (lo >= hi: computed from the data on the host).
+    // Throws ParameterError listing the view's channels for a `color` it does not have.
     void upload(const PointCloudView& view, render::PointCloud& cloud, const std::string& color);
     // "interop" or "host upload": how the last upload moved the data.
     const char* path() const;

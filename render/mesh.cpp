@@ -54,7 +54,7 @@ MeshData loadMesh(const std::filesystem::path& path) {
     geometry::ImportedMesh in;
     try {
         in = geometry::importMesh(path);  // the one Assimp import (sim/geometry)
-    } catch (const cf::IoError& e) {
+    } catch (const cf::InputFileError& e) {
         throw MeshError(e.what());  // "mesh file 'PATH': REASON"
     }
     const std::size_t count = in.mesh.vertices.size();

@@ -75,7 +75,7 @@ int runBench(const ModelRegistry& registry, const BenchOptionsCli& options) {
             BenchResult r;
             try {
                 r = c->run(b, opts);
-            } catch (const ParameterError&) {
+            } catch (const InputError&) {  // e.g. --scale giving a size the model refuses
                 throw;
             } catch (const Error& e) {
                 std::fprintf(stderr, "cellforge-sim: benchmark %s/%s on %s failed: %s\n",

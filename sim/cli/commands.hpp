@@ -1,20 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// The subcommands of cellforge-sim. Each returns the process exit code.
+// The subcommands of cellforge-sim. Each returns the process exit code, or throws for main()
+// to print and map with exitStatusFor() (InputError: bad input, 2; else 3).
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "sim/core/exit_status.hpp"  // the exit codes (`cellforge-sim --help`, the README)
 #include "sim/core/model.hpp"
 
 namespace cf::cli {
-
-// Exit codes (documented in `cellforge-sim --help` and the README).
-inline constexpr int kExitOk = 0;
-inline constexpr int kExitBadInput = 2;   // scenario, parameter or file
-inline constexpr int kExitRunFailed = 3;  // e.g. a non-finite value during the run
-inline constexpr int kExitInterrupted = 130;
 
 struct RunOptions {
     std::string scenario;

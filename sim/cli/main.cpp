@@ -7,13 +7,13 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <sstream>
 #include <vector>
 
 #include "sim/cli/commands.hpp"
 #include "sim/cli/params_markdown.hpp"
 #include "sim/core/backend.hpp"
 #include "sim/core/data_paths.hpp"
+#include "sim/core/input_file.hpp"
 #include "sim/core/model.hpp"
 #include "sim/core/scenario.hpp"
 #include "sim/models/cardiac/cellml/cellml_import.hpp"
@@ -23,7 +23,7 @@ namespace {
 int listModels(const cf::ModelRegistry& registry) {
     for (const cf::ModelDescriptor& m : registry.all())
         std::printf("%-12s %s\n", m.name.c_str(), m.description.c_str());
-    return cf::cli::kExitOk;
+    return cf::kExitOk;
 }
 
 // The bundled scenarios: name, model and title, then what it demonstrates and what it
@@ -49,13 +49,13 @@ int listScenarios(const cf::ModelRegistry& registry) {
             std::printf("%-24s (cannot be loaded: %s)\n", name.c_str(), e.what());
         }
     }
-    return cf::cli::kExitOk;
+    return cf::kExitOk;
 }
 
 int showParams(const cf::ModelRegistry& registry, const std::string& model, bool markdown) {
     if (markdown) {
         std::fputs(cf::cli::parametersMarkdown(registry, model).c_str(), stdout);
-        return cf::cli::kExitOk;
+        return cf::kExitOk;
     }
     if (model.empty())
         throw cf::ParameterError("params: name a MODEL (see `list`), or give --markdown");
@@ -65,7 +65,7 @@ int showParams(const cf::ModelRegistry& registry, const std::string& model, bool
     std::printf(
         "\nlive: editable while running; structural: applied at the next reset.\n"
         "Override with --set group.name=value or in [parameters.group] of a scenario.\n");
-    return cf::cli::kExitOk;
+    return cf::kExitOk;
 }
 
 int showBackends() {
@@ -75,23 +75,19 @@ int showBackends() {
                     ok ? "available" : "unavailable",
                     b == cf::Backend::Cpu ? "reference implementation" : cf::cudaStatus().c_str());
     }
-    return cf::cli::kExitOk;
+    return cf::kExitOk;
 }
 
 // CellML to model-language text, to a file or stdout.
 int cellmlToCfm(const std::string& in, const std::string& out) {
-    std::ifstream file(in, std::ios::binary);
-    if (!file) throw cf::IoError("cannot open '" + in + "'");
-    std::ostringstream text;
-    text << file.rdbuf();
-    const std::string cfm = cf::cardiac::importCellml(text.str(), in);
+    const std::string cfm = cf::cardiac::importCellml(cf::readInputFile(in), in);
     if (out.empty()) {
         std::fputs(cfm.c_str(), stdout);
-        return cf::cli::kExitOk;
+        return cf::kExitOk;
     }
     std::ofstream o(out, std::ios::binary);
     if (!(o << cfm)) throw cf::IoError("cannot write '" + out + "'");
-    return cf::cli::kExitOk;
+    return cf::kExitOk;
 }
 
 }  // namespace
@@ -218,7 +214,7 @@ int main(int argc, char** argv) {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
         const int code = app.exit(e);  // prints help or the parse error
-        return code == 0 ? cf::cli::kExitOk : cf::cli::kExitBadInput;
+        return code == 0 ? cf::kExitOk : cf::kExitBadInput;
     }
     for (int i = 0; i < argc; ++i)
         run.commandLine.emplace_back(argv[i]);
@@ -235,10 +231,11 @@ int main(int argc, char** argv) {
         if (app.got_subcommand("bench")) return cf::cli::runBench(registry, bench);
         if (app.got_subcommand("nversion")) return cf::cli::runNversionCommand(nversion);
         if (app.got_subcommand("cellml2cfm")) return cellmlToCfm(cellmlIn, cfmOut);
-    } catch (const cf::Error& e) {
-        // Anything that escapes a subcommand before its run started is bad input.
+    } catch (const std::exception& e) {
+        // The one place an error that escapes a subcommand is printed; its type says whether
+        // it is bad input (sim/core/exit_status.hpp). Subcommands print none of these.
         std::fprintf(stderr, "cellforge-sim: error: %s\n", e.what());
-        return cf::cli::kExitBadInput;
+        return cf::exitStatusFor(e);
     }
-    return cf::cli::kExitOk;
+    return cf::kExitOk;
 }

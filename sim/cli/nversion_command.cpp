@@ -60,7 +60,7 @@ int runNversionCommand(const NversionOptionsCli& options) {
                 // The other resolutions still run; the exit status reports the failure.
                 if (terminal) std::fputs("\n", stderr);
                 std::fprintf(stderr, "cellforge-sim: nversion dx %g dt %g: %s\n", dx, dt, e.what());
-                if (dynamic_cast<const ParameterError*>(&e)) return kExitBadInput;
+                if (isBadInput(e)) return kExitBadInput;
                 status = kExitRunFailed;
                 continue;
             }

@@ -50,7 +50,8 @@ RunOutcome executeRun(const RunRequest& request, const RunCallbacks& callbacks) 
     const std::filesystem::path dir = sc.output.dir;
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
-    if (ec) throw IoError(dir.string() + ": cannot create output directory: " + ec.message());
+    if (ec)  // a path the user gave (--out, [output] dir)
+        throw InputFileError(dir.string() + ": cannot create output directory: " + ec.message());
     writeText(dir / "scenario.toml", scenarioToToml(sc, dir));
 
     io::RunInfo info;
@@ -72,12 +73,13 @@ RunOutcome executeRun(const RunRequest& request, const RunCallbacks& callbacks) 
     RunOutcome outcome;
     outcome.checkpoint = dir / "checkpoint.cfchk";
     // Creating the model allocates device memory and builds the initial state: a failure
-    // there (other than a parameter the model rejects) is a run failure, not bad input.
+    // there is a run failure, unless the model refuses its input (a parameter, or a file it
+    // names: an SBML, model or mesh file), which is bad input.
     std::unique_ptr<Runner> runnerOwner;
     try {
         runnerOwner = std::make_unique<Runner>(*sc.model, backend, sc.parameters, sc.seed,
                                                request.cudaDevice);
-    } catch (const ParameterError&) {
+    } catch (const InputError&) {
         throw;
     } catch (const Error& e) {
         outcome.exitCode = kExitRunFailed;
@@ -204,7 +206,7 @@ RunOutcome executeRun(const RunRequest& request, const RunCallbacks& callbacks) 
 }
 
 int runScenario(const ModelRegistry& registry, const RunOptions& options) {
-    // Everything up to the start of the run is input checking: errors exit with 2.
+    // Input checking first: what it throws is bad input (InputError), printed by main().
     const std::filesystem::path scenarioPath = resolveScenarioArgument(options.scenario);
     Scenario sc = loadScenario(scenarioPath, registry);
     for (const std::string& assignment : options.sets)

@@ -46,8 +46,9 @@ struct RunOutcome {
 };
 
 // Runs `request` to its step count, or until it fails or Ctrl-C (interruptRequested())
-// stops it; the checkpoint is written either way but on failure. Throws only for bad input
-// found before the run starts (the output directory, a ParameterError from the model).
+// stops it; the checkpoint is written either way but on failure. Throws for bad input found
+// before the run starts (an InputError: the output directory, a parameter or file the model
+// refuses, the checkpoint to resume), and for output it cannot write before then.
 RunOutcome executeRun(const RunRequest& request, const RunCallbacks& callbacks);
 
 }  // namespace cf::cli

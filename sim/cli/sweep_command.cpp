@@ -128,10 +128,22 @@ std::string sweepBar(std::size_t finished, std::size_t running, std::size_t fail
     return buf;
 }
 
+// Whether the model refuses `parameters` (the scenario's, without a grid point's values)
+// with the same message as `error`.
+bool refusedAlike(const ModelDescriptor& model, const ParamSet& parameters, const Error& error) {
+    try {
+        if (model.validate) model.validate(parameters);
+    } catch (const Error& e) {
+        return std::string(e.what()) == error.what();
+    }
+    return false;
+}
+
 }  // namespace
 
 int runSweep(const ModelRegistry& registry, const SweepOptionsCli& options) {
-    // Input checking: every error up to the first run exits with 2 and writes nothing.
+    // Input checking: every error up to the first run is bad input (InputError, printed by
+    // main()) and writes nothing. The models' validate() loads the files they name.
     const std::filesystem::path scenarioPath = resolveScenarioArgument(options.scenario);
     Scenario base = loadScenario(scenarioPath, registry);
     for (const std::string& assignment : options.sets)
@@ -179,6 +191,9 @@ int runSweep(const ModelRegistry& registry, const SweepOptionsCli& options) {
                 p.set(axes[k].spec->key(), grid[i][k]);
             if (base.model->validate) base.model->validate(p);
         } catch (const Error& e) {
+            // What the scenario's own values are refused for too (a file it names) is not
+            // this point's: it is said as it is, naming no run.
+            if (i == 0 && refusedAlike(*base.model, base.parameters, e)) throw;
             throw ParameterError(runName(i) + " (" + pointText(axes, grid[i]) + "): " + e.what());
         }
         pointParameters.push_back(std::move(p));
@@ -187,10 +202,11 @@ int runSweep(const ModelRegistry& registry, const SweepOptionsCli& options) {
     const std::filesystem::path dir = options.outDir.value_or(base.output.dir + "/sweep");
     std::error_code ec;
     if (std::filesystem::exists(dir, ec) && !std::filesystem::is_empty(dir, ec))
-        throw IoError(dir.string() +
-                      ": the output directory is not empty (a sweep starts in a new one)");
+        throw InputFileError(dir.string() +
+                             ": the output directory is not empty (a sweep starts in a new one)");
     std::filesystem::create_directories(dir, ec);
-    if (ec) throw IoError(dir.string() + ": cannot create output directory: " + ec.message());
+    if (ec)
+        throw InputFileError(dir.string() + ": cannot create output directory: " + ec.message());
 
     std::vector<RunRecord> records(grid.size());
     std::mutex mutex;  // guards records, the summary file and stderr

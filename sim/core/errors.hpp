@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Typed errors. Library code throws these and never prints or exits; the CLI and
-// the GUI catch them at their boundary and decide how to tell the user.
+// the GUI catch them at their boundary and decide how to tell the user. Whether an error
+// is the user's (bad input, exit 2) or a failure (exit 3) is decided by its type alone:
+// every kind of bad input derives from InputError (sim/core/exit_status.hpp maps them).
 #include <stdexcept>
 #include <string>
 
@@ -12,20 +14,37 @@ public:
     using std::runtime_error::runtime_error;
 };
 
-// A parameter name, type or value is wrong. The message names the parameter, the value
-// and the allowed range.
-class ParameterError : public Error {
+// The input is wrong: what the user gave (a scenario, a parameter, a file they name, an
+// option) cannot be used as it is. Fixing the input fixes it; nothing failed.
+class InputError : public Error {
 public:
     using Error::Error;
+};
+
+// A parameter name, type or value is wrong. The message names the parameter, the value
+// and the allowed range.
+class ParameterError : public InputError {
+public:
+    using InputError::InputError;
 };
 
 // A scenario file is malformed. The message starts with "file:line:column:".
-class ScenarioError : public Error {
+class ScenarioError : public InputError {
 public:
-    using Error::Error;
+    using InputError::InputError;
 };
 
-// A file could not be read or written, or its contents are not what was expected.
+// A file the input names cannot be used: it does not exist, is a directory or cannot be
+// read, or its contents are refused (malformed or unsupported: a scenario, SBML, model,
+// mesh or checkpoint file). The message starts with the file's path, followed by the line
+// (and column) where the parser gives one.
+class InputFileError : public InputError {
+public:
+    using InputError::InputError;
+};
+
+// A file could not be written, or read back while the program does its work (output,
+// a full disk): a failure, not bad input. Files the user names throw InputFileError.
 class IoError : public Error {
 public:
     using Error::Error;
@@ -48,9 +67,9 @@ public:
 // A geometry cannot be used as asked: a mesh that is not closed, obstacles that cannot be
 // placed at the requested volume fraction, a lattice frame that does not fit. The message
 // names the mesh (file) or the obstacle class.
-class GeometryError : public Error {
+class GeometryError : public InputError {
 public:
-    using Error::Error;
+    using InputError::InputError;
 };
 
 // A CUDA runtime call or kernel launch failed. Carries the expression or kernel name

@@ -142,8 +142,8 @@ struct ModelDescriptor {
     // NVRTC), for the message when CUDA is asked for; empty otherwise.
     std::string cudaUnavailableReason;
     // The checks across parameters that single ranges cannot express (a rate that breaks a
-    // stability bound, a text that must parse, a file that must load): throws
-    // ParameterError (or IoError for a file) naming the parameter. Required: ModelRegistry
+    // stability bound, a text that must parse, a file that must load): throws an InputError
+    // (ParameterError; InputFileError, GeometryError for a file) naming it. Required: ModelRegistry
     // refuses a model without one (a model with no such constraints says so with an empty
     // function body). The Runner calls it on every candidate set before it commits an edit,
     // in the caller's thread (so a bad edit is refused at once) and again on the simulation

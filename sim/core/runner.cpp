@@ -172,7 +172,13 @@ std::future<void> Runner::load(const std::filesystem::path& checkpoint) {
         only.add(descriptor_);
         io::Checkpoint cp = io::readCheckpoint(checkpoint, only);
         model_->reset(cp.parameters, cp.seed);
-        model_->restore(cp.state);
+        try {
+            model_->restore(cp.state);
+        } catch (const IoError& e) {
+            // A state the model cannot take (a field missing or mis-sized) came from the
+            // file: the checkpoint is refused, as one that does not read is.
+            throw InputFileError(checkpoint.string() + ": " + e.what());
+        }
         {
             std::lock_guard lock(mutex_);
             seed_ = cp.seed;

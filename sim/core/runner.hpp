@@ -60,8 +60,8 @@ public:
     std::future<void> stepBy(std::uint64_t steps);   // runs exactly `steps` more, then pauses
     std::future<void> runUntil(std::uint64_t step);  // plays until the step counter reaches it
     std::future<void> reset();                       // applies pending structural edits too
-    // All or nothing. Validates at once (throws ParameterError here, in the caller's
-    // thread): the value against its declaration, then the whole candidate set through
+    // All or nothing. Validates at once (throws an InputError here, in the caller's thread:
+    // ParameterError, or a file's): the value against its declaration, then the set through
     // ModelDescriptor::validate. On the simulation thread the edit is checked again against
     // the parameters of that moment (another edit may have come first) and, when live,
     // handed to the model, which may refuse it too; only then is anything committed. A

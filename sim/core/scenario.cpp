@@ -6,8 +6,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <sstream>
+
+#include "sim/core/input_file.hpp"
 
 namespace cf {
 
@@ -382,11 +383,7 @@ Scenario parseScenario(std::string_view text, const std::string& sourceName,
 }
 
 Scenario loadScenario(const std::filesystem::path& path, const ModelRegistry& registry) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw ScenarioError(path.string() + ": cannot open scenario file");
-    std::ostringstream buf;
-    buf << in.rdbuf();
-    return parseScenario(buf.str(), path.string(), registry,
+    return parseScenario(readInputFile(path), path.string(), registry,
                          std::filesystem::absolute(path).parent_path());
 }
 

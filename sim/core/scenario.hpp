@@ -80,6 +80,8 @@ struct Scenario {
     explicit Scenario(const ModelDescriptor& m) : model(&m), parameters(m.parameters()) {}
 };
 
+// Throws InputFileError for a file that does not exist or cannot be read, ScenarioError
+// ("file:line:column: ...") for what it says.
 Scenario loadScenario(const std::filesystem::path& path, const ModelRegistry& registry);
 // `baseDirectory`: what relative file paths are relative to (empty: left as written).
 Scenario parseScenario(std::string_view text, const std::string& sourceName,

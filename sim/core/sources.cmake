@@ -13,6 +13,7 @@ list(APPEND CELLFORGE_SIM_SOURCES
   core/interrupt.cpp
   core/sweep_grid.cpp
   core/data_paths.cpp
+  core/input_file.cpp
   core/fault_injection.cpp)
 list(APPEND CELLFORGE_SIM_CUDA_SOURCES
   core/cuda_check.cpp)

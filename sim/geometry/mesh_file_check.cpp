@@ -148,7 +148,7 @@ void checkMeshFile(const std::filesystem::path& path) {
     std::transform(extension.begin(), extension.end(), extension.begin(),
                    [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     std::ifstream in(path, std::ios::binary);
-    if (!in) return;  // Assimp says why it cannot open the file
+    if (!in) return;  // importMesh() says why it cannot open the file
     char head[64] = {};
     in.read(head, sizeof head);
     const std::string start(head, static_cast<std::size_t>(in.gcount()));
@@ -159,7 +159,7 @@ void checkMeshFile(const std::filesystem::path& path) {
     // The whole file, as Assimp reads it too.
     std::string content = start + std::string(std::istreambuf_iterator<char>(in), {});
     if (const auto problem = findMeshFileProblem(content, extension))
-        throw IoError("mesh file '" + path.string() + "': " + *problem);
+        throw InputFileError("mesh file '" + path.string() + "': " + *problem);
 }
 
 }  // namespace cf::geometry

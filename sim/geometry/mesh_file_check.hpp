@@ -23,9 +23,9 @@ namespace cf::geometry {
 std::optional<std::string> findMeshFileProblem(std::string_view content,
                                                std::string_view extension);
 
-// Reads an OFF or PLY file (by extension or content) and throws IoError
+// Reads an OFF or PLY file (by extension or content) and throws InputFileError
 // "mesh file 'PATH': PROBLEM" for what findMeshFileProblem() finds; a file it cannot read
-// is left to Assimp's message.
+// is left to importMesh().
 void checkMeshFile(const std::filesystem::path& path);
 
 }  // namespace cf::geometry

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "sim/core/errors.hpp"
+#include "sim/core/input_file.hpp"
 #include "sim/geometry/mesh_file_check.hpp"
 
 namespace cf::geometry {
@@ -74,6 +75,8 @@ ImportedMesh importMesh(const std::filesystem::path& path) {
         Assimp::Importer& importer;
         ~FreeScene() { importer.FreeScene(); }
     } freeScene{importer};
+    // Assimp says only "Unable to open file" whatever the reason.
+    if (const auto problem = inputFileProblem(path)) throw InputFileError(prefix(path) + *problem);
     checkMeshFile(path);  // what Assimp would trust in an OFF or PLY file
     // SortByPType puts points and lines into meshes of their own, which appendMesh()
     // leaves out. No normals are generated: the renderer computes missing ones itself.
@@ -84,13 +87,14 @@ ImportedMesh importMesh(const std::filesystem::path& path) {
         std::string reason = importer.GetErrorString();
         while (!reason.empty() && (reason.back() == '\n' || reason.back() == '.'))
             reason.pop_back();
-        throw IoError(prefix(path) + (reason.empty() ? "Assimp could not import it" : reason));
+        throw InputFileError(prefix(path) +
+                             (reason.empty() ? "Assimp could not import it" : reason));
     }
     ImportedMesh out;
     if (scene->mRootNode != nullptr) appendNode(*scene, *scene->mRootNode, aiMatrix4x4(), out);
     if (out.mesh.triangles.empty())
-        throw IoError(prefix(path) + "no triangles (" + std::to_string(scene->mNumMeshes) +
-                      " mesh(es) with points or lines only, or none)");
+        throw InputFileError(prefix(path) + "no triangles (" + std::to_string(scene->mNumMeshes) +
+                             " mesh(es) with points or lines only, or none)");
     return out;
 }
 
@@ -99,8 +103,8 @@ TriangleMesh loadTriangleMesh(const std::filesystem::path& path) {
     for (std::size_t v = 0; v < mesh.vertices.size(); ++v)
         for (float c : mesh.vertices[v])
             if (!std::isfinite(c))
-                throw IoError(prefix(path) + "vertex " + std::to_string(v) +
-                              " has a coordinate that is not a finite number");
+                throw InputFileError(prefix(path) + "vertex " + std::to_string(v) +
+                                     " has a coordinate that is not a finite number");
     return mesh;
 }
 

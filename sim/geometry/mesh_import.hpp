@@ -25,12 +25,13 @@ struct ImportedMesh {
     std::vector<std::array<float, 3>> normals;
 };
 
-// Throws IoError "mesh file 'PATH': REASON" with Assimp's reason (unreadable, unknown
-// format, malformed), or "... no triangles (...)" for a file with points or lines only.
+// Throws InputFileError "mesh file 'PATH': REASON": no such file (or a directory, or
+// unreadable: sim/core/input_file.hpp), Assimp's reason (unknown format, malformed), or
+// "no triangles (...)" for a file with points or lines only.
 ImportedMesh importMesh(const std::filesystem::path& path);
 
 // importMesh() then weldByPosition(): the surface as a closed-or-not triangle mesh, ready
-// for checkClosed() and voxelization. Also throws IoError for a non-finite coordinate.
+// for checkClosed() and voxelization. Also throws InputFileError for a non-finite coordinate.
 TriangleMesh loadTriangleMesh(const std::filesystem::path& path);
 
 }  // namespace cf::geometry

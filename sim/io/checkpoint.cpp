@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <system_error>
 
+#include "sim/core/input_file.hpp"
 #include "sim/io/atomic_file.hpp"
 #include "sim/io/json_values.hpp"
 
@@ -41,7 +42,11 @@ class HeaderReader {
 public:
     HeaderReader(const fs::path& file) : file_(file) {}
 
-    [[noreturn]] void fail(const std::string& what) const { throw IoError(where(file_, what)); }
+    // A checkpoint is read because the user names it (to resume, to load): what is wrong
+    // with it is bad input.
+    [[noreturn]] void fail(const std::string& what) const {
+        throw InputFileError(where(file_, what));
+    }
 
     const json& member(const json& obj, const char* key, const std::string& context) const {
         if (!obj.is_object()) fail(context + " is not a JSON object");
@@ -238,8 +243,11 @@ void writeCheckpoint(const fs::path& path, const Checkpoint& c) {
     });
 }
 
-Checkpoint readCheckpoint(const fs::path& path, const ModelRegistry& registry) {
+namespace {
+
+Checkpoint readCheckpointFile(const fs::path& path, const ModelRegistry& registry) {
     const HeaderReader r(path);
+    if (const auto problem = inputFileProblem(path)) r.fail(*problem);  // "no such file", ...
     std::error_code ec;
     const std::uintmax_t fileSize = fs::file_size(path, ec);
     if (ec) r.fail("cannot read checkpoint: " + ec.message());
@@ -354,6 +362,16 @@ Checkpoint readCheckpoint(const fs::path& path, const ModelRegistry& registry) {
         r.fail(std::to_string(dataSize - expectedOffset) +
                " unexpected bytes after the last field");
     return c;
+}
+
+}  // namespace
+
+Checkpoint readCheckpoint(const fs::path& path, const ModelRegistry& registry) {
+    try {
+        return readCheckpointFile(path, registry);
+    } catch (const IoError& e) {  // a value in the header (json_values.hpp) names the file
+        throw InputFileError(e.what());
+    }
 }
 
 }  // namespace cf::io

@@ -37,7 +37,7 @@ struct Checkpoint {
 void writeCheckpoint(const std::filesystem::path& path, const Checkpoint& checkpoint);
 
 // Validates everything (magic, sizes, checksums, model, parameter types and ranges) and
-// throws IoError naming the file and the problem.
+// throws InputFileError naming the file and the problem ("no such file" for a missing one).
 Checkpoint readCheckpoint(const std::filesystem::path& path, const ModelRegistry& registry);
 
 // FNV-1a 64 over `size` bytes, the checksum stored per field.

@@ -197,7 +197,7 @@ TEST_F(RunnerTest, SaveAndLoadContinueBitIdentically) {
 
 TEST_F(RunnerTest, LoadOfMissingFileReportsThroughFuture) {
     Runner r(desc, Backend::Cpu, params, 0);
-    EXPECT_THROW(r.load("/nonexistent/x.cfchk").get(), IoError);
+    EXPECT_THROW(r.load("/nonexistent/x.cfchk").get(), InputFileError);
 }
 
 }  // namespace

@@ -205,8 +205,19 @@ TEST(Scenario, NonAsciiOutsideStringsIsRefusedWithItsPlace) {
                 "after a backslash");
 }
 
-TEST(Scenario, MissingFileIsScenarioError) {
-    EXPECT_THROW(loadScenario("/nonexistent/x.toml", registry()), ScenarioError);
+// A scenario file that is not there, or not a file, is bad input that says so (not "cannot
+// open", not a parse error of an empty text).
+TEST(Scenario, MissingFileOrFolderIsRefusedSayingSo) {
+    const auto refused = [](const std::filesystem::path& path, const std::string& expected) {
+        try {
+            loadScenario(path, registry());
+            ADD_FAILURE() << "no error for " << path;
+        } catch (const InputFileError& e) {
+            EXPECT_EQ(std::string(e.what()), path.string() + ": " + expected);
+        }
+    };
+    refused("/nonexistent/x.toml", "no such file");
+    refused(std::filesystem::temp_directory_path(), "is a directory, not a file");
 }
 
 // ---- text parameters ----------------------------------------------------------------------

@@ -5,11 +5,11 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <map>
 #include <sstream>
 
 #include "generated/sim/bundled_models.hpp"
+#include "sim/core/input_file.hpp"
 #include "sim/geometry/mesh_import.hpp"
 #include "sim/geometry/triangle_mesh.hpp"
 #include "sim/geometry/voxelize.hpp"
@@ -186,11 +186,11 @@ ModelText modelText(const CardiacParams& p) {
         t.source = bundledModelSource(name);
         t.file = name + ".cfm (bundled)";
     } else {
-        std::ifstream in(p.modelFile, std::ios::binary);
-        if (!in) throw ParameterError("model.file: cannot open '" + p.modelFile + "'");
-        std::ostringstream text;
-        text << in.rdbuf();
-        t.source = text.str();
+        try {
+            t.source = readInputFile(p.modelFile);
+        } catch (const InputFileError& e) {
+            throw ParameterError(std::string("model.file: ") + e.what());  // no such file, ...
+        }
         t.file = p.modelFile;
         if (isCellmlFileName(t.file)) {  // CellML: imported to model text first
             try {
@@ -294,15 +294,24 @@ std::vector<unsigned char> stimulusRegionMask(const CardiacParams& p,
     return mask;
 }
 
-std::vector<unsigned char> tissueMask(const CardiacParams& p) {
-    if (p.mesh.empty()) return {};
-    geometry::TriangleMesh mesh;
+namespace {
+
+// The closed surface tissue.mesh names (not empty). Throws ParameterError naming it.
+geometry::TriangleMesh tissueMesh(const CardiacParams& p) {
     try {
-        mesh = geometry::loadTriangleMesh(p.mesh);
+        geometry::TriangleMesh mesh = geometry::loadTriangleMesh(p.mesh);
         geometry::requireClosed(mesh, p.mesh);
+        return mesh;
     } catch (const Error& e) {
         throw ParameterError("tissue.mesh: " + std::string(e.what()));
     }
+}
+
+}  // namespace
+
+std::vector<unsigned char> tissueMask(const CardiacParams& p) {
+    if (p.mesh.empty()) return {};
+    const geometry::TriangleMesh mesh = tissueMesh(p);
     // Node (i, j, k) at (i, j, k) dx is the centre of the voxel the voxelizer calls site
     // (i, j, k) of a frame whose corner is at -dx/2.
     geometry::LatticeFrame frame;
@@ -384,6 +393,9 @@ ModelDescriptor descriptor() {
         const std::unique_ptr<CellProgram> program = loadCellProgram(p);
         viewStates(p, program->model());
         tracePoints(p);
+        // The mesh loads and is closed (a sweep checks every point with this before
+        // anything runs); whether it covers a node depends on the grid, checked at reset.
+        if (!p.mesh.empty()) tissueMesh(p);
     };
     d.benchCases = benchCases();
     d.editableText.parameter = "model.source";

@@ -56,11 +56,7 @@ void sphereRegion(const LatticeParams& p, std::vector<std::uint8_t>& types) {
 }
 
 void meshRegion(const LatticeParams& p, std::vector<std::uint8_t>& types) {
-    if (p.meshFile.empty())
-        throw ParameterError("geometry.region = mesh needs geometry.mesh (a closed surface file)");
-    const geometry::TriangleMesh raw = geometry::loadTriangleMesh(p.meshFile);
-    const std::string name = std::filesystem::path(p.meshFile).filename().string();
-    geometry::requireClosed(raw, name);
+    const geometry::TriangleMesh raw = regionMesh(p);
     const geometry::LatticeFrame f = frameOf(p);
     const geometry::TriangleMesh mesh = geometry::transformed(
         raw, p.meshScale, {0.5f * p.nx * p.lambda, 0.5f * p.ny * p.lambda, 0.5f * p.nz * p.lambda});
@@ -70,6 +66,14 @@ void meshRegion(const LatticeParams& p, std::vector<std::uint8_t>& types) {
 }
 
 }  // namespace
+
+geometry::TriangleMesh regionMesh(const LatticeParams& p) {
+    if (p.meshFile.empty())
+        throw ParameterError("geometry.region = mesh needs geometry.mesh (a closed surface file)");
+    geometry::TriangleMesh mesh = geometry::loadTriangleMesh(p.meshFile);
+    geometry::requireClosed(mesh, p.meshFile);
+    return mesh;
+}
 
 std::vector<std::uint8_t> buildSiteTypes(const LatticeParams& p, const Geometry& g) {
     std::vector<std::uint8_t> types(g.sites, kSiteCytoplasm);

@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <string>
 
+#include "sim/geometry/triangle_mesh.hpp"
+
 namespace cf::lattice {
 
 namespace {
@@ -165,9 +167,15 @@ ModelDescriptor descriptor() {
         return createOnBackend("lattice", b, &makeCpuModel, CF_CUDA_FACTORY(makeCudaModel));
     };
     d.benchCases = benchCases();
-    // Texts must parse, files must load and every q must stay <= 0.5 before an edit is
-    // accepted (the geometry itself is built at reset).
-    d.validate = [](const ParamSet& p) { checkedParams(p); };
+    // Texts must parse, files must load (the region's mesh too: a sweep checks every point
+    // with this before anything runs) and every q must stay <= 0.5 before an edit is
+    // accepted (the geometry itself is built at reset). A mesh region still without its
+    // file passes, so that the region and then the file can be chosen; reset refuses it.
+    d.validate = [](const ParamSet& params) {
+        const LatticeParams p = checkedParams(params);
+        if (p.region == static_cast<std::int32_t>(Region::Mesh) && !p.meshFile.empty())
+            regionMesh(p);
+    };
     return d;
 }
 

@@ -12,6 +12,10 @@
 #include "sim/models/lattice/lattice_params.hpp"
 #include "sim/models/lattice/lattice_sweep.hpp"
 
+namespace cf::geometry {
+struct TriangleMesh;  // sim/geometry/triangle_mesh.hpp, kept out of the kernels' includes
+}
+
 namespace cf::lattice {
 
 ModelDescriptor descriptor();
@@ -56,8 +60,12 @@ std::vector<std::int64_t> initialCountsOf(const LatticeParams& p, const Geometry
 // Site types from the geometry parameters: the region (none: all cytoplasm; a sphere or a
 // closed mesh: cytoplasm, membrane shell, outside) and obstacles in its cytoplasm (single
 // sites drawn per site with Philox(seed, kObstacleStream), or hard spheres). Throws
-// ParameterError / GeometryError / IoError naming the parameter or file.
+// ParameterError / GeometryError / InputFileError naming the parameter or file.
 std::vector<std::uint8_t> buildSiteTypes(const LatticeParams& p, const Geometry& g);
+
+// The closed surface geometry.mesh names (geometry.region = mesh), in the file's units.
+// Throws InputFileError (the file does not load) or GeometryError (it is not closed).
+geometry::TriangleMesh regionMesh(const LatticeParams& p);
 
 // Obstacles drawn per site (Philox(seed, kObstacleStream)), then particle p (species in
 // order, then index) at a uniformly drawn free site; a full site passes it on to the next

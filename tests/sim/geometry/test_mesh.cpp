@@ -96,11 +96,12 @@ TEST(MeshImport, OpenBoxIsReportedWithItsBoundaryEdges) {
     }
 }
 
-std::string expectIoError(const std::filesystem::path& path, const std::string& reasonPart) {
+// A mesh file that does not load is refused as bad input (InputFileError, exit 2).
+std::string expectRefused(const std::filesystem::path& path, const std::string& reasonPart) {
     try {
         loadTriangleMesh(path);
         ADD_FAILURE() << "no error for " << path;
-    } catch (const IoError& e) {
+    } catch (const InputFileError& e) {
         const std::string what = e.what();
         std::printf("%s\n", what.c_str());
         EXPECT_EQ(what.rfind("mesh file '" + path.string() + "': ", 0), 0u) << what;
@@ -111,13 +112,14 @@ std::string expectIoError(const std::filesystem::path& path, const std::string& 
     return {};
 }
 
-TEST(MeshImport, BadFilesGiveIoErrorsNamingTheFile) {
+TEST(MeshImport, BadFilesAreRefusedNamingTheFile) {
     // A face past the vertices: Assimp's own reason (its words vary between versions, so
     // only that it is Assimp's and not ours is checked).
-    const std::string what = expectIoError(testData("sim/geometry/data/bad_index.obj"), "");
+    const std::string what = expectRefused(testData("sim/geometry/data/bad_index.obj"), "");
     EXPECT_EQ(what.find("no triangles"), std::string::npos) << what;
-    expectIoError("/nonexistent/cellforge/capsule.obj", "Unable to open file");
-    expectIoError(writeTemp("cf_geometry_lines.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nl 1 2\n"),
+    expectRefused("/nonexistent/cellforge/capsule.obj", "no such file");
+    expectRefused(std::filesystem::temp_directory_path(), "is a directory, not a file");
+    expectRefused(writeTemp("cf_geometry_lines.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nl 1 2\n"),
                   "no triangles");
 }
 
@@ -127,19 +129,19 @@ TEST(MeshImport, BadFilesGiveIoErrorsNamingTheFile) {
 TEST(MeshImport, HeaderCountsBeyondTheFileAreRefusedBeforeAssimpAllocates) {
     const std::string offBody = "0 0 0\n1 0 0\n0 1 0\n0 0 1\n3 0 2 1\n3 0 1 3\n3 0 3 2\n3 1 2 3\n";
     const std::string hugeFaces = "OFF\n4 411111111111111111111111 0\n" + offBody;
-    expectIoError(writeTemp("cf_huge_faces.off", hugeFaces),
+    expectRefused(writeTemp("cf_huge_faces.off", hugeFaces),
                   "the OFF header declares 411111111111111111111111 faces, more than a file of " +
                       std::to_string(hugeFaces.size()) + " bytes can hold");
     // No "OFF" word, and a leading '4' that Assimp takes for the homogeneous flag: the
     // vertex count it then reads is 3333333333.
-    expectIoError(writeTemp("cf_no_header.off", "43333333333 4 0\n" + offBody),
+    expectRefused(writeTemp("cf_no_header.off", "43333333333 4 0\n" + offBody),
                   "declares 3333333333 vertices");
     // UTF-16 text, which Assimp narrows before parsing; the extension does not say OFF.
     std::string wide = "\xFF\xFE";
     for (char c : "OFF\n4 900000000 0\n" + offBody)
         wide += std::string{c, '\0'};
-    expectIoError(writeTemp("cf_wide.mesh", wide), "declares 900000000 faces");
-    expectIoError(writeTemp("cf_huge.ply",
+    expectRefused(writeTemp("cf_wide.mesh", wide), "declares 900000000 faces");
+    expectRefused(writeTemp("cf_huge.ply",
                             "ply\nformat ascii 1.0\nelement vertex 4000000000\n"
                             "property float x\nend_header\n0\n"),
                   "the PLY header declares 4000000000 'vertex' elements");

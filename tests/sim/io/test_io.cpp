@@ -9,6 +9,8 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <regex>
+#include <typeinfo>
+#include <utility>
 
 #include "sim/io/checkpoint.hpp"
 #include "sim/io/run_info.hpp"
@@ -121,17 +123,29 @@ void expectSameSnapshot(const Snapshot& a, const Snapshot& b) {
     }
 }
 
-// Runs `f`, expecting an IoError whose message contains every one of `parts`.
-template <typename F>
-void expectIoError(F&& f, std::initializer_list<std::string> parts) {
+// Runs `f`, expecting an error of type E whose message contains every one of `parts`.
+template <typename E, typename F>
+void expectError(F&& f, std::initializer_list<std::string> parts) {
     try {
         f();
-        FAIL() << "expected IoError";
-    } catch (const IoError& e) {
+        FAIL() << "expected " << typeid(E).name();
+    } catch (const E& e) {
         const std::string msg = e.what();
         for (const std::string& p : parts)
             EXPECT_NE(msg.find(p), std::string::npos) << "'" << p << "' not in: " << msg;
     }
+}
+
+// Writing fails: an IoError (a failure, exit 3).
+template <typename F>
+void expectIoError(F&& f, std::initializer_list<std::string> parts) {
+    expectError<IoError>(std::forward<F>(f), parts);
+}
+
+// A checkpoint that does not read is refused as bad input: an InputFileError (exit 2).
+template <typename F>
+void expectRefused(F&& f, std::initializer_list<std::string> parts) {
+    expectError<InputFileError>(std::forward<F>(f), parts);
 }
 
 using CheckpointTest = ScratchDir;
@@ -208,11 +222,11 @@ TEST_F(CheckpointTest, TruncatedFileThrowsNamingTheFile) {
     writeCheckpoint(file, makeCheckpoint(testing::toyTable()));
     const auto size = fs::file_size(file);
     fs::resize_file(file, size - 5);  // inside the last field's bytes
-    expectIoError([&] { readCheckpoint(file, registry); }, {file.string(), "truncated"});
+    expectRefused([&] { readCheckpoint(file, registry); }, {file.string(), "truncated"});
     fs::resize_file(file, 40);  // inside the header
-    expectIoError([&] { readCheckpoint(file, registry); }, {file.string(), "truncated"});
+    expectRefused([&] { readCheckpoint(file, registry); }, {file.string(), "truncated"});
     fs::resize_file(file, 3);  // not even the magic
-    expectIoError([&] { readCheckpoint(file, registry); }, {file.string(), "truncated"});
+    expectRefused([&] { readCheckpoint(file, registry); }, {file.string(), "truncated"});
 }
 
 TEST_F(CheckpointTest, FlippedFieldByteThrowsChecksumMismatch) {
@@ -229,7 +243,7 @@ TEST_F(CheckpointTest, FlippedFieldByteThrowsChecksumMismatch) {
         f.seekp(-1, std::ios::end);
         f.write(&b, 1);
     }
-    expectIoError([&] { readCheckpoint(file, registry); },
+    expectRefused([&] { readCheckpoint(file, registry); },
                   {file.string(), "checksum mismatch", "rng_counters"});
 }
 
@@ -242,13 +256,13 @@ TEST_F(CheckpointTest, WrongMagicThrows) {
         f.seekp(7);
         f.write("2", 1);  // CFCHK002
     }
-    expectIoError([&] { readCheckpoint(file, registry); }, {file.string(), "bad magic"});
+    expectRefused([&] { readCheckpoint(file, registry); }, {file.string(), "bad magic"});
 
     const fs::path text = dir() / "notes.txt";
     std::ofstream(text) << "this is not a checkpoint, but it is long enough to have a header";
-    expectIoError([&] { readCheckpoint(text, registry); }, {text.string(), "bad magic"});
-    expectIoError([&] { readCheckpoint(dir() / "missing.cfchk", registry); },
-                  {(dir() / "missing.cfchk").string()});
+    expectRefused([&] { readCheckpoint(text, registry); }, {text.string(), "bad magic"});
+    expectRefused([&] { readCheckpoint(dir() / "missing.cfchk", registry); },
+                  {(dir() / "missing.cfchk").string(), "no such file"});
 }
 
 TEST_F(CheckpointTest, UnknownModelThrows) {
@@ -256,14 +270,14 @@ TEST_F(CheckpointTest, UnknownModelThrows) {
     c.model = "no_such_model";
     const fs::path file = dir() / "unknown.cfchk";
     writeCheckpoint(file, c);
-    expectIoError([&] { readCheckpoint(file, testing::registryWith(&testing::toyTable)); },
+    expectRefused([&] { readCheckpoint(file, testing::registryWith(&testing::toyTable)); },
                   {file.string(), "unknown model 'no_such_model'", "toy"});
 }
 
-TEST_F(CheckpointTest, OutOfRangeParameterIsWrappedInIoError) {
+TEST_F(CheckpointTest, OutOfRangeParameterIsWrappedInInputFileError) {
     const fs::path file = dir() / "range.cfchk";
     writeCheckpoint(file, makeCheckpoint(testing::toyTable()));  // dt = 0.30000000000000004
-    expectIoError([&] { readCheckpoint(file, testing::registryWith(&testing::strictToyTable)); },
+    expectRefused([&] { readCheckpoint(file, testing::registryWith(&testing::strictToyTable)); },
                   {file.string(), "time.dt", "out of range"});
 }
 

@@ -246,6 +246,12 @@ TEST_P(LatticeRdmeTest, RunnerRefusesEditsTheModelCannotTake) {
     EXPECT_THROW(runner.setParameter("diffusion.rules", std::string("A: cytoplasm = 1e6")),
                  ParameterError);
     EXPECT_EQ(runner.parameters().text("reactions.network"), "A -> B @ 1e5");
+    // The region's mesh is loaded when an edit is checked (as a sweep checks its points): a
+    // mesh that is not closed is refused when the region becomes that mesh, not at reset.
+    const std::string open = sourceFile("tests/sim/geometry/data/open_box.obj").string();
+    runner.setParameter("geometry.mesh", open).get();  // unused while the region is none
+    EXPECT_THROW(runner.setParameter("geometry.region", std::string("mesh")), GeometryError);
+    runner.setParameter("geometry.mesh", std::string()).get();
     runner.setParameter("reactions.network", std::string("A -> B @ 2e5")).get();
     runner.stepBy(5).get();
     ASSERT_TRUE(runner.waitUntilIdle(std::chrono::seconds(30)));

@@ -34,7 +34,7 @@ std::string Diagnostic::format() const {
 }
 
 ModelError::ModelError(std::vector<Diagnostic> diagnostics)
-    : Error(joined(diagnostics)), diagnostics_(std::move(diagnostics)) {}
+    : InputError(joined(diagnostics)), diagnostics_(std::move(diagnostics)) {}
 
 void DiagnosticSink::error(SourcePos pos, std::string code, std::string message) {
     if (full()) return;

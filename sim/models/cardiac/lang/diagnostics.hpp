@@ -31,7 +31,7 @@ struct Diagnostic {
     std::string format() const;
 };
 
-class ModelError : public Error {
+class ModelError : public InputError {
 public:
     explicit ModelError(std::vector<Diagnostic> diagnostics);
     const std::vector<Diagnostic>& diagnostics() const noexcept { return diagnostics_; }

@@ -68,11 +68,11 @@ std::string reactionText(const ReactionNetwork& net, const Reaction& r);
 // (declared, or Level 2's default "substance") it is multiplied by N_A; with no units
 // declared (Level 3) it is taken as a count; an initialConcentration is taken in M and
 // multiplied by N_A and the compartment's size in litres. All rounded to integers.
-// Throws IoError naming the file (and libsbml's line for malformed XML, the reaction id
+// Throws InputFileError naming the file (and libsbml's line for malformed XML, the reaction id
 // and what is unsupported for anything else: other kinetic laws, non-integer
 // stoichiometry, events, rules, initial assignments, more than 2 reactants or 4 products,
 // boundary species in reactions, more than 16 reactions). In a build without libsbml
-// (CELLFORGE_HAVE_SBML = 0) it throws IoError saying so.
+// (CELLFORGE_HAVE_SBML = 0) it throws InputFileError saying so.
 ReactionNetwork loadSbmlNetwork(const std::filesystem::path& file);
 
 // Compiles the network for lattice spacing lambda [nm] and time step tau [ns]: each

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "sim/core/errors.hpp"
+#include "sim/core/input_file.hpp"
 #include "sim/models/lattice/reactions/reaction_network.hpp"
 
 // Debian builds libsbml without its C++ namespace (classes such as Model and Reaction are
@@ -183,12 +184,10 @@ int total(const std::map<std::string, int>& side) {
 
 ReactionNetwork loadSbmlNetwork(const std::filesystem::path& file) {
     const std::string path = file.string();
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(file, ec))
-        throw IoError(path + ": cannot open SBML file (no such file)");
+    requireInputFile(file);
     ::SBMLReader reader;
     const std::unique_ptr<::SBMLDocument> doc(reader.readSBMLFromFile(path));
-    if (!doc) throw IoError(path + ": libsbml could not read the file");
+    if (!doc) throw InputFileError(path + ": libsbml could not read the file");
     for (unsigned k = 0; k < doc->getNumErrors(); ++k) {
         const ::SBMLError* e = doc->getError(k);
         if (!e->isFatal() && !e->isError()) continue;  // warnings (units and the like) pass
@@ -197,15 +196,15 @@ ReactionNetwork loadSbmlNetwork(const std::filesystem::path& file) {
             if (c == '\n' || c == '\r') c = ' ';
         while (!message.empty() && message.back() == ' ')
             message.pop_back();
-        throw IoError(path + ":" + std::to_string(e->getLine()) + ":" +
-                      std::to_string(e->getColumn()) + ": malformed SBML: " + message);
+        throw InputFileError(path + ":" + std::to_string(e->getLine()) + ":" +
+                             std::to_string(e->getColumn()) + ": malformed SBML: " + message);
     }
     const ::Model* model = doc->getModel();
-    if (model == nullptr) throw IoError(path + ": the SBML document has no model");
+    if (model == nullptr) throw InputFileError(path + ": the SBML document has no model");
     const auto refuse = [&](unsigned n, const char* what) {
         if (n > 0)
-            throw IoError(path + ": the model has " + std::to_string(n) + " " + what +
-                          ", which the lattice cannot run (only mass-action reactions)");
+            throw InputFileError(path + ": the model has " + std::to_string(n) + " " + what +
+                                 ", which the lattice cannot run (only mass-action reactions)");
     };
     refuse(model->getNumEvents(), "event(s)");
     refuse(model->getNumRules(), "rule(s)");
@@ -220,7 +219,7 @@ ReactionNetwork loadSbmlNetwork(const std::filesystem::path& file) {
         try {
             net.initialCounts.push_back(initialCount(*model, *sp));
         } catch (const Unsupported& u) {
-            throw IoError(path + ": " + u.what);
+            throw InputFileError(path + ": " + u.what);
         }
         speciesIds[sp->getId()] = static_cast<int>(k) + 1;
     }
@@ -277,13 +276,14 @@ ReactionNetwork loadSbmlNetwork(const std::filesystem::path& file) {
                 net.reactions.push_back(r);
             }
         } catch (const Unsupported& u) {
-            throw IoError(path + ": reaction '" + rid + "': " + u.what);
+            throw InputFileError(path + ": reaction '" + rid + "': " + u.what);
         }
     }
     if (net.reactions.size() > static_cast<std::size_t>(kMaxReactions))
-        throw IoError(path + ": " + std::to_string(net.reactions.size()) +
-                      " reactions (reversible ones count twice): the lattice model runs at most " +
-                      std::to_string(kMaxReactions));
+        throw InputFileError(
+            path + ": " + std::to_string(net.reactions.size()) +
+            " reactions (reversible ones count twice): the lattice model runs at most " +
+            std::to_string(kMaxReactions));
     return net;
 }
 

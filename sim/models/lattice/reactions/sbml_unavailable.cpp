@@ -6,9 +6,10 @@
 namespace cf::lattice {
 
 ReactionNetwork loadSbmlNetwork(const std::filesystem::path& file) {
-    throw IoError(file.string() +
-                  ": this build of Cellforge has no SBML support (libsbml was not found when it "
-                  "was configured; install libsbml5-dev and rebuild)");
+    throw InputFileError(
+        file.string() +
+        ": this build of Cellforge has no SBML support (libsbml was not found when it "
+        "was configured; install libsbml5-dev and rebuild)");
 }
 
 }  // namespace cf::lattice
