@@ -149,7 +149,8 @@ if ! diff "$out/before.txt" "$out/after.txt" >"$out/left-behind.diff"; then
   fail "files differ after the purge (see $out/left-behind.diff)"
 fi
 say "nothing left behind outside the user's home; in it: $(cd "$root/home/student" &&
-  find . -type f | grep -v '^./run-welcome' | tr '\n' ' ')"
+  find . -type f ! -path './run-welcome/*' ! -path './.cache/*' | sort | tr '\n' ' ')and" \
+  "$(find "$root/home/student/.cache" -type f 2>/dev/null | wc -l) files of shader caches"
 if [[ $window_checked -eq 1 ]]; then
   say "OK: pictures in $out/headless.png and $out/window.png, movie $out/headless.mp4"
 else
