@@ -209,6 +209,7 @@ void writeFile(const fs::path& path, const std::string& model, const Snapshot& s
     writeAttribute(c, root, "grid_dims", H5T_NATIVE_UINT64, &three, 1, dims, "/");
 
     for (const Field& f : s.fields) {
+        if (f.role == FieldRole::RestartOnly) continue;  // checkpoints hold it
         const std::string ds = "dataset '/" + f.name + "'";
         if (f.name.empty() || f.name.find('/') != std::string::npos || f.name == ".")
             throw IoError(where(path, "field name '" + f.name + "' cannot name a dataset"));

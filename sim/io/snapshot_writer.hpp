@@ -2,10 +2,11 @@
 #pragma once
 // HDF5 snapshots with an XDMF sidecar that ParaView opens as a time series.
 //
-//   dir/snapshots/<model>_<step, 9 digits>.h5   one dataset per field, shape [count] or
-//                                               [count, components], attributes unit and
-//                                               role; root attributes model, step, time,
-//                                               time_unit, box_lo, box_hi, grid_dims
+//   dir/snapshots/<model>_<step, 9 digits>.h5   one dataset per field but RestartOnly
+//                                               ones (checkpoints hold those), shape
+//                                               [count] or [count, components], attributes
+//                                               unit and role; root attributes model, step,
+//                                               time, time_unit, box_lo, box_hi, grid_dims
 //   dir/<model>.xmf                             XDMF 3 temporal collection over them,
 //                                               rewritten atomically after every write
 //

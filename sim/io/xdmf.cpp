@@ -174,7 +174,8 @@ XdmfEntry XdmfEntry::describe(const Snapshot& s, std::string file) {
         e.gridDims[i] = s.gridDims[i];
     }
     for (const Field& f : s.fields)
-        e.fields.push_back({f.name, f.type, f.role, f.count, f.components});
+        if (f.role != FieldRole::RestartOnly)  // not in the snapshot file
+            e.fields.push_back({f.name, f.type, f.role, f.count, f.components});
     return e;
 }
 

@@ -34,7 +34,8 @@ struct XdmfEntry {
 // A temporal collection with one time step per entry. Particles (a Positions field) become
 // a Polyvertex grid with their PerEntity fields as node attributes; Grid fields become
 // cell attributes of a 3DCoRectMesh spanning the box; Internal fields are left out, as are
-// fields whose sizes do not fit their mesh (ParaView would reject the whole file).
+// fields whose sizes do not fit their mesh (ParaView would reject the whole file), and
+// RestartOnly fields are not in the snapshot files at all.
 std::string xdmfDocument(const std::string& collectionName, const std::vector<XdmfEntry>& entries);
 
 }  // namespace cf::io

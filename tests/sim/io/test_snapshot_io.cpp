@@ -56,6 +56,8 @@ Snapshot makeSnapshot(std::uint64_t step, double time) {
     s.fields.push_back(Field::of<std::uint64_t>("rng_state", "1", FieldRole::Internal, 2, rng));
     const std::vector<std::uint32_t> ids = {7, 8, 9, 10, 11};
     s.fields.push_back(Field::of<std::uint32_t>("id", "1", FieldRole::PerEntity, 1, ids));
+    const std::vector<std::uint32_t> slots(64, 3);
+    s.fields.push_back(Field::of<std::uint32_t>("slots", "1", FieldRole::RestartOnly, 1, slots));
     return s;
 }
 
@@ -156,8 +158,10 @@ TEST_F(SnapshotIoTest, Hdf5RoundTripThroughReadSnapshot) {
         EXPECT_EQ(r.boxHi[i], s.boxHi[i]);
         EXPECT_EQ(r.gridDims[i], s.gridDims[i]);
     }
-    ASSERT_EQ(r.fields.size(), s.fields.size());
-    for (std::size_t i = 0; i < s.fields.size(); ++i) {
+    // Every field but the RestartOnly one, which only checkpoints hold.
+    ASSERT_EQ(r.fields.size(), s.fields.size() - 1);
+    EXPECT_EQ(r.find("slots"), nullptr);
+    for (std::size_t i = 0; i < r.fields.size(); ++i) {
         const Field& a = s.fields[i];
         const Field& b = r.fields[i];
         EXPECT_EQ(a.name, b.name);  // written order is kept
@@ -251,6 +255,8 @@ TEST_F(SnapshotIoTest, XdmfDataItemsReferenceExistingDatasetsWithMatchingShapes)
     EXPECT_EQ(attributes,
               (std::set<std::string>{"velocity", "type", "id", "concentration", "stress", "mask"}));
     EXPECT_EQ(xml.find("rng_state"), std::string::npos) << "internal fields stay out of XDMF";
+    EXPECT_EQ(xml.find("slots"), std::string::npos) << "restart-only fields are not written";
+    EXPECT_TRUE(datasetShape(dir() / "snapshots" / "toy_000000010.h5", "/slots").empty());
 #endif
 }
 
