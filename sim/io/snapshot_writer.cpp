@@ -17,8 +17,38 @@ namespace cf::io {
 namespace fs = std::filesystem;
 using detail::where;
 
+namespace {
+// Whether `h5` holds the dataset `name` (false for a file that cannot be read).
+bool holdsDataset(const fs::path& h5, const char* name);
+}  // namespace
+
 fs::path SnapshotWriter::xdmfPath() const {
     return dir_ / (model_ + ".xmf");
+}
+
+fs::path SnapshotWriter::gridXdmfPath() const {
+    return dir_ / (model_ + "_grid.xmf");
+}
+
+void SnapshotWriter::writeXdmf() const {
+    const auto any = [&](XdmfMesh mesh) {
+        return std::any_of(entries_.begin(), entries_.end(),
+                           [&](const XdmfEntry& e) { return holdsMesh(e, mesh); });
+    };
+    const bool particles = any(XdmfMesh::Particles), grid = any(XdmfMesh::Grid);
+    const auto write = [&](const fs::path& path, XdmfMesh mesh) {
+        const std::string xml = xdmfDocument(model_, entries_, mesh);
+        detail::writeAtomically(path, [&](std::ostream& out) { out << xml; });
+    };
+    // <model>.xmf holds the particles, else the grid (an empty series when there is
+    // neither yet); <model>_grid.xmf the grid when there are particles too.
+    write(xdmfPath(), particles || !grid ? XdmfMesh::Particles : XdmfMesh::Grid);
+    if (particles && grid) {
+        write(gridXdmfPath(), XdmfMesh::Grid);
+    } else {
+        std::error_code ignored;  // one left by an earlier run in this folder would mislead
+        fs::remove(gridXdmfPath(), ignored);
+    }
 }
 
 void SnapshotWriter::adoptExisting(std::uint64_t upToStep) {
@@ -40,14 +70,22 @@ void SnapshotWriter::adoptExisting(std::uint64_t upToStep) {
     files_.clear();
     for (const auto& [step, path] : found) {
         const Snapshot s = readSnapshot(path);
-        entries_.push_back(XdmfEntry::describe(s, "snapshots/" + path.filename().string()));
+        XdmfEntry entry = XdmfEntry::describe(s, "snapshots/" + path.filename().string());
+        if (!entry.vertexDataset.empty() && !holdsDataset(path, kVertexDataset))
+            entry.vertexDataset.clear();  // written before the vertex dataset existed
+        entries_.push_back(std::move(entry));
         files_.push_back(path);
     }
-    const std::string xml = xdmfDocument(model_, entries_);
-    detail::writeAtomically(xdmfPath(), [&](std::ostream& out) { out << xml; });
+    writeXdmf();
 }
 
 #if !CELLFORGE_HAVE_HDF5
+
+namespace {
+bool holdsDataset(const fs::path&, const char*) {
+    return false;
+}
+}  // namespace
 
 bool hdf5Available() {
     return false;
@@ -189,7 +227,35 @@ void writeStringAttribute(const Ctx& c, hid_t obj, const char* name, const std::
     writeAttribute(c, obj, name, type.get(), nullptr, 0, value.c_str(), owner);
 }
 
-void writeFile(const fs::path& path, const std::string& model, const Snapshot& s) {
+// kVertexDataset: 0, 1, ..., count - 1 (see xdmf.hpp).
+void writeVertexDataset(const Ctx& c, hid_t root, std::size_t count) {
+    const std::string ds = std::string("dataset '") + kVertexDataset + "'";
+    Handle lcpl = c.check(H5Pcreate(H5P_LINK_CREATE), H5Pclose, "link creation properties");
+    c.check(H5Pset_create_intermediate_group(lcpl.get(), 1), "intermediate groups");
+    const bool wide = count > static_cast<std::size_t>(INT32_MAX);
+    const hid_t type = wide ? H5T_NATIVE_INT64 : H5T_NATIVE_INT32;
+    const hsize_t shape[1] = {count};
+    Handle space = c.check(H5Screate_simple(1, shape, nullptr), H5Sclose, ds + " dataspace");
+    Handle dset = c.check(
+        H5Dcreate2(root, kVertexDataset, type, space.get(), lcpl.get(), H5P_DEFAULT, H5P_DEFAULT),
+        H5Dclose, "cannot create " + ds);
+    herr_t status = 0;
+    if (wide) {
+        std::vector<std::int64_t> ids(count);
+        for (std::size_t i = 0; i < count; ++i)
+            ids[i] = static_cast<std::int64_t>(i);
+        status = H5Dwrite(dset.get(), type, H5S_ALL, H5S_ALL, H5P_DEFAULT, ids.data());
+    } else {
+        std::vector<std::int32_t> ids(count);
+        for (std::size_t i = 0; i < count; ++i)
+            ids[i] = static_cast<std::int32_t>(i);
+        status = H5Dwrite(dset.get(), type, H5S_ALL, H5S_ALL, H5P_DEFAULT, ids.data());
+    }
+    c.check(status, "cannot write " + ds);
+}
+
+void writeFile(const fs::path& path, const std::string& model, const Snapshot& s,
+               std::size_t vertices) {
     const Ctx c(path);
     // Track link creation order so readSnapshot returns the fields in their written order.
     Handle fcpl = c.check(H5Pcreate(H5P_FILE_CREATE), H5Pclose, "file creation properties");
@@ -231,6 +297,7 @@ void writeFile(const fs::path& path, const std::string& model, const Snapshot& s
         writeStringAttribute(c, dset.get(), "unit", f.unit, ds);
         writeStringAttribute(c, dset.get(), "role", toString(f.role), ds);
     }
+    if (vertices > 0) writeVertexDataset(c, root, vertices);
     c.check(H5Fflush(root, H5F_SCOPE_LOCAL), "cannot flush HDF5 file");
 }
 
@@ -316,6 +383,19 @@ Field readField(const Ctx& c, hid_t root, const std::string& name) {
     return f;
 }
 
+bool holdsDataset(const fs::path& h5, const char* name) {
+    const Handle file(H5Fopen(h5.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
+    bool found = file.get() >= 0;
+    // H5Lexists fails on a path through a missing group, so each level is checked.
+    const std::string path(name);
+    for (std::size_t slash = 0; found && slash != std::string::npos;) {
+        slash = path.find('/', slash + 1);
+        found = H5Lexists(file.get(), path.substr(0, slash).c_str(), H5P_DEFAULT) > 0;
+    }
+    H5Eclear2(H5E_DEFAULT);
+    return found;
+}
+
 }  // namespace
 
 bool hdf5Available() {
@@ -339,8 +419,9 @@ fs::path SnapshotWriter::write(const Snapshot& snapshot) {
     // HDF5 writes in place; a temporary name keeps a crash from leaving a broken file
     // that the .xmf (or a later reader) would pick up.
     const fs::path tmp = detail::temporarySibling(path);
+    XdmfEntry entry = XdmfEntry::describe(snapshot, "snapshots/" + name);
     try {
-        writeFile(tmp, model_, snapshot);
+        writeFile(tmp, model_, snapshot, xdmfParticleCount(entry));
     } catch (const IoError& e) {
         std::error_code ignored;
         fs::remove(tmp, ignored);
@@ -354,7 +435,6 @@ fs::path SnapshotWriter::write(const Snapshot& snapshot) {
     detail::commitFile(tmp, path);
 
     // Rewriting the same step (a restart) replaces its entry rather than duplicating it.
-    XdmfEntry entry = XdmfEntry::describe(snapshot, "snapshots/" + name);
     bool replaced = false;
     for (std::size_t i = 0; i < entries_.size(); ++i) {
         if (entries_[i].file == entry.file) {
@@ -366,8 +446,7 @@ fs::path SnapshotWriter::write(const Snapshot& snapshot) {
         entries_.push_back(std::move(entry));
         files_.push_back(path);
     }
-    const std::string xml = xdmfDocument(model_, entries_);
-    detail::writeAtomically(xdmfPath(), [&](std::ostream& out) { out << xml; });
+    writeXdmf();
     return path;
 }
 
