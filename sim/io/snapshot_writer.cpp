@@ -2,8 +2,11 @@
 #include "sim/io/snapshot_writer.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
+#include <ostream>
 #include <system_error>
+#include <vector>
 
 #include "sim/core/errors.hpp"
 #include "sim/io/atomic_file.hpp"
@@ -254,14 +257,23 @@ void writeVertexDataset(const Ctx& c, hid_t root, std::size_t count) {
     c.check(status, "cannot write " + ds);
 }
 
-void writeFile(const fs::path& path, const std::string& model, const Snapshot& s,
-               std::size_t vertices) {
+// The bytes of the snapshot file for `path` (named in errors), built in memory by HDF5's
+// core driver; the caller writes them. HDF5 1.10 cannot close a file whose metadata it
+// failed to flush (a full disk), and its exit handler then crashed the process.
+std::vector<char> fileImage(const fs::path& path, const std::string& model, const Snapshot& s,
+                            std::size_t vertices) {
     const Ctx c(path);
     // Track link creation order so readSnapshot returns the fields in their written order.
     Handle fcpl = c.check(H5Pcreate(H5P_FILE_CREATE), H5Pclose, "file creation properties");
     c.check(H5Pset_link_creation_order(fcpl.get(), H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED),
             "link creation order");
-    Handle file = c.check(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, fcpl.get(), H5P_DEFAULT), H5Fclose,
+    // Memory grows in steps of about the whole file, so it is (re)allocated once or twice.
+    std::size_t bytes = vertices * sizeof(std::int64_t) + (std::size_t{1} << 20);
+    for (const Field& f : s.fields)
+        bytes += f.bytes.size();
+    Handle fapl = c.check(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "file access properties");
+    c.check(H5Pset_fapl_core(fapl.get(), bytes, 0), "in-memory file");
+    Handle file = c.check(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, fcpl.get(), fapl.get()), H5Fclose,
                           "cannot create HDF5 file");
     const hid_t root = file.get();
     const hsize_t three = 3;
@@ -299,6 +311,12 @@ void writeFile(const fs::path& path, const std::string& model, const Snapshot& s
     }
     if (vertices > 0) writeVertexDataset(c, root, vertices);
     c.check(H5Fflush(root, H5F_SCOPE_LOCAL), "cannot flush HDF5 file");
+    const ssize_t size = H5Fget_file_image(root, nullptr, 0);
+    if (size < 0) c.fail("cannot size the file image");
+    std::vector<char> image(static_cast<std::size_t>(size));
+    if (H5Fget_file_image(root, image.data(), image.size()) != size)
+        c.fail("cannot copy the file image");
+    return image;
 }
 
 std::string readStringAttribute(const Ctx& c, hid_t obj, const char* name,
@@ -416,23 +434,13 @@ fs::path SnapshotWriter::write(const Snapshot& snapshot) {
     silenceHdf5();
     const std::string name = snapshotFileName(model_, snapshot.step);
     const fs::path path = dir_ / "snapshots" / name;
-    // HDF5 writes in place; a temporary name keeps a crash from leaving a broken file
-    // that the .xmf (or a later reader) would pick up.
-    const fs::path tmp = detail::temporarySibling(path);
     XdmfEntry entry = XdmfEntry::describe(snapshot, "snapshots/" + name);
-    try {
-        writeFile(tmp, model_, snapshot, xdmfParticleCount(entry));
-    } catch (const IoError& e) {
-        std::error_code ignored;
-        fs::remove(tmp, ignored);
-        // Name the final file, which is what the user knows about.
-        std::string msg = e.what();
-        const std::string tmpText = tmp.string();
-        if (msg.compare(0, tmpText.size(), tmpText) == 0)
-            msg = path.string() + msg.substr(tmpText.size());
-        throw IoError(msg);
-    }
-    detail::commitFile(tmp, path);
+    const std::vector<char> image = fileImage(path, model_, snapshot, xdmfParticleCount(entry));
+    // Under a temporary name until complete, so the .xmf (or a later reader) never picks up
+    // a broken file.
+    detail::writeAtomically(path, [&](std::ostream& out) {
+        out.write(image.data(), static_cast<std::streamsize>(image.size()));
+    });
 
     // Rewriting the same step (a restart) replaces its entry rather than duplicating it.
     bool replaced = false;
