@@ -49,6 +49,8 @@ const char* toString(FieldRole r) {
             return "grid";
         case FieldRole::Internal:
             return "internal";
+        case FieldRole::RestartOnly:
+            return "restart_only";
     }
     return "?";
 }

@@ -44,9 +44,13 @@ enum class FieldRole : std::uint8_t {
     PerEntity,  // per-entity attribute (same count as Positions)
     Grid,       // values on a regular grid (see Snapshot::gridDims)
     Internal,   // state needed for a checkpoint but not meaningful to plot
+    // Bookkeeping only a restart reads (particle ids per lattice slot, integrator
+    // history): kept in checkpoints, left out of HDF5 snapshots, where it was most of the
+    // bytes and nobody read it.
+    RestartOnly,
 };
 
-// Names used in files ("positions", "per_entity", "grid", "internal").
+// Names used in files ("positions", "per_entity", "grid", "internal", "restart_only").
 const char* toString(FieldRole r);
 
 struct Field {

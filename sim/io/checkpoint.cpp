@@ -96,8 +96,8 @@ ScalarType parseType(const HeaderReader& r, const std::string& text, const std::
 }
 
 FieldRole parseRole(const HeaderReader& r, const std::string& text, const std::string& field) {
-    for (FieldRole role :
-         {FieldRole::Positions, FieldRole::PerEntity, FieldRole::Grid, FieldRole::Internal})
+    for (FieldRole role : {FieldRole::Positions, FieldRole::PerEntity, FieldRole::Grid,
+                           FieldRole::Internal, FieldRole::RestartOnly})
         if (text == toString(role)) return role;
     r.fail("field '" + field + "' has unknown role '" + text + "'");
 }

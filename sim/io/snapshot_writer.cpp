@@ -2,8 +2,11 @@
 #include "sim/io/snapshot_writer.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
+#include <ostream>
 #include <system_error>
+#include <vector>
 
 #include "sim/core/errors.hpp"
 #include "sim/io/atomic_file.hpp"
@@ -17,8 +20,38 @@ namespace cf::io {
 namespace fs = std::filesystem;
 using detail::where;
 
+namespace {
+// Whether `h5` holds the dataset `name` (false for a file that cannot be read).
+bool holdsDataset(const fs::path& h5, const char* name);
+}  // namespace
+
 fs::path SnapshotWriter::xdmfPath() const {
     return dir_ / (model_ + ".xmf");
+}
+
+fs::path SnapshotWriter::gridXdmfPath() const {
+    return dir_ / (model_ + "_grid.xmf");
+}
+
+void SnapshotWriter::writeXdmf() const {
+    const auto any = [&](XdmfMesh mesh) {
+        return std::any_of(entries_.begin(), entries_.end(),
+                           [&](const XdmfEntry& e) { return holdsMesh(e, mesh); });
+    };
+    const bool particles = any(XdmfMesh::Particles), grid = any(XdmfMesh::Grid);
+    const auto write = [&](const fs::path& path, XdmfMesh mesh) {
+        const std::string xml = xdmfDocument(model_, entries_, mesh);
+        detail::writeAtomically(path, [&](std::ostream& out) { out << xml; });
+    };
+    // <model>.xmf holds the particles, else the grid (an empty series when there is
+    // neither yet); <model>_grid.xmf the grid when there are particles too.
+    write(xdmfPath(), particles || !grid ? XdmfMesh::Particles : XdmfMesh::Grid);
+    if (particles && grid) {
+        write(gridXdmfPath(), XdmfMesh::Grid);
+    } else {
+        std::error_code ignored;  // one left by an earlier run in this folder would mislead
+        fs::remove(gridXdmfPath(), ignored);
+    }
 }
 
 void SnapshotWriter::adoptExisting(std::uint64_t upToStep) {
@@ -40,14 +73,22 @@ void SnapshotWriter::adoptExisting(std::uint64_t upToStep) {
     files_.clear();
     for (const auto& [step, path] : found) {
         const Snapshot s = readSnapshot(path);
-        entries_.push_back(XdmfEntry::describe(s, "snapshots/" + path.filename().string()));
+        XdmfEntry entry = XdmfEntry::describe(s, "snapshots/" + path.filename().string());
+        if (!entry.vertexDataset.empty() && !holdsDataset(path, kVertexDataset))
+            entry.vertexDataset.clear();  // written before the vertex dataset existed
+        entries_.push_back(std::move(entry));
         files_.push_back(path);
     }
-    const std::string xml = xdmfDocument(model_, entries_);
-    detail::writeAtomically(xdmfPath(), [&](std::ostream& out) { out << xml; });
+    writeXdmf();
 }
 
 #if !CELLFORGE_HAVE_HDF5
+
+namespace {
+bool holdsDataset(const fs::path&, const char*) {
+    return false;
+}
+}  // namespace
 
 bool hdf5Available() {
     return false;
@@ -189,13 +230,50 @@ void writeStringAttribute(const Ctx& c, hid_t obj, const char* name, const std::
     writeAttribute(c, obj, name, type.get(), nullptr, 0, value.c_str(), owner);
 }
 
-void writeFile(const fs::path& path, const std::string& model, const Snapshot& s) {
+// kVertexDataset: 0, 1, ..., count - 1 (see xdmf.hpp).
+void writeVertexDataset(const Ctx& c, hid_t root, std::size_t count) {
+    const std::string ds = std::string("dataset '") + kVertexDataset + "'";
+    Handle lcpl = c.check(H5Pcreate(H5P_LINK_CREATE), H5Pclose, "link creation properties");
+    c.check(H5Pset_create_intermediate_group(lcpl.get(), 1), "intermediate groups");
+    const bool wide = count > static_cast<std::size_t>(INT32_MAX);
+    const hid_t type = wide ? H5T_NATIVE_INT64 : H5T_NATIVE_INT32;
+    const hsize_t shape[1] = {count};
+    Handle space = c.check(H5Screate_simple(1, shape, nullptr), H5Sclose, ds + " dataspace");
+    Handle dset = c.check(
+        H5Dcreate2(root, kVertexDataset, type, space.get(), lcpl.get(), H5P_DEFAULT, H5P_DEFAULT),
+        H5Dclose, "cannot create " + ds);
+    herr_t status = 0;
+    if (wide) {
+        std::vector<std::int64_t> ids(count);
+        for (std::size_t i = 0; i < count; ++i)
+            ids[i] = static_cast<std::int64_t>(i);
+        status = H5Dwrite(dset.get(), type, H5S_ALL, H5S_ALL, H5P_DEFAULT, ids.data());
+    } else {
+        std::vector<std::int32_t> ids(count);
+        for (std::size_t i = 0; i < count; ++i)
+            ids[i] = static_cast<std::int32_t>(i);
+        status = H5Dwrite(dset.get(), type, H5S_ALL, H5S_ALL, H5P_DEFAULT, ids.data());
+    }
+    c.check(status, "cannot write " + ds);
+}
+
+// The bytes of the snapshot file for `path` (named in errors), built in memory by HDF5's
+// core driver; the caller writes them. HDF5 1.10 cannot close a file whose metadata it
+// failed to flush (a full disk), and its exit handler then crashed the process.
+std::vector<char> fileImage(const fs::path& path, const std::string& model, const Snapshot& s,
+                            std::size_t vertices) {
     const Ctx c(path);
     // Track link creation order so readSnapshot returns the fields in their written order.
     Handle fcpl = c.check(H5Pcreate(H5P_FILE_CREATE), H5Pclose, "file creation properties");
     c.check(H5Pset_link_creation_order(fcpl.get(), H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED),
             "link creation order");
-    Handle file = c.check(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, fcpl.get(), H5P_DEFAULT), H5Fclose,
+    // Memory grows in steps of about the whole file, so it is (re)allocated once or twice.
+    std::size_t bytes = vertices * sizeof(std::int64_t) + (std::size_t{1} << 20);
+    for (const Field& f : s.fields)
+        bytes += f.bytes.size();
+    Handle fapl = c.check(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "file access properties");
+    c.check(H5Pset_fapl_core(fapl.get(), bytes, 0), "in-memory file");
+    Handle file = c.check(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, fcpl.get(), fapl.get()), H5Fclose,
                           "cannot create HDF5 file");
     const hid_t root = file.get();
     const hsize_t three = 3;
@@ -209,6 +287,7 @@ void writeFile(const fs::path& path, const std::string& model, const Snapshot& s
     writeAttribute(c, root, "grid_dims", H5T_NATIVE_UINT64, &three, 1, dims, "/");
 
     for (const Field& f : s.fields) {
+        if (f.role == FieldRole::RestartOnly) continue;  // checkpoints hold it
         const std::string ds = "dataset '/" + f.name + "'";
         if (f.name.empty() || f.name.find('/') != std::string::npos || f.name == ".")
             throw IoError(where(path, "field name '" + f.name + "' cannot name a dataset"));
@@ -230,7 +309,14 @@ void writeFile(const fs::path& path, const std::string& model, const Snapshot& s
         writeStringAttribute(c, dset.get(), "unit", f.unit, ds);
         writeStringAttribute(c, dset.get(), "role", toString(f.role), ds);
     }
+    if (vertices > 0) writeVertexDataset(c, root, vertices);
     c.check(H5Fflush(root, H5F_SCOPE_LOCAL), "cannot flush HDF5 file");
+    const ssize_t size = H5Fget_file_image(root, nullptr, 0);
+    if (size < 0) c.fail("cannot size the file image");
+    std::vector<char> image(static_cast<std::size_t>(size));
+    if (H5Fget_file_image(root, image.data(), image.size()) != size)
+        c.fail("cannot copy the file image");
+    return image;
 }
 
 std::string readStringAttribute(const Ctx& c, hid_t obj, const char* name,
@@ -315,6 +401,19 @@ Field readField(const Ctx& c, hid_t root, const std::string& name) {
     return f;
 }
 
+bool holdsDataset(const fs::path& h5, const char* name) {
+    const Handle file(H5Fopen(h5.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
+    bool found = file.get() >= 0;
+    // H5Lexists fails on a path through a missing group, so each level is checked.
+    const std::string path(name);
+    for (std::size_t slash = 0; found && slash != std::string::npos;) {
+        slash = path.find('/', slash + 1);
+        found = H5Lexists(file.get(), path.substr(0, slash).c_str(), H5P_DEFAULT) > 0;
+    }
+    H5Eclear2(H5E_DEFAULT);
+    return found;
+}
+
 }  // namespace
 
 bool hdf5Available() {
@@ -335,25 +434,15 @@ fs::path SnapshotWriter::write(const Snapshot& snapshot) {
     silenceHdf5();
     const std::string name = snapshotFileName(model_, snapshot.step);
     const fs::path path = dir_ / "snapshots" / name;
-    // HDF5 writes in place; a temporary name keeps a crash from leaving a broken file
-    // that the .xmf (or a later reader) would pick up.
-    const fs::path tmp = detail::temporarySibling(path);
-    try {
-        writeFile(tmp, model_, snapshot);
-    } catch (const IoError& e) {
-        std::error_code ignored;
-        fs::remove(tmp, ignored);
-        // Name the final file, which is what the user knows about.
-        std::string msg = e.what();
-        const std::string tmpText = tmp.string();
-        if (msg.compare(0, tmpText.size(), tmpText) == 0)
-            msg = path.string() + msg.substr(tmpText.size());
-        throw IoError(msg);
-    }
-    detail::commitFile(tmp, path);
+    XdmfEntry entry = XdmfEntry::describe(snapshot, "snapshots/" + name);
+    const std::vector<char> image = fileImage(path, model_, snapshot, xdmfParticleCount(entry));
+    // Under a temporary name until complete, so the .xmf (or a later reader) never picks up
+    // a broken file.
+    detail::writeAtomically(path, [&](std::ostream& out) {
+        out.write(image.data(), static_cast<std::streamsize>(image.size()));
+    });
 
     // Rewriting the same step (a restart) replaces its entry rather than duplicating it.
-    XdmfEntry entry = XdmfEntry::describe(snapshot, "snapshots/" + name);
     bool replaced = false;
     for (std::size_t i = 0; i < entries_.size(); ++i) {
         if (entries_[i].file == entry.file) {
@@ -365,8 +454,7 @@ fs::path SnapshotWriter::write(const Snapshot& snapshot) {
         entries_.push_back(std::move(entry));
         files_.push_back(path);
     }
-    const std::string xml = xdmfDocument(model_, entries_);
-    detail::writeAtomically(xdmfPath(), [&](std::ostream& out) { out << xml; });
+    writeXdmf();
     return path;
 }
 

@@ -2,12 +2,21 @@
 #pragma once
 // HDF5 snapshots with an XDMF sidecar that ParaView opens as a time series.
 //
-//   dir/snapshots/<model>_<step, 9 digits>.h5   one dataset per field, shape [count] or
-//                                               [count, components], attributes unit and
-//                                               role; root attributes model, step, time,
-//                                               time_unit, box_lo, box_hi, grid_dims
+//   dir/snapshots/<model>_<step, 9 digits>.h5   one dataset per field but RestartOnly
+//                                               ones (checkpoints hold those), shape
+//                                               [count] or [count, components], attributes
+//                                               unit and role; root attributes model, step,
+//                                               time, time_unit, box_lo, box_hi, grid_dims;
+//                                               with particles also /xdmf/connectivity
+//                                               (kVertexDataset, for the XDMF)
 //   dir/<model>.xmf                             XDMF 3 temporal collection over them,
-//                                               rewritten atomically after every write
+//                                               rewritten atomically after every write:
+//                                               the particles, else the grid
+//   dir/<model>_grid.xmf                        the same for the grid, when the snapshots
+//                                               hold particles and a grid (spheres with
+//                                               its substance)
+//
+// docs/reference/output-files.md describes the files for their readers.
 //
 // Builds without HDF5 still compile this interface: hdf5Available() is false and the
 // constructor and readSnapshot throw IoError.
@@ -39,8 +48,12 @@ public:
     // The snapshot files in the .xmf, in order.
     const std::vector<std::filesystem::path>& files() const { return files_; }
     std::filesystem::path xdmfPath() const;
+    // Written only while the snapshots hold particles and a grid (see the layout above).
+    std::filesystem::path gridXdmfPath() const;
 
 private:
+    void writeXdmf() const;
+
     std::filesystem::path dir_;
     std::string model_;
     std::vector<std::filesystem::path> files_;

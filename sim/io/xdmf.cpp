@@ -2,6 +2,7 @@
 #include "sim/io/xdmf.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <sstream>
 
 #include "sim/io/series_writer.hpp"  // formatDouble
@@ -56,10 +57,17 @@ std::string numberType(ScalarType t) {
     return {};
 }
 
-// The DataItem's Dimensions equal the dataset's shape exactly ([count] or
-// [count, components]); ParaView takes the tuple layout from the AttributeType.
-std::string dimensions(const XdmfEntry::FieldInfo& f) {
-    std::string d = std::to_string(f.count);
+// Particle DataItems state the dataset's shape ([count] or [count, components]); grid
+// DataItems state the grid's (nz ny nx [components]) over the same values, which the
+// legacy reader needs to read a cell attribute whole (see xdmf.hpp).
+std::string dimensions(const XdmfEntry& e, const XdmfEntry::FieldInfo& f) {
+    std::string d;
+    if (f.role == FieldRole::Grid)
+        d = std::to_string(std::max<std::size_t>(e.gridDims[2], 1)) + " " +
+            std::to_string(std::max<std::size_t>(e.gridDims[1], 1)) + " " +
+            std::to_string(std::max<std::size_t>(e.gridDims[0], 1));
+    else
+        d = std::to_string(f.count);
     if (f.components != 1) d += " " + std::to_string(f.components);
     return d;
 }
@@ -81,7 +89,7 @@ std::string attributeType(int components) {
 
 void dataItem(std::ostream& out, const std::string& indent, const XdmfEntry& e,
               const XdmfEntry::FieldInfo& f) {
-    out << indent << "<DataItem Dimensions=\"" << dimensions(f) << "\" " << numberType(f.type)
+    out << indent << "<DataItem Dimensions=\"" << dimensions(e, f) << "\" " << numberType(f.type)
         << " Format=\"HDF\">" << escapeXml(e.file) << ":/" << escapeXml(f.name) << "</DataItem>\n";
 }
 
@@ -117,13 +125,23 @@ bool hasGrid(const XdmfEntry& e) {
 }
 
 void particleGrid(std::ostream& out, const std::string& indent, const XdmfEntry& e,
-                  const XdmfEntry::FieldInfo& pos, bool withTime) {
+                  const XdmfEntry::FieldInfo& pos) {
     out << indent << "<Grid Name=\"particles\" GridType=\"Uniform\">\n";
     const std::string in = indent + "  ";
-    if (withTime) out << in << "<Time Value=\"" << formatDouble(e.time) << "\"/>\n";
-    // One vertex cell per entity; the connectivity is implicit (node i is cell i).
+    out << in << "<Time Value=\"" << formatDouble(e.time) << "\"/>\n";
+    // One vertex cell per entity, node i in cell i.
     out << in << "<Topology TopologyType=\"Polyvertex\" NumberOfElements=\"" << pos.count
-        << "\" NodesPerElement=\"1\"/>\n";
+        << "\" NodesPerElement=\"1\"";
+    if (e.vertexDataset.empty()) {
+        out << "/>\n";  // an older file: implicit connectivity, points without cells in Xdmf3
+    } else {
+        const bool wide = pos.count > static_cast<std::size_t>(INT32_MAX);
+        out << ">\n"
+            << in << "  <DataItem Dimensions=\"" << pos.count
+            << "\" NumberType=\"Int\" Precision=\"" << (wide ? 8 : 4) << "\" Format=\"HDF\">"
+            << escapeXml(e.file) << ":" << escapeXml(e.vertexDataset) << "</DataItem>\n"
+            << in << "</Topology>\n";
+    }
     out << in << "<Geometry GeometryType=\"" << (pos.components == 3 ? "XYZ" : "XY") << "\">\n";
     dataItem(out, in + "  ", e, pos);
     out << in << "</Geometry>\n";
@@ -133,31 +151,42 @@ void particleGrid(std::ostream& out, const std::string& indent, const XdmfEntry&
     out << indent << "</Grid>\n";
 }
 
-void meshGrid(std::ostream& out, const std::string& indent, const XdmfEntry& e, bool withTime) {
+void meshGrid(std::ostream& out, const std::string& indent, const XdmfEntry& e) {
     std::size_t dims[3];
     double spacing[3];
+    bool sheet = false;
     for (int i = 0; i < 3; ++i) {
         dims[i] = std::max<std::size_t>(e.gridDims[i], 1);
         spacing[i] = (e.boxHi[i] - e.boxLo[i]) / static_cast<double>(dims[i]);
+        sheet = sheet || dims[i] == 1;
+    }
+    // A volume: the values live on cells, so the mesh has one more point than cells per
+    // axis and starts at the box corner. A sheet: the values live on the points, which sit
+    // at the cell centres (a flat axis has its one point on the sheet's mid-plane).
+    double origin[3];
+    std::size_t points[3];
+    for (int i = 0; i < 3; ++i) {
+        origin[i] = sheet ? e.boxLo[i] + 0.5 * spacing[i] : e.boxLo[i];
+        points[i] = sheet ? dims[i] : dims[i] + 1;
     }
     const std::string in = indent + "  ";
     out << indent << "<Grid Name=\"grid\" GridType=\"Uniform\">\n";
-    if (withTime) out << in << "<Time Value=\"" << formatDouble(e.time) << "\"/>\n";
+    out << in << "<Time Value=\"" << formatDouble(e.time) << "\"/>\n";
     // XDMF lists structured dimensions, origin and spacing slowest axis first (z, y, x).
-    // The values live on cells, so the mesh has one more point than cells per axis.
-    out << in << "<Topology TopologyType=\"3DCoRectMesh\" Dimensions=\"" << dims[2] + 1 << " "
-        << dims[1] + 1 << " " << dims[0] + 1 << "\"/>\n";
+    out << in << "<Topology TopologyType=\"3DCoRectMesh\" Dimensions=\"" << points[2] << " "
+        << points[1] << " " << points[0] << "\"/>\n";
     out << in << "<Geometry GeometryType=\"ORIGIN_DXDYDZ\">\n";
     out << in << "  <DataItem Name=\"Origin\" Dimensions=\"3\" NumberType=\"Float\" "
-        << "Precision=\"8\" Format=\"XML\">" << formatDouble(e.boxLo[2]) << " "
-        << formatDouble(e.boxLo[1]) << " " << formatDouble(e.boxLo[0]) << "</DataItem>\n";
+        << "Precision=\"8\" Format=\"XML\">" << formatDouble(origin[2]) << " "
+        << formatDouble(origin[1]) << " " << formatDouble(origin[0]) << "</DataItem>\n";
     out << in << "  <DataItem Name=\"Spacing\" Dimensions=\"3\" NumberType=\"Float\" "
         << "Precision=\"8\" Format=\"XML\">" << formatDouble(spacing[2]) << " "
         << formatDouble(spacing[1]) << " " << formatDouble(spacing[0]) << "</DataItem>\n";
     out << in << "</Geometry>\n";
     const std::size_t cells = cellsOf(e);
     for (const auto& f : e.fields)
-        if (f.role == FieldRole::Grid && f.count == cells) attribute(out, in, e, f, "Cell");
+        if (f.role == FieldRole::Grid && f.count == cells)
+            attribute(out, in, e, f, sheet ? "Node" : "Cell");
     out << indent << "</Grid>\n";
 }
 
@@ -174,11 +203,23 @@ XdmfEntry XdmfEntry::describe(const Snapshot& s, std::string file) {
         e.gridDims[i] = s.gridDims[i];
     }
     for (const Field& f : s.fields)
-        e.fields.push_back({f.name, f.type, f.role, f.count, f.components});
+        if (f.role != FieldRole::RestartOnly)  // not in the snapshot file
+            e.fields.push_back({f.name, f.type, f.role, f.count, f.components});
+    if (xdmfParticleCount(e) > 0) e.vertexDataset = kVertexDataset;
     return e;
 }
 
-std::string xdmfDocument(const std::string& collectionName, const std::vector<XdmfEntry>& entries) {
+std::size_t xdmfParticleCount(const XdmfEntry& entry) {
+    const XdmfEntry::FieldInfo* pos = positionsOf(entry);
+    return pos != nullptr ? pos->count : 0;
+}
+
+bool holdsMesh(const XdmfEntry& entry, XdmfMesh mesh) {
+    return mesh == XdmfMesh::Particles ? positionsOf(entry) != nullptr : hasGrid(entry);
+}
+
+std::string xdmfDocument(const std::string& collectionName, const std::vector<XdmfEntry>& entries,
+                         XdmfMesh mesh) {
     std::ostringstream out;
     out << "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
         << "<!DOCTYPE Xdmf SYSTEM \"Xdmf.dtd\" []>\n"
@@ -188,21 +229,11 @@ std::string xdmfDocument(const std::string& collectionName, const std::vector<Xd
         << "\" GridType=\"Collection\" CollectionType=\"Temporal\">\n";
     const std::string in = "      ";
     for (const XdmfEntry& e : entries) {
-        const XdmfEntry::FieldInfo* pos = positionsOf(e);
-        const bool grid = hasGrid(e);
-        if (pos != nullptr && grid) {
-            // Particles and a mesh at the same time: a spatial collection carries the time.
-            out << in << "<Grid Name=\"step " << e.step
-                << "\" GridType=\"Collection\" CollectionType=\"Spatial\">\n"
-                << in << "  <Time Value=\"" << formatDouble(e.time) << "\"/>\n";
-            particleGrid(out, in + "  ", e, *pos, false);
-            meshGrid(out, in + "  ", e, false);
-            out << in << "</Grid>\n";
-        } else if (pos != nullptr) {
-            particleGrid(out, in, e, *pos, true);
-        } else if (grid) {
-            meshGrid(out, in, e, true);
-        }
+        if (!holdsMesh(e, mesh)) continue;
+        if (mesh == XdmfMesh::Particles)
+            particleGrid(out, in, e, *positionsOf(e));
+        else
+            meshGrid(out, in, e);
     }
     out << "    </Grid>\n  </Domain>\n</Xdmf>\n";
     return out.str();

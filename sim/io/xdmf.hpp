@@ -11,6 +11,13 @@
 
 namespace cf::io {
 
+// The dataset every snapshot with particles holds next to its fields: the vertex cells
+// 0, 1, ..., n-1 of the particles (int32, int64 beyond 2^31 - 1). ParaView's default XDMF
+// reader (Xdmf3ReaderS) makes no cells of a Polyvertex topology without it, and then
+// renders nothing. It lives in a group so readSnapshot, which lists root datasets, does
+// not take it for a field.
+inline constexpr const char* kVertexDataset = "/xdmf/connectivity";
+
 // What the XDMF needs to know about one written snapshot (not the data itself).
 struct XdmfEntry {
     struct FieldInfo {
@@ -27,14 +34,45 @@ struct XdmfEntry {
     double boxHi[3] = {1, 1, 1};
     std::size_t gridDims[3] = {0, 0, 0};
     std::vector<FieldInfo> fields;
+    // The particles' vertex cells in `file` (kVertexDataset); empty for files written
+    // before it existed, whose particles then keep the implicit Polyvertex topology.
+    std::string vertexDataset;
 
+    // Assumes the file holds kVertexDataset when the snapshot has particles.
     static XdmfEntry describe(const Snapshot& snapshot, std::string file);
 };
 
-// A temporal collection with one time step per entry. Particles (a Positions field) become
-// a Polyvertex grid with their PerEntity fields as node attributes; Grid fields become
-// cell attributes of a 3DCoRectMesh spanning the box; Internal fields are left out, as are
-// fields whose sizes do not fit their mesh (ParaView would reject the whole file).
-std::string xdmfDocument(const std::string& collectionName, const std::vector<XdmfEntry>& entries);
+// The number of particles the XDMF shows for this entry (0: none), which is the length of
+// the vertex dataset the writer stores.
+std::size_t xdmfParticleCount(const XdmfEntry& entry);
+
+// The two kinds of mesh a snapshot can hold. An XDMF document holds one kind, so that
+// ParaView's default representation suits all of it: read together (a multiblock), the
+// particles would be drawn inside the opaque surface of the grid's box.
+enum class XdmfMesh { Particles, Grid };
+
+// Whether the XDMF shows `mesh` for this entry.
+bool holdsMesh(const XdmfEntry& entry, XdmfMesh mesh);
+
+// A temporal collection with one time step per entry that holds `mesh`, laid out so that
+// both of ParaView's XDMF readers (Xdmf3ReaderS, its default, and the legacy XDMFReader)
+// read every field and its default representation shows the data:
+// - Particles (a Positions field) become a Polyvertex grid with one vertex cell each,
+//   connectivity from vertexDataset; their PerEntity fields are node attributes.
+// - Grid fields on a volume (every axis more than one cell) are cell attributes of a
+//   3DCoRectMesh spanning the box (ParaView shows its outline).
+// - Grid fields on a sheet (an axis one cell thick: cardiac, gliding) are node attributes
+//   of a flat 3DCoRectMesh whose points are the cell centres, one point thick across the
+//   sheet (ParaView shows it as a coloured slice). A 2DCoRectMesh would do the same in
+//   name only: both readers put it in the y-z plane.
+// - Grid DataItems state the grid's shape (nz ny nx [components]) while the datasets stay
+//   [count] or [count, components]: given a one-dimensional cell attribute, the legacy
+//   reader keeps only its first nz values; both readers accept the reshaped dimensions.
+// - Components: 1 Scalar, 3 Vector, 6 Tensor6, 9 Tensor, any other count Matrix (both
+//   readers then keep the count; a 2-component Vector becomes 3 in the legacy reader).
+// Internal and RestartOnly fields are left out, as are fields whose sizes do not fit their
+// mesh (ParaView would reject the whole file).
+std::string xdmfDocument(const std::string& collectionName, const std::vector<XdmfEntry>& entries,
+                         XdmfMesh mesh);
 
 }  // namespace cf::io

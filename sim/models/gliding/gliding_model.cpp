@@ -72,14 +72,16 @@ Snapshot makeSnapshot(const GlidingParams& p, const GlidingTables& t, const RunS
     snap.fields.push_back(gridField("bound_motors", "m0", FieldRole::Grid, 1, s.boundCoarse));
     snap.fields.push_back(gridField("free_motors", "m0", FieldRole::Grid, 1, s.free));
     snap.fields.push_back(gridField("flow", "V", FieldRole::Grid, 2, interleave({&s.u, &s.v})));
-    // What a restart needs besides: the AB2 history and the packed bound motors.
+    // What a restart needs besides: the AB2 history and the packed bound motors (hundreds
+    // of MB at 128^2), in checkpoints only.
     snap.fields.push_back(
-        gridField("ab2_history", "n0/T", FieldRole::Internal, t.ntheta,
+        gridField("ab2_history", "n0/T", FieldRole::RestartOnly, t.ntheta,
                   s.aPrev.empty() ? std::vector<double>(s.filaments.psi.size()) : s.aPrev));
     const std::vector<double> scalars = {s.dtPrev, static_cast<double>(s.ab2Steps)};
-    snap.fields.push_back(gridField("ab2_step", "T", FieldRole::Internal, 2, scalars));
-    snap.fields.push_back(gridField("bound_packed", "m0", FieldRole::Internal, 1, s.boundPacked));
-    snap.fields.push_back(gridField("flow_gradient", "1/T", FieldRole::Internal, 4,
+    snap.fields.push_back(gridField("ab2_step", "T", FieldRole::RestartOnly, 2, scalars));
+    snap.fields.push_back(
+        gridField("bound_packed", "m0", FieldRole::RestartOnly, 1, s.boundPacked));
+    snap.fields.push_back(gridField("flow_gradient", "1/T", FieldRole::RestartOnly, 4,
                                     interleave({&s.dudx, &s.dudy, &s.dvdx, &s.dvdy})));
     return snap;
 }

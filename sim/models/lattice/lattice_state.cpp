@@ -209,7 +209,9 @@ Snapshot makeSnapshot(const LatticeParams& p, const Geometry& g, const HostState
     out.fields.push_back(field("occupancy", "1", FieldRole::Grid, 1, occupancy));
     out.fields.push_back(field("site_type", "1", FieldRole::Grid, 1, s.types));
     out.fields.push_back(field("sites", "1", FieldRole::Internal, 1, s.words));
-    out.fields.push_back(field("ids", "1", FieldRole::Internal, 1, s.ids));
+    // Per-slot particle ids (sites x capacity, most of a snapshot's bytes): only a restart
+    // reads them.
+    out.fields.push_back(field("ids", "1", FieldRole::RestartOnly, 1, s.ids));
     out.fields.push_back(field("displacement", "1", FieldRole::Internal, 3, s.displacement));
     out.fields.push_back(field("tracked_species", "1", FieldRole::Internal, 1, s.trackedSpecies));
     const std::vector<std::uint64_t> overflows = {s.overflowsLastStep, s.overflowsTotal};
