@@ -172,7 +172,7 @@ keeps the default listed in its model's tables below. Keys may come in any order
       << R"("` | Output directory, created when missing. A relative path is relative to the working directory of the command, not to the scenario file. `--out` overrides it. |
 | `snapshot_every` | integer >= 0 | `)"
       << out.snapshotEvery
-      << R"(` | Steps between snapshots: `MODEL_000000500.h5` (HDF5) per snapshot and `MODEL.xmf` (XDMF, open it in ParaView); 0: none. `--every` overrides it. |
+      << R"(` | Steps between snapshots: `MODEL_000000500.h5` (HDF5) per snapshot and `MODEL.xmf` (XDMF, open it in ParaView; a model with particles and a grid adds `MODEL_grid.xmf`, see docs/reference/output-files.md); 0: none. `--every` overrides it. |
 | `series_every` | integer >= 0 | `)"
       << out.seriesEvery
       << R"(` | Steps between rows of `series.csv` (time and the model's metrics); 0: none. |

@@ -35,9 +35,12 @@ struct Outputs {
 std::string describeOutputs(const std::filesystem::path& dir, const Outputs& o) {
     std::string text = "output in " + dir.string() + ": run.json, scenario.toml";
     if (o.series) text += ", series.csv";
-    if (o.snapshots && o.snapshots->count() > 0)
-        text += ", " + o.snapshots->xdmfPath().filename().string() + " (" +
-                std::to_string(o.snapshots->count()) + " snapshots; open in ParaView)";
+    if (o.snapshots && o.snapshots->count() > 0) {
+        text += ", " + o.snapshots->xdmfPath().filename().string();
+        if (const auto grid = o.snapshots->gridXdmfPath())
+            text += " and " + grid->filename().string();
+        text += " (" + std::to_string(o.snapshots->count()) + " snapshots; open in ParaView)";
+    }
     text += ", " + o.checkpoint.filename().string();
     return text;
 }

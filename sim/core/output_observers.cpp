@@ -45,6 +45,13 @@ std::filesystem::path SnapshotObserver::xdmfPath() const {
     return writer_->xdmfPath();
 }
 
+std::optional<std::filesystem::path> SnapshotObserver::gridXdmfPath() const {
+    std::error_code ec;
+    const auto path = writer_->gridXdmfPath();
+    if (std::filesystem::exists(path, ec)) return path;
+    return std::nullopt;
+}
+
 std::size_t SnapshotObserver::count() const {
     return writer_->files().size();
 }

@@ -48,6 +48,8 @@ public:
     void observe(Model& model) override;
     void record(Model& model) { observe(model); }
     std::filesystem::path xdmfPath() const;
+    // The grid's own .xmf beside the particles' one (spheres with a substance), when written.
+    std::optional<std::filesystem::path> gridXdmfPath() const;
     std::size_t count() const;
 
 private:
