@@ -117,8 +117,9 @@ int main(int argc, char** argv) {
         return cf::gui::runDesktop(argc, argv, d);
 #else
         std::fprintf(stderr,
-                     "cellforge: this build has no desktop window (Qt 6 was not found); run a "
-                     "scenario in the background with --headless SCENARIO.toml (see --help)\n");
+                     "cellforge: this build has no desktop window (configured without it, as "
+                     "the headless preset is); run a scenario in the background with "
+                     "--headless SCENARIO.toml (see --help)\n");
         return cf::kExitBadInput;
 #endif
     }
