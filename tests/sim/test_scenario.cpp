@@ -311,11 +311,11 @@ TEST_F(ScenarioFiles, RelativeFilePathIsResolvedAgainstTheScenarioDirectory) {
     const Scenario sc2 = loadScenario(write("scenarios/b.toml",
                                             "model = \"text\"\n"
                                             "[parameters.io]\n"
-                                            "input = \"../shared/./x.csv\"\n"
+                                            "input = \"../common/./x.csv\"\n"
                                             "[parameters.reactions]\n"
                                             "species = \"data/occ.bin\"\n"),
                                       reg);
-    EXPECT_EQ(fs::path(sc2.parameters.text("io.input")), dir_ / "shared" / "x.csv");
+    EXPECT_EQ(fs::path(sc2.parameters.text("io.input")), dir_ / "common" / "x.csv");
     EXPECT_EQ(sc2.parameters.text("reactions.species"), "data/occ.bin");
     // Absolute and empty paths are kept.
     const Scenario sc3 = loadScenario(
