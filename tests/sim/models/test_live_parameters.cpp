@@ -182,9 +182,9 @@ Outcome outcomeOf(Runner& r) {
              o.views.push_back("volume " + vol.name);
              for (const VolumeScalarChannel& s : vol.scalars) {
                  o.views.push_back("  " + s.name);
-                 const std::vector<float> v = viewToHost(s.data, vol.voxelCount(), vol.space);
-                 const auto* bytes = reinterpret_cast<const std::uint8_t*>(v.data());
-                 o.voxels.emplace_back(bytes, bytes + v.size() * sizeof(float));
+                 const std::vector<float> values = viewToHost(s.data, vol.voxelCount(), vol.space);
+                 const auto* bytes = reinterpret_cast<const std::uint8_t*>(values.data());
+                 o.voxels.emplace_back(bytes, bytes + values.size() * sizeof(float));
              }
              for (const VolumeCategoryChannel& s : vol.categories)
                  o.views.push_back("  " + s.name);
@@ -322,8 +322,9 @@ TEST_P(LiveParameters, EveryLiveEditTakesEffectAndEveryRefusedOneChangesNothing)
     advance(*plain, n);
     const Outcome plainAfter2N = outcomeOf(*plain);
     plain.reset();
-    if (backend() == Backend::Cuda)
+    if (backend() == Backend::Cuda) {
         ASSERT_FALSE(blockAtWarmup.empty()) << "the CUDA backend reads no constant block back";
+    }
 
     int covered = 0, seen = 0;
     for (const ParamSpec& s : loaded_->model->parameters().specs()) {
@@ -358,21 +359,24 @@ TEST_P(LiveParameters, EveryLiveEditTakesEffectAndEveryRefusedOneChangesNothing)
         ASSERT_EQ(r->history().size(), 1u);
         EXPECT_FALSE(r->history().front().pendingReset);
         const std::vector<std::uint8_t> block = outcomeOf(*r).deviceBlock;
-        if (backend() == Backend::Cuda && !c().hostOnly.contains(s.key()))
+        if (backend() == Backend::Cuda && !c().hostOnly.contains(s.key())) {
             EXPECT_NE(block, plainAfterN.deviceBlock)
                 << s.key() << ": the edit did not reach the __constant__ block";
-        if (backend() == Backend::Cuda && c().hostOnly.contains(s.key()))
+        }
+        if (backend() == Backend::Cuda && c().hostOnly.contains(s.key())) {
             EXPECT_EQ(block, plainAfterN.deviceBlock)
                 << s.key() << ": declared host-only, yet the constant block changed";
+        }
         advance(*r, n);
         const Outcome edited = outcomeOf(*r);
         const bool differs = !sameState(edited.state, plainAfter2N.state) ||
                              !sameMetrics(edited.metrics, plainAfter2N.metrics) ||
                              edited.views != plainAfter2N.views ||
                              edited.voxels != plainAfter2N.voxels;
-        if (!c().unseen.contains(s.key()))
+        if (!c().unseen.contains(s.key())) {
             EXPECT_TRUE(differs) << s.key() << " = " << summarizeValue(*value)
                                  << " changed nothing in " << n << " steps";
+        }
         seen += differs ? 1 : 0;
     }
     std::printf(
