@@ -14,6 +14,7 @@ list(APPEND CELLFORGE_SIM_SOURCES
   core/sweep_grid.cpp
   core/data_paths.cpp
   core/input_file.cpp
-  core/fault_injection.cpp)
+  core/fault_injection.cpp
+  core/quantity_format.cpp)
 list(APPEND CELLFORGE_SIM_CUDA_SOURCES
   core/cuda_check.cpp)

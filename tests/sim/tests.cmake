@@ -4,7 +4,8 @@ cellforge_add_test(test_core SOURCES
   sim/test_scenario.cpp
   sim/test_backend.cpp
   sim/test_runner.cpp
-  sim/test_view_exchange.cpp)
+  sim/test_view_exchange.cpp
+  sim/test_quantity_format.cpp)
 # Every bundled scenario loads with the real models and explains itself ([about], thumbnail).
 cellforge_add_test(test_bundled_scenarios CPU_ONLY SOURCES sim/test_bundled_scenarios.cpp)
 target_compile_definitions(test_bundled_scenarios
