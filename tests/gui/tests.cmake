@@ -82,3 +82,21 @@ if(CELLFORGE_XVFB_RUN)
            WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
   set_tests_properties(test_gui_volume PROPERTIES LABELS cpu TIMEOUT 300)
 endif()
+
+# Every bundled scenario in the window on a 1280x720 and a 1920x1080 screen (GoogleTest,
+# under Xvfb): opened at step 0 and fitted, the scene lies inside the viewport and outside
+# the overlay, and the window matches its reference image (tests/gui/golden/scenarios/).
+add_executable(test_gui_scenarios gui/test_scenario_screenshots.cpp)
+target_link_libraries(test_gui_scenarios PRIVATE cellforge_gui Qt6::Test GTest::gtest)
+target_include_directories(test_gui_scenarios PRIVATE ${PROJECT_SOURCE_DIR})
+target_compile_definitions(test_gui_scenarios PRIVATE CELLFORGE_TEST_DATA="${PROJECT_SOURCE_DIR}/tests")
+cellforge_warnings(test_gui_scenarios)
+if(CELLFORGE_XVFB_RUN)
+  foreach(screen 1280x720 1920x1080)
+    add_test(NAME test_gui_scenarios_${screen}
+             COMMAND ${CELLFORGE_XVFB_RUN} -a -s "-screen 0 ${screen}x24"
+                     $<TARGET_FILE:test_gui_scenarios>
+             WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+    set_tests_properties(test_gui_scenarios_${screen} PROPERTIES LABELS cpu TIMEOUT 1200)
+  endforeach()
+endif()

@@ -25,13 +25,14 @@ struct GoldenTolerance {
     int offLevels;
 };
 
-// Compares `im` with tests/render/golden/<name>.png and writes it to <temp>/<name>.png to be
+// Compares `im` with tests/<folder>/<name>.png and writes it to <temp>/<name>.png to be
 // looked at. With CELLFORGE_UPDATE_GOLDEN=1 it rewrites the reference and skips the test
 // instead. Call it last: its skip and its fatal size check return from this function only.
 inline void expectMatchesGolden(const render::Image& im, const std::string& name,
-                                const GoldenTolerance& tolerance) {
+                                const GoldenTolerance& tolerance,
+                                const std::string& folder = "render/golden") {
     const std::filesystem::path golden =
-        std::filesystem::path(CELLFORGE_TEST_DATA) / "render/golden" / (name + ".png");
+        std::filesystem::path(CELLFORGE_TEST_DATA) / folder / (name + ".png");
     if (const char* update = std::getenv("CELLFORGE_UPDATE_GOLDEN"); update && *update == '1') {
         render::writePng(golden, im);
         GTEST_SKIP() << "golden image rewritten: " << golden;
@@ -51,7 +52,8 @@ inline void expectMatchesGolden(const render::Image& im, const std::string& name
         }
         off += worst > tolerance.offLevels ? 1 : 0;
     }
-    const std::filesystem::path actual = std::filesystem::temp_directory_path() / (name + ".png");
+    const std::filesystem::path actual = std::filesystem::temp_directory_path() /
+                                         (std::filesystem::path(name).filename().string() + ".png");
     render::writePng(actual, im);
     EXPECT_LT(sum / (3.0 * static_cast<double>(n)), tolerance.maxMeanLevels)
         << "actual image: " << actual;
