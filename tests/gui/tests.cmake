@@ -78,7 +78,11 @@ target_include_directories(test_gui_volume PRIVATE ${PROJECT_SOURCE_DIR})
 cellforge_warnings(test_gui_volume)
 if(CELLFORGE_XVFB_RUN)
   add_test(NAME test_gui_volume
-           COMMAND ${CELLFORGE_XVFB_RUN} -a -s "-screen 0 1600x1000x24" $<TARGET_FILE:test_gui_volume>
+           COMMAND ${CELLFORGE_XVFB_RUN} -a -s "-screen 0 1920x1080x24" $<TARGET_FILE:test_gui_volume>
            WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
   set_tests_properties(test_gui_volume PROPERTIES LABELS cpu TIMEOUT 300)
 endif()
+
+# The view's pure logic (no GL, no display): the colour-range rule and the camera's fit
+# into the area the overlay leaves free.
+cellforge_add_test(test_view_logic CPU_ONLY SOURCES gui/test_view_logic.cpp LIBS cellforge_app)
