@@ -224,6 +224,7 @@ bool Viewport::fitNow() {
     camera_.fitOnScreen(boxes, width(), height(), fromQt(area));
     fittedSize_ = size();
     fittedFree_ = free;
+    fittedAspect_ = aspect;
     return true;
 }
 
@@ -458,7 +459,9 @@ void Viewport::maybeFit() {
         if (fitNow()) --fitFrames_;
         return;
     }
-    if (size() != fittedSize_ || !nearlyEqual(freeRect_, fittedFree_) ||
+    // Compared for the shape the fit used: two nearly equal candidates for another shape
+    // must not make the camera jump between them.
+    if (size() != fittedSize_ || !nearlyEqual(computeFreeRect(fittedAspect_), fittedFree_) ||
         (!sceneRect_.isEmpty() && !freeRect_.contains(sceneRect_)))
         fitNow();
 }
@@ -467,7 +470,11 @@ void Viewport::maybeFit() {
 void Viewport::afterFrame() {
     const render::ScreenRect r = render::projectBoxes(camera_, sceneBounds(), width(), height());
     sceneRect_ = toQt(r);
-    freeRect_ = computeFreeRect(r.empty() ? 0.0 : r.width() / r.height());
+    // While fitted, the free area is the one found for the fitted shape.
+    const double aspect = autoFit_ && fittedAspect_ > 0.0 ? fittedAspect_
+                          : r.empty()                     ? 0.0
+                                                          : r.width() / r.height();
+    freeRect_ = computeFreeRect(aspect);
 }
 
 void Viewport::fillOverlayState() {

@@ -187,6 +187,7 @@ private:
     int fitFrames_ = 0;  // frames to fit at before anything else is compared
     QSize fittedSize_;
     QRectF fittedFree_;
+    double fittedAspect_ = 0.0;  // the scene's shape (width / height) the last fit used
     QRectF sceneRect_, freeRect_;
     std::map<std::string, RangeSetting> ranges_;
 };
