@@ -215,7 +215,17 @@ void ImGuiOverlay::setScale(float scale) {
 }
 
 void ImGuiOverlay::setQuickPanelOpen(bool open) {
-    openQuick_ = open;
+    quickOpen_ = open;
+    if (target_) target_->update();
+}
+
+void ImGuiOverlay::setHudFolded(bool folded) {
+    hudFolded_ = folded;
+    if (target_) target_->update();
+}
+
+void ImGuiOverlay::setLegendsFolded(bool folded) {
+    legendFolded_[0] = legendFolded_[1] = folded;
     if (target_) target_->update();
 }
 
@@ -304,9 +314,11 @@ void ImGuiOverlay::draw(int framebufferWidth, int framebufferHeight, double dpr,
         interactive_.clear();
         if (state.showHud) drawHud(state);
         if (state.showLegend) {
-            drawLegend(state.legend, "##legend", 1.0f, rects_.legend, rects_.legendBar);
-            drawLegend(state.volumeLegend, "##volumeLegend", 0.0f, rects_.volumeLegend,
-                       rects_.volumeLegendBar);
+            drawLegend(state.legend, state.legendNote, "##legend", 1.0f, legendFolded_[0],
+                       rects_.legend, rects_.legendBar, rects_.legendHeader);
+            drawLegend(state.volumeLegend, state.volumeLegendNote, "##volumeLegend", 0.0f,
+                       legendFolded_[1], rects_.volumeLegend, rects_.volumeLegendBar,
+                       rects_.volumeLegendHeader);
         }
         if (state.showQuick) drawQuick(state);
         if (!state.caption.empty()) drawCaption(state);
@@ -327,12 +339,18 @@ void ImGuiOverlay::runCallbacks() {
     edits_.clear();
     auto chosen = std::move(chosenColorBy_);
     chosenColorBy_.reset();
+    auto ranges = std::move(chosenRanges_);
+    chosenRanges_.clear();
     try {
         for (const auto& [key, value] : edits) {
             if (paramEdited_) paramEdited_(key, value);
             error_.clear();
         }
         if (chosen && colorByChosen_) colorByChosen_(*chosen);
+        for (const auto& [key, range] : ranges) {
+            if (rangeChosen_) rangeChosen_(key, range);
+            error_.clear();
+        }
     } catch (const std::exception& e) {
         error_ = e.what();
         shown_.clear();  // the refused value is not the value: show the state's again

@@ -29,6 +29,7 @@
 #include <string>
 #include <vector>
 
+#include "gui/color_range.hpp"
 #include "render/legend.hpp"
 #include "sim/core/model.hpp"
 #include "sim/core/params.hpp"
@@ -51,6 +52,20 @@ struct QuickParam {
     bool reportWhileDragging = false;  // false: one report when the drag or typed edit ends
 };
 
+// One colour channel's range row in the Quick panel: Auto / Locked / Typed (min, max).
+struct RangeControl {
+    std::string key;    // what the callback reports (Viewport::setColorRange's key)
+    std::string label;  // the channel's name
+    RangeSetting setting;
+    double lo = 0.0, hi = 1.0;  // the range in use (what Locked keeps)
+};
+
+// Under a continuous legend: how its range was chosen and what lies outside it.
+struct LegendNote {
+    std::string mode;     // "auto 1–99 %", "typed", ... (gui/color_range.hpp)
+    std::string outside;  // empty: all values inside the range
+};
+
 // Everything the overlay shows; plain data the window fills every frame.
 struct OverlayState {
     // HUD (top left).
@@ -68,6 +83,9 @@ struct OverlayState {
     render::LegendSpec legend;
     // The volume slices' legend (bottom left), the same way.
     render::LegendSpec volumeLegend;
+    LegendNote legendNote, volumeLegendNote;  // the viewport fills them
+    // Colour-range rows of the Quick panel (the viewport fills them).
+    std::vector<RangeControl> ranges;
     // Quick panel (top right).
     std::vector<QuickParam> quick;
     std::vector<std::string> channels;  // colour-by choices
@@ -81,8 +99,13 @@ struct OverlayState {
 struct OverlayRects {
     QRectF hud, legend, legendBar, quick, colorByCombo;
     QRectF volumeLegend, volumeLegendBar;
-    std::vector<QRectF> colorByItems;       // while the drop-down list is open
-    std::map<std::string, QRectF> sliders;  // frames (no label), by QuickParam::key
+    QRectF caption;
+    // The clickable header lines that fold the HUD, the legends and the Quick panel.
+    QRectF hudHeader, legendHeader, volumeLegendHeader, quickHeader;
+    std::map<std::string, QRectF> rangeModes;  // the mode combo of each RangeControl::key
+    std::vector<QRectF> rangeModeItems;        // auto, locked, typed while a list is open
+    std::vector<QRectF> colorByItems;          // while the drop-down list is open
+    std::map<std::string, QRectF> sliders;     // frames (no label), by QuickParam::key
 };
 
 class ImGuiOverlay : public QObject {
@@ -114,9 +137,19 @@ public:
     void setScale(float scale);
     float scale() const { return scale_; }
     void setQuickPanelOpen(bool open);
+    bool quickPanelOpen() const { return quickOpen_; }
+    // The HUD folded to its first line (title, state, time) and the legends to their titles;
+    // a click on a header line toggles them too.
+    void setHudFolded(bool folded);
+    bool hudFolded() const { return hudFolded_; }
+    void setLegendsFolded(bool folded);
+    bool legendsFolded() const { return legendFolded_[0] && legendFolded_[1]; }
 
     using ParameterEdited = std::function<void(const std::string& key, double value)>;
     using ColorByChosen = std::function<void(const std::string& channel)>;
+    // A colour range chosen in the Quick panel (may throw: shown under the sliders).
+    using ColorRangeChosen = std::function<void(const std::string& key, const RangeSetting&)>;
+    void onColorRangeChosen(ColorRangeChosen callback) { rangeChosen_ = std::move(callback); }
     void onParameterEdited(ParameterEdited callback) { paramEdited_ = std::move(callback); }
     void onColorByChosen(ColorByChosen callback) { colorByChosen_ = std::move(callback); }
 
@@ -167,8 +200,10 @@ private:
     void drawHud(const OverlayState& state);
     // One legend window anchored at the bottom right (pivot.x 1) or bottom left (0); `rect`
     // and `bar` receive where it went.
-    void drawLegend(const render::LegendSpec& spec, const char* id, float pivotX, QRectF& rect,
-                    QRectF& bar);
+    void drawLegend(const render::LegendSpec& spec, const LegendNote& note, const char* id,
+                    float pivotX, bool& folded, QRectF& rect, QRectF& bar, QRectF& header);
+    void foldMarker(bool& folded, QRectF& header);
+    void drawRanges(const OverlayState& state);
     void drawCaption(const OverlayState& state);
     void drawQuick(const OverlayState& state);
     bool drawSlider(const QuickParam& param);
@@ -182,7 +217,9 @@ private:
     double fontDpr_ = 0.0;  // what the atlas was rasterised for
     float fontScale_ = 0.0f;
     bool styleDirty_ = true;
-    std::optional<bool> openQuick_;
+    bool quickOpen_ = true;
+    bool hudFolded_ = false;
+    bool legendFolded_[2] = {false, false};
     QElapsedTimer clock_;
     qint64 lastFrameNs_ = -1;
 
@@ -203,10 +240,25 @@ private:
     qint64 shownColorByUntil_ = 0;
     std::vector<std::pair<std::string, double>> edits_;
     std::optional<std::string> chosenColorBy_;
+    std::vector<std::pair<std::string, RangeSetting>> chosenRanges_;
+    std::map<std::string, std::pair<double, double>> typedRanges_;  // fields being edited
     std::string error_;
     ParameterEdited paramEdited_;
     ColorByChosen colorByChosen_;
+    ColorRangeChosen rangeChosen_;
 };
+
+// The HUD's text (sim/core/quantity_format.hpp for every value with a unit):
+// A metric as number and unit: times and lengths rescaled ("41.9 s"), NaN a dash without a
+// unit, whole numbers (counts) as integers ("12034"), others with four significant digits.
+std::pair<std::string, std::string> hudMetricText(double value, const std::string& unit);
+// Steps per second with the digits a rate needs: all its integer digits, at least two
+// significant ("0.3", "12", "1235").
+std::string hudRateText(double stepsPerSecond);
+// "t = 41.9 s"; a dimensionless time (unit "" or "1") is the number alone.
+std::string hudTimeText(const OverlayState& state);
+// "cpu, host upload", or the one of them there is (no dangling separator).
+std::string hudWhereText(const OverlayState& state);
 
 // Quick-panel entries from the declared parameters: Real and Integer specs only (others
 // give nullopt); logarithmic when min > 0 and max / min >= 100.

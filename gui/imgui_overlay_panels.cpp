@@ -6,8 +6,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <utility>
 
 #include "gui/imgui_overlay.hpp"
+#include "sim/core/quantity_format.hpp"
 
 namespace cf::gui {
 
@@ -26,18 +28,6 @@ const ImVec4 kError(1.0f, 0.45f, 0.40f, 1.0f);
 ImU32 rgba8(int r, int g, int b, int a = 255) {
     return static_cast<ImU32>(r) | (static_cast<ImU32>(g) << 8) | (static_cast<ImU32>(b) << 16) |
            (static_cast<ImU32>(a) << 24);
-}
-
-// Counts read as integers ("12034"), everything else with four significant digits.
-std::string formatNumber(double v) {
-    char buf[64];
-    if (!std::isfinite(v))
-        std::snprintf(buf, sizeof buf, "%s", std::isnan(v) ? "nan" : (v > 0 ? "inf" : "-inf"));
-    else if (v == std::floor(v) && std::fabs(v) < 1e12)
-        std::snprintf(buf, sizeof buf, "%.0f", v);
-    else
-        std::snprintf(buf, sizeof buf, "%.4g", v);
-    return buf;
 }
 
 std::string withUnit(const std::string& text, const std::string& unit) {
@@ -84,8 +74,36 @@ void ImGuiOverlay::drawCaption(const OverlayState& state) {
         ImGui::PushTextWrapPos(width - 2.0f * ImGui::GetStyle().WindowPadding.x);
         ImGui::TextUnformatted(state.caption.c_str());
         ImGui::PopTextWrapPos();
+        rects_.caption = windowRect();
     }
     ImGui::End();
+}
+
+// The fold marker (a triangle) at the cursor, the cursor left after it on the same line. A
+// click anywhere on the line, across the window's width (last frame's), toggles `folded`.
+void ImGuiOverlay::foldMarker(bool& folded, QRectF& header) {
+    const float fs = ImGui::GetFontSize();
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    const ImVec2 wp = ImGui::GetWindowPos();
+    const float spacing = ImGui::GetStyle().ItemSpacing.y;
+    header = QRectF(wp.x, p.y - 0.5 * spacing, std::max(ImGui::GetWindowWidth(), 3.0f * fs),
+                    fs + spacing);
+    interactive_.push_back(header);
+    const ImGuiIO& io = ImGui::GetIO();
+    const bool hovered = header.contains(QPointF(io.MousePos.x, io.MousePos.y));
+    if (hovered && ImGui::IsMouseClicked(0)) folded = !folded;
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImU32 c = hovered ? rgba8(255, 255, 255) : rgba8(175, 180, 190);
+    if (folded)
+        dl->AddTriangleFilled(ImVec2(p.x + fs * 0.25f, p.y + fs * 0.2f),
+                              ImVec2(p.x + fs * 0.25f, p.y + fs * 0.8f),
+                              ImVec2(p.x + fs * 0.75f, p.y + fs * 0.5f), c);
+    else
+        dl->AddTriangleFilled(ImVec2(p.x + fs * 0.2f, p.y + fs * 0.3f),
+                              ImVec2(p.x + fs * 0.8f, p.y + fs * 0.3f),
+                              ImVec2(p.x + fs * 0.5f, p.y + fs * 0.75f), c);
+    ImGui::Dummy(ImVec2(fs * 0.9f, fs));
+    ImGui::SameLine();
 }
 
 void ImGuiOverlay::drawHud(const OverlayState& state) {
@@ -95,39 +113,56 @@ void ImGuiOverlay::drawHud(const OverlayState& state) {
         ImGui::End();
         return;
     }
+    // The window names no model (nothing opened, or an open that failed): say so, without
+    // the lines that would be empty or dangling.
+    if (state.title.empty() && state.backend.empty()) {
+        dimText("no model loaded");
+        rects_.hud = windowRect();
+        ImGui::End();
+        return;
+    }
+    foldMarker(hudFolded_, rects_.hudHeader);
     if (!state.title.empty()) {
         text(state.title);
         ImGui::SameLine();
     }
     ImGui::TextColored(state.running ? kRunning : kPaused, "%s",
                        state.running ? "running" : "paused");
+    if (hudFolded_) {  // one line: what, whether it runs, and when
+        ImGui::SameLine();
+        text("  " + hudTimeText(state));
+        rects_.hud = windowRect();
+        ImGui::End();
+        return;
+    }
 
+    // A paused run has no rate: its last one would read as if it still ran.
     char line[160];
-    std::snprintf(line, sizeof line, "%.0f fps   %s steps/s", state.framesPerSecond,
-                  formatNumber(std::round(state.stepsPerSecond)).c_str());
+    std::snprintf(
+        line, sizeof line, "%.0f fps   %s", state.framesPerSecond,
+        state.running ? (hudRateText(state.stepsPerSecond) + " steps/s").c_str() : "paused");
     text(line);
-    std::snprintf(line, sizeof line, "t = %.6g%s%s   step %llu", state.time,
-                  state.timeUnit.empty() ? "" : " ", state.timeUnit.c_str(),
+    std::snprintf(line, sizeof line, "%s   step %llu", hudTimeText(state).c_str(),
                   static_cast<unsigned long long>(state.step));
     text(line);
-    if (!state.backend.empty() || !state.uploadPath.empty())
-        dimText(state.backend + (state.uploadPath.empty() ? "" : ", " + state.uploadPath));
+    const std::string where = hudWhereText(state);
+    if (!where.empty()) dimText(where);
 
     if (!state.metrics.empty()) {
         ImGui::Separator();
         if (ImGui::BeginTable("##metrics", 3, ImGuiTableFlags_SizingFixedFit)) {
             for (const Metric& m : state.metrics) {
+                const auto [v, unit] = hudMetricText(m.value, m.unit);
                 ImGui::TableNextRow();
                 ImGui::TableNextColumn();
                 dimText(m.name);
                 ImGui::TableNextColumn();
-                const std::string v = formatNumber(m.value);
                 const float w = ImGui::CalcTextSize(v.c_str()).x;
                 ImGui::SetCursorPosX(ImGui::GetCursorPosX() +
                                      std::max(0.0f, ImGui::GetContentRegionAvail().x - w));
                 text(v);  // right-aligned: digits line up
                 ImGui::TableNextColumn();
-                if (m.unit != "1") dimText(m.unit);
+                if (!unit.empty()) dimText(unit);
             }
             ImGui::EndTable();
         }
@@ -136,8 +171,9 @@ void ImGuiOverlay::drawHud(const OverlayState& state) {
     ImGui::End();
 }
 
-void ImGuiOverlay::drawLegend(const render::LegendSpec& spec, const char* id, float pivotX,
-                              QRectF& rect, QRectF& bar) {
+void ImGuiOverlay::drawLegend(const render::LegendSpec& spec, const LegendNote& note,
+                              const char* id, float pivotX, bool& folded, QRectF& rect, QRectF& bar,
+                              QRectF& header) {
     const bool continuous = spec.kind == render::LegendSpec::Kind::Continuous;
     if (continuous ? spec.ticks.empty() : spec.entries.empty()) return;
     const ImVec2 display = ImGui::GetIO().DisplaySize;
@@ -149,7 +185,13 @@ void ImGuiOverlay::drawLegend(const render::LegendSpec& spec, const char* id, fl
         ImGui::End();
         return;
     }
-    if (!spec.title.empty()) text(spec.title);
+    foldMarker(folded, header);
+    text(spec.title.empty() ? std::string("legend") : spec.title);
+    if (folded) {
+        rect = windowRect();
+        ImGui::End();
+        return;
+    }
     const float fs = ImGui::GetFontSize();
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const ImU32 white = rgba8(255, 255, 255);
@@ -185,6 +227,11 @@ void ImGuiOverlay::drawLegend(const render::LegendSpec& spec, const char* id, fl
         }
         ImGui::Dummy(ImVec2(barW + fs * 0.55f + labelW, barH + fs));
         bar = QRectF(x0, top, barW, barH);
+        // How the range was chosen, and what lies outside it (drawn in the end colours).
+        ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + fs * 14.0f);
+        if (!note.mode.empty()) dimText(note.mode);
+        if (!note.outside.empty()) ImGui::TextColored(kPaused, "%s", note.outside.c_str());
+        ImGui::PopTextWrapPos();
     } else {
         const std::size_t shownEntries = std::min<std::size_t>(spec.entries.size(), 24);
         for (std::size_t i = 0; i < shownEntries; ++i) {
@@ -208,35 +255,106 @@ void ImGuiOverlay::drawLegend(const render::LegendSpec& spec, const char* id, fl
 }
 
 void ImGuiOverlay::drawQuick(const OverlayState& state) {
-    if (state.quick.empty() && state.channels.empty()) return;
+    if (state.quick.empty() && state.channels.empty() && state.ranges.empty()) return;
     const ImVec2 display = ImGui::GetIO().DisplaySize;
     const float margin = 8.0f * scale_;
     ImGui::SetNextWindowPos(ImVec2(display.x - margin, margin), ImGuiCond_Always,
                             ImVec2(1.0f, 0.0f));
-    if (openQuick_) {
-        ImGui::SetNextWindowCollapsed(!*openQuick_, ImGuiCond_Always);
-        openQuick_.reset();
-    }
+    // No title bar of ImGui's (it folds only from its small arrow or a double click): the
+    // header line is ours, and a click anywhere on it folds or opens the panel.
     const ImGuiWindowFlags flags = ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoMove |
-                                   ImGuiWindowFlags_NoSavedSettings |
+                                   ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoTitleBar |
+                                   ImGuiWindowFlags_NoCollapse |
                                    ImGuiWindowFlags_NoFocusOnAppearing;
-    const bool open = ImGui::Begin("Quick", nullptr, flags);
-    rects_.quick = windowRect();
-    interactive_.push_back(rects_.quick);
-    if (open) {
+    ImGui::Begin("Quick", nullptr, flags);
+    bool folded = !quickOpen_;
+    {
+        const float fs = ImGui::GetFontSize();
+        const ImVec2 p = ImGui::GetCursorScreenPos(), wp = ImGui::GetWindowPos();
+        const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_TitleBgActive];
+        ImGui::GetWindowDrawList()->AddRectFilled(
+            ImVec2(wp.x, wp.y), ImVec2(wp.x + ImGui::GetWindowWidth(), p.y + fs + 2.0f),
+            ImGui::ColorConvertFloat4ToU32(bg), ImGui::GetStyle().WindowRounding);
+        foldMarker(folded, rects_.quickHeader);
+        text(folded ? "Quick" : "Quick parameters");
+    }
+    quickOpen_ = !folded;
+    if (quickOpen_) {
         for (const QuickParam& p : state.quick)
             drawSlider(p);
         if (!state.channels.empty()) {
             if (!state.quick.empty()) ImGui::Separator();
             drawColorBy(state);
         }
+        drawRanges(state);
         if (!error_.empty()) {
             ImGui::PushTextWrapPos(ImGui::GetFontSize() * 22.0f);
             ImGui::TextColored(kError, "%s", error_.c_str());
             ImGui::PopTextWrapPos();
         }
     }
+    rects_.quick = windowRect();
+    interactive_.push_back(rects_.quick);
     ImGui::End();
+}
+
+// One row per continuous colour channel: the range's mode, and for a typed range its two
+// ends (applied when a field is left or Enter pressed).
+void ImGuiOverlay::drawRanges(const OverlayState& state) {
+    if (state.ranges.empty()) return;
+    ImGui::Separator();
+    dimText("Colour range");
+    const float fs = ImGui::GetFontSize();
+    static const char* const kModes[] = {"auto", "locked", "typed"};
+    for (const RangeControl& r : state.ranges) {
+        ImGui::PushID(r.key.c_str());
+        const int current = static_cast<int>(r.setting.mode);
+        ImGui::SetNextItemWidth(fs * 5.5f);
+        const bool open = ImGui::BeginCombo("##mode", kModes[current]);
+        {
+            const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+            rects_.rangeModes[r.key] = QRectF(a.x, a.y, b.x - a.x, b.y - a.y);
+        }
+        if (!open && ImGui::IsItemHovered())
+            ImGui::SetTooltip(
+                "auto: 1st to 99th percentile (a near-constant field is not "
+                "stretched); locked: keep the range shown; typed: min and max");
+        if (open) {
+            interactive_.push_back(windowRect());
+            for (int m = 0; m < 3; ++m) {
+                const bool clicked = ImGui::Selectable(kModes[m], m == current);
+                const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+                rects_.rangeModeItems.emplace_back(a.x, a.y, b.x - a.x, b.y - a.y);
+                if (clicked && m != current) {
+                    // Locked and typed start from the range in use.
+                    chosenRanges_.emplace_back(r.key,
+                                               RangeSetting{static_cast<RangeMode>(m), r.lo, r.hi});
+                    typedRanges_[r.key] = {r.lo, r.hi};
+                }
+            }
+            ImGui::EndCombo();
+        }
+        ImGui::SameLine();
+        text(r.label);
+        if (r.setting.mode == RangeMode::Typed) {
+            auto& typed = typedRanges_.try_emplace(r.key, r.setting.lo, r.setting.hi).first->second;
+            ImGui::SetNextItemWidth(fs * 5.5f);
+            ImGui::InputDouble("##min", &typed.first, 0.0, 0.0, "%.6g");
+            bool done = ImGui::IsItemDeactivatedAfterEdit();
+            ImGui::SameLine();
+            text("to");
+            ImGui::SameLine();
+            ImGui::SetNextItemWidth(fs * 5.5f);
+            ImGui::InputDouble("##max", &typed.second, 0.0, 0.0, "%.6g");
+            done = ImGui::IsItemDeactivatedAfterEdit() || done;
+            if (done)
+                chosenRanges_.emplace_back(
+                    r.key, RangeSetting{RangeMode::Typed, typed.first, typed.second});
+        } else {
+            typedRanges_.erase(r.key);
+        }
+        ImGui::PopID();
+    }
 }
 
 // The slider shows the state's value, except while the user drags or types (their value)
@@ -280,9 +398,8 @@ bool ImGuiOverlay::drawSlider(const QuickParam& p) {
         ImGui::BeginTooltip();
         ImGui::PushTextWrapPos(ImGui::GetFontSize() * 24.0f);
         if (!p.description.empty()) text(p.description);
-        dimText("range " + formatNumber(p.min) + " to " + formatNumber(p.max) +
-                (p.unit.empty() || p.unit == "1" ? "" : " " + p.unit) +
-                (p.logarithmic ? ", logarithmic" : ""));
+        dimText("range " + formatQuantity(p.min, "", 4) + " to " +
+                formatQuantity(p.max, p.unit, 4) + (p.logarithmic ? ", logarithmic" : ""));
         dimText("Ctrl+click to type a value");
         ImGui::PopTextWrapPos();
         ImGui::EndTooltip();
@@ -340,6 +457,36 @@ void ImGuiOverlay::drawColorBy(const OverlayState& state) {
         if (selected) ImGui::SetItemDefaultFocus();
     }
     ImGui::EndCombo();
+}
+
+// ---- the HUD's text ------------------------------------------------------------------
+
+std::pair<std::string, std::string> hudMetricText(double v, const std::string& unit) {
+    if (!std::isfinite(v)) return {formatQuantity(v, ""), ""};
+    const ScaledQuantity q = scaleQuantity(v, unit);
+    const std::string shownUnit = q.unit == "1" ? std::string() : q.unit;
+    if (q.value == std::floor(q.value) && std::fabs(q.value) < 1e9) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.0f", q.value);
+        return {buf, shownUnit};
+    }
+    return {formatQuantity(q.value, "", 4), shownUnit};
+}
+
+std::string hudRateText(double rate) {
+    if (!(rate > 0.0) || !std::isfinite(rate)) return formatQuantity(rate, "", 2);
+    const int digits = std::max(2, static_cast<int>(std::floor(std::log10(rate))) + 1);
+    return formatQuantity(rate, "", digits);
+}
+
+std::string hudTimeText(const OverlayState& state) {
+    return "t = " + formatQuantity(state.time, state.timeUnit, 3);
+}
+
+std::string hudWhereText(const OverlayState& state) {
+    std::string where = state.backend;
+    if (!state.uploadPath.empty()) where += (where.empty() ? "" : ", ") + state.uploadPath;
+    return where;
 }
 
 // ---- parameters -> Quick panel entries ------------------------------------------------

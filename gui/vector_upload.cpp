@@ -29,17 +29,13 @@ bool planar(const VectorFieldView& v) {
     return v.dims[2] == 1 && v.dims[0] >= 2 && v.dims[1] >= 2;
 }
 
-// The finite (min, max) of |v| over host vectors ((0, 0) when there is none).
-std::pair<float, float> hostMagnitudes(const std::vector<float>& xyz) {
-    float lo = std::numeric_limits<float>::infinity(), hi = -lo;
-    for (std::size_t i = 0; i + 2 < xyz.size(); i += 3) {
-        const float m =
-            std::sqrt(xyz[i] * xyz[i] + xyz[i + 1] * xyz[i + 1] + xyz[i + 2] * xyz[i + 2]);
-        if (!std::isfinite(m)) continue;
-        lo = std::min(lo, m);
-        hi = std::max(hi, m);
-    }
-    return lo <= hi ? std::pair{lo, hi} : std::pair{0.0f, 0.0f};
+// |v| of host vectors (NaN where a component is not finite).
+std::vector<float> hostMagnitudes(const std::vector<float>& xyz) {
+    std::vector<float> m;
+    m.reserve(xyz.size() / 3);
+    for (std::size_t i = 0; i + 2 < xyz.size(); i += 3)
+        m.push_back(std::sqrt(xyz[i] * xyz[i] + xyz[i + 1] * xyz[i + 1] + xyz[i + 2] * xyz[i + 2]));
+    return m;
 }
 
 }  // namespace
@@ -120,6 +116,7 @@ struct VectorUploader::Impl {
     bool usedInterop = false;
     render::LegendSpec legend;
     std::pair<float, float> range{0.0f, 0.0f};
+    ColorRange colorRange;
 #if CELLFORGE_HAVE_CUDA
     std::unique_ptr<render::CudaGlBuffer> buffer;  // made at the first interop upload
 #endif
@@ -140,6 +137,10 @@ std::pair<float, float> VectorUploader::magnitudeRange() const {
     return impl_->range;
 }
 
+const ColorRange& VectorUploader::colorRange() const {
+    return impl_->colorRange;
+}
+
 void VectorUploader::release() {
 #if CELLFORGE_HAVE_CUDA
     impl_->buffer.reset();
@@ -147,7 +148,7 @@ void VectorUploader::release() {
 }
 
 void VectorUploader::upload(const VectorFieldView& view, render::VectorField& field,
-                            const VectorSettings& settings) {
+                            const VectorSettings& settings, const RangeSetting& range) {
     const std::size_t n = view.nodeCount();
     if (n == 0 || view.dims[0] < 0 || view.dims[1] < 0 || view.dims[2] < 0)
         throw ParameterError("vector view '" + view.name + "' has no nodes (" + dimsText(view) +
@@ -194,13 +195,19 @@ void VectorUploader::upload(const VectorFieldView& view, render::VectorField& fi
         field.notifyVectorsChanged();
         const glm::vec2 r = field.magnitudeRange();  // reduced on the GPU, read back
         m.range = {r.x, r.y};
+        m.colorRange = resolveRangeFromExtremes(range, r.x, r.y);
         m.usedInterop = true;
     }
 #endif
     if (!m.usedInterop) {
         const std::vector<float> xyz = viewToHost(view.xyz, 3 * n, view.space);
         field.setVectors(xyz.data(), nx, ny, nz);
-        m.range = hostMagnitudes(xyz);
+        const std::vector<float> magnitudes = hostMagnitudes(xyz);
+        m.colorRange = resolveRange(range, magnitudes);
+        m.range = std::isnan(m.colorRange.dataLo)
+                      ? std::pair{0.0f, 0.0f}
+                      : std::pair{static_cast<float>(m.colorRange.dataLo),
+                                  static_cast<float>(m.colorRange.dataHi)};
     }
 
     field.setStride(settings.stride > 0 ? settings.stride : autoStride(view));
@@ -209,13 +216,14 @@ void VectorUploader::upload(const VectorFieldView& view, render::VectorField& fi
     field.showArrows(settings.arrows);
     field.showLic(settings.lic);
     constexpr render::Colormap kMap = render::Colormap::Coolwarm;
-    field.colorByMagnitude(kMap);  // the data's range, as the legend says
+    field.colorByMagnitude(kMap, static_cast<float>(m.colorRange.lo),
+                           static_cast<float>(m.colorRange.hi));  // the range the legend names
     if (settings.lic) {
         field.setLicColorByMagnitude(true);
         field.colorUniform({0.95f, 0.95f, 0.95f});  // arrows over the coloured LIC
     }
-    m.legend =
-        render::buildLegend(kMap, m.range.first, m.range.second, "|" + view.name + "|", view.unit);
+    m.legend = render::buildLegend(kMap, m.colorRange.lo, m.colorRange.hi, "|" + view.name + "|",
+                                   view.unit);
 }
 
 }  // namespace cf::gui

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "gui/color_range.hpp"
 #include "render/legend.hpp"
 #include "render/vector_field.hpp"
 #include "sim/core/views.hpp"
@@ -60,17 +61,20 @@ public:
     // Copies the vectors of `view` into `field`, places its nodes at the view's cell centres
     // (a plane z = box centre when dims[2] == 1, else a box) and applies `settings`: the
     // stride (0: autoStride), arrows and LIC on or off, a segment glyph for a director. Arrows
-    // alone are coloured by |v| (Coolwarm over the data's range); with a LIC, the LIC is
+    // alone are coloured by |v| (Coolwarm over the range `range` resolves to, from the host
+    // magnitudes or the device's extremes: gui/color_range.hpp); with a LIC, the LIC is
     // coloured so and the arrows drawn white over it. Throws ParameterError for a view
     // without nodes or a LIC of a view that is not planar.
     void upload(const VectorFieldView& view, render::VectorField& field,
-                const VectorSettings& settings);
+                const VectorSettings& settings, const RangeSetting& range = {});
     // "interop" or "host upload": how the last upload moved the vectors.
     const char* path() const;
     // The colour legend of |v| (title: view name and unit).
     const render::LegendSpec& legend() const;
     // The (min, max) of |v| of the last upload.
     std::pair<float, float> magnitudeRange() const;
+    // The colour range of |v| the last upload used.
+    const ColorRange& colorRange() const;
     // Lets go of the interop registration; call before the field or its GL context goes
     // away (the next upload registers again).
     void release();

@@ -2,6 +2,8 @@
 #include "gui/view_upload.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <utility>
 #include <vector>
 
@@ -22,7 +24,8 @@ struct CloudUploader::Impl {
     bool interop = false;
     bool usedInterop = false;
     render::LegendSpec legend;
-    std::pair<float, float> range{0.0f, 1.0f};  // of the scalar coloured by
+    ColorRange range;  // of the scalar coloured by
+    render::WorldBox extent;
 #if CELLFORGE_HAVE_CUDA
     render::CudaGlBuffer positions, scalars, categories;
 #endif
@@ -33,6 +36,14 @@ CloudUploader::~CloudUploader() = default;
 
 const render::LegendSpec& CloudUploader::legend() const {
     return impl_->legend;
+}
+
+const ColorRange& CloudUploader::range() const {
+    return impl_->range;
+}
+
+const render::WorldBox& CloudUploader::extent() const {
+    return impl_->extent;
 }
 
 const char* CloudUploader::path() const {
@@ -64,6 +75,25 @@ Channels chooseChannel(const PointCloudView& view, const std::string& color) {
     }
     return ch;
 }
+
+// Centres +- the largest finite radius over finite positions (lo > hi: none).
+render::WorldBox sphereExtent(const std::vector<float>& xyzr) {
+    render::WorldBox b{glm::vec3(std::numeric_limits<float>::max()),
+                       glm::vec3(std::numeric_limits<float>::lowest())};
+    float radius = 0.0f;
+    for (std::size_t i = 0; i + 3 < xyzr.size(); i += 4) {
+        const glm::vec3 p(xyzr[i], xyzr[i + 1], xyzr[i + 2]);
+        if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z)) continue;
+        b.lo = glm::min(b.lo, p);
+        b.hi = glm::max(b.hi, p);
+        if (std::isfinite(xyzr[i + 3])) radius = std::max(radius, xyzr[i + 3]);
+    }
+    if (b.lo.x <= b.hi.x) {
+        b.lo -= glm::vec3(radius);
+        b.hi += glm::vec3(radius);
+    }
+    return b;
+}
 }  // namespace
 
 void frameScene(const ModelViews& views, render::Guides& guides, render::OrbitCamera* camera) {
@@ -82,7 +112,8 @@ void frameScene(const ModelViews& views, render::Guides& guides, render::OrbitCa
                         {0.85f, 0.75f, 0.55f, 0.35f});
 }
 
-render::SphereGeometry sphereGeometry(const PointCloudView& view, const std::string& color) {
+render::SphereGeometry sphereGeometry(const PointCloudView& view, const std::string& color,
+                                      const RangeSetting& range) {
     const Channels ch = chooseChannel(view, color);
     render::SphereGeometry g;
     g.xyzr = viewToHost(view.positions, 4 * view.count, view.space);
@@ -95,12 +126,14 @@ render::SphereGeometry sphereGeometry(const PointCloudView& view, const std::str
                 g.rgb[3 * i + k] = static_cast<std::uint8_t>(255.0f * palette[c[i] % 16][k]);
     } else if (ch.scalar != nullptr) {
         const auto v = viewToHost(ch.scalar->data, view.count, view.space);
-        const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
-        const float a = v.empty() ? 0.0f : *lo, span = v.empty() ? 1.0f : *hi - *lo;
+        const ColorRange r = resolveRange(range, v);
+        const double a = r.lo, span = r.hi - r.lo;  // lo < hi always
         const auto table = render::colormapTable(render::Colormap::Viridis, 256);
         for (std::size_t i = 0; i < view.count; ++i) {
-            const int j =
-                span > 0 ? std::clamp(static_cast<int>((v[i] - a) / span * 255.0f), 0, 255) : 0;
+            // Outside the range: the end colours, as on screen.
+            const int j = std::isfinite(v[i])
+                              ? std::clamp(static_cast<int>((v[i] - a) / span * 255.0), 0, 255)
+                              : 0;
             for (int k = 0; k < 3; ++k)
                 g.rgb[3 * i + k] = table[3 * static_cast<std::size_t>(j) + k];
         }
@@ -109,7 +142,7 @@ render::SphereGeometry sphereGeometry(const PointCloudView& view, const std::str
 }
 
 void CloudUploader::upload(const PointCloudView& view, render::PointCloud& cloud,
-                           const std::string& color) {
+                           const std::string& color, const RangeSetting& range) {
     const std::size_t n = view.count;
     const Channels ch = chooseChannel(view, color);
     const CategoryChannel* category = ch.category;
@@ -118,6 +151,7 @@ void CloudUploader::upload(const PointCloudView& view, render::PointCloud& cloud
     cloud.resize(n);
     Impl& m = *impl_;
     m.usedInterop = false;
+    m.extent = render::WorldBox{glm::vec3(1.0f), glm::vec3(0.0f)};  // unknown
 #if CELLFORGE_HAVE_CUDA
     if (view.space == MemorySpace::Device && !m.triedInterop) {
         m.triedInterop = true;
@@ -134,7 +168,8 @@ void CloudUploader::upload(const PointCloudView& view, render::PointCloud& cloud
         } else if (scalar != nullptr) {
             m.scalars.attach(cloud.scalarBuffer(), cloud.storageId());
             m.scalars.copyFromDevice(scalar->data, n * sizeof(float), nullptr);
-            m.range = render::deviceRange(scalar->data, n, nullptr);
+            const auto [dataLo, dataHi] = render::deviceRange(scalar->data, n, nullptr);
+            m.range = resolveRangeFromExtremes(range, dataLo, dataHi);
         }
         m.usedInterop = true;
     }
@@ -142,6 +177,7 @@ void CloudUploader::upload(const PointCloudView& view, render::PointCloud& cloud
     if (!m.usedInterop) {
         const auto xyzr = viewToHost(view.positions, 4 * n, view.space);
         cloud.setPoints(xyzr.data(), n);
+        m.extent = sphereExtent(xyzr);
         if (category != nullptr) {
             const auto c = viewToHost(category->data, n, view.space);
             cloud.setCategories(c.data(), n);
@@ -154,13 +190,12 @@ void CloudUploader::upload(const PointCloudView& view, render::PointCloud& cloud
         if (!m.usedInterop) {  // host values: upload them and take the range here
             const auto v = viewToHost(scalar->data, n, view.space);
             cloud.setScalars(v.data(), n);
-            const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
-            m.range = v.empty() ? std::pair{0.0f, 1.0f} : std::pair{*lo, *hi};
+            m.range = resolveRange(range, v);
         }
-        const auto [rangeLo, rangeHi] = m.range;
-        cloud.colorByScalar(render::Colormap::Viridis, rangeLo, rangeHi);
-        m.legend = render::buildLegend(render::Colormap::Viridis, rangeLo, rangeHi, scalar->name,
-                                       scalar->unit);
+        const auto lo = static_cast<float>(m.range.lo), hi = static_cast<float>(m.range.hi);
+        cloud.colorByScalar(render::Colormap::Viridis, lo, hi);
+        m.legend = render::buildLegend(render::Colormap::Viridis, m.range.lo, m.range.hi,
+                                       scalar->name, scalar->unit);
     } else {
         cloud.colorUniform({0.8f, 0.8f, 0.8f});
         m.legend = render::LegendSpec{};

@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 
+#include "gui/color_range.hpp"
 #include "render/camera.hpp"
 #include "render/geometry_export.hpp"
 #include "render/guides.hpp"
@@ -21,8 +22,10 @@ namespace cf::gui {
 // box.
 void frameScene(const ModelViews& views, render::Guides& guides, render::OrbitCamera* camera);
 
-// The cloud as geometry for export (host copies; colours as the viewport shows them).
-render::SphereGeometry sphereGeometry(const PointCloudView& view, const std::string& color);
+// The cloud as geometry for export (host copies; colours as the viewport shows them, scalars
+// over the range `range` resolves to: gui/color_range.hpp).
+render::SphereGeometry sphereGeometry(const PointCloudView& view, const std::string& color,
+                                      const RangeSetting& range = {});
 
 class CloudUploader {
 public:
@@ -30,14 +33,21 @@ public:
     ~CloudUploader();
     // Copies positions and the colouring channel (`color`: a category or scalar name;
     // empty: the first category, else the first scalar) into `cloud` and sets its colour
-    // mode. Scalar ranges come from `range` (lo >= hi: computed from the data on the host).
+    // mode. A scalar's colour range follows `range` (gui/color_range.hpp: automatic from the
+    // host values, or from the device's minimum and maximum for device data; locked; typed).
     // Throws ParameterError listing the view's channels for a `color` it does not have.
-    void upload(const PointCloudView& view, render::PointCloud& cloud, const std::string& color);
+    void upload(const PointCloudView& view, render::PointCloud& cloud, const std::string& color,
+                const RangeSetting& range = {});
     // "interop" or "host upload": how the last upload moved the data.
     const char* path() const;
     // The legend of the last upload's colouring (categories with their labels, or the
     // scalar's colormap, range and unit); empty title when the cloud is uniform.
     const render::LegendSpec& legend() const;
+    // The range of the last scalar colouring (meaningless for categories: see legend()).
+    const ColorRange& range() const;
+    // The box the last upload's spheres fill (centres +- the largest radius), from host
+    // positions; lo > hi when not known (device data through interop, or no points).
+    const render::WorldBox& extent() const;
 
 private:
     struct Impl;

@@ -4,6 +4,7 @@
 
 #include <epoxy/gl.h>
 
+#include <QKeyEvent>
 #include <QMouseEvent>
 #include <QOpenGLContext>
 #include <QTimer>
@@ -33,6 +34,13 @@ struct Viewport::Scene {
     VolumeUploader volumeUploader;
     std::unique_ptr<VectorLayer> vectors;  // made for the first vector view shown
     glm::vec3 focusLo{0.0f}, focusHi{1.0f};
+    // What is drawn, as world boxes (for fitting): the guides (domain box, planes) as
+    // framed, and the cloud, volume and vectors as last uploaded (lo > hi: none).
+    std::vector<render::WorldBox> guideBoxes;
+    render::WorldBox cloudBox{glm::vec3(1.0f), glm::vec3(0.0f)};
+    render::WorldBox volumeBox{glm::vec3(1.0f), glm::vec3(0.0f)};
+    render::WorldBox vectorBox{glm::vec3(1.0f), glm::vec3(0.0f)};
+    std::string cloudRangeKey, volumeRangeKey, vectorRangeKey;  // empty: not scalar
     ~Scene() { volumeUploader.release(); }
 };
 
@@ -40,12 +48,59 @@ namespace {
 glm::vec3 toVec(const double v[3]) {
     return {static_cast<float>(v[0]), static_cast<float>(v[1]), static_cast<float>(v[2])};
 }
+
+const render::WorldBox kNoBox{glm::vec3(1.0f), glm::vec3(0.0f)};
+
+// The domain box and the planes, as frameScene draws them (render/guides.cpp's corners).
+std::vector<render::WorldBox> guideBoxes(const ModelViews& views) {
+    std::vector<render::WorldBox> boxes;
+    glm::vec3 hi = toVec(views.boxHi);
+    hi.z = static_cast<float>(views.focusHi[2]);
+    boxes.push_back({toVec(views.boxLo), hi});
+    for (const PlaneView& p : views.planes) {
+        const glm::vec3 n = glm::normalize(toVec(p.normal)), c = toVec(p.point);
+        const glm::vec3 helper = std::abs(n.z) < 0.9f ? glm::vec3(0, 0, 1) : glm::vec3(1, 0, 0);
+        const glm::vec3 u =
+            glm::normalize(glm::cross(helper, n)) * (0.5f * static_cast<float>(p.extent[0]));
+        const glm::vec3 w =
+            glm::normalize(glm::cross(n, u)) * (0.5f * static_cast<float>(p.extent[1]));
+        const glm::vec3 half = glm::abs(u) + glm::abs(w);
+        boxes.push_back({c - half, c + half});
+    }
+    return boxes;
+}
+
+// The name of the cloud channel drawn: `color`, or the first category, else the first scalar.
+std::string cloudChannel(const PointCloudView& cloud, const std::string& color) {
+    if (!color.empty()) return color;
+    if (!cloud.categories.empty()) return cloud.categories.front().name;
+    return cloud.scalars.empty() ? std::string() : cloud.scalars.front().name;
+}
+
+bool isScalar(const PointCloudView& cloud, const std::string& name) {
+    return std::any_of(cloud.scalars.begin(), cloud.scalars.end(),
+                       [&](const ScalarChannel& c) { return c.name == name; }) &&
+           std::none_of(cloud.categories.begin(), cloud.categories.end(),
+                        [&](const CategoryChannel& c) { return c.name == name; });
+}
+
+QRectF toQt(const render::ScreenRect& r) {
+    return r.empty() ? QRectF() : QRectF(QPointF(r.x0, r.y0), QPointF(r.x1, r.y1));
+}
+
+render::ScreenRect fromQt(const QRectF& r) {
+    return {static_cast<float>(r.left()), static_cast<float>(r.top()),
+            static_cast<float>(r.right()), static_cast<float>(r.bottom())};
+}
 }  // namespace
 
 Viewport::Viewport(QWidget* parent) : QOpenGLWidget(parent) {
     setMinimumSize(320, 240);
     setFocusPolicy(Qt::StrongFocus);
     overlay_ = new ImGuiOverlay(this);
+    // The Quick panel's colour-range rows land here; a refused range is shown there.
+    overlay_->onColorRangeChosen(
+        [this](const std::string& key, const RangeSetting& r) { setColorRange(key, r); });
     auto* timer = new QTimer(this);  // redraws at the display's rate; vsync paces it
     connect(timer, &QTimer::timeout, this, qOverload<>(&QWidget::update));
     timer->start(16);
@@ -66,6 +121,27 @@ void Viewport::setExchange(std::shared_ptr<ViewExchange> exchange) {
     lease_.reset();  // a lease lives no longer than its exchange
     exchange_ = std::move(exchange);
     framed_ = false;
+}
+
+void Viewport::setOverlayVisible(bool visible) {
+    if (visible == overlayVisible_) return;
+    overlayVisible_ = visible;
+    emit overlayVisibilityChanged(visible);
+    update();
+}
+
+void Viewport::setColorRange(const std::string& key, const RangeSetting& setting) {
+    if (setting.mode != RangeMode::Automatic)
+        resolveRangeFromExtremes(setting, 0.0, 0.0);  // checks
+    if (ranges_[key] == setting) return;
+    ranges_[key] = setting;
+    reupload_ = true;
+    update();
+}
+
+RangeSetting Viewport::colorRange(const std::string& key) const {
+    const auto it = ranges_.find(key);
+    return it == ranges_.end() ? RangeSetting{} : it->second;
 }
 
 void Viewport::setColorBy(const std::string& channel) {
@@ -106,8 +182,57 @@ std::string Viewport::volumeUploadPath() const {
     return scene_ && scene_->volume ? scene_->volumeUploader.path() : "none";
 }
 
+std::vector<render::WorldBox> Viewport::sceneBounds() const {
+    std::vector<render::WorldBox> boxes;
+    if (!scene_ || !lease_) return boxes;
+    boxes = scene_->guideBoxes;
+    for (const render::WorldBox& b : {scene_->cloudBox, scene_->volumeBox, scene_->vectorBox})
+        if (b.lo.x <= b.hi.x) boxes.push_back(b);
+    return boxes;
+}
+
+// The overlay's panels of the last frame, each with a gap round it, cut out of the widget.
+QRectF Viewport::computeFreeRect(double sceneAspect) const {
+    const render::ScreenRect whole{0.0f, 0.0f, static_cast<float>(width()),
+                                   static_cast<float>(height())};
+    if (!overlayVisible_) return toQt(whole);
+    const OverlayRects& r = overlay_->lastRects();
+    std::vector<render::ScreenRect> panels;
+    const float gap = 4.0f;
+    for (const QRectF& q : {r.hud, r.legend, r.volumeLegend, r.quick, r.caption})
+        if (!q.isEmpty()) {
+            render::ScreenRect p = fromQt(q);
+            panels.push_back({p.x0 - gap, p.y0 - gap, p.x1 + gap, p.y1 + gap});
+        }
+    return toQt(render::largestFreeRect(whole, panels, static_cast<float>(sceneAspect)));
+}
+
+// Fits the camera into the free area for the scene's shape now; false when there is nothing
+// to fit yet.
+bool Viewport::fitNow() {
+    const std::vector<render::WorldBox> boxes = sceneBounds();
+    if (boxes.empty() || width() <= 0 || height() <= 0) return false;
+    // The shape to place: the scene as the fitted camera sees it (yaw and pitch stay).
+    render::OrbitCamera probe = camera_;
+    probe.fitOnScreen(boxes, width(), height(),
+                      {0.0f, 0.0f, static_cast<float>(width()), static_cast<float>(height())});
+    const render::ScreenRect shape = render::projectBoxes(probe, boxes, width(), height());
+    const double aspect = shape.empty() ? 0.0 : shape.width() / shape.height();
+    const QRectF free = computeFreeRect(aspect);
+    const QRectF area = free.adjusted(kFitMarginPx, kFitMarginPx, -kFitMarginPx, -kFitMarginPx);
+    if (area.isEmpty()) return false;
+    camera_.fitOnScreen(boxes, width(), height(), fromQt(area));
+    fittedSize_ = size();
+    fittedFree_ = free;
+    fittedAspect_ = aspect;
+    return true;
+}
+
 void Viewport::fitToScene() {
-    if (scene_) camera_.fit(scene_->focusLo, scene_->focusHi);
+    autoFit_ = true;
+    fitFrames_ = 0;
+    fitNow();
+    update();
 }
 
 std::string Viewport::uploadPath() const {
@@ -162,12 +287,19 @@ void Viewport::uploadHeld() {
     channels_.clear();
     if (s.hasCloud) {
         const PointCloudView& cloud = views.clouds.front();
-        s.uploader.upload(cloud, s.cloud, colorBy_);
+        const std::string shown = cloudChannel(cloud, colorBy_);
+        s.cloudRangeKey = isScalar(cloud, shown) ? "points:" + shown : std::string();
+        s.uploader.upload(cloud, s.cloud, colorBy_, colorRange(s.cloudRangeKey));
+        s.cloudBox = s.uploader.extent();  // unknown for device data: the domain box stands in
         for (const auto& c : cloud.categories)
             channels_ << QString::fromStdString(c.name);
         for (const auto& c : cloud.scalars)
             channels_ << QString::fromStdString(c.name);
     }
+    if (!s.hasCloud) s.cloudBox = kNoBox;
+    s.volumeBox = s.vectorBox = kNoBox;
+    s.volumeRangeKey.clear();
+    s.vectorRangeKey.clear();
     VolumeInfo info;
     if (!views.volumes.empty()) {
         // Another set of volumes (a reset, another scenario): the choice falls back to the
@@ -180,7 +312,18 @@ void Viewport::uploadHeld() {
         // A channel chosen for another model (or none): the volume's default.
         const std::vector<std::string> names = volumeChannels(v);
         const bool known = std::find(names.begin(), names.end(), volumeChannel_) != names.end();
-        s.volumeUploader.upload(v, *s.volume, known ? volumeChannel_ : std::string());
+        // The channel the uploader will show (its default: the first category, else the
+        // first scalar) names the range setting.
+        std::string shown = known ? volumeChannel_ : std::string();
+        if (shown.empty() && v.categories.empty() && !v.scalars.empty())
+            shown = v.scalars.front().name;
+        const bool scalar =
+            std::any_of(v.scalars.begin(), v.scalars.end(),
+                        [&](const VolumeScalarChannel& c) { return c.name == shown; });
+        if (scalar) s.volumeRangeKey = "volume:" + v.name + "/" + shown;
+        s.volumeUploader.upload(v, *s.volume, known ? volumeChannel_ : std::string(),
+                                colorRange(s.volumeRangeKey));
+        s.volumeBox = {toVec(v.lo), toVec(v.hi)};
         info = describeVolume(views, v, s.volumeUploader.channel());
     } else if (s.volume) {
         s.volumeUploader.release();
@@ -198,7 +341,9 @@ void Viewport::uploadHeld() {
         shown.lic = vs.lic && v.dims[2] == 1 && v.dims[0] >= 2 && v.dims[1] >= 2;
         if (!s.vectors) s.vectors = std::make_unique<VectorLayer>();
         s.vectors->settings = shown;
-        s.vectors->uploader.upload(v, s.vectors->field, shown);
+        s.vectorRangeKey = "vectors:" + v.name;
+        s.vectors->uploader.upload(v, s.vectors->field, shown, colorRange(s.vectorRangeKey));
+        s.vectorBox = {toVec(v.lo), toVec(v.hi)};
     } else {
         s.vectors.reset();
     }
@@ -214,7 +359,12 @@ void Viewport::uploadHeld() {
         s.focusLo = toVec(views.focusLo);
         s.focusHi = toVec(views.focusHi);
         frameScene(views, s.guides, &camera_);
+        s.guideBoxes = guideBoxes(views);
         framed_ = true;
+        // A new scene: fitted into the free area at its first frames (the overlay's panels
+        // take a frame or two to size themselves) and kept so until the camera is moved.
+        autoFit_ = true;
+        fitFrames_ = 3;
     }
 }
 
@@ -268,22 +418,116 @@ void Viewport::drawScene(int width, int height, bool legend) {
     }
 }
 
+namespace {
+
+bool nearlyEqual(const QRectF& a, const QRectF& b) {
+    const double tol = 1.0;  // px: panels re-measured to the same size do not refit
+    return std::abs(a.left() - b.left()) <= tol && std::abs(a.top() - b.top()) <= tol &&
+           std::abs(a.right() - b.right()) <= tol && std::abs(a.bottom() - b.bottom()) <= tol;
+}
+
+RangeControl rangeControl(const std::string& key, const std::string& label,
+                          const RangeSetting& setting, const ColorRange& used) {
+    RangeControl c;
+    c.key = key;
+    c.label = label;
+    c.setting = setting;
+    c.lo = used.lo;
+    c.hi = used.hi;
+    return c;
+}
+
+// The unit of a legend titled "label [unit]" (render/legend.hpp's legendTitle).
+std::string unitOf(const render::LegendSpec& legend) {
+    const std::size_t a = legend.title.rfind('['), b = legend.title.rfind(']');
+    return a != std::string::npos && b != std::string::npos && b > a
+               ? legend.title.substr(a + 1, b - a - 1)
+               : std::string();
+}
+
+LegendNote legendNote(const ColorRange& used, const std::string& unit) {
+    return {rangeModeText(used), outsideNote(used, unit)};
+}
+
+}  // namespace
+
+// Before drawing: the automatic fit, at a new scene's first frames, then again when the
+// widget or the free area changed or the scene left the free area.
+void Viewport::maybeFit() {
+    if (!autoFit_ || !scene_ || !lease_) return;
+    if (fitFrames_ > 0) {
+        if (fitNow()) --fitFrames_;
+        return;
+    }
+    // Compared for the shape the fit used: two nearly equal candidates for another shape
+    // must not make the camera jump between them.
+    if (size() != fittedSize_ || !nearlyEqual(computeFreeRect(fittedAspect_), fittedFree_) ||
+        (!sceneRect_.isEmpty() && !freeRect_.contains(sceneRect_)))
+        fitNow();
+}
+
+// After drawing: what the tests and the next fit compare against.
+void Viewport::afterFrame() {
+    const render::ScreenRect r = render::projectBoxes(camera_, sceneBounds(), width(), height());
+    sceneRect_ = toQt(r);
+    // While fitted, the free area is the one found for the fitted shape.
+    const double aspect = autoFit_ && fittedAspect_ > 0.0 ? fittedAspect_
+                          : r.empty()                     ? 0.0
+                                                          : r.width() / r.height();
+    freeRect_ = computeFreeRect(aspect);
+}
+
+void Viewport::fillOverlayState() {
+    OverlayState& o = overlayState_;
+    o.framesPerSecond = fps_;
+    o.uploadPath = lease_ ? uploadPath() : std::string();  // nothing shown: no path to name
+    o.legend = legend();
+    o.volumeLegend = volumeLegend();
+    o.colorBy = colorBy_;
+    o.channels.clear();
+    for (const QString& c : channels_)
+        o.channels.push_back(c.toStdString());
+    o.ranges.clear();
+    o.legendNote = {};
+    o.volumeLegendNote = {};
+    if (!scene_ || !lease_) return;
+    const Scene& s = *scene_;
+    if (s.hasCloud && !s.cloudRangeKey.empty()) {
+        const ColorRange& used = s.uploader.range();
+        o.ranges.push_back(rangeControl(s.cloudRangeKey, s.cloudRangeKey.substr(7),
+                                        colorRange(s.cloudRangeKey), used));
+        o.legendNote = legendNote(used, unitOf(s.uploader.legend()));
+    } else if (!s.hasCloud && s.vectors && !s.vectorRangeKey.empty()) {
+        const ColorRange& used = s.vectors->uploader.colorRange();
+        o.ranges.push_back(rangeControl(s.vectorRangeKey, "|" + s.vectorRangeKey.substr(8) + "|",
+                                        colorRange(s.vectorRangeKey), used));
+        o.legendNote = legendNote(used, unitOf(s.vectors->uploader.legend()));
+    }
+    if (s.volume && !s.volumeRangeKey.empty()) {
+        const ColorRange& used = s.volumeUploader.range();
+        o.ranges.push_back(rangeControl(s.volumeRangeKey, s.volumeRangeKey.substr(7),
+                                        colorRange(s.volumeRangeKey), used));
+        o.volumeLegendNote = legendNote(used, unitOf(s.volumeUploader.legend()));
+    }
+}
+
 void Viewport::paintGL() {
     try {
         const bool fresh = takeViews();
         const qreal dpr = devicePixelRatioF();
         const int w = static_cast<int>(std::lround(width() * dpr));
         const int h = static_cast<int>(std::lround(height() * dpr));
+        maybeFit();
         drawScene(w, h, /*legend=*/false);  // on screen the overlay draws the legend
-        overlayState_.framesPerSecond = fps_;
-        overlayState_.uploadPath = uploadPath();
-        overlayState_.legend = legend();
-        overlayState_.volumeLegend = volumeLegend();
-        overlayState_.colorBy = colorBy_;
-        overlayState_.channels.clear();
-        for (const QString& c : channels_)
-            overlayState_.channels.push_back(c.toStdString());
-        overlay_->draw(w, h, dpr, overlayState_);
+        fillOverlayState();
+        if (overlayVisible_) {
+            overlay_->draw(w, h, dpr, overlayState_);
+        } else {  // drawn empty, so that nothing hidden takes the mouse
+            OverlayState none;
+            none.showHud = none.showLegend = none.showQuick = false;
+            overlay_->draw(w, h, dpr, none);
+        }
+        afterFrame();
         if (fresh && sink_) {
             render::OffscreenTarget target(sinkWidth_, sinkHeight_);
             target.bind();
@@ -327,10 +571,20 @@ void Viewport::mousePressEvent(QMouseEvent* e) {
     lastMouse_ = e->position().toPoint();
 }
 
+void Viewport::keyPressEvent(QKeyEvent* e) {
+    if (e->key() == Qt::Key_H && e->modifiers() == Qt::NoModifier) {
+        setOverlayVisible(!overlayVisible_);
+        return;
+    }
+    QOpenGLWidget::keyPressEvent(e);
+}
+
 void Viewport::mouseMoveEvent(QMouseEvent* e) {
     const QPoint p = e->position().toPoint();
     const QPoint d = p - lastMouse_;
     lastMouse_ = p;
+    if (e->buttons() & (Qt::LeftButton | Qt::RightButton | Qt::MiddleButton))
+        autoFit_ = false;  // moved by hand: the fit is the user's now
     if (e->buttons() & Qt::LeftButton) {
         camera_.yawDegrees -= 0.4f * static_cast<float>(d.x());
         camera_.pitchDegrees =
@@ -342,6 +596,7 @@ void Viewport::mouseMoveEvent(QMouseEvent* e) {
 }
 
 void Viewport::wheelEvent(QWheelEvent* e) {
+    autoFit_ = false;
     camera_.zoom(std::pow(1.001f, static_cast<float>(e->angleDelta().y())));  // up: closer
     update();
 }

@@ -8,6 +8,12 @@
 // cloud is drawn as spheres, one volume (the first unless chosen) as axis-aligned slices,
 // one vector view (the first unless chosen) as arrows and/or a LIC.
 // Mouse: left drag orbits, right or middle drag pans, the wheel zooms, double click fits.
+// Keys (with the viewport focused): H hides or shows the overlay.
+// Fitting: the scene (every structure drawn: the cloud's spheres, the volume's box, the
+// vector field, the domain box and the model's planes) is fitted, in both width and height,
+// into the part of the view the overlay's panels leave free (freeRect()). A new scenario is
+// fitted at its first views, and the fit is kept (again when the window or the panels
+// change size, or the scene grows out of the free area) until the camera is moved by hand.
 // libepoxy replaces the system GL headers, so it must come before Qt's OpenGL headers.
 #include <epoxy/gl.h>
 
@@ -15,11 +21,13 @@
 #include <QImage>
 #include <QOpenGLWidget>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "gui/color_range.hpp"
 #include "gui/imgui_overlay.hpp"
 #include "gui/vector_upload.hpp"
 #include "gui/volume_settings.hpp"
@@ -68,8 +76,33 @@ public:
     // The names of the vector views the model offers (vectorViewsChanged() when they change).
     const std::vector<std::string>& vectorViews() const { return vectorViews_; }
     const render::LegendSpec& vectorLegend() const;
+    // Fits the scene into freeRect() less a margin of kFitMarginPx, and keeps it fitted
+    // until the camera is moved (mouse, or camera() used to set it).
     void fitToScene();
-    render::OrbitCamera& camera() { return camera_; }
+    static constexpr double kFitMarginPx = 8.0;
+    // Logical pixels, y down: the projected bounds (the corners of every drawn structure's
+    // box) of the scene drawn in the last frame; empty when nothing was drawn.
+    QRectF sceneRectOnScreen() const { return sceneRect_; }
+    // The viewport less the overlay's panels drawn in the last frame: the largest rectangle
+    // clear of them for the scene's shape (the whole widget while the overlay is hidden).
+    QRectF freeRect() const { return freeRect_; }
+    // Non-const access takes the camera out of the automatic fit (a recorded camera path, a
+    // test's view).
+    render::OrbitCamera& camera() {
+        autoFit_ = false;
+        return camera_;
+    }
+    const render::OrbitCamera& camera() const { return camera_; }
+
+    // The overlay (HUD, legends, Quick panel, caption): shown or hidden (H, a menu action,
+    // presentation mode). Hidden, nothing of it is drawn and freeRect() is the whole widget.
+    void setOverlayVisible(bool visible);
+    bool overlayVisible() const { return overlayVisible_; }
+
+    // Colour ranges per colour channel, keyed "points:NAME", "volume:VOLUME/NAME" or
+    // "vectors:NAME" (the Quick panel sets them; gui/color_range.hpp has the rule).
+    void setColorRange(const std::string& key, const RangeSetting& setting);
+    RangeSetting colorRange(const std::string& key) const;
 
     // Draws the current scene at any size into an image (screenshots, movie frames).
     QImage renderImage(int width, int height);
@@ -97,6 +130,7 @@ signals:
     void volumeChanged();
     void vectorViewsChanged();
     void renderError(const QString& message);
+    void overlayVisibilityChanged(bool visible);
 
 protected:
     void initializeGL() override;
@@ -106,6 +140,7 @@ protected:
     void mouseMoveEvent(QMouseEvent* e) override;
     void wheelEvent(QWheelEvent* e) override;
     void mouseDoubleClickEvent(QMouseEvent* e) override;
+    void keyPressEvent(QKeyEvent* e) override;
 
 private:
     struct Scene;  // renderer objects, tied to this widget's GL context
@@ -113,6 +148,12 @@ private:
     void drawScene(int width, int height, bool legend = true);
     bool takeViews();
     void uploadHeld();
+    std::vector<render::WorldBox> sceneBounds() const;
+    QRectF computeFreeRect(double sceneAspect) const;
+    bool fitNow();
+    void maybeFit();
+    void afterFrame();
+    void fillOverlayState();
 
     std::shared_ptr<ViewExchange> exchange_;
     // The newest views, held until newer ones arrive so that a change of channel can be
@@ -139,6 +180,16 @@ private:
     int sinkWidth_ = 0, sinkHeight_ = 0;
     ImGuiOverlay* overlay_ = nullptr;  // child object: filters this widget's input
     OverlayState overlayState_;
+    bool overlayVisible_ = true;
+    // The automatic fit: on for a new scene and after fitToScene(), off once the camera is
+    // moved by hand; refitted when the widget or the free area changes or the scene leaves it.
+    bool autoFit_ = true;
+    int fitFrames_ = 0;  // frames to fit at before anything else is compared
+    QSize fittedSize_;
+    QRectF fittedFree_;
+    double fittedAspect_ = 0.0;  // the scene's shape (width / height) the last fit used
+    QRectF sceneRect_, freeRect_;
+    std::map<std::string, RangeSetting> ranges_;
 };
 
 }  // namespace cf::gui

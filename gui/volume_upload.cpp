@@ -3,7 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
+#include <optional>
 #include <utility>
 
 #include "gui/volume_settings.hpp"
@@ -42,17 +42,6 @@ Chosen chooseChannel(const VolumeView& view, const std::string& channel) {
     return c;
 }
 
-// The finite minimum and maximum of host values ((0, 1) when there is none).
-std::pair<float, float> hostRange(const std::vector<float>& v) {
-    float lo = std::numeric_limits<float>::infinity(), hi = -lo;
-    for (const float x : v)
-        if (std::isfinite(x)) {
-            lo = std::min(lo, x);
-            hi = std::max(hi, x);
-        }
-    return lo <= hi ? std::pair{lo, hi} : std::pair{0.0f, 1.0f};
-}
-
 }  // namespace
 
 void applySlices(const SliceSettings& slices, render::VolumeGrid& grid) {
@@ -70,6 +59,7 @@ struct VolumeUploader::Impl {
     bool interop = false;
     bool usedInterop = false;
     render::LegendSpec legend;
+    ColorRange range;
     std::string channel;
 #if CELLFORGE_HAVE_CUDA
     render::CudaGlTexture texture;
@@ -99,6 +89,10 @@ const render::LegendSpec& VolumeUploader::legend() const {
     return impl_->legend;
 }
 
+const ColorRange& VolumeUploader::range() const {
+    return impl_->range;
+}
+
 const std::string& VolumeUploader::channel() const {
     return impl_->channel;
 }
@@ -110,7 +104,7 @@ void VolumeUploader::release() {
 }
 
 void VolumeUploader::upload(const VolumeView& view, render::VolumeGrid& grid,
-                            const std::string& channel) {
+                            const std::string& channel, const RangeSetting& setting) {
     using Format = render::VolumeGrid::ValueFormat;
     if (view.voxelCount() == 0)
         throw ParameterError("volume '" + view.name + "' has no voxels (" +
@@ -126,11 +120,10 @@ void VolumeUploader::upload(const VolumeView& view, render::VolumeGrid& grid,
                        static_cast<float>(view.hi[2]));
     if (grid.lo() != lo || grid.hi() != hi) grid.setBox(lo, hi);
     const Format format = ch.category ? Format::Category : Format::Scalar;
-    // A colour range from the hint, else from the data (on the device where the data are).
-    const bool hinted = ch.scalar && ch.scalar->rangeLo < ch.scalar->rangeHi;
-    std::pair<float, float> range{0.0f, 1.0f};
-    if (hinted)
-        range = {static_cast<float>(ch.scalar->rangeLo), static_cast<float>(ch.scalar->rangeHi)};
+    // The model's range hint, which the automatic rule uses in place of the data's.
+    std::optional<std::pair<double, double>> hint;
+    if (ch.scalar && ch.scalar->rangeLo < ch.scalar->rangeHi)
+        hint = std::pair{ch.scalar->rangeLo, ch.scalar->rangeHi};
 
     m.usedInterop = false;
 #if CELLFORGE_HAVE_CUDA
@@ -152,7 +145,9 @@ void VolumeUploader::upload(const VolumeView& view, render::VolumeGrid& grid,
         } else {
             m.texture.copyFromDevice(ch.scalar->data, static_cast<std::size_t>(nx) * sizeof(float),
                                      extent, nullptr);
-            if (!hinted) range = render::deviceRange(ch.scalar->data, n, nullptr);
+            // Reduced on the device: the extremes only (gui/color_range.hpp).
+            const auto [dataLo, dataHi] = render::deviceRange(ch.scalar->data, n, nullptr);
+            m.range = resolveRangeFromExtremes(setting, dataLo, dataHi, hint);
         }
         m.usedInterop = true;
     }
@@ -165,7 +160,7 @@ void VolumeUploader::upload(const VolumeView& view, render::VolumeGrid& grid,
         } else {
             const auto v = viewToHost(ch.scalar->data, n, view.space);
             grid.setScalars(v.data(), nx, ny, nz);
-            if (!hinted) range = hostRange(v);
+            m.range = resolveRange(setting, v, hint);
         }
     }
     if (ch.category) {
@@ -175,8 +170,9 @@ void VolumeUploader::upload(const VolumeView& view, render::VolumeGrid& grid,
     } else {
         // Voxels are sites or cells: each shows its own value, no blending across faces.
         grid.setLinearScalars(false);
-        grid.colorByScalar(render::Colormap::Viridis, range.first, range.second);
-        m.legend = render::buildLegend(render::Colormap::Viridis, range.first, range.second,
+        grid.colorByScalar(render::Colormap::Viridis, static_cast<float>(m.range.lo),
+                           static_cast<float>(m.range.hi));
+        m.legend = render::buildLegend(render::Colormap::Viridis, m.range.lo, m.range.hi,
                                        ch.scalar->name, ch.scalar->unit);
         m.channel = ch.scalar->name;
     }

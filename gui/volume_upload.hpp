@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 
+#include "gui/color_range.hpp"
 #include "gui/volume_settings.hpp"
 #include "render/legend.hpp"
 #include "render/volume_grid.hpp"
@@ -27,16 +28,20 @@ public:
 
     // Copies one channel of `view` into `grid` (reallocating its texture when the size or
     // the kind of data changes) and sets its colouring: categories in the palette, scalars
-    // through Viridis over the channel's range hint (or the data's range), sampled per voxel.
+    // through Viridis over the range `range` resolves to (gui/color_range.hpp; automatic: the
+    // channel's range hint, else the rule applied to the data), sampled per voxel.
     // Sets the grid's box when it differs, which puts the slices at the centre: apply the
     // slice settings after. `channel`: a name (empty: the first category, else the first
     // scalar). Throws ParameterError for a name the view does not have (listing those it
     // has) and for a view without voxels or channels.
-    void upload(const VolumeView& view, render::VolumeGrid& grid, const std::string& channel);
+    void upload(const VolumeView& view, render::VolumeGrid& grid, const std::string& channel,
+                const RangeSetting& range = {});
     // "interop" or "host upload": how the last upload moved the voxels.
     const char* path() const;
     // The legend of the last upload's channel.
     const render::LegendSpec& legend() const;
+    // The range of the last scalar upload (meaningless for categories).
+    const ColorRange& range() const;
     // The name of the channel the last upload showed.
     const std::string& channel() const;
     // Lets go of the interop registration; call before the grid's texture or its GL context

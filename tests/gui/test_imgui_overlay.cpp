@@ -18,6 +18,7 @@
 #include <cmath>
 #include <functional>
 #include <glm/gtc/constants.hpp>
+#include <stdexcept>
 
 #include "gui/imgui_overlay.hpp"
 #include "render/camera.hpp"
@@ -502,6 +503,137 @@ TEST_F(ImGuiOverlayTest, SavesAPictureOverAScene) {
     host_->makeCurrent();
     cloud.reset();
     host_->doneCurrent();
+}
+
+TEST_F(ImGuiOverlayTest, HudFoldsToOneLineFromItsHeader) {
+    const QRectF open = host_->overlay.lastRects().hud;
+    const QRectF header = host_->overlay.lastRects().hudHeader;
+    ASSERT_FALSE(header.isEmpty());
+    // A click on the header's text (not only its marker) folds it, and is the overlay's.
+    QTest::mouseClick(host_.get(), Qt::LeftButton, {}, at(header, 0.6));
+    settle();
+    EXPECT_TRUE(host_->overlay.hudFolded());
+    EXPECT_EQ(host_->presses, 0);
+    const QRectF folded = host_->overlay.lastRects().hud;
+    // One line of text plus the window's padding (6 px each side at scale 1).
+    EXPECT_LT(folded.height(), header.height() + 14.0);
+    EXPECT_LT(folded.height(), open.height() / 3);
+    QTest::mouseClick(host_.get(), Qt::LeftButton, {},
+                      at(host_->overlay.lastRects().hudHeader, 0.6));
+    settle();
+    EXPECT_FALSE(host_->overlay.hudFolded());
+    EXPECT_NEAR(host_->overlay.lastRects().hud.height(), open.height(), 1.0);
+}
+
+TEST_F(ImGuiOverlayTest, QuickPanelOpensFromAnywhereOnItsHeader) {
+    host_->overlay.setQuickPanelOpen(false);
+    settle();
+    ASSERT_TRUE(host_->overlay.lastRects().sliders.empty());
+    const QRectF header = host_->overlay.lastRects().quickHeader;
+    ASSERT_FALSE(header.isEmpty());
+    // On the label, well right of the fold marker.
+    QTest::mouseClick(host_.get(), Qt::LeftButton, {}, at(header, 0.75));
+    settle();
+    EXPECT_TRUE(host_->overlay.quickPanelOpen());
+    EXPECT_EQ(host_->overlay.lastRects().sliders.size(), 2u);
+    EXPECT_EQ(host_->presses, 0);
+    QTest::mouseClick(host_.get(), Qt::LeftButton, {},
+                      at(host_->overlay.lastRects().quickHeader, 0.5));
+    settle();
+    EXPECT_FALSE(host_->overlay.quickPanelOpen());
+}
+
+TEST_F(ImGuiOverlayTest, LegendsFoldToTheirTitles) {
+    const double open = host_->overlay.lastRects().legend.height();
+    QTest::mouseClick(host_.get(), Qt::LeftButton, {},
+                      at(host_->overlay.lastRects().legendHeader, 0.5));
+    settle();
+    EXPECT_LT(host_->overlay.lastRects().legend.height(), open / 4);
+    EXPECT_TRUE(host_->overlay.lastRects().legendBar.isEmpty());
+    host_->overlay.setLegendsFolded(false);
+    settle();
+    EXPECT_NEAR(host_->overlay.lastRects().legend.height(), open, 1.0);
+}
+
+TEST_F(ImGuiOverlayTest, ColourRangeModeAndTypedBoundsAreReported) {
+    std::vector<std::pair<std::string, RangeSetting>> chosen;
+    host_->overlay.onColorRangeChosen(
+        [&](const std::string& key, const RangeSetting& r) { chosen.emplace_back(key, r); });
+    RangeControl c;
+    c.key = "points:pressure";
+    c.label = "pressure";
+    c.lo = 2.0;
+    c.hi = 8.0;
+    host_->state.ranges = {c};
+    settle();
+    ASSERT_EQ(host_->overlay.lastRects().rangeModes.count(c.key), 1u);
+    QTest::mouseClick(host_.get(), Qt::LeftButton, {},
+                      at(host_->overlay.lastRects().rangeModes.at(c.key), 0.5));
+    settle();
+    ASSERT_EQ(host_->overlay.lastRects().rangeModeItems.size(), 3u);
+    QTest::mouseClick(host_.get(), Qt::LeftButton, {},
+                      at(host_->overlay.lastRects().rangeModeItems[2], 0.5));  // typed
+    settle();
+    ASSERT_EQ(chosen.size(), 1u);
+    EXPECT_EQ(chosen[0].first, c.key);
+    // Typed starts from the range in use.
+    EXPECT_EQ(chosen[0].second, (RangeSetting{RangeMode::Typed, 2.0, 8.0}));
+    EXPECT_EQ(host_->presses, 0);
+    // A refusal from the callback is shown under the sliders, not thrown.
+    host_->overlay.onColorRangeChosen(
+        [](const std::string&, const RangeSetting&) { throw std::runtime_error("no range"); });
+    host_->state.ranges[0].setting = chosen[0].second;
+    settle();
+    QTest::mouseClick(host_.get(), Qt::LeftButton, {},
+                      at(host_->overlay.lastRects().rangeModes.at(c.key), 0.5));
+    settle();
+    QTest::mouseClick(host_.get(), Qt::LeftButton, {},
+                      at(host_->overlay.lastRects().rangeModeItems[1], 0.5));  // locked
+    settle();
+    EXPECT_EQ(host_->overlay.lastError(), "no range");
+}
+
+TEST(HudText, UnitsDashesRatesAndSeparators) {
+    // The labels: NaN reads as a dash without its unit, 4.19e7 us as seconds.
+    EXPECT_EQ(hudMetricText(std::nan(""), "mV"),
+              (std::pair<std::string, std::string>{"\u2014", ""}));
+    EXPECT_EQ(hudMetricText(2048.0, "1"), (std::pair<std::string, std::string>{"2048", ""}));
+    EXPECT_EQ(hudMetricText(4.87, "um"), (std::pair<std::string, std::string>{"4.87", "\u00b5m"}));
+    EXPECT_EQ(hudMetricText(250.0, "ms"), (std::pair<std::string, std::string>{"250", "ms"}));
+    OverlayState s;
+    s.time = 4.19e7;
+    s.timeUnit = "us";
+    EXPECT_EQ(hudTimeText(s), "t = 41.9 s");
+    s.timeUnit = "";
+    s.time = 11.3;
+    EXPECT_EQ(hudTimeText(s), "t = 11.3");
+    // Slow models keep their significant digits; fast ones all integer digits.
+    EXPECT_EQ(hudRateText(0.3), "0.3");
+    EXPECT_EQ(hudRateText(0.0123), "0.012");
+    EXPECT_EQ(hudRateText(12.34), "12");
+    EXPECT_EQ(hudRateText(1234.6), "1235");
+    EXPECT_EQ(hudRateText(0.0), "0");
+    // After a failed open: no backend, but an upload path: no leading separator.
+    s.backend = "";
+    s.uploadPath = "host upload";
+    EXPECT_EQ(hudWhereText(s), "host upload");
+    s.backend = "cpu";
+    EXPECT_EQ(hudWhereText(s), "cpu, host upload");
+}
+
+TEST_F(ImGuiOverlayTest, PausedRunAndNoModel) {
+    // Paused: the rate line says so (its height is unchanged: one line either way).
+    host_->state.running = false;
+    settle();
+    const double paused = host_->overlay.lastRects().hud.height();
+    EXPECT_GT(paused, 0.0);
+    // No model (a failed open): one dim line, no fold header, nothing dangling.
+    OverlayState none;
+    none.uploadPath = "host upload";
+    host_->state = none;
+    settle();
+    EXPECT_TRUE(host_->overlay.lastRects().hudHeader.isEmpty());
+    EXPECT_LT(host_->overlay.lastRects().hud.height(), paused / 3);
 }
 
 TEST(QuickParams, FromDeclaredParameters) {

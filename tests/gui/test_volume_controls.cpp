@@ -274,6 +274,86 @@ TEST_F(TwoVolumeWindowTest, TheVolumeChosenInTheDockIsDrawn) {
     EXPECT_FALSE(volume->isHidden());
 }
 
+// A sheet much wider than tall (64 x 6 voxels of 2 x 2 units in one layer, like the cardiac
+// and gliding sheets), under the HUD of a model with a dozen metrics: fitted at its first
+// views, cut off after a zoom by hand, fitted again by fitToScene(), and fitted into the
+// whole widget while the overlay is hidden. At the two screen sizes a class projects.
+class SheetFitTest : public ::testing::TestWithParam<std::pair<int, int>> {
+protected:
+    // The scene lies inside the free area less the fit's margin (0.5 px: the projection's
+    // round-off), fills it in its limiting direction (90 %: the margin and the corners of
+    // the box that are not drawn), and the free area is clear of the HUD.
+    static void expectFitted(Viewport& viewport, const std::string& what) {
+        const QRectF scene = viewport.sceneRectOnScreen(), free = viewport.freeRect();
+        ASSERT_FALSE(scene.isEmpty()) << what;
+        ASSERT_FALSE(free.isEmpty()) << what;
+        const double m = Viewport::kFitMarginPx - 0.5;
+        EXPECT_TRUE(free.adjusted(m, m, -m, -m).contains(scene))
+            << what << ": scene " << scene.left() << "," << scene.top() << " " << scene.width()
+            << "x" << scene.height() << " free " << free.left() << "," << free.top() << " "
+            << free.width() << "x" << free.height();
+        EXPECT_GT(std::max(scene.width() / free.width(), scene.height() / free.height()), 0.9)
+            << what;
+        EXPECT_TRUE(QRectF(viewport.rect()).contains(free)) << what;
+        if (viewport.overlayVisible()) {
+            const OverlayRects& r = viewport.overlay().lastRects();
+            EXPECT_FALSE(r.hud.isEmpty()) << what;
+            EXPECT_FALSE(free.intersects(r.hud)) << what;
+            EXPECT_FALSE(free.intersects(r.volumeLegend)) << what;
+        }
+    }
+};
+
+TEST_P(SheetFitTest, TheSceneFitsInsideTheFreeArea) {
+    const auto [w, h] = GetParam();
+    ParamSet params(test::volumeTable());
+    params.set("grid.nx", std::int64_t{64});
+    params.set("grid.nz", std::int64_t{1});
+    Runner runner(volumeModel(), Backend::Cpu, params, 1u);
+    auto exchange = std::make_shared<ViewExchange>();
+    runner.setViewExchange(exchange);
+    Viewport viewport;
+    OverlayState hud;
+    hud.title = "sheet";
+    hud.backend = "cpu";
+    for (int i = 0; i < 12; ++i)
+        hud.metrics.push_back({"metric " + std::to_string(i), "ms", 1.5 * i});
+    viewport.setOverlayState(hud);
+    viewport.setExchange(exchange);
+    viewport.resize(w, h);
+    viewport.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&viewport));
+    ASSERT_EQ(viewport.width(), w);
+    ASSERT_TRUE(waitUntil([&] { return !viewport.sceneRectOnScreen().isEmpty(); }));
+    QTest::qWait(300);  // the first frames fit again as the panels size themselves
+    expectFitted(viewport, "at open");
+
+    viewport.camera().zoom(3.0f);  // by hand: the automatic fit lets go
+    QTest::qWait(100);
+    EXPECT_FALSE(viewport.freeRect().contains(viewport.sceneRectOnScreen()))
+        << "zoomed in, the sheet is cut off (else this test could not fail)";
+    viewport.fitToScene();
+    QTest::qWait(200);
+    expectFitted(viewport, "after fitToScene");
+
+    viewport.setOverlayVisible(false);
+    QTest::qWait(200);
+    EXPECT_EQ(viewport.freeRect(), QRectF(viewport.rect()));
+    expectFitted(viewport, "overlay hidden");
+    viewport.setOverlayVisible(true);
+    viewport.overlay().setHudFolded(true);
+    QTest::qWait(200);
+    expectFitted(viewport, "HUD folded");
+
+    const QString shots = qEnvironmentVariable("CELLFORGE_VOLUME_SHOTS");
+    if (!shots.isEmpty())
+        viewport.grabFramebuffer().save(
+            QDir(shots).filePath(QString("sheet_fit_%1x%2.png").arg(w).arg(h)));
+}
+
+INSTANTIATE_TEST_SUITE_P(ScreenSizes, SheetFitTest,
+                         ::testing::Values(std::pair{1280, 720}, std::pair{1920, 1080}));
+
 TEST(VolumeControlsAlone, WithoutAVolumeTheyAreOffAndSayWhy) {
     VolumeControls controls;
     EXPECT_FALSE(controls.isEnabled());

@@ -78,7 +78,7 @@ target_include_directories(test_gui_volume PRIVATE ${PROJECT_SOURCE_DIR})
 cellforge_warnings(test_gui_volume)
 if(CELLFORGE_XVFB_RUN)
   add_test(NAME test_gui_volume
-           COMMAND ${CELLFORGE_XVFB_RUN} -a -s "-screen 0 1600x1000x24" $<TARGET_FILE:test_gui_volume>
+           COMMAND ${CELLFORGE_XVFB_RUN} -a -s "-screen 0 1920x1080x24" $<TARGET_FILE:test_gui_volume>
            WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
   set_tests_properties(test_gui_volume PROPERTIES LABELS cpu TIMEOUT 300)
 endif()
@@ -99,4 +99,24 @@ if(CELLFORGE_XVFB_RUN)
              WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
     set_tests_properties(test_gui_scenarios_${screen} PROPERTIES LABELS cpu TIMEOUT 1200)
   endforeach()
+endif()
+
+# The view's pure logic (no GL, no display): the colour-range rule and the camera's fit
+# into the area the overlay leaves free.
+cellforge_add_test(test_view_logic CPU_ONLY SOURCES gui/test_view_logic.cpp LIBS cellforge_app)
+
+# Bundled scenarios in the viewport (GoogleTest, under Xvfb, CPU backend): the sheets open
+# fitted and fit again after F at 1280x720 and 1920x1080; epidermis coloured by delta in an
+# automatic and a typed range; the HUD of a slow and of a paused run. CELLFORGE_VIEW_SHOTS=DIR
+# saves the frames.
+add_executable(test_gui_view_scenarios gui/test_view_scenarios.cpp)
+target_link_libraries(test_gui_view_scenarios PRIVATE cellforge_gui Qt6::Test GTest::gtest)
+target_include_directories(test_gui_view_scenarios PRIVATE ${PROJECT_SOURCE_DIR})
+cellforge_warnings(test_gui_view_scenarios)
+if(CELLFORGE_XVFB_RUN)
+  add_test(NAME test_gui_view_scenarios
+           COMMAND ${CELLFORGE_XVFB_RUN} -a -s "-screen 0 1920x1080x24"
+                   $<TARGET_FILE:test_gui_view_scenarios>
+           WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+  set_tests_properties(test_gui_view_scenarios PROPERTIES LABELS cpu TIMEOUT 600)
 endif()
