@@ -112,6 +112,17 @@ void frameScene(const ModelViews& views, render::Guides& guides, render::OrbitCa
                         {0.85f, 0.75f, 0.55f, 0.35f});
 }
 
+render::LegendSpec categoryLegend(const std::vector<std::string>& labels, const std::string& name,
+                                  const render::CategoryPalette& palette, bool firstClear) {
+    render::LegendSpec spec;
+    spec.kind = render::LegendSpec::Kind::Categorical;
+    spec.title = name;
+    if (firstClear && !labels.empty()) spec.title += " (" + labels.front() + ": see-through)";
+    for (std::size_t i = firstClear ? 1 : 0; i < labels.size(); ++i)
+        spec.entries.push_back({labels[i], palette[i % palette.size()]});
+    return spec;
+}
+
 render::SphereGeometry sphereGeometry(const PointCloudView& view, const std::string& color,
                                       const RangeSetting& range) {
     const Channels ch = chooseChannel(view, color);
@@ -120,10 +131,12 @@ render::SphereGeometry sphereGeometry(const PointCloudView& view, const std::str
     g.rgb.resize(3 * view.count, 204);
     if (ch.category != nullptr) {
         const auto c = viewToHost(ch.category->data, view.count, view.space);
-        const auto& palette = render::categoricalPalette();
+        const auto palette =
+            render::categoryPalette(ch.category->colors, ch.category->labels.size());
         for (std::size_t i = 0; i < view.count; ++i)
-            for (int k = 0; k < 3; ++k)
-                g.rgb[3 * i + k] = static_cast<std::uint8_t>(255.0f * palette[c[i] % 16][k]);
+            for (std::size_t k = 0; k < 3; ++k)
+                g.rgb[3 * i + k] = static_cast<std::uint8_t>(
+                    std::lround(255.0f * palette[c[i] % palette.size()][k]));
     } else if (ch.scalar != nullptr) {
         const auto v = viewToHost(ch.scalar->data, view.count, view.space);
         const ColorRange r = resolveRange(range, v);
@@ -184,8 +197,9 @@ void CloudUploader::upload(const PointCloudView& view, render::PointCloud& cloud
         }
     }
     if (category != nullptr) {
-        cloud.colorByCategory();
-        m.legend = render::buildCategoricalLegend(category->labels, category->name);
+        // One palette for the drawing and the legend: the channel's declared colours.
+        cloud.colorByCategory(render::categoryPalette(category->colors, category->labels.size()));
+        m.legend = categoryLegend(category->labels, category->name, cloud.categoryColors(), false);
     } else if (scalar != nullptr) {
         if (!m.usedInterop) {  // host values: upload them and take the range here
             const auto v = viewToHost(scalar->data, n, view.space);

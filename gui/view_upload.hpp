@@ -5,6 +5,7 @@
 // (CPU backend, or no interop) through glNamedBufferSubData.
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "gui/color_range.hpp"
 #include "render/camera.hpp"
@@ -21,6 +22,12 @@ namespace cf::gui {
 // model's planes (translucent), and, when `camera` is given, the camera fitted to the focus
 // box.
 void frameScene(const ModelViews& views, render::Guides& guides, render::OrbitCamera* camera);
+
+// The legend of a category channel drawn in `palette` (render::categoryPalette of its declared
+// colours): one entry per label in the colour it is drawn in. With `firstClear` category 0 is
+// drawn in no colour (see-through empty space): it is left out and the title says so.
+render::LegendSpec categoryLegend(const std::vector<std::string>& labels, const std::string& name,
+                                  const render::CategoryPalette& palette, bool firstClear);
 
 // The cloud as geometry for export (host copies; colours as the viewport shows them, scalars
 // over the range `range` resolves to: gui/color_range.hpp).

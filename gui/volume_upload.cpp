@@ -6,6 +6,7 @@
 #include <optional>
 #include <utility>
 
+#include "gui/view_upload.hpp"  // categoryLegend
 #include "gui/volume_settings.hpp"
 #include "sim/core/errors.hpp"
 
@@ -165,7 +166,11 @@ void VolumeUploader::upload(const VolumeView& view, render::VolumeGrid& grid,
     }
     if (ch.category) {
         grid.setEmptyCategoryTransparent(ch.category->emptyTransparent);
-        m.legend = render::buildCategoricalLegend(ch.category->labels, ch.category->name);
+        // One palette for the slices and the legend: the channel's declared colours.
+        grid.setCategoryColors(
+            render::categoryPalette(ch.category->colors, ch.category->labels.size()));
+        m.legend = categoryLegend(ch.category->labels, ch.category->name, grid.categoryColors(),
+                                  ch.category->emptyTransparent);
         m.channel = ch.category->name;
     } else {
         // Voxels are sites or cells: each shows its own value, no blending across faces.

@@ -3,6 +3,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
+
+#include "render/render_error.hpp"
 
 namespace cf::render {
 
@@ -73,19 +76,41 @@ std::vector<std::uint8_t> colormapTable(Colormap c, int n) {
     return out;
 }
 
-const std::array<std::array<float, 3>, 16>& categoricalPalette() {
-    static const std::array<std::array<float, 3>, 16> palette = [] {
+std::array<float, 3> rgbOf(std::uint32_t hex) {
+    std::array<float, 3> rgb{};
+    for (int ch = 0; ch < 3; ++ch)
+        rgb[static_cast<std::size_t>(ch)] =
+            static_cast<float>((hex >> (16 - 8 * ch)) & 0xffu) / 255.0f;
+    return rgb;
+}
+
+const CategoryPalette& categoricalPalette() {
+    static const CategoryPalette palette = [] {
         const std::uint32_t hex[16] = {0xd62728, 0x1f77b4, 0xffbf00, 0x2ca02c, 0x9467bd, 0x8c564b,
                                        0xe377c2, 0x7f7f7f, 0x17becf, 0xbcbd22, 0xff7f0e, 0xaec7e8,
                                        0x98df8a, 0xff9896, 0xc5b0d5, 0xc49c94};
-        std::array<std::array<float, 3>, 16> p{};
-        for (int i = 0; i < 16; ++i)
-            for (int ch = 0; ch < 3; ++ch)
-                p[static_cast<std::size_t>(i)][static_cast<std::size_t>(ch)] =
-                    static_cast<float>((hex[i] >> (16 - 8 * ch)) & 0xff) / 255.0f;
+        CategoryPalette p{};
+        for (std::size_t i = 0; i < p.size(); ++i)
+            p[i] = rgbOf(hex[i]);
         return p;
     }();
     return palette;
+}
+
+CategoryPalette categoryPalette(const std::vector<std::uint32_t>& declared,
+                                std::size_t labelCount) {
+    if (declared.empty()) return categoricalPalette();
+    CategoryPalette p{};
+    if (declared.size() > p.size())
+        throw RenderError(std::to_string(declared.size()) +
+                          " category colours declared; a channel draws at most " +
+                          std::to_string(p.size()));
+    if (labelCount != 0 && declared.size() != labelCount)
+        throw RenderError(std::to_string(declared.size()) + " category colours declared for " +
+                          std::to_string(labelCount) + " labels");
+    for (std::size_t i = 0; i < declared.size(); ++i)
+        p[i] = rgbOf(declared[i]);
+    return p;
 }
 
 }  // namespace cf::render

@@ -87,8 +87,9 @@ void PointCloud::colorByScalar(Colormap map, float lo, float hi) {
     scalarRange_ = {lo, hi};
 }
 
-void PointCloud::colorByCategory() {
+void PointCloud::colorByCategory(const CategoryPalette& palette) {
     mode_ = ColorMode::Category;
+    palette_ = palette;
 }
 
 void PointCloud::setCommonUniforms(GLuint p) const {
@@ -99,8 +100,7 @@ void PointCloud::setCommonUniforms(GLuint p) const {
     glProgramUniform2fv(p, glGetUniformLocation(p, "uScalarRange"), 1,
                         glm::value_ptr(scalarRange_));
     glProgramUniform1i(p, glGetUniformLocation(p, "uColormap"), 0);
-    glProgramUniform3fv(p, glGetUniformLocation(p, "uPalette"), 16,
-                        categoricalPalette().front().data());
+    glProgramUniform3fv(p, glGetUniformLocation(p, "uPalette"), 16, palette_.front().data());
 }
 
 void PointCloud::draw(const glm::mat4& view, const glm::mat4& projection) const {

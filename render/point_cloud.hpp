@@ -33,7 +33,10 @@ public:
 
     void colorUniform(const glm::vec3& rgb);
     void colorByScalar(Colormap map, float lo, float hi);
-    void colorByCategory();
+    // Categories in `palette` (a channel's declared colours: render::categoryPalette).
+    void colorByCategory(const CategoryPalette& palette = categoricalPalette());
+    // The colours categories are drawn in now (what a legend must show).
+    const CategoryPalette& categoryColors() const { return palette_; }
     void setRadiusOverride(float radius) { radiusOverride_ = radius; }  // <= 0: per point
     void setDrawPath(DrawPath path) { path_ = path; }
     DrawPath drawPath() const { return path_; }
@@ -66,6 +69,7 @@ private:
     ColorMode mode_ = ColorMode::Uniform;
     glm::vec3 uniformColor_{0.8f, 0.8f, 0.8f};
     glm::vec2 scalarRange_{0.0f, 1.0f};
+    CategoryPalette palette_ = categoricalPalette();
     float radiusOverride_ = 0.0f;
     DrawPath path_ = DrawPath::Auto;
     mutable std::unique_ptr<SphereSplatter> splatter_;  // made on first use (draw is const)

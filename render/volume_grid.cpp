@@ -119,8 +119,7 @@ void VolumeGrid::setCommonUniforms(GLuint p) const {
     glProgramUniform1i(p, glGetUniformLocation(p, "uLinear"), linearScalars_ ? 1 : 0);
     glProgramUniform1i(p, glGetUniformLocation(p, "uEmptyTransparent"), emptyTransparent_ ? 1 : 0);
     glProgramUniform2fv(p, glGetUniformLocation(p, "uRange"), 1, glm::value_ptr(scalarRange_));
-    glProgramUniform3fv(p, glGetUniformLocation(p, "uPalette"), 16,
-                        categoricalPalette().front().data());
+    glProgramUniform3fv(p, glGetUniformLocation(p, "uPalette"), 16, palette_.front().data());
     glProgramUniform1i(p, glGetUniformLocation(p, "uScalars"), static_cast<GLint>(kScalarUnit));
     glProgramUniform1i(p, glGetUniformLocation(p, "uCategories"),
                        static_cast<GLint>(kCategoryUnit));

@@ -3,7 +3,7 @@
 // VolumeGrid: a regular nx x ny x nz field in one GL 3D texture, mapped cell-centred onto a
 // world box [lo, hi] (cell (i, j, k) covers lo + (i, j, k) * (hi - lo) / n and the next
 // cell face). Either scalars (R32F, coloured through a colormap) or site categories (R8UI,
-// coloured by categoricalPalette(); category 0 may be an empty, transparent site).
+// coloured by a category palette; category 0 may be an empty, transparent site).
 //
 // Drawn as up to three axis-aligned slice planes (opaque, depth-tested and depth-writing
 // like any surface, so they composite with spheres), or ray-marched as an
@@ -48,6 +48,10 @@ public:
     // Category 0 = empty site: not drawn (slices show what is behind, the ray-march treats
     // it as vacuum). Off: drawn with palette colour 0.
     void setEmptyCategoryTransparent(bool transparent) { emptyTransparent_ = transparent; }
+    bool emptyCategoryTransparent() const { return emptyTransparent_; }
+    // Categories' colours (a channel's declared ones: render::categoryPalette).
+    void setCategoryColors(const CategoryPalette& palette) { palette_ = palette; }
+    const CategoryPalette& categoryColors() const { return palette_; }
 
     // Slice planes, one per axis (0 x, 1 y, 2 z), at a world coordinate (clamped to the box).
     void setSlice(int axis, float worldCoordinate);
@@ -91,6 +95,7 @@ private:
     glm::vec3 lo_{0.0f}, hi_{1.0f};
     std::array<Slice, 3> slices_{};
     glm::vec2 scalarRange_{0.0f, 1.0f};
+    CategoryPalette palette_ = categoricalPalette();
     bool linearScalars_ = true;
     bool emptyTransparent_ = true;
     float opacityScale_ = 1.0f;

@@ -17,10 +17,15 @@
 
 namespace cf {
 
+// One scalar observable. Models name metrics with their own names (species names, not
+// indices), say in the name when a count is cumulative ("_total") or per step ("_step"), and
+// give every metric a unit ("1" when dimensionless) and a one-line description for tooltips
+// and exports (tests/sim/models/test_model_declarations.cpp checks every bundled model).
 struct Metric {
     std::string name;
     std::string unit;
     double value = 0.0;
+    std::string description;
 };
 
 class Model {

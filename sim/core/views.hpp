@@ -19,10 +19,16 @@ struct ScalarChannel {
     const float* data = nullptr;  // one value per point
 };
 
+// A category's colour as 0xRRGGBB (sRGB). Models declare one per label, so what is drawn and
+// what the legend shows come from one place and the categories a model draws together (a
+// lattice's site types and its species) never share a colour.
+using CategoryColor = std::uint32_t;
+
 struct CategoryChannel {
     std::string name;
     const std::uint8_t* data = nullptr;  // one index into `labels` per point
     std::vector<std::string> labels;
+    std::vector<CategoryColor> colors;  // one per label (empty: the renderer's default palette)
 };
 
 struct PointCloudView {
@@ -51,7 +57,9 @@ struct VolumeCategoryChannel {
     std::string name;
     const std::uint8_t* data = nullptr;  // an index into `labels` per voxel
     std::vector<std::string> labels;
-    // Category 0 is empty space: slices leave it see-through (what lies behind shows).
+    std::vector<CategoryColor> colors;  // one per label, as CategoryChannel::colors
+    // Category 0 is empty space: slices leave it see-through (what lies behind shows), so it
+    // is drawn in no colour and the legend leaves it out.
     bool emptyTransparent = false;
 };
 

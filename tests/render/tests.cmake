@@ -30,6 +30,11 @@ endif()
 # Volume views through the exchange into VolumeGrid slices, the headless run's volume
 # options; the *Cuda* case (CUDA-GL texture interop) runs on the GPU machine.
 cellforge_add_test(test_volume_view SOURCES render/test_volume_view.cpp LIBS cellforge_app)
+# Category colours of every bundled model: the legend's are the drawn ones (issue 24).
+cellforge_add_test(test_category_colors CPU_ONLY SOURCES render/test_category_colors.cpp
+                   LIBS cellforge_app)
+target_compile_definitions(test_category_colors PRIVATE
+                           CELLFORGE_ASSETS_DIR="${PROJECT_SOURCE_DIR}/assets")
 # Vector-field views through the exchange into VectorField arrows, segments and LIC, the
 # headless run's --vectors and --lic.
 cellforge_add_test(test_vector_view SOURCES render/test_vector_view.cpp LIBS cellforge_app)

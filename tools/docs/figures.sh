@@ -84,7 +84,7 @@ t = s["time [us]"]
 rows, refs = [], []
 for k in (1, 2, 3):
     D = param("lat-msd", "species", f"d{k}")  # nm^2/us
-    msd = s[f"msd_{k} [nm^2]"]
+    msd = s[f"msd_s{k} [nm^2]"]
     # least squares through the origin, MSD = 6 D_fit t; and the last point
     dfit = sum(a * b for a, b in zip(t, msd)) / sum(a * a for a in t) / 6
     agree(f"lattice MSD D={D:g} nm^2/us: fitted D {dfit:.2f} ({100 * (dfit / D - 1):+.2f} %), "
@@ -92,7 +92,7 @@ for k in (1, 2, 3):
 for i in range(1, len(t)):
     ds = [param("lat-msd", "species", f"d{k}") for k in (1, 2, 3)]
     # reference: the exact MSD of the lattice walk, 6 D t (docs/LATTICE.md)
-    rows.append([t[i]] + [s[f"msd_{k} [nm^2]"][i] for k in (1, 2, 3)] + [6 * d * t[i] for d in ds])
+    rows.append([t[i]] + [s[f"msd_s{k} [nm^2]"][i] for k in (1, 2, 3)] + [6 * d * t[i] for d in ds])
 write_csv("lat-msd.csv", ["t", "m1", "m2", "m3", "r1", "r2", "r3"], rows)
 EOF
 "${PLOT[@]}" --out "$FIG/lattice-msd.svg" --title "Lattice: free diffusion, 32³ sites, 4000 tracked per species" \
@@ -136,7 +136,7 @@ Z = sum(w)
 cme_mean = sum(n * x for n, x in enumerate(w)) / Z
 cme_var = sum(n * n * x for n, x in enumerate(w)) / Z - cme_mean ** 2
 t = [x * 1e-6 for x in s["time [us]"]]
-C = s["count_3 [1]"]
+C = s["count_C [1]"]
 write_csv("lat-bim.csv", ["t", "C"], list(zip(t, C)))
 late = [c for tt, c in zip(t, C) if tt >= 10.0]  # 10 s = ~15 relaxation times
 mean = sum(late) / len(late)

@@ -6,7 +6,7 @@ Every series names a CSV file and two of its columns (by header text or 0-based 
 
   plot_svg.py --out fig.svg --title "Free diffusion" \
       --xlabel "time [us]" --ylabel "MSD [nm^2]" \
-      --points run/series.csv "time [us]" "msd_1 [nm^2]" "D = 100 nm^2/us" \
+      --points run/series.csv "time [us]" "msd_s1 [nm^2]" "D = 100 nm^2/us" \
       --ref ref.csv t msd "6 D t" [--xlog] [--ylog] [--legend tl|tr|bl|br]
 
 --line draws a solid line, --points markers, --ref a dashed reference curve (analytic or

@@ -10,6 +10,11 @@ namespace cf::brownian {
 
 ModelDescriptor descriptor();
 
+// The metrics both backends report: msd [um^2] and overlapping_pairs [1].
+inline constexpr const char* kMsdDescription =
+    "Mean squared displacement of the particles since the start (6 D t when free)";
+inline constexpr const char* kOverlapsDescription = "Pairs of particles closer than two radii now";
+
 // Validates parameter combinations that single ranges cannot express; throws
 // ParameterError naming the parameters.
 BrownianParams checkedParams(const ParamSet& params);

@@ -204,24 +204,33 @@ std::vector<Metric> tissueMetrics(const CardiacParams& p, const std::vector<doub
         }
     }
     const double nodes = static_cast<double>(std::max<std::size_t>(counted, 1));
-    std::vector<Metric> m = {{"v_mean", "mV", sum / nodes},
-                             {"v_centre", "mV", potential[centreNode(p, tissue)]},
-                             {"activated", "1", static_cast<double>(activated) / nodes},
-                             {"last_activation", "ms", latest}};
+    std::vector<Metric> m = {
+        {"v_mean", "mV", sum / nodes, "Mean membrane potential of the tissue"},
+        {"v_centre", "mV", potential[centreNode(p, tissue)],
+         "Membrane potential at the centre node"},
+        {"activated", "1", static_cast<double>(activated) / nodes,
+         "Share of the tissue activated at least once (0 to 1)"},
+        {"last_activation", "ms", latest, "Latest first-activation time of any node"}};
     const std::vector<BeatRecord> beats = meter.beats();
     const double nan = std::nan("");
     const BeatRecord* last = beats.empty() ? nullptr : &beats.back();
-    m.push_back({"beats", "1", static_cast<double>(beats.size())});
-    m.push_back({"v_rest", "mV", last ? last->vRest : nan});
-    m.push_back({"v_peak", "mV", last ? last->vPeak : nan});
-    m.push_back({"dvdt_max", "mV/ms", last ? last->dvdtMax : nan});
-    m.push_back({"apd90", "ms", last ? last->apd90 : nan});
+    m.push_back({"beats", "1", static_cast<double>(beats.size()),
+                 "Action potentials completed at the centre node since the start (cumulative)"});
+    m.push_back({"v_rest", "mV", last ? last->vRest : nan,
+                 "Resting potential before the last completed beat (none before the first)"});
+    m.push_back({"v_peak", "mV", last ? last->vPeak : nan,
+                 "Peak potential of the last completed beat (none before the first)"});
+    m.push_back({"dvdt_max", "mV/ms", last ? last->dvdtMax : nan,
+                 "Largest upstroke slope of the last completed beat (none before the first)"});
+    m.push_back({"apd90", "ms", last ? last->apd90 : nan,
+                 "Action potential duration at 90% repolarisation, last completed beat"});
     const int n[3] = {p.nx, p.ny, p.nz};
     for (const TracePoint& t : tracePoints(p)) {
         const double x[3] = {t.x, t.y, t.z};
         m.push_back(
             {"trace." + t.name + ".V", "mV",
-             sampleNodes(potential, n, p.dx, x, false, tissue.empty() ? nullptr : tissue.data())});
+             sampleNodes(potential, n, p.dx, x, false, tissue.empty() ? nullptr : tissue.data()),
+             "Membrane potential at trace point " + t.name});
     }
     return m;
 }

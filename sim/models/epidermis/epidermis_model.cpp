@@ -23,6 +23,13 @@ const char* speciesName(int k) {
     return k >= 0 && k < kSpeciesCount ? names[k] : "?";
 }
 
+const char* speciesTitle(int k) {
+    static const char* titles[kSpeciesCount] = {
+        "Notch", "Delta", "bound Notch-Delta", "basement-membrane signal A", "Ovol1",
+        "Ovol2", "c-Myc"};
+    return k >= 0 && k < kSpeciesCount ? titles[k] : "?";
+}
+
 EpidermisParams checkedParams(const ParamSet& params) {
     const EpidermisParams p = params.toStruct<EpidermisParams>();
     if (p.periodic) {
@@ -157,7 +164,7 @@ Snapshot makeSnapshot(const EpidermisParams& p, const HostState& s) {
     Snapshot snap;
     snap.step = s.step;
     snap.time = s.time;
-    snap.timeUnit = "1";
+    snap.timeUnit = "T";
     snap.boxLo[0] = snap.boxLo[1] = snap.boxLo[2] = 0.0;
     snap.boxHi[0] = p.sizeX;
     snap.boxHi[1] = p.sizeY;
@@ -180,7 +187,7 @@ Snapshot makeSnapshot(const EpidermisParams& p, const HostState& s) {
             cellOf.push_back(c);
         }
     }
-    snap.fields.push_back(Field::of<float>("position", "1", FieldRole::Positions, 3, pos));
+    snap.fields.push_back(Field::of<float>("position", "L", FieldRole::Positions, 3, pos));
     snap.fields.push_back(
         Field::of<std::uint8_t>("element_type", "1", FieldRole::PerEntity, 1, type));
     snap.fields.push_back(
@@ -248,27 +255,50 @@ HostState readSnapshot(const EpidermisParams& p, const Snapshot& snap) {
 std::vector<Metric> hostMetrics(const EpidermisParams& p, const HostState& s,
                                 const std::vector<float>& centreZ) {
     const double cells = s.cells;
-    double meanZ = 0.0, maxZ = 0.0;
+    double meanZ = 0.0, maxZ = 0.0, attachedZ = 0.0;
+    std::int32_t attached = 0;
     std::map<long, int> bins;
     for (std::int32_t c = 0; c < s.cells; ++c) {
         const double z = centreZ[static_cast<std::size_t>(c)];
         meanZ += z;
         maxZ = std::max(maxZ, z);
         ++bins[static_cast<long>(std::floor(z / p.layerHeight))];
+        bool adheres = false;
+        for (std::int32_t e = 0; e < s.count[static_cast<std::size_t>(c)] && !adheres; ++e)
+            adheres = s.type[s.slot(c, e)] == 1;
+        if (adheres) {
+            attachedZ += z;
+            ++attached;
+        }
     }
     int layers = 0;
     for (const auto& [bin, n] : bins)
         if (n >= std::max(1.0, 0.01 * cells)) ++layers;
-    std::vector<Metric> m = {{"cells", "1", cells},
-                             {"elements", "1", static_cast<double>(s.elements())},
-                             {"mean_height", "1", cells > 0 ? meanZ / cells : 0.0},
-                             {"max_height", "1", maxZ},
-                             {"layers", "1", static_cast<double>(layers)}};
+    // Stratification: cells lifted off the basal layer, i.e. whose centre lies more than one
+    // layer height above the mean centre of the cells that adhere to the membrane.
+    const double basal = attached > 0 ? attachedZ / attached : 0.0;
+    int above = 0;
+    for (std::int32_t c = 0; c < s.cells; ++c)
+        above += centreZ[static_cast<std::size_t>(c)] > basal + p.layerHeight;
+    std::vector<Metric> m = {
+        {"cells", "1", cells, "Cells in the tissue"},
+        {"elements", "1", static_cast<double>(s.elements()), "Subcellular elements of all cells"},
+        {"mean_height", "L", cells > 0 ? meanZ / cells : 0.0,
+         "Mean height of the cell centres above the basement membrane"},
+        {"max_height", "L", maxZ, "Height of the highest cell centre"},
+        {"layers", "1", static_cast<double>(layers),
+         "Layers: z bins of analysis.layer_height holding at least 1% of the cells"},
+        {"adherent_cells", "1", static_cast<double>(attached),
+         "Cells with elements adhering to the basement membrane (the basal layer)"},
+        {"suprabasal_cells", "1", static_cast<double>(above),
+         "Cells whose centre lies more than analysis.layer_height above the mean centre of "
+         "the adherent cells (stratified off the basal layer)"}};
     for (int k = 0; k < kSpeciesCount; ++k) {
         double sum = 0.0;
         for (std::int32_t c = 0; c < s.cells; ++c)
             sum += s.s(k, c);
-        m.push_back({std::string("mean_") + speciesName(k), "1", cells > 0 ? sum / cells : 0.0});
+        m.push_back({std::string("mean_") + speciesName(k), "1", cells > 0 ? sum / cells : 0.0,
+                     std::string("Mean ") + speciesTitle(k) + " per cell (model concentration)"});
     }
     return m;
 }
@@ -278,7 +308,7 @@ ModelDescriptor descriptor() {
     d.name = "epidermis";
     d.description =
         "Subcellular elements + Notch/Ovol gene network, growth and division (Christley 2010)";
-    d.timeUnit = "1";
+    d.timeUnit = "T";  // the paper's dimensionless time (docs/EPIDERMIS.md, Units)
     d.parameters = &parameterTable;
     d.validate = [](const ParamSet& params) { (void)checkedParams(params); };
     d.create = [](Backend b) {

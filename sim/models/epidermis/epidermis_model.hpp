@@ -108,13 +108,16 @@ HostState readSnapshot(const EpidermisParams& p, const Snapshot& snapshot);
 bool isSuprabasal(const EpidermisParams& p, const HostState& s, std::int32_t cell);
 
 // Metrics from a host state: cells, elements, mean and max centre height, layers
-// (z bins of analysis.layer_height holding at least 1% of the cells), species means.
+// (z bins of analysis.layer_height holding at least 1% of the cells), adherent_cells (cells
+// with an adhesive element), suprabasal_cells (centre more than analysis.layer_height above
+// the adherent cells' mean centre: stratification), species means.
 std::vector<Metric> hostMetrics(const EpidermisParams& p, const HostState& s,
                                 const std::vector<float>& centreZ);
 
 std::unique_ptr<Model> makeCpuModel();
 std::unique_ptr<Model> makeCudaModel();  // CUDA builds only
 
-const char* speciesName(int k);
+const char* speciesName(int k);   // "notch", ...: snapshot fields, metric and channel names
+const char* speciesTitle(int k);  // "Notch", ...: for descriptions
 
 }  // namespace cf::epidermis

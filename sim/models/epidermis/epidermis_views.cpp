@@ -24,7 +24,9 @@ ModelViews assembleViews(const EpidermisParams& p, MemorySpace space, const Pack
     elements.space = space;
     elements.positions = v.elements;
     elements.count = v.elementCount;
-    elements.categories.push_back({"state", v.state, {"adhesive", "basal", "suprabasal"}});
+    // The paper's figure colours (Christley et al. 2010, Fig. 3): red, blue, yellow.
+    elements.categories.push_back(
+        {"state", v.state, {"adhesive", "basal", "suprabasal"}, {0xd62728, 0x1f77b4, 0xffbf00}});
     PointCloudView cells;
     cells.name = "cells";
     cells.space = space;

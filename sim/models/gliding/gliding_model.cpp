@@ -134,13 +134,17 @@ std::vector<Metric> stateMetrics(const GlidingParams& p, const GlidingTables& t,
     }
     const double anchors = static_cast<double>(c.size());
     return {
-        {"filament number", "n0 L^2", filamentNumber(s.filaments, t)},
-        {"max density", "n0", *cmax},
-        {"min density", "n0", *cmin},
-        {"min psi", "n0", *psiMin},
-        {"bound fraction", "1", p.mtot > 0 ? bound / (anchors * p.mtot) : 0.0},
-        {"max flow speed", "V", speed},
-        {"dt", kTimeUnit, s.dtPrev},
+        {"filament number", "n0 L^2", filamentNumber(s.filaments, t),
+         "Filaments in the domain: the density integrated over the plane (conserved without "
+         "the fluid)"},
+        {"max density", "n0", *cmax, "Highest filament density of a grid cell"},
+        {"min density", "n0", *cmin, "Lowest filament density of a grid cell"},
+        {"min psi", "n0", *psiMin,
+         "Lowest value of the orientation distribution Psi (negative: the scheme undershoots)"},
+        {"bound fraction", "1", p.mtot > 0 ? bound / (anchors * p.mtot) : 0.0,
+         "Share of the motors that are bound to a filament"},
+        {"max flow speed", "V", speed, "Largest fluid speed in the filament plane"},
+        {"dt", kTimeUnit, s.dtPrev, "Time step of the last step (adaptive)"},
     };
 }
 
@@ -149,7 +153,8 @@ void appendStageTimes(std::vector<Metric>& out, const StageSeconds& seconds, std
                                              "time fluid"};
     for (int i = 0; i < static_cast<int>(Stage::Count); ++i)
         out.push_back({kNames[i], "ms/step",
-                       steps > 0 ? 1e3 * seconds[i] / static_cast<double>(steps) : 0.0});
+                       steps > 0 ? 1e3 * seconds[i] / static_cast<double>(steps) : 0.0,
+                       "Wall time per step of this stage over the last batch (performance)"});
 }
 
 std::string checkLag(const GlidingParams& p, double g) {
@@ -238,8 +243,10 @@ void GlidingModelBase::advance(std::uint64_t steps) {
 std::vector<Metric> GlidingModelBase::metricsOf(std::int32_t substepsMax,
                                                 std::int64_t clampCount) const {
     std::vector<Metric> m = stateMetrics(p_, t_, s_);
-    m.push_back({"motor substeps (max)", "1", static_cast<double>(substepsMax)});
-    m.push_back({"motor clamps", "1", static_cast<double>(clampCount)});
+    m.push_back({"motor substeps (max)", "1", static_cast<double>(substepsMax),
+                 "Most motor sub-steps one anchor took in the last step"});
+    m.push_back({"motor clamps", "1", static_cast<double>(clampCount),
+                 "Motor states clamped to stay non-negative, since the start (cumulative)"});
     appendStageTimes(m, stageSeconds_, stageSteps_);
     return m;
 }

@@ -108,9 +108,12 @@ std::vector<Metric> metricsFromCounts(const LatticeParams& p,
                                       std::size_t freeSites, const HostState& s);
 
 // Cloud "particles": one point per particle at its site centre, offset by slot on a small
-// circle so stacked particles show, radius lambda / 4, category "species".
-// Volume "lattice": scalar channels "occupancy" (all species, 0..capacity) and
-// "occupancy <name>" per species, and category "site type" (kSiteTypeNames), when the
+// circle so stacked particles show, radius lambda / 4, category "species" (labels: the
+// species names). Species and site types have distinct declared colours.
+// Metrics name species by their names: count_<name>, count_<name>_<region>, msd_<name>.
+// Volume "lattice": scalar channels "occupancy" (all species) and "occupancy <name>" per
+// species, each with a colour range from 0 to a top that fits its declared particles over
+// the `freeSites` cytoplasm sites, and category "site type" (kSiteTypeNames), when the
 // lattice has at most kMaxVolumeSites sites (beyond that the float channels would take
 // more memory than the lattice itself).
 struct ViewBuffers {
@@ -121,8 +124,8 @@ struct ViewBuffers {
 };
 inline constexpr std::uint32_t kMaxVolumeSites = 1u << 24;
 bool volumeShown(const Geometry& g);
-// The volume's layout (names, box, ranges) with null data pointers.
-VolumeView volumeLayout(const LatticeParams& p, const Geometry& g);
+// The volume's layout (names, box, ranges, colours) with null data pointers.
+VolumeView volumeLayout(const LatticeParams& p, const Geometry& g, std::size_t freeSites);
 ModelViews hostViews(const LatticeParams& p, const Geometry& g, const HostState& s,
                      ViewBuffers& buffers);
 

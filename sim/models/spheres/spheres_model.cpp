@@ -358,15 +358,22 @@ HostState readSnapshot(const Snapshot& snap) {
 std::vector<Metric> hostMetrics(const HostState& s, std::uint64_t divisions) {
     const std::size_t n = s.size();
     double diameter = 0.0, force = 0.0;
+    std::size_t founders = 0;  // initial cells: their root is their own id
     for (std::size_t i = 0; i < n; ++i) {
         diameter += s.diameter[i];
         force += s.force[i];
+        founders += s.root[i] == s.id[i];
     }
     const double count = static_cast<double>(n);
-    std::vector<Metric> m = {{"cells", "1", count},
-                             {"mean_diameter", "um", n > 0 ? diameter / count : 0.0},
-                             {"mean_force", "1", n > 0 ? force / count : 0.0},
-                             {"divisions", "1", static_cast<double>(divisions)}};
+    std::vector<Metric> m = {
+        {"cells", "1", count, "Cells in the population"},
+        {"mean_diameter", "um", n > 0 ? diameter / count : 0.0, "Mean cell diameter"},
+        {"mean_force", "1", n > 0 ? force / count : 0.0,
+         "Mean magnitude of the mechanical force on a cell (model force units)"},
+        {"divisions_total", "1", static_cast<double>(n - founders),
+         "Divisions since the start (cumulative; no cell dies, so cells minus initial cells)"},
+        {"divisions_step", "1", static_cast<double>(divisions),
+         "Divisions in the last step only (not a total)"}};
     if (!s.substance.empty()) {
         const FieldGrid g = substanceGrid(s);
         double total = 0.0, sensed = 0.0;
@@ -374,8 +381,10 @@ std::vector<Metric> hostMetrics(const HostState& s, std::uint64_t divisions) {
             total += c;
         for (std::size_t i = 0; i < n; ++i)
             sensed += s.substance[voxelOf(g, s.x[i], s.y[i], s.z[i])];
-        m.push_back({"substance_total", "1", total * g.voxelVolume()});
-        m.push_back({"mean_sensed", "1/um^3", n > 0 ? sensed / count : 0.0});
+        m.push_back({"substance_total", "1", total * g.voxelVolume(),
+                     "Substance in the domain: concentration times voxel volume, summed"});
+        m.push_back({"mean_sensed", "1/um^3", n > 0 ? sensed / count : 0.0,
+                     "Mean substance concentration at the cells' centres"});
     }
     return m;
 }

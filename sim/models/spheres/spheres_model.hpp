@@ -106,12 +106,19 @@ Snapshot makeSnapshot(const HostState& s);
 // volume is not positive (naming the cell id).
 HostState readSnapshot(const Snapshot& snapshot);
 
-// Metrics: cells, mean_diameter, mean_force, divisions (of the last step); with the
-// substance: substance_total (sum of c x voxel volume) and mean_sensed (c at the cells).
+// Metrics: cells, mean_diameter, mean_force, divisions_total (since the start: cells whose
+// root is not themselves, as no cell dies), divisions_step (in the last step: `divisions`);
+// with the substance: substance_total (sum of c x voxel volume) and mean_sensed (c at the
+// cells).
 std::vector<Metric> hostMetrics(const HostState& s, std::uint64_t divisions);
 
+// Clone colours repeat every kCloneColorCount first ancestors: the category "clone" is
+// root % kCloneColorCount (cuda/substance_kernels.cu packs the same, root % 12u).
+inline constexpr std::uint32_t kCloneColorCount = 12;
+
 // Cloud "cells" (x, y, z, radius = D/2) with scalars diameter [um], age [h], force [1],
-// lineage (root id), and with the substance sensed [1/um^3]; category clone (root mod 12).
+// lineage (root id), and with the substance sensed [1/um^3]; category clone (root mod 12,
+// labelled with the clones that share each colour).
 // With the substance, volume "substance" with channel concentration [1/um^3].
 struct ViewBuffers {
     std::vector<float> xyzr, diameter, age, force, lineage, sensed, field;

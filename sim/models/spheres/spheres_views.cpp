@@ -52,8 +52,17 @@ ModelViews assembleViews(MemorySpace space, const ViewArrays& a, const double bo
     CategoryChannel clone;
     clone.name = "clone";
     clone.data = a.clone;
-    for (int k = 0; k < 12; ++k)
-        clone.labels.push_back("clone " + std::to_string(k) + " (root mod 12)");
+    // Twelve colours, repeating: clone k holds the cells whose first ancestor's number is k
+    // modulo 12 (the legend says which clones share a colour).
+    static constexpr CategoryColor kCloneColors[kCloneColorCount] = {
+        0xd62728, 0x1f77b4, 0xffbf00, 0x2ca02c, 0x9467bd, 0x8c564b,
+        0xe377c2, 0x7f7f7f, 0x17becf, 0xbcbd22, 0xff7f0e, 0xaec7e8};
+    for (std::uint32_t k = 0; k < kCloneColorCount; ++k) {
+        clone.labels.push_back("clones " + std::to_string(k) + ", " +
+                               std::to_string(k + kCloneColorCount) + ", " +
+                               std::to_string(k + 2 * kCloneColorCount) + ", ...");
+        clone.colors.push_back(kCloneColors[k]);
+    }
     cloud.categories.push_back(std::move(clone));
     v.clouds.push_back(std::move(cloud));
     if (a.field != nullptr) {
@@ -88,7 +97,7 @@ ModelViews hostViews(const SpheresParams& p, const HostState& s, ViewBuffers& b)
         b.age[i] = static_cast<float>(static_cast<double>(s.step - s.birthStep[i]) * p.dt);
         b.force[i] = s.force[i];
         b.lineage[i] = static_cast<float>(s.root[i]);
-        b.clone[i] = static_cast<std::uint8_t>(s.root[i] % 12u);
+        b.clone[i] = static_cast<std::uint8_t>(s.root[i] % kCloneColorCount);
     }
     ViewArrays a{b.xyzr.data(),    b.diameter.data(), b.age.data(),   b.force.data(),
                  b.lineage.data(), nullptr,           b.clone.data(), n,

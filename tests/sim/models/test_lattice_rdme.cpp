@@ -74,9 +74,9 @@ TEST_P(LatticeRdmeTest, WellMixedBimolecularReachesTheCmeMeanAndVariance) {
     std::vector<double> c;
     for (int k = 0; k < 3000; ++k) {
         m->advance(10);
-        c.push_back(metric(*m, "count_3"));
-        ASSERT_EQ(metric(*m, "count_1"), 1000 - c.back());
-        ASSERT_EQ(metric(*m, "count_2"), 1000 - c.back());
+        c.push_back(metric(*m, "count_C"));
+        ASSERT_EQ(metric(*m, "count_A"), 1000 - c.back());
+        ASSERT_EQ(metric(*m, "count_B"), 1000 - c.back());
     }
     const double perPair = 1.07e5 / (lattice::kAvogadro * 1.0e-15);
     const test::Moments cme = test::bimolecularCme(1000, 1000, perPair, 0.351);
@@ -107,10 +107,10 @@ TEST_P(LatticeRdmeTest, ConversionInASphericalCellReachesTheRatioOfItsRates) {
     double a = 0, b = 0;
     for (int k = 0; k < 180; ++k) {
         m->advance(50);
-        a += metric(*m, "count_1");
-        b += metric(*m, "count_2");
-        ASSERT_EQ(metric(*m, "count_1_membrane") + metric(*m, "count_1_outside") +
-                      metric(*m, "count_2_membrane") + metric(*m, "count_2_outside"),
+        a += metric(*m, "count_A");
+        b += metric(*m, "count_B");
+        ASSERT_EQ(metric(*m, "count_A_membrane") + metric(*m, "count_A_outside") +
+                      metric(*m, "count_B_membrane") + metric(*m, "count_B_outside"),
                   0);
     }
     std::printf("A <-> B, %s: A / B = %.4f (rates give 0.702)\n", toString(GetParam()).data(),
@@ -140,7 +140,7 @@ TEST_P(LatticeRdmeTest, ObstructedDiffusionCrossesOverLaterForLargerObstacles) {
         for (std::uint64_t t = 1; t <= 1024; t *= 2) {
             m->advance(t - done);
             done = t;
-            d.push_back(metric(*m, "msd_1") / (6.0 * m->time()));
+            d.push_back(metric(*m, "msd_s1") / (6.0 * m->time()));
         }
         const double mid = 0.5 * (d.front() + d.back());
         for (std::size_t k = 0; k < d.size(); ++k)
@@ -192,12 +192,12 @@ TEST_P(LatticeRdmeTest, CapsuleCellKeepsParticlesInsideUnlessRulesOpenTheMembran
         n[0], n[2], n[3], insideUm3, capsule);
     EXPECT_NEAR(insideUm3, capsule, 0.02 * capsule);  // voxelization at 20 nm: ~1 %
     m->advance(400);
-    EXPECT_EQ(metric(*m, "count_2_cytoplasm"), 3000);  // B has no rule: stays in
-    EXPECT_EQ(metric(*m, "count_1_outside"), 0);
+    EXPECT_EQ(metric(*m, "count_B_cytoplasm"), 3000);  // B has no rule: stays in
+    EXPECT_EQ(metric(*m, "count_A_outside"), 0);
     // A spreads over cytoplasm + membrane: the membrane share follows the site counts
     // (binomial sd ~ 20 particles; tolerance 15 % of the expectation).
     const double expectedMembrane = 3000.0 * n[2] / static_cast<double>(n[0] + n[2]);
-    EXPECT_NEAR(metric(*m, "count_1_membrane"), expectedMembrane, 0.15 * expectedMembrane);
+    EXPECT_NEAR(metric(*m, "count_A_membrane"), expectedMembrane, 0.15 * expectedMembrane);
 }
 
 TEST_P(LatticeRdmeTest, BadInputNamesTheFileOrParameterAndKeepsTheOldState) {

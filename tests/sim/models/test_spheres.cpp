@@ -308,7 +308,9 @@ TEST_P(SpheresTest, DivisionConservesVolumeAndCountsDaughters) {
             noted = noted || n.find("capacity grew") != std::string::npos;
         const HostState after = spheres::readSnapshot(m->snapshot());
         ASSERT_EQ(after.size(), before.size() + over) << "step " << step;
-        EXPECT_EQ(metric(*m, "divisions"), static_cast<double>(over));
+        EXPECT_EQ(metric(*m, "divisions_step"), static_cast<double>(over));
+        EXPECT_EQ(metric(*m, "divisions_total"), static_cast<double>(after.size() - 300))
+            << "cumulative: every division adds one cell";
         std::map<std::uint32_t, std::size_t> slotOf;
         double total = 0.0;
         for (std::size_t i = 0; i < after.size(); ++i) {

@@ -63,7 +63,8 @@ public:
             overlaps += overlaps_[i];
         }
         const auto n = static_cast<double>(x_.size());
-        return {{"msd", "um^2", msd / n}, {"overlapping_pairs", "1", overlaps / 2.0}};
+        return {{"msd", "um^2", msd / n, kMsdDescription},
+                {"overlapping_pairs", "1", overlaps / 2.0, kOverlapsDescription}};
     }
 
     Snapshot snapshot() override {

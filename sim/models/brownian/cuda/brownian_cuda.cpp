@@ -75,7 +75,8 @@ public:
         cuda::sumDoubles(terms_.data(), n, sums_.data(), scratch_, stream_);
         cuda::sumDoubles(terms_.data() + n, n, sums_.data() + 1, scratch_, stream_);
         const std::vector<double> s = sums_.toHost(stream_);
-        return {{"msd", "um^2", s[0] / n}, {"overlapping_pairs", "1", s[1] / 2.0}};
+        return {{"msd", "um^2", s[0] / n, kMsdDescription},
+                {"overlapping_pairs", "1", s[1] / 2.0, kOverlapsDescription}};
     }
 
     Snapshot snapshot() override {

@@ -111,7 +111,7 @@ public:
         cloud.count = n;
         cloud.categories.front().data = viewSpecies_.data();
         if (volumeShown(g_)) {
-            VolumeView vol = volumeLayout(p_, g_);
+            VolumeView vol = volumeLayout(p_, g_, freeSites_);
             const std::size_t sites = g_.sites;
             viewOccupancyPlanes_.resize(sites * (static_cast<std::size_t>(p_.speciesCount) + 1));
             viewSiteTypes_.resize(sites);
