@@ -62,7 +62,9 @@ public:
     }
     std::uint64_t step() const override { return step_; }
     double time() const override { return static_cast<double>(step_); }
-    std::vector<Metric> metrics() override { return {{"value", "1", values_.at(0)}}; }
+    std::vector<Metric> metrics() override {
+        return {{"value", "1", values_.at(0), "the counter's value"}};
+    }
     Snapshot snapshot() override {
         Snapshot s;
         s.step = step_;

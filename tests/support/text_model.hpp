@@ -51,7 +51,9 @@ public:
     void advance(std::uint64_t steps) override { step_ += steps; }
     std::uint64_t step() const override { return step_; }
     double time() const override { return static_cast<double>(step_); }
-    std::vector<Metric> metrics() override { return {{"rate", "1/s", p_.rate}}; }
+    std::vector<Metric> metrics() override {
+        return {{"rate", "1/s", p_.rate, "the rate parameter"}};
+    }
     Snapshot snapshot() override {
         Snapshot s;
         s.step = step_;

@@ -346,7 +346,9 @@ using SeriesTest = ScratchDir;
 TEST_F(SeriesTest, RoundTripsHeaderAndValuesExactly) {
     const fs::path file = dir() / "out" / "series.csv";
     SeriesWriter w(file, "ms");
-    std::vector<Metric> m = {{"msd", "um^2", 0}, {"count, alive", "1", 0}, {"say \"hi\"", "", 0}};
+    std::vector<Metric> m = {{"msd", "um^2", 0, "mean squared displacement"},
+                             {"count, alive", "1", 0, "a name with a comma"},
+                             {"say \"hi\"", "", 0, "a name with quotes"}};
     std::vector<std::array<double, 4>> expected;
     std::uint64_t step = 0;
     for (double x : kTrickyDoubles) {
