@@ -24,6 +24,7 @@
 #include "gui/vector_upload.hpp"
 #include "gui/volume_settings.hpp"
 #include "render/camera.hpp"
+#include "render/text_annotations.hpp"
 #include "sim/core/view_exchange.hpp"
 
 namespace cf::render {
@@ -71,8 +72,12 @@ public:
     void fitToScene();
     render::OrbitCamera& camera() { return camera_; }
 
-    // Draws the current scene at any size into an image (screenshots, movie frames).
+    // Draws the current scene at any size into an image (screenshots, movie frames), with
+    // the legends where the overlay shows them and these captions top left (a title and the
+    // shown views' time stamp), all sized relative to the image.
     QImage renderImage(int width, int height);
+    void setImageCaptions(render::ImageCaptions captions) { captions_ = std::move(captions); }
+    const render::ImageCaptions& imageCaptions() const { return captions_; }
     // Called after each frame that showed new views, with that frame drawn at the given
     // size (recording). Empty function: off.
     using FrameSink = std::function<void(const QImage& frame, std::uint64_t step)>;
@@ -139,6 +144,7 @@ private:
     int sinkWidth_ = 0, sinkHeight_ = 0;
     ImGuiOverlay* overlay_ = nullptr;  // child object: filters this widget's input
     OverlayState overlayState_;
+    render::ImageCaptions captions_;
 };
 
 }  // namespace cf::gui
