@@ -39,6 +39,18 @@ if(CELLFORGE_RENDER)
   cellforge_require(PNG_FOUND "libpng (the renderer)" libpng-dev)
   find_package(glm QUIET)
   cellforge_require(glm_FOUND "GLM (the renderer)" libglm-dev)
+  # Text in exported images and movies (legends, titles, time stamps): FreeType, and the
+  # DejaVu Sans file it reads at run time from where fonts-dejavu-core installs it (the .deb
+  # depends on that package; render/text_renderer.hpp).
+  find_package(Freetype QUIET)
+  cellforge_require(FREETYPE_FOUND "FreeType (text in images)" libfreetype-dev)
+  set(CELLFORGE_FONT_PATH /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf CACHE FILEPATH
+      "The TrueType font of text in images (DejaVu Sans from fonts-dejavu-core)")
+  set(CELLFORGE_FONT_FOUND OFF)
+  if(EXISTS "${CELLFORGE_FONT_PATH}")
+    set(CELLFORGE_FONT_FOUND ON)
+  endif()
+  cellforge_require(CELLFORGE_FONT_FOUND "The font file ${CELLFORGE_FONT_PATH}" fonts-dejavu-core)
 endif()
 
 # HDF5 snapshots with XDMF sidecars (checkpoints, CSV and run.json need no HDF5).

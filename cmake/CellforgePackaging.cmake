@@ -110,8 +110,9 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 # (libegl1) and libOpenGL.so.0 (libopengl0) for the headless renderer, and libGL.so.1
 # (libgl1) for the window's GLX context; behind them the Mesa drivers (software rendering
 # where no GPU driver is; the NVIDIA driver's own libraries take over where it is
-# installed); and Qt's X11/Wayland platform plugins.
-set(_runtime_depends "libegl1, libopengl0, libegl-mesa0, libgl1-mesa-dri")
+# installed); Qt's X11/Wayland platform plugins; and the font FreeType reads for text in
+# images (fonts-dejavu-core; libfreetype6 itself comes through dpkg-shlibdeps).
+set(_runtime_depends "libegl1, libopengl0, libegl-mesa0, libgl1-mesa-dri, fonts-dejavu-core")
 if(CELLFORGE_HAVE_GUI)
   string(PREPEND _runtime_depends "qt6-qpa-plugins, libgl1, ")
 endif()

@@ -20,6 +20,7 @@
 #include "render/offscreen_target.hpp"
 #include "render/png_io.hpp"
 #include "render/render_error.hpp"
+#include "render/text_annotations.hpp"
 #include "render/volume_grid.hpp"
 #include "sim/core/input_file.hpp"
 #include "sim/core/interrupt.hpp"
@@ -46,6 +47,8 @@ int runHeadless(const HeadlessOptions& o) {
 int runHeadless(const HeadlessOptions& o, const ModelRegistry& registry) {
     // Input first. Errors are thrown, never printed here: main() prints each once and
     // exits 2 for bad input (InputError), 3 for anything else.
+    if (const std::string problem = render::titleProblem(o.title); !problem.empty())
+        throw ParameterError("--title: the title " + problem);
     const SliceSettings slices = parseSlices(o.slices);
     if (!o.vectors.empty()) parseVectorsOption(o.vectors);  // the names wait for the views
     Scenario sc = loadScenario(o.scenario, registry);
@@ -160,18 +163,18 @@ int runHeadless(const HeadlessOptions& o, const ModelRegistry& registry) {
         for (auto& layer : vectorLayers)                      // opaque too (LIC, arrows)
             layer->field.draw(camera.view(), proj);
         guides.drawPlanes(proj * camera.view());
-        const bool cloudLegend = o.legend && showCloud && !uploader.legend().title.empty();
-        if (cloudLegend) legend.draw(uploader.legend(), o.width, o.height);
-        if (o.legend && volume) {  // beside the cloud's legend, not over it
-            render::LegendStyle style;
-            if (cloudLegend) style.corner = render::LegendCorner::TopLeft;
-            legend.draw(volumeUploader.legend(), o.width, o.height, style);
+        // Legends in the window's corners, captions top left (render/text_annotations.hpp).
+        render::ImageOverlayContent overlay;
+        if (o.legend) {
+            if (showCloud) overlay.cloud = &uploader.legend();
+            if (volume) overlay.volume = &volumeUploader.legend();
+            if (!vectorLayers.empty()) overlay.vectors = &vectorLayers.front()->uploader.legend();
         }
-        if (o.legend && !vectorLayers.empty()) {  // the first layer's |v|, bottom right
-            render::LegendStyle style;
-            style.corner = render::LegendCorner::BottomRight;
-            legend.draw(vectorLayers.front()->uploader.legend(), o.width, o.height, style);
-        }
+        overlay.title = o.title;
+        if (o.timestamp)
+            overlay.timestamp =
+                render::formatTimestamp(model->time(), sc.model->timeUnit, model->step());
+        render::drawImageOverlay(legend, overlay, o.width, o.height);
         if (movie) {
             // Asynchronous readback: frame k's transfer overlaps the simulation and drawing
             // of frame k+1; the frame is encoded one frame later.

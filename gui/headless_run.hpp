@@ -29,6 +29,10 @@ struct HeadlessOptions {
     bool transparent = false;  // PNG with a transparent background (movies stay opaque)
     std::optional<std::string> cameraPath;  // JSON key frames; frame k is at k / fps seconds
     bool legend = true;                     // colour legend in the images and movie
+    // Captions in the images and movie, top left (render/text_annotations.hpp): a title
+    // (empty: none) over a time stamp ("t = 41.9 s · step 3200", on unless turned off).
+    std::string title;
+    bool timestamp = true;
     // Volume views: the one drawn (a name; empty: the model's first), the channel shown
     // (empty: the first category, else the first scalar) and where the x, y and z slices go
     // ("X,Y,Z": a coordinate in model units, mid or off each; see parseSlices in

@@ -64,6 +64,11 @@ int main(int argc, char** argv) {
                    "JSON key frames [{time, target, distance, yaw, pitch, fov}], seconds of movie")
         ->check(CLI::ExistingFile);
     app.add_flag("!--no-legend", o.legend, "Leave the colour legend out of images and movies");
+    app.add_option("--title", o.title,
+                   "Caption images and movies with TEXT, top left (one line; default: none)");
+    app.add_flag("--timestamp,!--no-timestamp", o.timestamp,
+                 "Time stamp (t = 41.9 s \u00B7 step 3200) under the title in images and "
+                 "movies (default: on)");
     app.add_option("--volume", o.volume,
                    "Volume view to draw as slices, by name (default: the model's first)");
     app.add_option("--volume-channel", o.volumeChannel,

@@ -252,6 +252,8 @@ void MainWindow::buildActions() {
             s.height = settings.value("record/height", 1080).toInt();
             s.fps = settings.value("record/fps", 30).toInt();
             s.stepsPerFrame = settings.value("record/steps", 10).toInt();
+            s.title = settings.value("record/title", QString()).toString();
+            s.timestamp = settings.value("record/timestamp", true).toBool();
             RecordDialog dialog(s, this);
             if (dialog.exec() != QDialog::Accepted) return;
             s = dialog.settings();
@@ -260,6 +262,8 @@ void MainWindow::buildActions() {
             settings.setValue("record/height", s.height);
             settings.setValue("record/fps", s.fps);
             settings.setValue("record/steps", s.stepsPerFrame);
+            settings.setValue("record/title", s.title);
+            settings.setValue("record/timestamp", s.timestamp);
             startRecording(s);
         });
     QAction* quit = make("quit", tr("&Quit"), QKeySequence::Quit, &QWidget::close);

@@ -89,6 +89,7 @@ bool MainWindow::startRecording(const RecordSettings& settings) {
     action("play")->setEnabled(false);
     action("step")->setEnabled(false);
     action("record")->setText(tr("Stop &recording"));
+    viewport_->setImageCaptions({settings.title.toStdString(), settings.timestamp});
     viewport_->setFrameSink(
         [this](const QImage& frame, std::uint64_t step) { onRecordedFrame(frame, step); },
         settings.width, settings.height);

@@ -14,6 +14,7 @@
 
 #include "render/camera_path.hpp"
 #include "render/movie_writer.hpp"
+#include "render/text_annotations.hpp"
 
 namespace cf::gui {
 
@@ -60,6 +61,8 @@ QString validateRecordSettings(const RecordSettings& s) {
                    "There must be at least 1 simulation step per movie frame (it is "
                    "%1).")
             .arg(s.stepsPerFrame);
+    if (const std::string problem = render::titleProblem(s.title.toStdString()); !problem.empty())
+        return QObject::tr("The title %1.").arg(QString::fromStdString(problem));
     if (s.durationFrames && *s.durationFrames < 1)
         return QObject::tr("A recording of a fixed length needs at least 1 frame (it is %1).")
             .arg(*s.durationFrames);

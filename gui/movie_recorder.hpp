@@ -26,6 +26,10 @@ struct RecordSettings {
     std::optional<QString> cameraPathFile;  // JSON key frames (render/camera_path.hpp), times
                                             // in seconds of movie; none: the user's camera
     std::optional<int> durationFrames;      // none: until stopped
+    // Captions drawn into every frame, top left (render/text_annotations.hpp); the window
+    // keeps them for its screenshots too.
+    QString title;          // one line; empty: none
+    bool timestamp = true;  // "t = 41.9 s · step 3200" of the frame's views
 
     // Seconds of movie, 0 when recording until stopped.
     double durationSeconds() const { return durationFrames ? double(*durationFrames) / fps : 0; }

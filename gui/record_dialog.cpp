@@ -140,6 +140,19 @@ RecordDialog::RecordDialog(const RecordSettings& initial, QWidget* parent) : QDi
     lengthRow->addWidget(frames_);
     lengthRow->addStretch(1);
 
+    title_ = new QLineEdit(this);
+    title_->setObjectName("title");
+    title_->setPlaceholderText(tr("none"));
+    title_->setToolTip(
+        tr("One line drawn top left in every frame (and in screenshots), sized to the "
+           "movie"));
+    connect(title_, &QLineEdit::textChanged, this, &RecordDialog::revalidate);
+    timestamp_ = new QCheckBox(tr("Time stamp (t = 41.9 s \u00B7 step 3200)"), this);
+    timestamp_->setObjectName("timestamp");
+    timestamp_->setToolTip(
+        tr("The simulated time and step of each frame, under the title (also in "
+           "screenshots)"));
+
     connect(path_, &QLineEdit::textChanged, this, &RecordDialog::revalidate);
     connect(cameraPath_, &QLineEdit::textChanged, this, &RecordDialog::revalidate);
 
@@ -163,6 +176,8 @@ RecordDialog::RecordDialog(const RecordSettings& initial, QWidget* parent) : QDi
     form->addRow(tr("Steps per frame:"), stepsPerFrame_);
     form->addRow(useCameraPath_, cameraRow);
     form->addRow(tr("Length:"), lengthRow);
+    form->addRow(tr("Title:"), title_);
+    form->addRow(QString(), timestamp_);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(form);
     layout->addWidget(summary_);
@@ -192,6 +207,8 @@ void RecordDialog::setSettings(const RecordSettings& s) {
     cameraPath_->setText(s.cameraPathFile.value_or(QString()));
     (s.durationFrames ? fixedLength_ : untilStopped_)->setChecked(true);
     frames_->setValue(s.durationFrames.value_or(300));
+    title_->setText(s.title);
+    timestamp_->setChecked(s.timestamp);
     revalidate();
 }
 
@@ -205,6 +222,8 @@ RecordSettings RecordDialog::settings() const {
     s.stepsPerFrame = stepsPerFrame_->value();
     if (useCameraPath_->isChecked()) s.cameraPathFile = cameraPath_->text().trimmed();
     if (fixedLength_->isChecked()) s.durationFrames = frames_->value();
+    s.title = title_->text().trimmed();
+    s.timestamp = timestamp_->isChecked();
     return s;
 }
 

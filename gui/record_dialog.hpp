@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // "Record movie...": the dialog that chooses RecordSettings (file, size preset, frame
-// rate, simulation steps per frame, optional camera path, length), with the problems
+// rate, simulation steps per frame, optional camera path, length, captions: a title and a
+// time stamp, which the window's screenshots then show too), with the problems
 // stated under the form and OK enabled only for settings that can be recorded; and
 // RecordingProgress, the small widget shown while a recording runs.
 #include <QDialog>
@@ -63,6 +64,8 @@ private:
     QRadioButton* untilStopped_ = nullptr;
     QRadioButton* fixedLength_ = nullptr;
     QSpinBox* frames_ = nullptr;
+    QLineEdit* title_ = nullptr;
+    QCheckBox* timestamp_ = nullptr;
     QLabel* summary_ = nullptr;
     QLabel* message_ = nullptr;
     QDialogButtonBox* buttons_ = nullptr;

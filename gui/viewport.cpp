@@ -19,6 +19,7 @@
 #include "render/offscreen_target.hpp"
 #include "render/point_cloud.hpp"
 #include "render/render_error.hpp"
+#include "render/text_annotations.hpp"
 #include "render/volume_grid.hpp"
 
 namespace cf::gui {
@@ -404,18 +405,17 @@ void Viewport::drawScene(int width, int height, bool legend) {
     if (scene_->vectors) scene_->vectors->field.draw(view, proj);  // opaque as well
     scene_->guides.drawPlanes(proj * view);
     if (!legend) return;
-    const bool cloudLegend = scene_->hasCloud && !scene_->uploader.legend().title.empty();
-    if (cloudLegend) scene_->legend.draw(scene_->uploader.legend(), width, height);
-    if (scene_->volume) {  // beside the cloud's legend, not over it
-        render::LegendStyle style;
-        if (cloudLegend) style.corner = render::LegendCorner::TopLeft;
-        scene_->legend.draw(scene_->volumeUploader.legend(), width, height, style);
-    }
-    if (scene_->vectors) {  // |v|, bottom right (the headless run's place)
-        render::LegendStyle style;
-        style.corner = render::LegendCorner::BottomRight;
-        scene_->legend.draw(scene_->vectors->uploader.legend(), width, height, style);
-    }
+    // As the window shows them (cloud legend bottom right, volume bottom left; the vectors'
+    // where the cloud's would be, or above it), captions top left where the HUD is.
+    render::ImageOverlayContent overlay;
+    if (scene_->hasCloud) overlay.cloud = &scene_->uploader.legend();
+    if (scene_->volume) overlay.volume = &scene_->volumeUploader.legend();
+    if (scene_->vectors) overlay.vectors = &scene_->vectors->uploader.legend();
+    overlay.title = captions_.title;
+    if (captions_.timestamp && lease_)  // the time of the views drawn, not of the newest frame
+        overlay.timestamp =
+            render::formatTimestamp(lease_->time(), overlayState_.timeUnit, lease_->step());
+    render::drawImageOverlay(scene_->legend, overlay, width, height);
 }
 
 namespace {

@@ -32,6 +32,7 @@
 #include "gui/vector_upload.hpp"
 #include "gui/volume_settings.hpp"
 #include "render/camera.hpp"
+#include "render/text_annotations.hpp"
 #include "sim/core/view_exchange.hpp"
 
 namespace cf::render {
@@ -104,8 +105,12 @@ public:
     void setColorRange(const std::string& key, const RangeSetting& setting);
     RangeSetting colorRange(const std::string& key) const;
 
-    // Draws the current scene at any size into an image (screenshots, movie frames).
+    // Draws the current scene at any size into an image (screenshots, movie frames), with
+    // the legends where the overlay shows them and these captions top left (a title and the
+    // shown views' time stamp), all sized relative to the image.
     QImage renderImage(int width, int height);
+    void setImageCaptions(render::ImageCaptions captions) { captions_ = std::move(captions); }
+    const render::ImageCaptions& imageCaptions() const { return captions_; }
     // Called after each frame that showed new views, with that frame drawn at the given
     // size (recording). Empty function: off.
     using FrameSink = std::function<void(const QImage& frame, std::uint64_t step)>;
@@ -190,6 +195,7 @@ private:
     double fittedAspect_ = 0.0;  // the scene's shape (width / height) the last fit used
     QRectF sceneRect_, freeRect_;
     std::map<std::string, RangeSetting> ranges_;
+    render::ImageCaptions captions_;
 };
 
 }  // namespace cf::gui

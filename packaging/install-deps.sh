@@ -21,6 +21,9 @@ packages=(
   # Mesa's EGL/llvmpipe drivers so it also runs (and its tests pass) without an NVIDIA GPU
   libepoxy-dev libegl-dev libgl-dev libglm-dev libpng-dev libegl-mesa0
   libgl1-mesa-dri
+  # text in images and movies (legends, titles, time stamps): FreeType and the DejaVu Sans
+  # font it reads at run time
+  libfreetype-dev fonts-dejavu-core
   # movies: MP4/H.264 through FFmpeg's libraries (Debian's libavcodec includes libx264)
   libavcodec-dev libavformat-dev libswscale-dev libavutil-dev
   # the desktop window: Qt 6 widgets, OpenGL (libqt6opengl6-dev, which qt6-base-dev only

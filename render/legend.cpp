@@ -4,10 +4,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <glm/gtc/type_ptr.hpp>
 #include <limits>
 
-#include "render/embedded_shaders.hpp"
 #include "render/render_error.hpp"
 
 namespace cf::render {
@@ -158,144 +156,160 @@ std::array<std::uint8_t, 3> legendBarColor(Colormap map, int row, int rows) {
     return {table[i], table[i + 1], table[i + 2]};
 }
 
+bool legendHasContent(const LegendSpec& spec) {
+    return spec.kind == LegendSpec::Kind::Continuous ? !spec.ticks.empty() : !spec.entries.empty();
+}
+
+namespace {
+int scaled(double factor, int textPx) {
+    return std::max(1, static_cast<int>(std::lround(factor * textPx)));
+}
+constexpr std::size_t kMaxListedEntries = 24;  // as the window's overlay lists
+}  // namespace
+
 LegendLayout layoutLegend(const LegendSpec& spec, int viewportWidth, int viewportHeight,
-                          const LegendStyle& style) {
-    const int s = std::max(style.pixelSize, 1);
-    const int pad = 3 * s;  // panel padding
-    const int textH = font::textHeight(s);
-    // A label's cap height (7 font pixels) is centred on its tick mark.
-    const int labelAbove = 3 * s;
-    LegendLayout l;
-    // Content laid out from (0, 0); moved into its corner at the end.
-    int width = 0, y = 0;
-    if (!spec.title.empty()) {
-        l.title = {0, 0, font::textWidth(spec.title, s), textH};
-        width = l.title.width;
-        y = textH + 2 * s;
-    }
-    if (spec.kind == LegendSpec::Kind::Continuous) {
-        const int barWidth = 8 * s, tickLength = 2 * s;
-        const int length = style.barLengthPx > 0
-                               ? style.barLengthPx
-                               : std::max(12 * s, static_cast<int>(0.45 * viewportHeight));
-        y += labelAbove;  // the top label reaches above the bar
-        l.bar = {0, y, barWidth, length};
-        // A gap wider than a glyph's side bearing, so that a tick never reads as a minus sign.
-        const int labelX = barWidth + tickLength + 3 * s;
-        // Halved first: hi - lo overflows for bounds near the largest doubles.
-        const double halfSpan = 0.5 * spec.hi - 0.5 * spec.lo;
-        for (const LegendTick& t : spec.ticks) {
-            const double f = halfSpan > 0.0 ? (0.5 * t.value - 0.5 * spec.lo) / halfSpan : 0.5;
-            const int ty = y + static_cast<int>(std::lround((1.0 - f) * (length - s)));
-            l.tickMarks.push_back({barWidth, ty, tickLength, s});
-            const int w = font::textWidth(t.label, s);
-            l.labels.push_back({labelX, ty - labelAbove, w, textH});
-            width = std::max(width, labelX + w);
-        }
-        width = std::max(width, barWidth + tickLength);
-        y += length + (textH - labelAbove);  // room for the bottom label
-    } else {
-        const int swatch = 7 * s, pitch = font::kLineHeight * s + s;
-        for (const LegendEntry& e : spec.entries) {
-            l.swatches.push_back({0, y, swatch, swatch});
-            const int w = font::textWidth(e.name, s);
-            l.labels.push_back({swatch + 3 * s, y, w, textH});
-            width = std::max(width, swatch + 3 * s + w);
-            y += pitch;
-        }
-    }
-    const int panelW = width + 2 * pad, panelH = y + 2 * pad;
-    const int m = style.marginPx;
+                          const LegendStyle& style, const Font& font) {
+    const int t = style.textPx > 0 ? style.textPx : relativeTextPx(viewportHeight);
+    const Font::LineMetrics fm = font.metrics(t);
+    const int lineH = fm.height();
+    const int pad = scaled(0.5, t);
+    const int m = style.marginPx >= 0 ? style.marginPx : scaled(0.6, t);
+    const int maxWidth =
+        style.maxWidthPx > 0 ? style.maxWidthPx : static_cast<int>(0.45 * viewportWidth);
+    const int maxContent = std::max(1, maxWidth - 2 * pad);
     const bool right =
         style.corner == LegendCorner::TopRight || style.corner == LegendCorner::BottomRight;
     const bool bottom =
         style.corner == LegendCorner::BottomLeft || style.corner == LegendCorner::BottomRight;
+    // Height the panel may take: from its edge (margin and offset) to the opposite limit.
+    const int limitTop = bottom ? std::max(m, style.topLimitPx) : m + style.offsetPx;
+    const int limitBottom = bottom ? viewportHeight - m - style.offsetPx : viewportHeight - m;
+    const int room = limitBottom - limitTop - 2 * pad;
+
+    LegendLayout l;
+    l.textPx = t;
+    // Content laid out from (0, 0); moved into its corner at the end.
+    int width = 0, y = 0;
+    if (!spec.title.empty()) {
+        l.titleText = font.elide(spec.title, t, maxContent);
+        l.title = {0, 0, font.textWidth(l.titleText, t), lineH};
+        width = l.title.width;
+        y = lineH + scaled(0.3, t);
+    }
+    if (spec.kind == LegendSpec::Kind::Continuous) {
+        const int barWidth = scaled(0.9, t), tickLength = scaled(0.3, t);
+        const int tick = scaled(1.0 / 12.0, t);  // tick mark thickness
+        // A label's digits are centred on its tick mark: its box reaches `above` over the
+        // mark's top row and `below` under it.
+        const int above = std::max(0, fm.ascender - (fm.capHeight + tick) / 2);
+        const int below = std::max(0, lineH - above - tick);
+        int length = style.barLengthPx;
+        if (length <= 0)
+            length = std::max(2 * tick, std::min({10 * t, static_cast<int>(0.4 * viewportHeight),
+                                                  room - y - above - below}));
+        y += above;
+        l.bar = {0, y, barWidth, length};
+        // A gap wider than a glyph's side bearing, so that a tick never reads as a minus sign.
+        const int labelX = barWidth + tickLength + scaled(0.3, t);
+        // Halved first: hi - lo overflows for bounds near the largest doubles.
+        const double halfSpan = 0.5 * spec.hi - 0.5 * spec.lo;
+        for (const LegendTick& tk : spec.ticks) {
+            const double f = halfSpan > 0.0 ? (0.5 * tk.value - 0.5 * spec.lo) / halfSpan : 0.5;
+            const int ty = y + static_cast<int>(std::lround((1.0 - f) * (length - tick)));
+            l.tickMarks.push_back({barWidth, ty, tickLength, tick});
+            const int w = font.textWidth(tk.label, t);
+            l.labels.push_back({labelX, ty - above, w, lineH});
+            l.labelTexts.push_back(tk.label);
+            width = std::max(width, labelX + w);
+        }
+        width = std::max(width, barWidth + tickLength);
+        y += length + tick + below;  // room for the bottom label
+    } else {
+        const int swatch = scaled(0.8, t), pitch = lineH + scaled(0.15, t);
+        const int labelX = swatch + scaled(0.4, t);
+        // Rows that fit under the title; one of them says how many are left out.
+        const auto fitting =
+            static_cast<std::size_t>(std::max(1, (room - y + pitch - lineH) / pitch));
+        std::size_t shown = std::min({spec.entries.size(), kMaxListedEntries, fitting});
+        if (shown < spec.entries.size()) shown = shown > 0 ? shown - 1 : 0;
+        for (std::size_t i = 0; i < shown; ++i) {
+            const int centre = y + fm.ascender - fm.capHeight / 2;  // the name's middle
+            l.swatches.push_back({0, centre - swatch / 2, swatch, swatch});
+            std::string name = font.elide(spec.entries[i].name, t, maxContent - labelX);
+            const int w = font.textWidth(name, t);
+            l.labels.push_back({labelX, y, w, lineH});
+            l.labelTexts.push_back(std::move(name));
+            width = std::max(width, labelX + w);
+            y += pitch;
+        }
+        l.hiddenEntries = static_cast<int>(spec.entries.size() - shown);
+        if (l.hiddenEntries > 0) {
+            l.moreText =
+                font.elide("\u2026 " + std::to_string(l.hiddenEntries) + " more", t, maxContent);
+            l.more = {0, y, font.textWidth(l.moreText, t), lineH};
+            width = std::max(width, l.more.width);
+            y += pitch;
+        }
+        y -= pitch - lineH;  // no gap under the last row
+    }
+    const int panelW = width + 2 * pad, panelH = y + 2 * pad;
     const int px = right ? viewportWidth - m - panelW : m;
-    const int py = bottom ? viewportHeight - m - panelH : m;
+    const int py = bottom ? limitBottom - panelH : limitTop;
     l.panel = {px, py, panelW, panelH};
-    const auto move = [&](font::PixelRect& r) {
+    const auto move = [&](PixelRect& r) {
         r.x += px + pad;
         r.y += py + pad;
     };
     move(l.title);
     move(l.bar);
+    move(l.more);
     for (auto* list : {&l.tickMarks, &l.labels, &l.swatches})
-        for (font::PixelRect& r : *list)
+        for (PixelRect& r : *list)
             move(r);
     return l;
 }
 
-LegendOverlay::LegendOverlay()
-    : program_(buildProgram("legend", shaders::kLegendVert, shaders::kLegendFrag)),
-      vao_(createVertexArray()),
-      vertices_(createBuffer()) {
-    const GLuint vao = vao_.get();
-    glEnableVertexArrayAttrib(vao, 0);
-    glEnableVertexArrayAttrib(vao, 1);
-    glVertexArrayAttribFormat(vao, 0, 2, GL_FLOAT, GL_FALSE, 0);
-    glVertexArrayAttribFormat(vao, 1, 4, GL_FLOAT, GL_FALSE, 2 * sizeof(float));
-    glVertexArrayAttribBinding(vao, 0, 0);
-    glVertexArrayAttribBinding(vao, 1, 0);
-}
-
-void LegendOverlay::draw(const LegendSpec& spec, int viewportWidth, int viewportHeight,
-                         const LegendStyle& style) const {
-    const LegendLayout l = layoutLegend(spec, viewportWidth, viewportHeight, style);
-    struct Vertex {
-        float x, y, r, g, b, a;
-    };
-    std::vector<Vertex> v;
-    const auto quad = [&v](const font::PixelRect& q, const glm::vec4& c) {
-        const auto x0 = static_cast<float>(q.x), y0 = static_cast<float>(q.y);
-        const auto x1 = static_cast<float>(q.x + q.width), y1 = static_cast<float>(q.y + q.height);
-        for (const auto& [x, y] :
-             {std::pair{x0, y0}, {x1, y0}, {x1, y1}, {x0, y0}, {x1, y1}, {x0, y1}})
-            v.push_back({x, y, c.r, c.g, c.b, c.a});
-    };
-    if (style.panelRgba.a > 0.0f) quad(l.panel, style.panelRgba);
-    std::vector<font::PixelRect> text;
-    const int s = std::max(style.pixelSize, 1);
-    if (!spec.title.empty()) font::layoutText(spec.title, l.title.x, l.title.y, s, text);
+void appendLegend(TextBatch& batch, const LegendSpec& spec, const LegendLayout& l,
+                  const LegendStyle& style) {
+    if (style.panelRgba.a > 0.0f) batch.rect(l.panel, style.panelRgba);
+    const int t = l.textPx;
+    if (!l.titleText.empty()) batch.text(l.titleText, l.title.x, l.title.y, t, style.textRgba);
     if (spec.kind == LegendSpec::Kind::Continuous) {
-        // One quad per pixel row, colours from the table: exact colormap colours, row 0 = lo.
+        // One rectangle per pixel row, colours from the table: exact colormap colours, row 0
+        // = lo.
         const int rows = l.bar.height;
         const std::vector<std::uint8_t> table = colormapTable(spec.colormap, rows);
         for (int r = 0; r < rows; ++r) {
             const auto* c = &table[static_cast<std::size_t>(r) * 3];
-            quad({l.bar.x, l.bar.y + rows - 1 - r, l.bar.width, 1},
-                 {c[0] / 255.0f, c[1] / 255.0f, c[2] / 255.0f, 1.0f});
+            batch.rect({l.bar.x, l.bar.y + rows - 1 - r, l.bar.width, 1},
+                       {c[0] / 255.0f, c[1] / 255.0f, c[2] / 255.0f, 1.0f});
         }
-        for (const font::PixelRect& t : l.tickMarks)
-            quad(t, style.textRgba);
-        for (std::size_t i = 0; i < spec.ticks.size(); ++i)
-            font::layoutText(spec.ticks[i].label, l.labels[i].x, l.labels[i].y, s, text);
+        for (const PixelRect& tk : l.tickMarks)
+            batch.rect(tk, style.textRgba);
     } else {
-        for (std::size_t i = 0; i < spec.entries.size(); ++i) {
+        for (std::size_t i = 0; i < l.swatches.size(); ++i) {
             const auto& c = spec.entries[i].rgb;
-            quad(l.swatches[i], {c[0], c[1], c[2], 1.0f});
-            font::layoutText(spec.entries[i].name, l.labels[i].x, l.labels[i].y, s, text);
+            batch.rect(l.swatches[i], {c[0], c[1], c[2], 1.0f});
         }
+        if (!l.moreText.empty()) batch.text(l.moreText, l.more.x, l.more.y, t, style.textRgba);
     }
-    for (const font::PixelRect& t : text)
-        quad(t, style.textRgba);
-    if (v.empty()) return;
+    for (std::size_t i = 0; i < l.labels.size(); ++i)
+        batch.text(l.labelTexts[i], l.labels[i].x, l.labels[i].y, t, style.textRgba);
+}
 
-    glNamedBufferData(vertices_.get(), static_cast<GLsizeiptr>(v.size() * sizeof(Vertex)), v.data(),
-                      GL_STREAM_DRAW);
-    const GLuint p = program_.get();
-    glUseProgram(p);
-    glProgramUniform2f(p, glGetUniformLocation(p, "uViewport"), static_cast<float>(viewportWidth),
-                       static_cast<float>(viewportHeight));
-    glVertexArrayVertexBuffer(vao_.get(), 0, vertices_.get(), 0, sizeof(Vertex));
-    glBindVertexArray(vao_.get());
-    const GLboolean depthTest = glIsEnabled(GL_DEPTH_TEST), blend = glIsEnabled(GL_BLEND);
-    glDisable(GL_DEPTH_TEST);
-    glEnable(GL_BLEND);
-    glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
-    glDrawArrays(GL_TRIANGLES, 0, static_cast<GLsizei>(v.size()));
-    if (depthTest) glEnable(GL_DEPTH_TEST);
-    if (!blend) glDisable(GL_BLEND);
-    glBindVertexArray(0);
+LegendOverlay::LegendOverlay() = default;
+
+LegendLayout LegendOverlay::layout(const LegendSpec& spec, int viewportWidth, int viewportHeight,
+                                   const LegendStyle& style) const {
+    return layoutLegend(spec, viewportWidth, viewportHeight, style, text_.font());
+}
+
+void LegendOverlay::draw(const LegendSpec& spec, int viewportWidth, int viewportHeight,
+                         const LegendStyle& style) {
+    if (!legendHasContent(spec) && spec.title.empty()) return;
+    TextBatch batch;
+    appendLegend(batch, spec, layout(spec, viewportWidth, viewportHeight, style), style);
+    text_.draw(batch, viewportWidth, viewportHeight);
 }
 
 }  // namespace cf::render

@@ -2,10 +2,12 @@
 // RecordDialog (presets, validation messages), RecordingProgress, and MovieRecorder: the
 // frames it takes end up in a playable H.264 movie of the chosen size (read back with
 // render::probeMovie), also when cancelled.
+#include <QCheckBox>
 #include <QDialogButtonBox>
 #include <QFile>
 #include <QImage>
 #include <QLabel>
+#include <QLineEdit>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -146,6 +148,32 @@ private slots:
         QVERIFY(!d.settings().durationFrames);
         QVERIFY(!d.settings().cameraPathFile);
         saveShot(d, "record_dialog_ok", 560, 330);
+    }
+
+    // Captions: the title and the time stamp round-trip through the form (the time stamp is
+    // on by default), and a title with a line break keeps Record disabled, saying why.
+    void captionsRoundTripAndABadTitleIsRefused() {
+        QTemporaryDir dir;
+        RecordSettings s;
+        s.path = dir.filePath("captioned.mp4");
+        QVERIFY(s.timestamp);
+        s.title = QStringLiteral("Spheroid, 37 \u00B0C");
+        s.timestamp = false;
+        RecordDialog d(s);
+        QCOMPARE(d.settings().title, s.title);
+        QVERIFY(!d.settings().timestamp);
+        auto* title = d.findChild<QLineEdit*>("title");
+        auto* stamp = d.findChild<QCheckBox*>("timestamp");
+        QVERIFY(title != nullptr && stamp != nullptr);
+        stamp->setChecked(true);
+        QVERIFY(d.settings().timestamp);
+        QVERIFY(d.findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok)->isEnabled());
+        s.title = QStringLiteral("two\nlines");
+        QVERIFY2(validateRecordSettings(s).contains("control character"),
+                 qPrintable(validateRecordSettings(s)));
+        d.setSettings(s);
+        QVERIFY(!d.findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok)->isEnabled());
+        QVERIFY(d.findChild<QLabel*>("message")->text().contains("title"));
     }
 
     void progressShowsFramesAndCancels() {

@@ -27,6 +27,7 @@
 #include "gui/volume_controls.hpp"
 #include "render/colormap.hpp"
 #include "render/legend.hpp"
+#include "render/text_annotations.hpp"
 #include "sim/core/runner.hpp"
 #include "tests/support/volume_model.hpp"
 
@@ -104,12 +105,16 @@ protected:
     void expectVoxels(double z, const std::function<std::array<int, 3>(int, int)>& expected,
                       int tolerance, const std::string& what) {
         const int w = 320, h = 240;
+        viewport->setImageCaptions({"", false});  // voxels here; captions: test_scene_text
         const QImage image = viewport->renderImage(w, h).convertToFormat(QImage::Format_RGB888);
         ASSERT_EQ(image.width(), w);
         const render::OrbitCamera& camera = viewport->camera();
         const glm::mat4 vp = camera.projection(static_cast<float>(w) / h) * camera.view();
+        // Where renderImage() puts the volume's legend (bottom left, as the overlay does).
+        render::ImageOverlayContent overlay;
+        overlay.volume = &viewport->volumeLegend();
         const render::LegendLayout legend =
-            render::layoutLegend(viewport->volumeLegend(), w, h, render::LegendStyle{});
+            render::layoutImageOverlay(render::Font(), overlay, w, h).volume.value();
         int checked = 0;
         for (int j = 0; j < 6; ++j)
             for (int i = 0; i < 8; ++i) {

@@ -416,10 +416,12 @@ TEST_F(GlTest, PeriodicFacesAreDashed) {
     }
 }
 
-// The cube coloured by height with its legend, compared with the stored image (160 x 120):
+// The cube coloured by height with its legend, compared with the stored image (320 x 240):
 // mean absolute difference below 1 level and under 0.5% of pixels off by more than 24
 // levels (triangle rims rasterise slightly differently between GL drivers; the legend is
-// pixel-aligned quads). CELLFORGE_UPDATE_GOLDEN=1 rewrites the reference.
+// pixel-aligned quads and FreeType glyphs fetched texel for texel). The legend sits bottom
+// right, as in the window, with 11 px text (the smallest relative size). CELLFORGE_UPDATE_GOLDEN=1
+// rewrites the reference.
 TEST_F(GlTest, GoldenMeshWithLegend) {
     const MeshData data = loadMesh(testData("render/meshes/cube.obj"));
     Mesh cube(data);
@@ -429,10 +431,10 @@ TEST_F(GlTest, GoldenMeshWithLegend) {
     cam.yawDegrees = -55.0f;
     cam.pitchDegrees = 28.0f;
     cam.zoom(0.85f);
-    cam.pan(-30.0f, 0.0f, 120);  // room on the right for the legend
+    cam.pan(-60.0f, 0.0f, 240);  // room on the right for the legend
     const LegendSpec legend = buildLegend(Colormap::Viridis, -1.0, 1.0, "height", "µm", 5);
     LegendOverlay overlay;
-    const int w = 160, h = 120;
+    const int w = 320, h = 240;
     const Image im = render(
         w, h,
         [&] {

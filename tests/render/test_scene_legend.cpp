@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Legends: nice ticks and labels (exact), the bitmap font, and the legend drawn into an
-// image (colour bar pixels against the colormap, text pixels against the font).
+// Legends: nice ticks and labels (exact), and the legend drawn into an image (colour bar
+// pixels against the colormap, label ink in the boxes the layout promises). Text itself:
+// test_scene_text.cpp.
 #include <algorithm>
-#include <bit>
 #include <cmath>
 #include <random>
 #include <set>
+#include <tuple>
 #include <vector>
 
-#include "render/bitmap_font.hpp"
 #include "render/legend.hpp"
 #include "render/offscreen_target.hpp"
 #include "tests/render/scene_test_support.hpp"
@@ -133,67 +133,54 @@ TEST(Legend, CategoricalEntriesUseThePalette) {
     EXPECT_EQ(s.entries[2].name, "differentiated");
 }
 
-TEST(BitmapFont, CoversAsciiAndUnits) {
-    for (char32_t c = 0x20; c < 0x7F; ++c)
-        EXPECT_TRUE(font::hasGlyph(c)) << static_cast<int>(c);
-    EXPECT_TRUE(font::hasGlyph(U'\u00B5'));
-    EXPECT_EQ(font::glyph(U'\u03BC'), font::glyph(U'\u00B5'));  // Greek mu = micro sign
-    EXPECT_FALSE(font::hasGlyph(U'\u4E00'));
-    // Distinct glyphs for the characters of numbers and units.
-    const std::u32string chars =
-        U"0123456789.-+[]/^\u00B5abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
-    std::set<font::GlyphRows> shapes;
-    for (char32_t c : chars)
-        shapes.insert(font::glyph(c));
-    EXPECT_EQ(shapes.size(), chars.size());
-    EXPECT_EQ(font::decodeUtf8("\xC2\xB5m"), U"\u00B5m");
-    EXPECT_EQ(font::decodeUtf8("a\xFF"), U"a\uFFFD");
-    EXPECT_EQ(font::textWidth("1e-6", 1), 4 * 6 - 1);
-    EXPECT_EQ(font::textWidth("\xC2\xB5m", 3), (2 * 6 - 1) * 3);
-    EXPECT_EQ(font::textWidth("", 2), 0);
+bool inside(const PixelRect& outer, const PixelRect& r) {
+    return contains(outer, r);
 }
 
-int litFontPixels(const std::string& text) {
+// Pixels of `box` brighter than `level` in red and green (white text on black).
+int bright(const Image& im, const PixelRect& box, int level = 128) {
     int n = 0;
-    for (char32_t c : font::decodeUtf8(text))
-        for (std::uint8_t row : font::glyph(c))
-            n += std::popcount(row);
+    for (int y = std::max(box.y, 0); y < std::min(box.bottom(), im.height); ++y)
+        for (int x = std::max(box.x, 0); x < std::min(box.right(), im.width); ++x)
+            n += pixel(im, x, y)[0] > level && pixel(im, x, y)[1] > level ? 1 : 0;
     return n;
 }
 
-bool inside(const font::PixelRect& outer, const font::PixelRect& r) {
-    return r.x >= outer.x && r.y >= outer.y && r.x + r.width <= outer.x + outer.width &&
-           r.y + r.height <= outer.y + outer.height;
-}
-
-// Drawn on black without a backdrop: every pixel row of the bar has its colormap colour
-// (row 0 = the first colour at the bottom, the last row the last colour) exactly; each
-// label's box holds exactly as many white pixels as its glyphs have lit font pixels
-// (pixel size 1: one screen pixel each; size 2: four); tick marks are white.
+// Drawn on black without a backing: every pixel row of the bar has its colormap colour
+// exactly (row 0 = the first colour at the bottom); tick marks are white; each label's
+// text box holds the label's ink (FreeType's antialiased glyphs: at least one bright
+// pixel per character) and nothing bright lies outside the panel. Sizes follow the text
+// size, which follows the image height.
 TEST_F(GlTest, LegendDrawnIntoTheImage) {
     LegendOverlay overlay;
     const LegendSpec spec = buildLegend(Colormap::Magma, 0.0, 37.0, "count", "1/µm^2", 6);
-    for (int size : {1, 2}) {
+    for (const auto& [w, h, corner] :
+         {std::tuple{400, 300, LegendCorner::BottomRight}, {800, 600, LegendCorner::TopLeft}}) {
         LegendStyle style;
-        style.pixelSize = size;
         style.panelRgba.a = 0.0f;
-        style.corner = size == 1 ? LegendCorner::TopRight : LegendCorner::BottomLeft;
-        const int w = 200 * size, h = 140 * size;
+        style.corner = corner;
         OffscreenTarget target(w, h);
         target.bind();
         target.clear(0.0f, 0.0f, 0.0f, 1.0f);
         overlay.draw(spec, w, h, style);
         const Image im{w, h, target.readPixels()};
-        const LegendLayout l = layoutLegend(spec, w, h, style);
-        // In its corner, margin 6 from both edges.
-        EXPECT_EQ(size == 1 ? w - (l.panel.x + l.panel.width) : l.panel.x, style.marginPx);
-        EXPECT_EQ(size == 1 ? l.panel.y : h - (l.panel.y + l.panel.height), style.marginPx);
-        EXPECT_EQ(l.bar.width, 8 * size);
-        EXPECT_EQ(l.bar.height, static_cast<int>(0.45 * h));
+        const LegendLayout l = overlay.layout(spec, w, h, style);
+        const int t = relativeTextPx(h), margin = static_cast<int>(std::lround(0.6 * t));
+        EXPECT_EQ(l.textPx, t);
+        // In its corner, one margin from both edges.
+        if (corner == LegendCorner::BottomRight) {
+            EXPECT_EQ(w - l.panel.right(), margin);
+            EXPECT_EQ(h - l.panel.bottom(), margin);
+        } else {
+            EXPECT_EQ(l.panel.x, margin);
+            EXPECT_EQ(l.panel.y, margin);
+        }
+        EXPECT_EQ(l.bar.width, static_cast<int>(std::lround(0.9 * t)));
+        EXPECT_EQ(l.bar.height, std::min(10 * t, static_cast<int>(0.4 * h)));
         const std::vector<std::uint8_t> table = colormapTable(Colormap::Magma, l.bar.height);
         for (int r = 0; r < l.bar.height; ++r) {
             const int y = l.bar.y + l.bar.height - 1 - r;
-            for (int x : {l.bar.x, l.bar.x + l.bar.width - 1}) {
+            for (int x : {l.bar.x, l.bar.right() - 1}) {
                 const std::uint8_t* c = pixel(im, x, y);
                 for (int ch = 0; ch < 3; ++ch)
                     ASSERT_EQ(c[ch], table[static_cast<std::size_t>(3 * r + ch)]) << "row " << r;
@@ -201,47 +188,76 @@ TEST_F(GlTest, LegendDrawnIntoTheImage) {
         }
         EXPECT_EQ(legendBarColor(Colormap::Magma, 0, l.bar.height)[0],
                   colormapTable(Colormap::Magma, 2)[0]);
-        const auto white = [&](const font::PixelRect& box) {
-            int n = 0;
-            for (int y = box.y; y < box.y + box.height; ++y)
-                for (int x = box.x; x < box.x + box.width; ++x)
-                    n += pixel(im, x, y)[0] == 255 && pixel(im, x, y)[1] == 255 ? 1 : 0;
-            return n;
-        };
         ASSERT_EQ(l.labels.size(), spec.ticks.size());
         for (std::size_t i = 0; i < spec.ticks.size(); ++i) {
             EXPECT_TRUE(inside(l.panel, l.labels[i]));
-            EXPECT_EQ(white(l.labels[i]), litFontPixels(spec.ticks[i].label) * size * size)
+            EXPECT_EQ(l.labelTexts[i], spec.ticks[i].label);
+            EXPECT_GE(bright(im, l.labels[i]), static_cast<int>(spec.ticks[i].label.size()))
                 << spec.ticks[i].label;
-            EXPECT_EQ(white(l.tickMarks[i]), l.tickMarks[i].width * l.tickMarks[i].height);
+            EXPECT_EQ(bright(im, l.tickMarks[i], 254),
+                      l.tickMarks[i].width * l.tickMarks[i].height);
+            // The digits are centred on the tick: the label's bright rows straddle it
+            // (tolerance: one pixel of rounding either side).
+            int top = h, bottom = -1;
+            for (int y = l.labels[i].y; y < l.labels[i].bottom(); ++y)
+                for (int x = l.labels[i].x; x < l.labels[i].right(); ++x)
+                    if (pixel(im, x, y)[0] > 128) {
+                        top = std::min(top, y);
+                        bottom = std::max(bottom, y);
+                    }
+            const double mid = 0.5 * (top + bottom),
+                         tick = l.tickMarks[i].y + 0.5 * (l.tickMarks[i].height - 1);
+            EXPECT_NEAR(mid, tick, 1.5) << spec.ticks[i].label;
         }
-        EXPECT_EQ(white(l.title), litFontPixels(spec.title) * size * size);
-        // Ticks ascend upwards: 0 at the bar's bottom row, 30 at 30/37 of its height.
-        EXPECT_EQ(l.tickMarks.front().y, l.bar.y + l.bar.height - size);
+        EXPECT_GE(bright(im, l.title), 5);
+        // Nothing drawn outside the panel.
+        int outside = 0;
+        for (int y = 0; y < h; ++y)
+            for (int x = 0; x < w; ++x)
+                if (!contains(l.panel, {x, y, 1, 1}))
+                    outside += pixel(im, x, y)[0] | pixel(im, x, y)[1] | pixel(im, x, y)[2];
+        EXPECT_EQ(outside, 0);
+        // Ticks ascend upwards: 0 at the bar's bottom, 30 at 30/37 of its height.
+        EXPECT_EQ(l.tickMarks.front().bottom(), l.bar.bottom());
         EXPECT_LT(l.tickMarks.back().y, l.tickMarks.front().y);
     }
 }
 
-// Categorical: swatches in the palette colours, names beside them.
+// Categorical: swatches in the palette colours, names beside them; a list longer than the
+// room (or than the window's 24) ends in "… N more".
 TEST_F(GlTest, CategoricalLegendDrawnIntoTheImage) {
     LegendOverlay overlay;
     const LegendSpec spec = buildCategoricalLegend({"stem", "TA", "diff."}, "type");
     LegendStyle style;
     style.corner = LegendCorner::TopLeft;
-    OffscreenTarget target(120, 90);
+    OffscreenTarget target(320, 240);
     target.bind();
     target.clear(0.0f, 0.0f, 0.0f, 1.0f);
-    overlay.draw(spec, 120, 90, style);
-    const Image im{120, 90, target.readPixels()};
-    const LegendLayout l = layoutLegend(spec, 120, 90, style);
+    overlay.draw(spec, 320, 240, style);
+    const Image im{320, 240, target.readPixels()};
+    const LegendLayout l = overlay.layout(spec, 320, 240, style);
     ASSERT_EQ(l.swatches.size(), 3u);
+    EXPECT_EQ(l.hiddenEntries, 0);
     for (std::size_t i = 0; i < 3; ++i) {
-        const font::PixelRect& s = l.swatches[i];
+        const PixelRect& s = l.swatches[i];
         const std::uint8_t* c = pixel(im, s.x + s.width / 2, s.y + s.height / 2);
-        for (int ch = 0; ch < 3; ++ch)
+        for (int ch = 0; ch < 3; ++ch)  // over a 55 % black backing: the swatch is opaque
             EXPECT_NEAR(c[ch], categoricalPalette()[i][static_cast<std::size_t>(ch)] * 255.0f,
                         1.0f);
-        EXPECT_GT(l.labels[i].x, s.x + s.width);
+        EXPECT_GT(l.labels[i].x, s.right());
+        EXPECT_TRUE(inside(l.panel, l.labels[i]));
+    }
+
+    std::vector<std::string> many;
+    for (int i = 0; i < 40; ++i)
+        many.push_back("type " + std::to_string(i));
+    const LegendSpec big = buildCategoricalLegend(many, "types");
+    for (const auto& [w, h] : {std::pair{640, 360}, std::pair{3840, 2160}}) {
+        const LegendLayout b = overlay.layout(big, w, h, style);
+        EXPECT_LE(static_cast<int>(b.swatches.size()), 24);
+        EXPECT_EQ(static_cast<int>(b.swatches.size()) + b.hiddenEntries, 40);
+        EXPECT_EQ(b.moreText, "\u2026 " + std::to_string(b.hiddenEntries) + " more");
+        EXPECT_TRUE(contains({0, 0, w, h}, b.panel)) << w << "x" << h;
     }
 }
 

@@ -225,6 +225,7 @@ protected:
         o.width = kWidth;
         o.height = kHeight;
         o.legend = false;
+        o.timestamp = false;  // scene pixels here; captions: test_scene_text.cpp
         return o;
     }
     // The pixel showing world point (x, y, 0), framed as the headless run frames the box.

@@ -20,6 +20,7 @@
 #include "render/camera.hpp"
 #include "render/legend.hpp"
 #include "render/png_io.hpp"
+#include "render/text_annotations.hpp"
 #include "sim/core/errors.hpp"
 #include "sim/core/view_exchange.hpp"
 #include "tests/render/top_view.hpp"
@@ -270,6 +271,7 @@ protected:
         o.screenshot = (dir_ / shot).string();
         o.width = 320;
         o.height = 240;
+        o.timestamp = false;  // scene pixels here; captions: test_scene_text.cpp
         return o;
     }
     std::filesystem::path dir_;
@@ -320,16 +322,21 @@ TEST_F(HeadlessVolume, SlicesAndLegendInTheImage) {
     expectVoxelCentres(render::readPng(*o.screenshot),
                        [](int i, int j) { return paletteColour(test::checkerPhase(i, j, 2)); });
 
-    // With the legend: the gradient's colour bar where layoutLegend puts it (top right,
-    // no cloud legend beside it), row for row the colormap as LegendOverlay draws it
-    // (tolerance 1 level: the bar is drawn over a translucent backdrop).
+    // With the legend: the gradient's colour bar where the image overlay puts a volume's
+    // legend (bottom left, as the window does), row for row the colormap as LegendOverlay
+    // draws it (tolerance 1 level: the bar is drawn over a translucent backdrop).
     HeadlessOptions withLegend = options("gradient.png");
     withLegend.volumeChannel = "gradient";
     ASSERT_EQ(runHeadless(withLegend, registry_), 0);
     const render::Image legendImage = render::readPng(*withLegend.screenshot);
     const render::LegendSpec spec =
         render::buildLegend(render::Colormap::Viridis, 0.0, 7.0, "gradient", "um");
-    const render::LegendLayout l = render::layoutLegend(spec, 320, 240, render::LegendStyle{});
+    render::ImageOverlayContent content;
+    content.volume = &spec;
+    const render::LegendLayout l =
+        *render::layoutImageOverlay(render::Font(), content, 320, 240).volume;
+    EXPECT_LT(l.panel.right(), 160);  // left half
+    EXPECT_GT(l.panel.y, 60);         // towards the bottom
     ASSERT_GT(l.bar.height, 10);
     for (int r = 0; r < l.bar.height; r += 7) {
         const auto want = render::legendBarColor(render::Colormap::Viridis, r, l.bar.height);

@@ -16,7 +16,8 @@ target_compile_definitions(test_render_vectors PRIVATE
                            CELLFORGE_TEST_DATA="${PROJECT_SOURCE_DIR}/tests")
 # Meshes, legends, camera views and paths, periodic outlines.
 cellforge_add_test(test_render_scene CPU_ONLY SOURCES render/test_scene.cpp
-                   render/test_scene_legend.cpp render/test_scene_camera.cpp
+                   render/test_scene_legend.cpp render/test_scene_text.cpp
+                   render/test_scene_camera.cpp
                    render/test_geometry_export.cpp LIBS cellforge_render)
 target_compile_definitions(test_render_scene PRIVATE
                            CELLFORGE_TEST_DATA="${PROJECT_SOURCE_DIR}/tests")
@@ -44,6 +45,11 @@ add_test(NAME cellforge_headless
          COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/render/headless_run.sh $<TARGET_FILE:cellforge>
                  ${PROJECT_SOURCE_DIR}/assets/scenarios)
 set_tests_properties(cellforge_headless PROPERTIES LABELS cpu TIMEOUT 300)
+# Captions in headless images: --title, --timestamp / --no-timestamp, bad input, no font.
+add_test(NAME cellforge_headless_captions
+         COMMAND bash ${PROJECT_SOURCE_DIR}/tests/cli/headless_captions.sh
+                 $<TARGET_FILE:cellforge> ${PROJECT_SOURCE_DIR}/assets/scenarios)
+set_tests_properties(cellforge_headless_captions PROPERTIES LABELS cpu TIMEOUT 300)
 
 # Vector views in the window (Qt Test with GoogleTest, under Xvfb): the Vectors dock
 # choosing the view, arrows or LIC and the stride the viewport draws.
