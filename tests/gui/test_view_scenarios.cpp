@@ -186,11 +186,12 @@ TEST(ScenarioRanges, EpidermisDeltaAutomaticAndTyped) {
 TEST(ScenarioHud, SlowAndPaused) {
     Shown s("gliding-ring-lattice", 1280, 720);
     ASSERT_TRUE(QTest::qWaitForWindowExposed(s.viewport.get()));
+    s.runner->setStepsPerBatch(1);  // a pause takes effect after one (slow) step
     s.runner->play();
     ASSERT_TRUE(waitUntil(
         [&] {
             const auto f = s.runner->latestFrame();
-            return f && f->step >= 2 && f->stepsPerSecond > 0.0;
+            return f && f->step >= 1 && f->stepsPerSecond > 0.0;
         },
         120000));
     s.fillHud();

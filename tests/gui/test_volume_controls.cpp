@@ -104,6 +104,9 @@ protected:
     void expectVoxels(double z, const std::function<std::array<int, 3>(int, int)>& expected,
                       int tolerance, const std::string& what) {
         const int w = 320, h = 240;
+        // The lattice's box fills the image (the window's own fit leaves room for the
+        // overlay's panels, which renderImage does not draw): voxels 10+ pixels wide.
+        viewport->camera().fit({-8.0f, -6.0f, -2.0f}, {8.0f, 6.0f, 2.0f});
         const QImage image = viewport->renderImage(w, h).convertToFormat(QImage::Format_RGB888);
         ASSERT_EQ(image.width(), w);
         const render::OrbitCamera& camera = viewport->camera();
