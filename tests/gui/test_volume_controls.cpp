@@ -46,6 +46,16 @@ bool waitUntil(const std::function<bool()>& done, int timeoutMs = 10000) {
     return done();
 }
 
+// Whether the last frame showed the scene fitted: inside the free area less the margin and
+// filling it in its limiting direction. Frames come slowly under a loaded llvmpipe, so the
+// tests wait for this (a few seconds at most) before they check and report.
+bool fittedNow(const Viewport& viewport) {
+    const QRectF scene = viewport.sceneRectOnScreen(), free = viewport.freeRect();
+    const double m = Viewport::kFitMarginPx - 0.5;
+    return !scene.isEmpty() && free.adjusted(m, m, -m, -m).contains(scene) &&
+           std::max(scene.width() / free.width(), scene.height() / free.height()) > 0.9;
+}
+
 // colormapTable(Viridis, 256) interpolated at u * 255, what the slice shader draws.
 std::array<int, 3> viridisAt(double u) {
     const std::vector<std::uint8_t> t = render::colormapTable(render::Colormap::Viridis, 256);
@@ -328,7 +338,8 @@ TEST_P(SheetFitTest, TheSceneFitsInsideTheFreeArea) {
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&viewport));
     ASSERT_EQ(viewport.width(), w);
     ASSERT_TRUE(waitUntil([&] { return !viewport.sceneRectOnScreen().isEmpty(); }));
-    QTest::qWait(300);  // the first frames fit again as the panels size themselves
+    // The first frames fit again as the panels size themselves.
+    waitUntil([&] { return fittedNow(viewport); }, 5000);
     expectFitted(viewport, "at open");
 
     viewport.camera().zoom(3.0f);  // by hand: the automatic fit lets go
@@ -336,16 +347,18 @@ TEST_P(SheetFitTest, TheSceneFitsInsideTheFreeArea) {
     EXPECT_FALSE(viewport.freeRect().contains(viewport.sceneRectOnScreen()))
         << "zoomed in, the sheet is cut off (else this test could not fail)";
     viewport.fitToScene();
-    QTest::qWait(200);
+    waitUntil([&] { return fittedNow(viewport); }, 5000);
     expectFitted(viewport, "after fitToScene");
 
     viewport.setOverlayVisible(false);
-    QTest::qWait(200);
+    waitUntil([&] { return viewport.freeRect() == QRectF(viewport.rect()) && fittedNow(viewport); },
+              5000);
     EXPECT_EQ(viewport.freeRect(), QRectF(viewport.rect()));
     expectFitted(viewport, "overlay hidden");
     viewport.setOverlayVisible(true);
     viewport.overlay().setHudFolded(true);
     QTest::qWait(200);
+    waitUntil([&] { return fittedNow(viewport); }, 5000);
     expectFitted(viewport, "HUD folded");
 
     const QString shots = qEnvironmentVariable("CELLFORGE_VOLUME_SHOTS");
