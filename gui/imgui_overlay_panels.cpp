@@ -228,9 +228,16 @@ void ImGuiOverlay::drawLegend(const render::LegendSpec& spec, const LegendNote& 
         ImGui::Dummy(ImVec2(barW + fs * 0.55f + labelW, barH + fs));
         bar = QRectF(x0, top, barW, barH);
         // How the range was chosen, and what lies outside it (drawn in the end colours).
-        ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + fs * 14.0f);
+        ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + fs * 16.0f);
         if (!note.mode.empty()) dimText(note.mode);
-        if (!note.outside.empty()) ImGui::TextColored(kPaused, "%s", note.outside.c_str());
+        // Below and above on lines of their own ("12 of 2198 above (max 31.2 mV)").
+        for (std::size_t from = 0; from < note.outside.size();) {
+            const std::size_t comma = note.outside.find(", ", from);
+            const std::string part =
+                note.outside.substr(from, comma == std::string::npos ? comma : comma - from);
+            ImGui::TextColored(kPaused, "%s", part.c_str());
+            from = comma == std::string::npos ? note.outside.size() : comma + 2;
+        }
         ImGui::PopTextWrapPos();
     } else {
         const std::size_t shownEntries = std::min<std::size_t>(spec.entries.size(), 24);

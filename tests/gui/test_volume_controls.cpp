@@ -47,6 +47,28 @@ bool waitUntil(const std::function<bool()>& done, int timeoutMs = 10000) {
     return done();
 }
 
+// Whether the last frame showed the scene fitted: inside the free area less the margin and
+// filling it in its limiting direction. Frames come slowly under a loaded llvmpipe, so the
+
+// Waits until `fitted` holds at five checks 50 ms apart: the viewport fits at the frame after
+// the overlay's panels change size, so a single check may fall between the two frames.
+bool waitFitted(const std::function<bool()>& fitted, int timeoutMs) {
+    int inARow = 0;
+    for (int waited = 0; waited < timeoutMs && inARow < 5; waited += 50) {
+        inARow = fitted() ? inARow + 1 : 0;
+        QTest::qWait(50);
+    }
+    return inARow >= 5;
+}
+
+// tests wait for this (a few seconds at most) before they check and report.
+bool fittedNow(const Viewport& viewport) {
+    const QRectF scene = viewport.sceneRectOnScreen(), free = viewport.freeRect();
+    const double m = Viewport::kFitMarginPx - 0.5;
+    return !scene.isEmpty() && free.adjusted(m, m, -m, -m).contains(scene) &&
+           std::max(scene.width() / free.width(), scene.height() / free.height()) > 0.9;
+}
+
 // colormapTable(Viridis, 256) interpolated at u * 255, what the slice shader draws.
 std::array<int, 3> viridisAt(double u) {
     const std::vector<std::uint8_t> t = render::colormapTable(render::Colormap::Viridis, 256);
@@ -106,6 +128,9 @@ protected:
                       int tolerance, const std::string& what) {
         const int w = 320, h = 240;
         viewport->setImageCaptions({"", false});  // voxels here; captions: test_scene_text
+        // The lattice's box fills the image (the window's own fit leaves room for the
+        // overlay's panels, which renderImage does not draw): voxels 10+ pixels wide.
+        viewport->camera().fit({-8.0f, -6.0f, -2.0f}, {8.0f, 6.0f, 2.0f});
         const QImage image = viewport->renderImage(w, h).convertToFormat(QImage::Format_RGB888);
         ASSERT_EQ(image.width(), w);
         const render::OrbitCamera& camera = viewport->camera();
@@ -330,7 +355,8 @@ TEST_P(SheetFitTest, TheSceneFitsInsideTheFreeArea) {
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&viewport));
     ASSERT_EQ(viewport.width(), w);
     ASSERT_TRUE(waitUntil([&] { return !viewport.sceneRectOnScreen().isEmpty(); }));
-    QTest::qWait(300);  // the first frames fit again as the panels size themselves
+    // The first frames fit again as the panels size themselves.
+    waitFitted([&] { return fittedNow(viewport); }, 5000);
     expectFitted(viewport, "at open");
 
     viewport.camera().zoom(3.0f);  // by hand: the automatic fit lets go
@@ -338,16 +364,18 @@ TEST_P(SheetFitTest, TheSceneFitsInsideTheFreeArea) {
     EXPECT_FALSE(viewport.freeRect().contains(viewport.sceneRectOnScreen()))
         << "zoomed in, the sheet is cut off (else this test could not fail)";
     viewport.fitToScene();
-    QTest::qWait(200);
+    waitFitted([&] { return fittedNow(viewport); }, 5000);
     expectFitted(viewport, "after fitToScene");
 
     viewport.setOverlayVisible(false);
-    QTest::qWait(200);
+    waitUntil([&] { return viewport.freeRect() == QRectF(viewport.rect()) && fittedNow(viewport); },
+              5000);
     EXPECT_EQ(viewport.freeRect(), QRectF(viewport.rect()));
     expectFitted(viewport, "overlay hidden");
     viewport.setOverlayVisible(true);
     viewport.overlay().setHudFolded(true);
     QTest::qWait(200);
+    waitFitted([&] { return fittedNow(viewport); }, 5000);
     expectFitted(viewport, "HUD folded");
 
     const QString shots = qEnvironmentVariable("CELLFORGE_VOLUME_SHOTS");
