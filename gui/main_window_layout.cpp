@@ -101,8 +101,8 @@ void MainWindow::sizeDocks() {
     if (scenarios == nullptr || parameters == nullptr || plots == nullptr) return;
     const int w = width();
     // The parameter dock as wide as its rows need, so that every reset button is in view;
-    // the scenario list narrower on a small screen; the view keeps at least half the width.
-    const int paramWidth = std::min(parameters_->fittingWidth() + 8, w * 2 / 5);
+    // the scenario list narrower on a small screen; the view keeps about 40 % of the width.
+    const int paramWidth = std::min(parameters_->fittingWidth() + 8, w * 21 / 50);
     const int scenarioWidth = std::clamp(w / 6, 180, 320);
     resizeDocks({scenarios, parameters}, {scenarioWidth, paramWidth}, Qt::Horizontal);
     // The plots strip a quarter of the height, and at least one chart with its axis labels.

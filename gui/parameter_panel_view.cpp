@@ -204,7 +204,7 @@ void ParameterPanel::buildRow(Section& sec, const ParamSpec& spec, int gridRow) 
         r.tag = new QLabel(tr("at reset"), r.nameCell);
         r.tag->setObjectName(qs("tag:" + key));
         QFont small = r.tag->font();
-        small.setPointSizeF(small.pointSizeF() * 0.85);
+        small.setPointSizeF(small.pointSizeF() * 0.8);
         r.tag->setFont(small);
         r.tag->setStyleSheet(kTagStyle);
         nameLayout->addWidget(r.tag);

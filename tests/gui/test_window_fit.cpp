@@ -69,10 +69,14 @@ private slots:
                                                         .arg(screen.width())
                                                         .arg(screen.height())));
         QVERIFY(frame.width() >= screen.width() * 8 / 10);  // it uses the screen
+        int docks = 0;
         for (QDockWidget* dock : window.findChildren<QDockWidget*>()) {
-            if (!dock->isVisible()) continue;
+            // Shown to the user: not closed, and not a tab behind another dock.
+            if (!dock->isVisible() || dock->visibleRegion().isEmpty()) continue;
+            ++docks;
             QVERIFY2(screen.contains(onScreen(dock)), qPrintable(dock->objectName()));
         }
+        QVERIFY(docks >= 3);  // scenarios, parameters, plots
         QVERIFY(window.statusBar()->isVisible());
         QVERIFY(screen.contains(onScreen(window.statusBar())));
         QVERIFY(screen.contains(onScreen(window.viewport())));
