@@ -331,10 +331,11 @@ void MetricsPlot::addSample(double time, const std::vector<Metric>& metrics) {
         t.values.back() = m.value;
         if (!t.varied && std::isfinite(m.value)) {
             // Changing metrics move ahead of constant ones (rebuildCharts' order): at most
-            // once per metric.
+            // once per metric. A change within round-off (a conserved filament number summed
+            // again, 1 - 2e-16) is no change.
             const auto first = std::find_if(t.values.begin(), t.values.end(),
                                             [](double v) { return std::isfinite(v); });
-            if (*first != m.value) {
+            if (std::abs(*first - m.value) > 1e-9 * std::max(std::abs(*first), std::abs(m.value))) {
                 t.varied = true;
                 rebuild = true;
             }
