@@ -233,7 +233,7 @@ private slots:
             plot.show();
             QVERIFY(QTest::qWaitForWindowExposed(&plot));
             for (int i = 0; i <= 50; ++i) {
-                const double t = 1587.35 * i / 50.0 * scale;
+                const double t = (0.1 + 1587.35 * i / 50.0) * scale;  // from 0.1, as a run
                 plot.addSample(t, {{"cells", "1", 347.0 + 37.0 * i}});
             }
             QTest::qWait(50);  // the deferred re-layout at the plot's size
@@ -241,6 +241,7 @@ private slots:
             for (Qt::Orientation o : {Qt::Horizontal, Qt::Vertical}) {
                 auto* axis = qobject_cast<QValueAxis*>(plot.chartOf("cells")->axes(o).front());
                 QVERIFY(axis != nullptr);
+                QCOMPARE(axis->tickType(), QValueAxis::TicksDynamic);
                 QVERIFY2(isRound(axis->tickInterval()),
                          qPrintable(QString::number(axis->tickInterval())));
                 QVERIFY2(!axis->labelsTruncated(),
