@@ -10,6 +10,9 @@
 #include <QSurfaceFormat>
 #include <QTimer>
 #include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <thread>
 
 #include "gui/main_window.hpp"
 #include "gui/soak_driver.hpp"
@@ -24,7 +27,19 @@ std::string bundledScenarioDir() {
     return (QString(CELLFORGE_SOURCE_DIR) + "/assets/scenarios").toStdString();
 }
 
+namespace {
+// The CPU backend's parallelFor takes every hardware thread (sim/core/parallel.hpp) unless
+// CELLFORGE_THREADS caps it. In the window one is left to the interface, so that drawing and
+// input keep a core however costly the model is; a cap the user set is kept.
+void leaveAThreadForTheInterface() {
+    if (std::getenv("CELLFORGE_THREADS") != nullptr) return;
+    const unsigned hw = std::thread::hardware_concurrency();
+    if (hw > 1) setenv("CELLFORGE_THREADS", std::to_string(hw - 1).c_str(), 0);
+}
+}  // namespace
+
 int runDesktop(int& argc, char** argv, const DesktopOptions& options) {
+    leaveAThreadForTheInterface();  // before any model runs: parallelFor reads it once
     QSurfaceFormat format;
     format.setVersion(4, 5);
     format.setProfile(QSurfaceFormat::CoreProfile);
@@ -58,8 +73,7 @@ int runDesktop(int& argc, char** argv, const DesktopOptions& options) {
     }
     // The desktop entry and icon installed by the package (Wayland matches windows by it).
     QGuiApplication::setDesktopFileName("io.github.cellforge.Cellforge");
-    MainWindow window(options);
-    window.resize(1600, 1000);
+    MainWindow window(options);  // sized from the screen it opens on
     window.show();
     if (!options.raiseDock.empty()) {
         for (QDockWidget* dock : window.findChildren<QDockWidget*>())
@@ -99,6 +113,9 @@ int runDesktop(int& argc, char** argv, const DesktopOptions& options) {
     if (options.grabWindow) {
         QTimer::singleShot(static_cast<int>(options.grabAfter * 1000.0), &window, [&] {
             const QString file = QString::fromStdString(*options.grabWindow);
+            // What the status bar said (step, steps/s, fps): a record of the run's pace.
+            std::printf("cellforge: %s\n", qPrintable(window.statusText()));
+            std::fflush(stdout);
             if (!window.grab().save(file, "PNG")) {
                 std::fprintf(stderr, "cellforge: cannot write %s\n", qPrintable(file));
                 grabFailed = 1;

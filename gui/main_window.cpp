@@ -78,6 +78,7 @@ MainWindow::MainWindow(const DesktopOptions& options, QWidget* parent)
     connect(poll_, &QTimer::timeout, this, &MainWindow::poll);
     poll_->start(50);
     restoreSettings();
+    updateRunActions();  // nothing to play until a scenario is open
     openScenario(
         QString::fromStdString(options_.scenario.value_or(bundledScenarioDir() + "/welcome.toml")));
 }
@@ -336,7 +337,9 @@ void MainWindow::buildActions() {
     stepsPerFrame_->setObjectName("stepsPerFrame");
     stepsPerFrame_->setRange(1, 100000);
     stepsPerFrame_->setValue(10);
-    stepsPerFrame_->setToolTip(tr("Simulation steps between two published frames"));
+    stepsPerFrame_->setToolTip(
+        tr("Simulation steps between two published frames, at most: fewer when steps are "
+           "costly, so that the window keeps its frame rate. '.' steps exactly this many."));
     connect(stepsPerFrame_, &QSpinBox::valueChanged, this, [this](int v) {
         if (runner_) runner_->setStepsPerBatch(static_cast<std::uint64_t>(v));
     });
@@ -365,6 +368,7 @@ bool MainWindow::openScenario(const QString& path) {
         const Backend backend = resolveModelBackend(*sc.model, options_.backend, sc.backend);
         auto runner = std::make_unique<Runner>(*sc.model, backend, sc.parameters, sc.seed);
         runner->setStepsPerBatch(static_cast<std::uint64_t>(stepsPerFrame_->value()));
+        runner->setBatchTimeBudget(kBatchBudget);
         {
             const QSignalBlocker quiet(speedLimit_);  // the new runner gets it just below
             speedLimit_->setValue(sc.about.stepsPerSecond);
@@ -390,7 +394,11 @@ bool MainWindow::openScenario(const QString& path) {
         viewport_->setExchange(exchange_);
         lastFrameIndex_ = 0;
         errorShown_ = false;
+        playingToEnd_ = false;
+        endCheckedFrame_ = 0;
+        endMessage_.clear();
         action("play")->setChecked(false);
+        updateRunActions();
         setWindowTitle(QString("Cellforge — %1 (%2, %3)")
                            .arg(QFileInfo(path).fileName(),
                                 QString::fromStdString(scenario_->model->name),
@@ -398,10 +406,7 @@ bool MainWindow::openScenario(const QString& path) {
         log(Level::Info, tr("opened %1: model %2, backend %3")
                              .arg(path, QString::fromStdString(scenario_->model->name),
                                   QString::fromStdString(backendLine(backend))));
-        if (!scenario_->about.captions.empty()) {  // a guided scenario starts by itself
-            runner_->play();
-            action("play")->setChecked(true);
-        }
+        if (!scenario_->about.captions.empty()) playToEnd();  // a guided one starts by itself
         return true;
     } catch (const std::exception& e) {
         showError(tr("cannot open %1: %2").arg(path, QString::fromStdString(e.what())));
@@ -425,19 +430,24 @@ bool MainWindow::saveScenario(const QString& path) {
 }
 
 void MainWindow::togglePlay() {
-    if (!runner_) return;
+    if (!runner_) {
+        action("play")->setChecked(false);  // nothing to play
+        return;
+    }
     if (runner_->isRunning()) {
         runner_->pause();
+        playingToEnd_ = false;
         action("play")->setChecked(false);
     } else {
-        runner_->play();
-        action("play")->setChecked(true);
+        playToEnd();
     }
 }
 
 void MainWindow::stepOnce() {
     if (!runner_) return;
     runner_->stepBy(static_cast<std::uint64_t>(stepsPerFrame_->value()));
+    playingToEnd_ = false;  // a step ends playing, as the runner does
+    action("play")->setChecked(false);
 }
 
 void MainWindow::resetRun() {
@@ -445,30 +455,11 @@ void MainWindow::resetRun() {
     runner_->reset();
     parameters_->markApplied();
     action("play")->setChecked(false);
+    playingToEnd_ = false;
+    endMessage_.clear();
+    statusBar()->clearMessage();
     errorShown_ = false;
     log(Level::Info, tr("reset (structural edits applied)"));
-}
-
-void MainWindow::setPresentationMode(bool on) {
-    if (on == presenting_) return;
-    presenting_ = on;
-    if (on) {
-        dockState_ = saveState();  // which docks were open, and where
-        for (QDockWidget* dock : findChildren<QDockWidget*>())
-            dock->hide();
-        for (QToolBar* bar : findChildren<QToolBar*>())
-            bar->hide();
-    } else {
-        restoreState(dockState_);
-    }
-    action("presentation")->setChecked(on);
-    menuBar()->setVisible(!on);
-    statusBar()->setVisible(!on);
-    viewport_->overlay().setScale(on ? 1.6f : 1.0f);
-    if (on)
-        showFullScreen();
-    else
-        showNormal();
 }
 
 void MainWindow::log(Level level, const QString& text) {
@@ -516,6 +507,7 @@ void MainWindow::poll() {
         log(Level::Info, QString::fromStdString(note));
     if (auto error = runner_->error(); error && !errorShown_) {
         errorShown_ = true;
+        playingToEnd_ = false;
         action("play")->setChecked(false);
         try {
             std::rethrow_exception(error);
@@ -527,6 +519,7 @@ void MainWindow::poll() {
     if (!frame) return;
     if (frame->index != lastFrameIndex_) plots_->addSample(frame->time, frame->metrics);
     lastFrameIndex_ = frame->index;
+    handleRunEnd(*frame);
     status_->setText(tr("step %1   t = %2 %3   %4 steps/s   %5 fps   %6, %7")
                          .arg(frame->step)
                          .arg(frame->time, 0, 'g', 6)
@@ -547,33 +540,11 @@ void MainWindow::poll() {
     hud.step = frame->step;
     hud.backend = std::string(toString(runner_->backend()));
     hud.metrics = frame->metrics;
-    hud.caption = shownCaption(frame->step).toStdString();
+    // At the scenario's end the caption says so and what to do next.
+    hud.caption = (endMessage_.isEmpty() ? shownCaption(frame->step) : endMessage_).toStdString();
     hud.quick =
         makeQuickParams(runner_->parameters(), defaultQuickKeys(scenario_->model->parameters()));
     viewport_->setOverlayState(std::move(hud));
-}
-
-// A caption the user typed (presentation mode), else the scenario's caption for this step
-// (guided scenarios, when shown), else the model's description in presentation mode.
-QString MainWindow::shownCaption(std::uint64_t step) const {
-    if (presenting_ && captionEdited_) return caption_;
-    if (!scenario_->about.captions.empty() && action("captions")->isChecked())
-        return QString::fromStdString(scenario_->about.captionAt(step));
-    return presenting_ ? caption_ : QString();
-}
-
-void MainWindow::restoreSettings() {
-    QSettings settings;
-    restoreGeometry(settings.value("window/geometry").toByteArray());
-    if (restoreState(settings.value("window/state").toByteArray())) return;
-    // First start: docks wide enough for the scenario descriptions and for the parameter
-    // names with their value widgets (sized once the window is laid out).
-    QTimer::singleShot(0, this, [this] {
-        auto* scenarios = findChild<QDockWidget*>("scenarioDock");
-        auto* parameters = findChild<QDockWidget*>("parameterDock");
-        if (scenarios != nullptr && parameters != nullptr)
-            resizeDocks({scenarios, parameters}, {width() / 5, width() / 4}, Qt::Horizontal);
-    });
 }
 
 void MainWindow::closeEvent(QCloseEvent* e) {

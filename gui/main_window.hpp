@@ -6,6 +6,7 @@
 // message; the window stays usable.
 #include <QMainWindow>
 #include <QString>
+#include <chrono>
 #include <future>
 #include <memory>
 #include <optional>
@@ -47,6 +48,15 @@ public:
     bool saveScenario(const QString& path);
 
     Runner* runner() { return runner_.get(); }
+    // The status bar's run line ("step N  t = ...  X steps/s  Y fps ..."), for --grab-window
+    // and tests.
+    QString statusText() const;
+    // Shown (status bar, log and caption) when a run stops at its scenario's `steps`; empty
+    // while the run is not at its end.
+    const QString& endMessage() const { return endMessage_; }
+    // Batches of simulation steps are kept to about this much wall time, so the window
+    // answers within a frame whatever a step costs (Runner::setBatchTimeBudget).
+    static constexpr std::chrono::milliseconds kBatchBudget{25};
     const Scenario* scenario() const { return scenario_ ? &*scenario_ : nullptr; }
     Viewport* viewport() { return viewport_; }
     bool isPresenting() const { return presenting_; }
@@ -91,6 +101,18 @@ private:
     void poll();
     void showError(const QString& text);
     void restoreSettings();
+    // main_window_layout.cpp: the first size from the screen (restored ones clamped to it),
+    // the docks' first widths and heights, and the actions that need a run.
+    void sizeToScreen(bool restored);
+    void sizeDocks();
+    void updateRunActions();
+    // Plays up to the scenario's `steps` (or on past them when the run is already there);
+    // what happens at the end is the scenario's `about.at_end` (handleRunEnd, from poll()).
+    void playToEnd();
+    void handleRunEnd(const Frame& frame);
+    bool playingToEnd_ = false;          // the run plays towards the scenario's end
+    std::uint64_t endCheckedFrame_ = 0;  // frames up to this one were looked at for the end
+    QString endMessage_;
 
     DesktopOptions options_;
     // Scenarios and runners refer to the model descriptors in here: it outlives them.

@@ -124,6 +124,10 @@ public:
     void resetAll();
     // The same as typing into the search box.
     void setFilter(const QString& text);
+    // The narrowest width at which every column (name, slider, value, unit, the refusal
+    // marker and the reset buttons) is in view without scrolling sideways: the window
+    // gives the dock this width at first start.
+    int fittingWidth() const;
 
 signals:
     // After a committed edit was applied (a discrete edit, the end of a slider drag, an

@@ -8,6 +8,7 @@
 #include <QLineEdit>
 #include <QRegularExpression>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QStyle>
 #include <QTimer>
 #include <QUndoStack>
@@ -22,10 +23,11 @@ namespace cf::gui {
 namespace {
 
 constexpr const char* kStructuralColour = "#9a5b00";
-constexpr const char* kTagStyle =
-    "QLabel { color: #9a5b00; border: 1px solid #d7a84a; border-radius: 3px; padding: 0 3px; }";
+// The structural tag is plain small italic text, neither framed nor filled: it says when a
+// value applies and is no button (the row's reset button is the arrow at its end).
+constexpr const char* kTagStyle = "QLabel { color: #9a5b00; font-style: italic; }";
 constexpr const char* kPendingTagStyle =
-    "QLabel { color: white; background: #d9822b; border-radius: 3px; padding: 0 3px; }";
+    "QLabel { color: #c25400; font-style: italic; font-weight: bold; }";
 constexpr const char* kMarkerStyle =
     "QLabel { color: white; background: #d32f2f; border-radius: 7px; font-weight: bold; }";
 // The red outline of a refused row's editor (only while it is refused: a style sheet changes
@@ -120,7 +122,8 @@ void ParameterPanel::setParameters(const ParamTable& table, const ParamSet& valu
         head->addStretch(1);
         sec.reset = new QToolButton(sec.box);
         sec.reset->setObjectName(qs("groupReset:" + group));
-        sec.reset->setText(tr("Reset group"));
+        // The same arrow as the rows' reset buttons, under the rows' column of them.
+        sec.reset->setIcon(style()->standardIcon(QStyle::SP_BrowserReload));
         sec.reset->setAutoRaise(true);
         sec.reset->setToolTip(
             tr("Set every parameter of %1 to its default (one undo step)").arg(qs(group)));
@@ -129,7 +132,7 @@ void ParameterPanel::setParameters(const ParamTable& table, const ParamSet& valu
         sec.body = new QWidget(sec.box);
         sec.grid = new QGridLayout(sec.body);
         sec.grid->setContentsMargins(8, 0, 0, 0);
-        sec.grid->setHorizontalSpacing(6);
+        sec.grid->setHorizontalSpacing(4);
         sec.grid->setVerticalSpacing(3);
         sec.grid->setColumnStretch(1, 1);
         boxLayout->addWidget(sec.body);
@@ -156,8 +159,8 @@ void ParameterPanel::setParameters(const ParamTable& table, const ParamSet& valu
     // Same column widths in every section, so the groups line up.
     int nameWidth = 0, editorWidth = 70, unitWidth = 0;
     for (const auto& r : rows_) {
-        if (r->tag) {  // room for the longer "pending reset" tag
-            r->tag->setText(tr("pending reset"));
+        if (r->tag) {  // room for the longer pending tag
+            r->tag->setText(tr("pending"));
             r->tag->setStyleSheet(kPendingTagStyle);
         }
         nameWidth = std::max(nameWidth, r->nameCell->sizeHint().width());
@@ -167,7 +170,8 @@ void ParameterPanel::setParameters(const ParamTable& table, const ParamSet& valu
     }
     for (const auto& r : rows_) {
         r->nameCell->setMinimumWidth(nameWidth);
-        if (r->real || r->integer) r->editor()->setMinimumWidth(std::min(editorWidth, 80));
+        // Narrow enough that the reset buttons fit a small screen's dock; the value scrolls.
+        if (r->real || r->integer) r->editor()->setMinimumWidth(std::min(editorWidth, 68));
         r->unit->setMinimumWidth(unitWidth);
         for (QWidget* w : r->widgets())
             w->installEventFilter(wheelGuard);
@@ -197,10 +201,10 @@ void ParameterPanel::buildRow(Section& sec, const ParamSpec& spec, int gridRow) 
     nameLayout->addWidget(r.name);
     if (spec.mutability == Mutability::Structural) {
         r.name->setStyleSheet(QString("QLabel { color: %1; }").arg(kStructuralColour));
-        r.tag = new QLabel(tr("reset"), r.nameCell);
+        r.tag = new QLabel(tr("at reset"), r.nameCell);
         r.tag->setObjectName(qs("tag:" + key));
         QFont small = r.tag->font();
-        small.setPointSizeF(small.pointSizeF() * 0.85);
+        small.setPointSizeF(small.pointSizeF() * 0.8);
         r.tag->setFont(small);
         r.tag->setStyleSheet(kTagStyle);
         nameLayout->addWidget(r.tag);
@@ -220,7 +224,7 @@ void ParameterPanel::buildRow(Section& sec, const ParamSpec& spec, int gridRow) 
             r.slider->setPageStep(std::max(1, r.scale.positions() / 10));
             r.slider->setFocusPolicy(Qt::StrongFocus);
             r.slider->setEnabled(r.scale.positions() > 0);
-            r.slider->setMinimumWidth(30);
+            r.slider->setMinimumWidth(24);
             sec.grid->addWidget(r.slider, gridRow, 1);
             QAbstractSpinBox* box = nullptr;
             if (spec.type == ParamType::Real) {
@@ -251,6 +255,9 @@ void ParameterPanel::buildRow(Section& sec, const ParamSpec& spec, int gridRow) 
             r.combo->setFocusPolicy(Qt::StrongFocus);
             for (const std::string& c : spec.choices)
                 r.combo->addItem(qs(c));
+            // A long choice is elided rather than widening the dock past its reset buttons.
+            r.combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+            r.combo->setMinimumContentsLength(8);
             sec.grid->addWidget(r.combo, gridRow, 1, 1, 2);
             break;
         case ParamType::Text:
@@ -314,7 +321,7 @@ void ParameterPanel::showValue(Row& row) {
         editor->setFont(f);
     }
     if (row.tag) {
-        row.tag->setText(pending ? tr("pending reset") : tr("reset"));
+        row.tag->setText(pending ? tr("pending") : tr("at reset"));
         row.tag->setStyleSheet(pending ? kPendingTagStyle : kTagStyle);
     }
     row.reset->setEnabled(v != row.spec->defaultValue);
@@ -378,6 +385,14 @@ void ParameterPanel::updatePending() {
         pending_ = pending;
         emit pendingResetChanged(pending);
     }
+}
+
+int ParameterPanel::fittingWidth() const {
+    const QMargins m = layout()->contentsMargins();
+    const int bar = scroll_->verticalScrollBar()->sizeHint().width();
+    const int rows = content_->minimumSizeHint().width() + bar + 2 * scroll_->frameWidth();
+    const int top = layout()->itemAt(0)->minimumSize().width();  // search, undo, redo, reset all
+    return std::max(rows, top) + m.left() + m.right();
 }
 
 void ParameterPanel::setFilter(const QString& text) {

@@ -5,6 +5,7 @@
 #include <QChartView>
 #include <QComboBox>
 #include <QFileDialog>
+#include <QFontMetricsF>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLegend>
@@ -18,6 +19,7 @@
 #include <QSaveFile>
 #include <QScrollArea>
 #include <QSplitter>
+#include <QTimer>
 #include <QValueAxis>
 #include <algorithm>
 #include <cmath>
@@ -49,15 +51,15 @@ QIcon swatch(const QColor& color) {
 }
 
 // Padded so that a line at the top or bottom stays visible; a constant gets a band
-// around it rather than an empty range.
+// around it rather than an empty range. Data that was never negative (counts, sizes,
+// concentrations) is not padded below 0: a negative cell count is no range to show.
 std::pair<double, double> paddedRange(double lo, double hi) {
     if (!(lo <= hi)) return {0.0, 1.0};
-    if (hi - lo <= 1e-12 * std::max(std::abs(lo), std::abs(hi))) {
-        const double pad = lo == 0.0 ? 1.0 : 0.1 * std::abs(lo);
-        return {lo - pad, hi + pad};
-    }
-    const double pad = 0.05 * (hi - lo);
-    return {lo - pad, hi + pad};
+    double pad = 0.05 * (hi - lo);
+    if (hi - lo <= 1e-12 * std::max(std::abs(lo), std::abs(hi)))
+        pad = lo == 0.0 ? 1.0 : 0.1 * std::abs(lo);
+    const double bottom = lo - pad;
+    return {lo >= 0.0 ? std::max(0.0, bottom) : bottom, hi + pad};
 }
 
 // 1, 2 or 5 times a power of ten, at least `raw`: tick steps that read well.
@@ -69,14 +71,51 @@ double niceStep(double raw) {
     return 10.0 * decade;
 }
 
-// The range exactly as given (the newest sample at the right edge), ticks at round values.
-// Fixed ticks while the range changes: with dynamic ticks Qt lays out the new range at the
-// old interval first, and a range 10^8 intervals wide (a metric jumping from 0.001 to
-// 26000) hangs the window building tick items.
-void setAxis(QValueAxis* axis, double lo, double hi) {
-    const double step = niceStep((hi - lo) / 4.0);
+// printf format of tick labels `step` apart: as many decimals as tell them apart ("%.0f"
+// for 500, "%.2f" for 0.05), significant digits beyond 10^6 or below 10^-3 ("%.3g").
+QString tickFormat(double lo, double hi, double step) {
+    const double magnitude = std::max(std::abs(lo), std::abs(hi));
+    const int stepExponent = static_cast<int>(std::floor(std::log10(step) + 1e-9));
+    if (magnitude >= 1e6 || (magnitude > 0.0 && magnitude < 1e-3)) {
+        const int digits = static_cast<int>(std::floor(std::log10(magnitude))) - stepExponent + 1;
+        return QString("%.%1g").arg(std::clamp(digits, 1, 12));
+    }
+    return QString("%.%1f").arg(std::clamp(-stepExponent, 0, 9));
+}
+
+QString tickLabel(const QString& format, double value) {
+    return QString::asprintf(format.toLatin1().constData(), value);
+}
+
+// Ticks at round values (1, 2 or 5 times a power of ten) no closer than their labels need
+// along `pixels` of axis: wider than the widest label across (x), two lines of text up (y).
+// `niceEnds` widens the range to whole ticks (y); otherwise it is exactly as given (x: the
+// newest sample at the right edge). Fixed ticks while the range changes: with dynamic ticks
+// Qt lays out the new range at the old interval first, and a range 10^8 intervals wide (a
+// metric jumping from 0.001 to 26000) hangs the window building tick items.
+void setAxis(QValueAxis* axis, double lo, double hi, double pixels, bool across, bool niceEnds) {
+    const QFontMetricsF metrics(axis->labelsFont());
+    const double span = hi - lo;
+    double step = niceStep(span / std::max(1.0, std::floor(pixels / (across ? 90.0 : 45.0))));
+    QString format = tickFormat(lo, hi, step);
+    for (int tries = 0; tries < 8; ++tries) {
+        const double a = niceEnds ? std::floor(lo / step) * step : lo;
+        const double b = niceEnds ? std::ceil(hi / step) * step : hi;
+        const double need = across ? std::max(metrics.horizontalAdvance(tickLabel(format, a)),
+                                              metrics.horizontalAdvance(tickLabel(format, b))) +
+                                         12.0
+                                   : 2.0 * metrics.height();
+        if (step / std::max(b - a, 1e-300) * pixels >= need) break;
+        step = niceStep(step * 1.5);  // the next round step up
+        format = tickFormat(lo, hi, step);
+    }
+    if (niceEnds) {
+        lo = std::floor(lo / step) * step;
+        hi = std::ceil(hi / step) * step;
+    }
     axis->setTickType(QValueAxis::TicksFixed);
     axis->setRange(lo, hi);
+    axis->setLabelFormat(format);
     axis->setTickAnchor(std::ceil(lo / step) * step);
     axis->setTickInterval(step);
     axis->setTickType(QValueAxis::TicksDynamic);
@@ -128,6 +167,9 @@ MetricsPlot::MetricsPlot(QWidget* parent) : QWidget(parent) {
     scroll->setWidget(chartsHost);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
+    // One whole chart in view: the dock is never the strip of a few pixels that shows
+    // nothing readable.
+    scroll->setMinimumHeight(kChartHeight + 4);
 
     auto* splitter = new QSplitter(Qt::Horizontal, this);
     splitter->addWidget(side);
@@ -207,6 +249,19 @@ QLineSeries* MetricsPlot::series(const QString& metric) const {
     return it == byName_.end() ? nullptr : tracks_[it->second].series;
 }
 
+QStringList MetricsPlot::chartOrder() const {
+    QStringList order;
+    for (const ChartGroup& g : charts_)
+        order << tracks_[g.tracks.front()].name;
+    return order;
+}
+
+void MetricsPlot::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    // Tick spacing depends on the charts' size: laid out again once they have their new one.
+    QTimer::singleShot(0, this, &MetricsPlot::updateAxes);
+}
+
 QChart* MetricsPlot::chartOf(const QString& metric) const {
     auto it = byName_.find(metric);
     return it == byName_.end() ? nullptr : tracks_[it->second].chart;
@@ -272,7 +327,19 @@ void MetricsPlot::addSample(double time, const std::vector<Metric>& metrics) {
         const std::size_t before = tracks_.size();
         const int i = trackIndex(QString::fromStdString(m.name), QString::fromStdString(m.unit));
         if (tracks_.size() != before) rebuild = true;
-        tracks_[i].values.back() = m.value;
+        Track& t = tracks_[i];
+        t.values.back() = m.value;
+        if (!t.varied && std::isfinite(m.value)) {
+            // Changing metrics move ahead of constant ones (rebuildCharts' order): at most
+            // once per metric. A change within round-off (a conserved filament number summed
+            // again, 1 - 2e-16) is no change.
+            const auto first = std::find_if(t.values.begin(), t.values.end(),
+                                            [](double v) { return std::isfinite(v); });
+            if (std::abs(*first - m.value) > 1e-9 * std::max(std::abs(*first), std::abs(m.value))) {
+                t.varied = true;
+                rebuild = true;
+            }
+        }
     }
     lastProvisional_ = !onGrid;
     ++sampleIndex_;
@@ -324,10 +391,15 @@ void MetricsPlot::rebuildCharts() {
         t.chart = nullptr;
     }
 
-    // Which tracks go into which chart, in the order the metrics first appeared.
+    // Which tracks go into which chart: those that have changed first, each part in the
+    // order the metrics first appeared.
+    std::vector<int> order;
+    for (bool varied : {true, false})
+        for (int i = 0; i < static_cast<int>(tracks_.size()); ++i)
+            if (tracks_[i].varied == varied) order.push_back(i);
     std::vector<std::vector<int>> groups;
     std::map<QString, std::size_t> groupOfUnit;
-    for (int i = 0; i < static_cast<int>(tracks_.size()); ++i) {
+    for (int i : order) {
         if (!tracks_[i].visible) continue;
         if (grouping_ == Grouping::PerUnit) {
             auto [it, fresh] = groupOfUnit.try_emplace(tracks_[i].unit, groups.size());
@@ -350,11 +422,9 @@ void MetricsPlot::rebuildCharts() {
         g.chart->legend()->setAlignment(Qt::AlignTop);
         g.x = new QValueAxis(g.chart);
         g.x->setTitleText(label(tr("time"), timeUnit_));
-        g.x->setLabelFormat("%.6g");
         g.y = new QValueAxis(g.chart);
         const QString& unit = tracks_[members.front()].unit;
         g.y->setTitleText(unit.isEmpty() ? tr("value") : QString("[%1]").arg(unit));
-        g.y->setLabelFormat("%.6g");
         g.chart->addAxis(g.x, Qt::AlignBottom);
         g.chart->addAxis(g.y, Qt::AlignLeft);
         for (int i : members) {
@@ -377,7 +447,7 @@ void MetricsPlot::rebuildCharts() {
         }
         g.view = new QChartView(g.chart);
         g.view->setRenderHint(QPainter::Antialiasing);
-        g.view->setMinimumHeight(170);
+        g.view->setMinimumHeight(kChartHeight);
         g.view->setToolTip(tr("Drag the splitter or float the dock to enlarge"));
         chartsLayout_->addWidget(g.view);
         charts_.push_back(g);
@@ -386,17 +456,27 @@ void MetricsPlot::rebuildCharts() {
 }
 
 void MetricsPlot::updateAxes() {
+    // The plot area's size in pixels (before the first layout: the view's, less room for
+    // the labels).
+    auto pixels = [](const ChartGroup& g) {
+        const QRectF area = g.chart->plotArea();
+        if (area.width() > 10 && area.height() > 10) return std::pair(area.width(), area.height());
+        return std::pair(std::max(100.0, g.view->width() - 80.0),
+                         std::max(60.0, g.view->height() - 70.0));
+    };
     if (times_.empty()) {
         for (ChartGroup& g : charts_) {
-            setAxis(g.x, 0.0, 1.0);
-            setAxis(g.y, 0.0, 1.0);
+            const auto [w, h] = pixels(g);
+            setAxis(g.x, 0.0, 1.0, w, true, false);
+            setAxis(g.y, 0.0, 1.0, h, false, true);
         }
         return;
     }
     double t0 = times_.front(), t1 = times_.back();
     if (t1 <= t0) t1 = t0 + (t0 == 0.0 ? 1.0 : std::abs(t0) * 0.1);
     for (ChartGroup& g : charts_) {
-        setAxis(g.x, t0, t1);
+        const auto [w, h] = pixels(g);
+        setAxis(g.x, t0, t1, w, true, false);
         double lo = std::numeric_limits<double>::infinity(), hi = -lo;
         for (int i : g.tracks)
             for (double v : tracks_[i].values)
@@ -405,7 +485,7 @@ void MetricsPlot::updateAxes() {
                     hi = std::max(hi, v);
                 }
         const auto [a, b] = paddedRange(lo, hi);
-        setAxis(g.y, a, b);
+        setAxis(g.y, a, b, h, false, true);
     }
 }
 

@@ -6,7 +6,11 @@
 // ones. Two arrangements: one chart per metric (the default: the epidermis metrics all
 // carry unit "1" but range from 0.1 to 10^4, and a shared axis would flatten most of them)
 // or one chart per unit (metrics sharing a unit share the y axis, to compare e.g. the mean
-// species levels). Axes scale to the data; x is "time [unit]", y is "[unit]".
+// species levels). Metrics that have changed come first, so the chart in view at the top
+// moves (a constant such as the gliding model's filament number goes to the end). Axes
+// scale to the data; x is "time [unit]", y is "[unit]", with ticks at round values spaced
+// so that their labels fit (none is cut short), and a quantity that has never been
+// negative (a count) keeps 0 as its lowest bound.
 //
 // Memory stays bounded: when a series would exceed maxPointsPerSeries() the kept samples
 // are halved (every other one dropped; the first one stays) and from then on only every
@@ -74,6 +78,10 @@ public:
     QLineSeries* series(const QString& metric) const;
     QChart* chartOf(const QString& metric) const;
     int chartCount() const { return static_cast<int>(charts_.size()); }
+    // The charts top to bottom, each named by its first metric.
+    QStringList chartOrder() const;
+    // Each chart's height, at least: its title, axis labels and a readable curve.
+    static constexpr int kChartHeight = 170;
 
     // CSV of the kept samples: header "time [unit],name [unit],..." then one row per
     // sample, numbers in their shortest exact form, an empty cell where a metric is missing.
@@ -93,6 +101,7 @@ private:
         QLineSeries* series = nullptr;
         QChart* chart = nullptr;
         bool visible = true;
+        bool varied = false;  // has taken more than one value
     };
     struct ChartGroup {
         QChartView* view = nullptr;
@@ -109,6 +118,7 @@ private:
     void updateAxes();
     void onExportClicked();
     void onItemChanged(QListWidgetItem* item);
+    void resizeEvent(QResizeEvent* event) override;
 
     QString timeUnit_ = "s";
     Grouping grouping_ = Grouping::PerMetric;

@@ -12,6 +12,7 @@
 #include <QPainter>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QStyle>
 #include <QTreeWidget>
@@ -185,9 +186,16 @@ ScenarioBrowser::ScenarioBrowser(QWidget* parent) : QWidget(parent), registry_(b
     buttons->addWidget(open_);
     paneLayout->addLayout(buttons);
 
+    // The details scroll rather than set the dock's least height: on a 1280x720 screen the
+    // window would otherwise be taller than the screen, its status bar below the edge.
+    auto* paneScroll = new QScrollArea(this);
+    paneScroll->setWidget(pane);
+    paneScroll->setWidgetResizable(true);
+    paneScroll->setFrameShape(QFrame::NoFrame);
+    paneScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     auto* splitter = new QSplitter(Qt::Vertical, this);
     splitter->addWidget(tree_);
-    splitter->addWidget(pane);
+    splitter->addWidget(paneScroll);
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 2);
     auto* layout = new QVBoxLayout(this);

@@ -102,6 +102,7 @@ void Runner::applyReset() {
         return requested_;
     }();
     model_->reset(next, seed_);
+    secondsPerStep_ = 0.0;  // another state: measured again
     {
         std::lock_guard lock(mutex_);
         active_ = next;
@@ -172,6 +173,7 @@ std::future<void> Runner::load(const std::filesystem::path& checkpoint) {
         only.add(descriptor_);
         io::Checkpoint cp = io::readCheckpoint(checkpoint, only);
         model_->reset(cp.parameters, cp.seed);
+        secondsPerStep_ = 0.0;
         try {
             model_->restore(cp.state);
         } catch (const IoError& e) {
@@ -202,6 +204,10 @@ std::future<void> Runner::addObserver(std::shared_ptr<StepObserver> observer, bo
 
 void Runner::setStepsPerBatch(std::uint64_t steps) {
     stepsPerBatch_ = std::max<std::uint64_t>(1, steps);
+}
+
+void Runner::setBatchTimeBudget(std::chrono::microseconds budget) {
+    batchBudgetSeconds_ = std::max(0.0, std::chrono::duration<double>(budget).count());
 }
 
 void Runner::setMaxStepsPerSecond(double stepsPerSecond) {
@@ -310,6 +316,12 @@ void Runner::runBatch() {
     std::uint64_t batch = stepsPerBatch_.load();
     if (pace > 0)  // about 30 batches a second under a limit
         batch = std::clamp<std::uint64_t>(static_cast<std::uint64_t>(pace / 30.0), 1, batch);
+    if (const double budget = batchBudgetSeconds_.load(); budget > 0) {
+        // As many steps as fit in the budget at the last batch's cost; one to measure.
+        const double fit = secondsPerStep_ > 0 ? std::floor(budget / secondsPerStep_) : 1.0;
+        if (fit < static_cast<double>(batch))
+            batch = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(fit));
+    }
     std::uint64_t until = std::min(targetStep_, now + batch);
     for (const auto& o : observers_)
         until = std::min(until, o->nextStep(now));
@@ -318,6 +330,10 @@ void Runner::runBatch() {
     const auto t0 = std::chrono::steady_clock::now();
     if (n > 0) {
         model_->advance(n);
+        // Never 0, which means "not measured" (a clock that did not tick).
+        secondsPerStep_ = std::max(
+            1e-12, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() /
+                       static_cast<double>(n));
         model_->checkFinite();
     }
     for (const auto& o : observers_)

@@ -4,6 +4,7 @@
 // through a queue and are applied between step batches; after each batch the runner
 // publishes a Frame. No Qt, no GL: the GUI and the CLI wrap it.
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -76,7 +77,17 @@ public:
     std::future<void> load(const std::filesystem::path& checkpoint);
     // `observeNow`: also show it the current state right away (the first row of a series).
     std::future<void> addObserver(std::shared_ptr<StepObserver> observer, bool observeNow = false);
+    // The most steps in one batch (frames are published between batches).
     void setStepsPerBatch(std::uint64_t steps);
+    // Keeps batches to about this much wall time of stepping (0: no bound, the default):
+    // a batch runs as many steps as the last batch's time per step fits in the budget,
+    // between 1 and the steps per batch; the first batch after construction, a reset or a load runs
+    // one step to measure. The window sets about a frame's time, so commands (pause, edits)
+    // are answered within a frame and views arrive at the frame rate however much a step
+    // costs, while a cheap model still runs its full batches. A single step longer than the
+    // budget is not cut: the batch is then that one step. Time spent in observers and in
+    // publishing is not counted.
+    void setBatchTimeBudget(std::chrono::microseconds budget);
     // Plays no faster than this many steps per second of wall time (0: as fast as it runs),
     // e.g. so that a class can follow a run that would otherwise be over in seconds. Batches
     // shrink to about 30 per second under a limit, so the motion stays smooth.
@@ -144,6 +155,8 @@ private:
     std::vector<std::shared_ptr<StepObserver>> observers_;
     std::atomic<std::uint64_t> stepsPerBatch_{10};
     std::atomic<double> maxStepsPerSecond_{0.0};
+    std::atomic<double> batchBudgetSeconds_{0.0};  // 0: no bound
+    double secondsPerStep_ = 0.0;  // over the last batch; 0: not measured since a (re)start
     std::atomic<bool> publishState_{false};
     std::shared_ptr<ViewExchange> viewExchange_;  // guarded by mutex_
     std::chrono::milliseconds viewInterval_{15};

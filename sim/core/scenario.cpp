@@ -185,8 +185,14 @@ void readCaptions(const Reader& rd, const toml::node& n, ScenarioAbout& about) {
             } else if (key == "text") {
                 c.text = rd.string(v, "about.captions.text");
                 hasText = true;
+            } else if (key == "presentation") {
+                c.presentation = rd.string(v, "about.captions.presentation");
+                if (c.presentation.empty())
+                    fail(rd.file(), v.source(),
+                         "'about.captions.presentation' is empty (leave it out to show 'text' "
+                         "in presentation mode too)");
             } else {
-                rd.unknown(k, "[[about.captions]]", "step, text");
+                rd.unknown(k, "[[about.captions]]", "step, text, presentation");
             }
         }
         if (!hasText) fail(rd.file(), item.source(), "a caption needs 'text'");
@@ -210,6 +216,16 @@ double pace(const Reader& rd, const toml::node& n) {
     return *v;
 }
 
+ScenarioEnd atEnd(const Reader& rd, const toml::node& n) {
+    const std::string v = rd.string(n, "about.at_end");
+    if (v == "stop") return ScenarioEnd::Stop;
+    if (v == "loop") return ScenarioEnd::Loop;
+    fail(rd.file(), n.source(),
+         "'about.at_end' must be \"stop\" (pause at the scenario's steps) or \"loop\" (start "
+         "again), not \"" +
+             v + "\"");
+}
+
 void readAbout(const Reader& rd, const toml::table& t, ScenarioAbout& about) {
     for (auto&& [k, v] : t) {
         const std::string key(k.str());
@@ -223,9 +239,12 @@ void readAbout(const Reader& rd, const toml::table& t, ScenarioAbout& about) {
             readCaptions(rd, v, about);
         else if (key == "steps_per_second")
             about.stepsPerSecond = pace(rd, v);
+        else if (key == "at_end")
+            about.atEnd = atEnd(rd, v);
         else
             rd.unknown(k, "[about]",
-                       "title, demonstrates, reproduces, steps_per_second, [[about.captions]]");
+                       "title, demonstrates, reproduces, steps_per_second, at_end, "
+                       "[[about.captions]]");
     }
 }
 
@@ -317,10 +336,14 @@ void checkNonAsciiOnlyInStrings(std::string_view text, const std::string& file) 
 
 }  // namespace
 
-std::string ScenarioAbout::captionAt(std::uint64_t step) const {
+std::string_view toString(ScenarioEnd end) {
+    return end == ScenarioEnd::Loop ? "loop" : "stop";
+}
+
+std::string ScenarioAbout::captionAt(std::uint64_t step, bool presenting) const {
     std::string shown;
     for (const ScenarioCaption& c : captions)
-        if (c.step <= step) shown = c.text;
+        if (c.step <= step) shown = presenting && !c.presentation.empty() ? c.presentation : c.text;
     return shown;
 }
 
@@ -483,9 +506,13 @@ std::string scenarioToToml(const Scenario& sc, const std::filesystem::path& dire
             o << "reproduces = " << tomlString(sc.about.reproduces) << "\n";
         if (sc.about.stepsPerSecond > 0)
             o << "steps_per_second = " << tomlValue(sc.about.stepsPerSecond) << "\n";
-        for (const ScenarioCaption& c : sc.about.captions)
+        o << "at_end = \"" << toString(sc.about.atEnd) << "\"  # at `steps`: stop or loop\n";
+        for (const ScenarioCaption& c : sc.about.captions) {
             o << "\n[[about.captions]]\nstep = " << c.step << "\ntext = " << tomlString(c.text)
               << "\n";
+            if (!c.presentation.empty())
+                o << "presentation = " << tomlString(c.presentation) << "\n";
+        }
     }
     const ParamTable& table = sc.parameters.table();
     for (const std::string& group : table.groups()) {

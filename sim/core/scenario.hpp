@@ -25,6 +25,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sim/core/backend.hpp"
@@ -46,25 +47,36 @@ struct OutputSettings {
 //   demonstrates = "..."      # one line: what a viewer sees and learns
 //   reproduces = "..."        # one line: the paper (and figure) it follows
 //   steps_per_second = 60     # the pace the window plays it at (0 or absent: full speed)
+//   at_end = "stop"           # at `steps` the window pauses ("stop", the default) or
+//                             # starts the run again ("loop")
 //   [[about.captions]]        # shown over the view from `step` on (the welcome tour)
 //   step = 0
 //   text = "..."
+//   presentation = "..."      # optional: the wording in presentation mode, where the docks,
+//                             # menus and toolbar are hidden
 struct ScenarioCaption {
     std::uint64_t step = 0;
     std::string text;
+    std::string presentation;  // empty: `text` in presentation mode too
+    bool operator==(const ScenarioCaption&) const = default;
 };
+// What the window does when a run reaches the scenario's `steps`.
+enum class ScenarioEnd { Stop, Loop };
+std::string_view toString(ScenarioEnd end);
 struct ScenarioAbout {
     std::string title;
     std::string demonstrates;
     std::string reproduces;
     std::vector<ScenarioCaption> captions;  // in increasing step order
     double stepsPerSecond = 0.0;
+    ScenarioEnd atEnd = ScenarioEnd::Stop;
     bool empty() const {
         return title.empty() && demonstrates.empty() && reproduces.empty() && captions.empty() &&
-               stepsPerSecond == 0.0;
+               stepsPerSecond == 0.0 && atEnd == ScenarioEnd::Stop;
     }
-    // The caption shown at `step`: the last one whose step is <= `step` (empty if none).
-    std::string captionAt(std::uint64_t step) const;
+    // The caption shown at `step`: the last one whose step is <= `step` (empty if none); in
+    // presentation mode its presentation wording where it has one.
+    std::string captionAt(std::uint64_t step, bool presenting = false) const;
 };
 
 struct Scenario {

@@ -472,6 +472,89 @@ private slots:
         QVERIFY(window_->logText().contains("dynamics.dt"));
     }
 
+    // The default scenario with fewer particles, `steps`, lines added to [about] and TOML
+    // appended at the end, in `dir`.
+    QString variantOfDefault(const QTemporaryDir& dir, const QString& name, int steps,
+                             const QString& about, const QString& appended = {}) {
+        QFile in(scenarios_ + "/default.toml");
+        if (!in.open(QIODevice::ReadOnly)) return {};
+        QString text = QString::fromUtf8(in.readAll());
+        text.replace("steps = 2000", QString("steps = %1").arg(steps));
+        text.replace("count = 20000", "count = 500");
+        text.replace("[about]\n", "[about]\n" + about);
+        text += appended;
+        QFile out(dir.filePath(name));
+        if (!out.open(QIODevice::WriteOnly)) return {};
+        out.write(text.toUtf8());
+        return out.fileName();
+    }
+
+    // at_end = "stop": Play runs to exactly the scenario's steps and pauses with a message
+    // (status bar, log, caption); Play again goes on past the end. at_end = "loop": the run
+    // starts again at its end and plays on.
+    void aScenarioStopsOrLoopsAtItsEnd() {
+        QTemporaryDir dir;
+        const QString stop = variantOfDefault(dir, "stop.toml", 40, "at_end = \"stop\"\n");
+        QVERIFY(window_->openScenario(stop));
+        QAction* play = window_->action("play");
+        play->trigger();
+        QTRY_VERIFY_WITH_TIMEOUT(!window_->endMessage().isEmpty(), 60000);
+        QVERIFY2(window_->endMessage().contains("Reached the scenario's 40 steps"),
+                 qPrintable(window_->endMessage()));
+        QCOMPARE(window_->runner()->latestFrame()->step, std::uint64_t{40});
+        QVERIFY(!window_->runner()->isRunning());
+        QVERIFY(!play->isChecked());
+        QVERIFY(window_->logText().contains("reached the scenario's 40 steps: paused"));
+        QTRY_COMPARE_WITH_TIMEOUT(
+            QString::fromStdString(window_->viewport()->overlayState().caption),
+            window_->endMessage(), 10000);
+        QTest::qWait(300);
+        QCOMPARE(window_->runner()->latestFrame()->step, std::uint64_t{40});  // it stays there
+        play->trigger();  // on past the end, as asked
+        QTRY_VERIFY_WITH_TIMEOUT(window_->runner()->latestFrame()->step > 40, 30000);
+        QVERIFY(window_->endMessage().isEmpty());
+        play->trigger();
+        QTRY_VERIFY_WITH_TIMEOUT(!window_->runner()->isRunning(), 10000);
+
+        const QString loop = variantOfDefault(dir, "loop.toml", 40, "at_end = \"loop\"\n");
+        QVERIFY(window_->openScenario(loop));
+        play->trigger();
+        QTRY_VERIFY_WITH_TIMEOUT(
+            window_->logText().contains("reached the scenario's 40 steps: starting again"), 60000);
+        QVERIFY(play->isChecked());
+        QVERIFY(window_->endMessage().isEmpty());
+        // It plays on from the start: steps below the end, counted up again.
+        QTRY_VERIFY_WITH_TIMEOUT(window_->runner()->latestFrame()->step > 0 &&
+                                     window_->runner()->latestFrame()->step < 40,
+                                 30000);
+        play->trigger();
+        QTRY_VERIFY_WITH_TIMEOUT(!window_->runner()->isRunning(), 10000);
+        QVERIFY(window_->runner()->latestFrame()->step <= 40);  // never past the end
+    }
+
+    // A caption with a presentation wording shows it in presentation mode (where the docks
+    // its text names are hidden) and its text again after.
+    void presentationShowsTheCaptionsPresentationWording() {
+        QTemporaryDir dir;
+        const QString path =
+            variantOfDefault(dir, "captions.toml", 1000000, {},
+                             "\n[[about.captions]]\nstep = 0\ntext = \"The Plots dock draws it.\"\n"
+                             "presentation = \"Esc, then the Plots dock, draws it.\"\n");
+        QVERIFY(!path.isEmpty());
+        QVERIFY(window_->openScenario(path));
+        QTRY_COMPARE_WITH_TIMEOUT(window_->viewport()->overlayState().caption,
+                                  std::string("The Plots dock draws it."), 20000);
+        window_->setPresentationMode(true);
+        QTRY_COMPARE_WITH_TIMEOUT(window_->viewport()->overlayState().caption,
+                                  std::string("Esc, then the Plots dock, draws it."), 10000);
+        window_->grab().save(QDir::temp().filePath("cellforge-presentation-caption.png"), "PNG");
+        window_->setPresentationMode(false);
+        QTRY_COMPARE_WITH_TIMEOUT(window_->viewport()->overlayState().caption,
+                                  std::string("The Plots dock draws it."), 10000);
+        window_->action("play")->trigger();  // pause the guided run
+        QTRY_VERIFY_WITH_TIMEOUT(!window_->runner()->isRunning(), 10000);
+    }
+
     // The viewport of the default scenario at step 0 against a stored image: mean
     // difference under 1.5 levels and under 1% of pixels off by more than 32 (particles
     // of ~3 px: rims differ between GL drivers). CELLFORGE_UPDATE_GOLDEN=1 rewrites it.

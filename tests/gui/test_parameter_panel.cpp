@@ -11,6 +11,8 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QSpinBox>
@@ -127,8 +129,13 @@ TEST_F(ParameterPanelTest, BuildsOneRowPerParameterWithUnitsAndTooltips) {
         integer("system.count")->toolTip().contains("structural: applies at the next reset"));
     EXPECT_TRUE(widget<QComboBox>("combo:output.method")->toolTip().contains("one of: naive grid"));
 
-    // Structural rows carry a "reset" tag, live rows none.
-    EXPECT_EQ(widget<QLabel>("tag:system.count")->text(), "reset");
+    // Structural rows carry an "at reset" tag, live rows none. It is plain text, neither
+    // framed nor filled like the buttons beside it.
+    EXPECT_EQ(widget<QLabel>("tag:system.count")->text(), "at reset");
+    for (const QString& style : {widget<QLabel>("tag:system.count")->styleSheet()}) {
+        EXPECT_FALSE(style.contains("border")) << style.toStdString();
+        EXPECT_FALSE(style.contains("background")) << style.toStdString();
+    }
     EXPECT_EQ(panel.findChild<QLabel*>("tag:dynamics.dt"), nullptr);
 
     // Initial values.
@@ -541,7 +548,8 @@ TEST_F(ParameterPanelTest, StructuralEditsArePendingUntilApplied) {
     spin->setValue(500);
     EXPECT_TRUE(panel.hasPendingReset());
     EXPECT_EQ(panel.pendingKeys(), std::vector<std::string>{"system.count"});
-    EXPECT_EQ(tag->text(), "pending reset");
+    EXPECT_EQ(tag->text(), "pending");
+    EXPECT_FALSE(tag->styleSheet().contains("background"));  // still no button
     EXPECT_TRUE(spin->font().italic());
     ASSERT_EQ(pending.count(), 1);
     EXPECT_TRUE(pending[0][0].toBool());
@@ -551,7 +559,7 @@ TEST_F(ParameterPanelTest, StructuralEditsArePendingUntilApplied) {
 
     panel.markApplied();  // the lead calls this after Runner::reset()
     EXPECT_FALSE(panel.hasPendingReset());
-    EXPECT_EQ(tag->text(), "reset");
+    EXPECT_EQ(tag->text(), "at reset");
     EXPECT_FALSE(spin->font().italic());
     ASSERT_EQ(pending.count(), 2);
     EXPECT_FALSE(pending[1][0].toBool());
@@ -616,6 +624,50 @@ TEST(ParameterPanelModels, BuildsEveryBuiltinModelTable) {
         panel.resize(380, 520);  // a narrow dock
         QTest::qWait(20);
         panel.grab().save(base + "_panel_narrow.png");
+    }
+}
+
+// At its fitting width (the width the window gives the dock at first start) every column of
+// every built-in model's rows is in view without scrolling sideways: the refusal marker,
+// the row's reset button and the group's. Checked with the structural booleans pending (the
+// longer tag). The width stays under 448 px, so that on a 1280x720 screen (a window of
+// 1088 px, the dock at most 42 % of it, 456 px, less the window's 8 px of slack) it is the
+// dock's default width.
+TEST(ParameterPanelModels, EveryColumnIsInViewAtTheFittingWidth) {
+    const ModelRegistry registry = builtinModels();
+    for (const ModelDescriptor& d : registry.all()) {
+        const ParamTable& table = d.parameters();
+        ParameterPanel panel;
+        panel.setParameters(table, ParamSet(table));
+        panel.setApplyFunction([](const std::string&, const ParamValue&) {});
+        for (const ParamSpec& s : table.specs())
+            if (s.mutability == Mutability::Structural && s.type == ParamType::Boolean)
+                panel.edit(s.key(), !std::get<bool>(s.defaultValue));
+        const int width = panel.fittingWidth();
+        EXPECT_LE(width, 448) << d.name;
+        panel.resize(width, 700);
+        panel.show();
+        ASSERT_TRUE(QTest::qWaitForWindowExposed(&panel));
+        QTest::qWait(20);
+        auto* scroll = panel.findChild<QScrollArea*>();
+        ASSERT_NE(scroll, nullptr);
+        EXPECT_FALSE(scroll->horizontalScrollBar()->isVisible())
+            << d.name << ": the rows are wider than the dock at " << width << " px";
+        const QRect view = scroll->viewport()->rect();
+        auto inView = [&](const QString& name) {
+            auto* w = panel.findChild<QWidget*>(name);
+            if (w == nullptr || !w->isVisibleTo(&panel)) return;  // an absent or hidden row
+            const QRect r(w->mapTo(scroll->viewport(), QPoint(0, 0)), w->size());
+            EXPECT_GE(r.left(), view.left()) << d.name << " " << name.toStdString();
+            EXPECT_LE(r.right(), view.right()) << d.name << " " << name.toStdString() << " ends at "
+                                               << r.right() << " of " << view.right();
+        };
+        for (const ParamSpec& s : table.specs()) {
+            inView(QString::fromStdString("reset:" + s.key()));
+            inView(QString::fromStdString("marker:" + s.key()));
+        }
+        for (const std::string& g : table.groups())
+            inView(QString::fromStdString("groupReset:" + g));
     }
 }
 

@@ -147,7 +147,7 @@ TEST_F(TextPanelTest, MultiLineStructuralTextWaitsForTheReset) {
     EXPECT_EQ(runner->activeParameters().text("reactions.network"),  // after requested()
               "A + B -> C @ 1e5\nC -> A + B @ 2");
     EXPECT_EQ(panel.pendingKeys(), std::vector<std::string>{"reactions.network"});
-    EXPECT_EQ(widget<QLabel>("tag:reactions.network")->text(), "pending reset");
+    EXPECT_EQ(widget<QLabel>("tag:reactions.network")->text(), "pending");
     EXPECT_TRUE(network->font().italic());
     runner->stepBy(3).get();
     EXPECT_EQ(running().network, "A + B -> C @ 1e5\nC -> A + B @ 2") << "structural: not yet";

@@ -197,6 +197,86 @@ private slots:
         QCOMPARE(plot.series("c")->points(), QList<QPointF>({{5.0, 9.0}}));
     }
 
+    // Counts (never negative) keep 0 as their lowest bound where padding would go below
+    // it (the issue's "-545.35" under a cell count); a metric that was negative keeps its
+    // padding; a constant gets a band, not below 0 either.
+    void nonNegativeQuantitiesKeepZeroAsTheirLowestBound() {
+        MetricsPlot plot;
+        for (int i = 0; i <= 20; ++i)
+            plot.addSample(i, {{"cells", "1", 100.0 * i},
+                               {"filaments", "1", 1.0},
+                               {"zero", "1", 0.0},
+                               {"drift", "um", -5.0 + i}});
+        auto yOf = [&](const char* m) {
+            return qobject_cast<QValueAxis*>(plot.chartOf(m)->axes(Qt::Vertical).front());
+        };
+        QCOMPARE(yOf("cells")->min(), 0.0);
+        QVERIFY(yOf("cells")->max() >= 2000.0);
+        QVERIFY(yOf("filaments")->min() >= 0.0 && yOf("filaments")->min() < 1.0);
+        QVERIFY(yOf("filaments")->max() > 1.0);
+        QCOMPARE(yOf("zero")->min(), 0.0);
+        QVERIFY(yOf("zero")->max() > 0.0);
+        QVERIFY(yOf("drift")->min() < -5.0);  // negative data: padded below as before
+    }
+
+    // Ticks at 1, 2 or 5 times a power of ten, as many decimals as tell them apart, and no
+    // label cut short ("1587..." in the issue) at the dock's size, for the times and cell
+    // counts of a growing spheroid and for times in the tens of millions.
+    void ticksAreRoundAndTheirLabelsFit() {
+        auto isRound = [](double step) {
+            const double m = step / std::pow(10.0, std::floor(std::log10(step) + 1e-9));
+            return std::abs(m - 1.0) < 1e-6 || std::abs(m - 2.0) < 1e-6 || std::abs(m - 5.0) < 1e-6;
+        };
+        for (const double scale : {1.0, 1e-3, 4.19e7 / 1587.35}) {
+            MetricsPlot plot;
+            plot.resize(520, 260);  // the dock's strip at first start on a 1280x720 screen
+            plot.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&plot));
+            for (int i = 0; i <= 50; ++i) {
+                const double t = (0.1 + 1587.35 * i / 50.0) * scale;  // from 0.1, as a run
+                plot.addSample(t, {{"cells", "1", 347.0 + 37.0 * i}});
+            }
+            QTest::qWait(50);  // the deferred re-layout at the plot's size
+            plot.grab();       // a paint lays the labels out
+            for (Qt::Orientation o : {Qt::Horizontal, Qt::Vertical}) {
+                auto* axis = qobject_cast<QValueAxis*>(plot.chartOf("cells")->axes(o).front());
+                QVERIFY(axis != nullptr);
+                QCOMPARE(axis->tickType(), QValueAxis::TicksDynamic);
+                QVERIFY2(isRound(axis->tickInterval()),
+                         qPrintable(QString::number(axis->tickInterval())));
+                QVERIFY2(!axis->labelsTruncated(),
+                         qPrintable(QString("%1 axis, scale %2, format %3, interval %4")
+                                        .arg(o == Qt::Horizontal ? "x" : "y")
+                                        .arg(scale)
+                                        .arg(axis->labelFormat())
+                                        .arg(axis->tickInterval())));
+            }
+            auto* y = qobject_cast<QValueAxis*>(plot.chartOf("cells")->axes(Qt::Vertical).front());
+            QCOMPARE(y->labelFormat(), QString("%.0f"));  // whole cells
+        }
+    }
+
+    // A metric that changes comes before a constant one (gliding opened on "filament
+    // number = 1"): the chart in view at the top moves.
+    void aChangingMetricIsChartedFirst() {
+        MetricsPlot plot;
+        plot.addSample(0.0, {{"filaments", "1", 1.0}, {"length", "um", 3.0}});
+        QCOMPARE(plot.chartOrder(), QStringList({"filaments", "length"}));  // nothing moved yet
+        // The filament number summed again differs in its last bit: still constant.
+        plot.addSample(1.0, {{"filaments", "1", 1.0 - 2e-16}, {"length", "um", 3.5}});
+        QCOMPARE(plot.chartOrder(), QStringList({"length", "filaments"}));
+        plot.addSample(2.0, {{"filaments", "1", 2.0}, {"length", "um", 3.5}});
+        QCOMPARE(plot.chartOrder(), QStringList({"filaments", "length"}));  // both changed
+        QCOMPARE(plot.series("length")->count(), 3);  // rebuilt charts keep every point
+    }
+
+    // The dock is never a strip of a few pixels: one whole chart (title, axes, curve).
+    void oneWholeChartIsTheLeastHeight() {
+        MetricsPlot plot;
+        plot.addSample(0.0, {{"cells", "1", 1.0}});
+        QVERIFY(plot.minimumSizeHint().height() >= MetricsPlot::kChartHeight);
+    }
+
     void screenshot() {
         // What the dock looks like with the epidermis metrics (shapes like a growing run).
         MetricsPlot plot;

@@ -28,6 +28,22 @@ endfunction()
 
 cellforge_add_gui_test(test_gui_window XVFB SOURCES gui/test_main_window.cpp)
 
+# The window on a projector-sized and a monitor-sized screen: its size from the screen,
+# every dock, the status bar and the caption on it; a failed open leaves Play off.
+add_executable(test_gui_window_fit gui/test_window_fit.cpp)
+set_target_properties(test_gui_window_fit PROPERTIES AUTOMOC ON)
+target_link_libraries(test_gui_window_fit PRIVATE cellforge_gui Qt6::Test)
+target_include_directories(test_gui_window_fit PRIVATE ${PROJECT_SOURCE_DIR})
+cellforge_warnings(test_gui_window_fit)
+if(CELLFORGE_XVFB_RUN)
+  foreach(screen 1280x720 1920x1080)
+    add_test(NAME test_gui_window_fit_${screen}
+             COMMAND ${CELLFORGE_XVFB_RUN} -a -s "-screen 0 ${screen}x24"
+                     $<TARGET_FILE:test_gui_window_fit>)
+    set_tests_properties(test_gui_window_fit_${screen} PROPERTIES LABELS cpu TIMEOUT 300)
+  endforeach()
+endif()
+
 # The parameter dock (GoogleTest with its own QApplication): generated rows, apply/reject,
 # undo/redo, slider drags, resets, search; text and file-path rows against a real Runner;
 # refusals (out of range, late through the apply's future).

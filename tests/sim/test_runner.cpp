@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <mutex>
 #include <thread>
 
 #include "sim/core/runner.hpp"
@@ -193,6 +195,103 @@ TEST_F(RunnerTest, SaveAndLoadContinueBitIdentically) {
     waitIdle(other);
     EXPECT_EQ(value(other), straight);  // bit-identical, not approximately
     std::filesystem::remove(file);
+}
+
+// A model whose steps cost wall time (a sleep per step) and that records every batch it is
+// asked to run, so the runner's batch sizes can be read back exactly.
+class SleepyModel final : public Model {
+public:
+    explicit SleepyModel(std::chrono::microseconds perStep) : perStep_(perStep) {}
+    Backend backend() const override { return Backend::Cpu; }
+    void reset(const ParamSet&, std::uint32_t) override { step_ = 0; }
+    void setLiveParameters(const ParamSet&) override {}
+    void advance(std::uint64_t steps) override {
+        std::this_thread::sleep_for(perStep_ * static_cast<long>(steps));
+        step_ += steps;
+        std::lock_guard lock(mutex_);
+        batches_.push_back(steps);
+    }
+    std::uint64_t step() const override { return step_; }
+    double time() const override { return static_cast<double>(step_); }
+    std::vector<Metric> metrics() override { return {{"steps", "1", static_cast<double>(step_)}}; }
+    Snapshot snapshot() override { return {}; }
+    void restore(const Snapshot&) override {}
+    void checkFinite() override {}
+    std::vector<std::uint64_t> batches() const {
+        std::lock_guard lock(mutex_);
+        return batches_;
+    }
+
+private:
+    std::chrono::microseconds perStep_;
+    std::uint64_t step_ = 0;
+    mutable std::mutex mutex_;
+    std::vector<std::uint64_t> batches_;
+};
+
+ModelDescriptor sleepyDescriptor(std::chrono::microseconds perStep, SleepyModel** made) {
+    ModelDescriptor d = test::counterDescriptor();
+    d.name = "sleepy";
+    d.create = [perStep, made](Backend) -> std::unique_ptr<Model> {
+        auto m = std::make_unique<SleepyModel>(perStep);
+        *made = m.get();
+        return m;
+    };
+    return d;
+}
+
+// A costly model under a 25 ms budget: every batch asks for at most 25 ms / 4 ms = 6 steps
+// (a sleep is never shorter than asked, so the measured cost per step is >= 4 ms whatever
+// the machine's load), where without the budget it would run batches of 1000. Every step
+// is run exactly once: the batches add up to the target and the step counter lands on it.
+TEST_F(RunnerTest, BatchTimeBudgetBoundsCostlyBatchesAndLosesNoStep) {
+    SleepyModel* model = nullptr;
+    const ModelDescriptor sleepy = sleepyDescriptor(4ms, &model);
+    Runner r(sleepy, Backend::Cpu, ParamSet(sleepy.parameters()), 0);
+    r.setStepsPerBatch(1000);
+    r.setBatchTimeBudget(25ms);
+    r.runUntil(120).get();
+    ASSERT_TRUE(r.waitUntilIdle(30s));
+    EXPECT_EQ(r.latestFrame()->step, 120u);
+    const std::vector<std::uint64_t> batches = model->batches();
+    ASSERT_FALSE(batches.empty());
+    EXPECT_EQ(batches.front(), 1u) << "the first batch measures one step";
+    std::uint64_t total = 0;
+    for (std::uint64_t n : batches) {
+        EXPECT_GE(n, 1u);
+        EXPECT_LE(n, 6u) << "a batch of " << n << " steps of >= 4 ms exceeds the 25 ms budget";
+        total += n;
+    }
+    EXPECT_EQ(total, 120u) << "steps lost or repeated";
+    // Unless the machine stalls for a whole 25 ms per step, the batches are not all single
+    // steps: the budget is used, not just respected.
+    EXPECT_GT(*std::max_element(batches.begin(), batches.end()), 1u);
+}
+
+// A cheap model keeps its full batches under the budget (no slower than without it): after
+// the one measuring step, every batch is the 10 steps per batch asked for.
+TEST_F(RunnerTest, BatchTimeBudgetKeepsFullBatchesForACheapModel) {
+    SleepyModel* model = nullptr;
+    const ModelDescriptor cheap = sleepyDescriptor(0us, &model);
+    Runner r(cheap, Backend::Cpu, ParamSet(cheap.parameters()), 0);
+    r.setStepsPerBatch(10);
+    r.setBatchTimeBudget(25ms);
+    r.runUntil(201).get();
+    ASSERT_TRUE(r.waitUntilIdle(30s));
+    EXPECT_EQ(r.latestFrame()->step, 201u);
+    const std::vector<std::uint64_t> batches = model->batches();
+    ASSERT_EQ(batches.size(), 21u);
+    EXPECT_EQ(batches.front(), 1u);
+    for (std::size_t i = 1; i < batches.size(); ++i)
+        EXPECT_EQ(batches[i], 10u) << "batch " << i;
+    // A reset measures again from one step.
+    r.reset().get();
+    r.runUntil(5).get();
+    ASSERT_TRUE(r.waitUntilIdle(30s));
+    const std::vector<std::uint64_t> after = model->batches();
+    ASSERT_GE(after.size(), 23u);
+    EXPECT_EQ(after[21], 1u);
+    EXPECT_EQ(after[22], 4u);
 }
 
 TEST_F(RunnerTest, LoadOfMissingFileReportsThroughFuture) {

@@ -178,11 +178,71 @@ TEST(ScenarioAbout, BadEntriesNameTheKeyAndPlace) {
     expectError("model = \"counter\"\n[[about.captions]]\nstep = 5\n", 2, 1,
                 "a caption needs 'text'");
     expectError("model = \"counter\"\n[[about.captions]]\ntext = \"a\"\nwhen = 1\n", 4, 1,
-                "unknown key 'when' in [[about.captions]] (allowed: step, text)");
+                "unknown key 'when' in [[about.captions]] (allowed: step, text, presentation)");
 }
 
 // Non-ASCII text is fine in strings and comments; elsewhere it is refused with its place
 // (toml++ 3.3 reaches undefined behaviour on some such characters: found by fuzz_scenario).
+// What the window does at `steps`: stop (the default: no key, nothing written) or loop;
+// read, written back and read again the same.
+TEST(ScenarioAbout, AtEndStopsByDefaultLoopsWhenAskedAndRoundTrips) {
+    const ModelRegistry reg = registry();
+    const Scenario bare = parseScenario("model = \"counter\"\n", "a.toml", reg);
+    EXPECT_EQ(bare.about.atEnd, ScenarioEnd::Stop);
+    EXPECT_TRUE(bare.about.empty());
+    EXPECT_EQ(scenarioToToml(bare).find("at_end"), std::string::npos);
+
+    const Scenario stop =
+        parseScenario("model = \"counter\"\n[about]\nat_end = \"stop\"\n", "b.toml", reg);
+    EXPECT_EQ(stop.about.atEnd, ScenarioEnd::Stop);
+
+    const Scenario loop = parseScenario(
+        "model = \"counter\"\nsteps = 40\n[about]\nat_end = \"loop\"\n", "c.toml", reg);
+    EXPECT_EQ(loop.about.atEnd, ScenarioEnd::Loop);
+    EXPECT_FALSE(loop.about.empty());  // so that [about] is written with it
+    const std::string toml = scenarioToToml(loop);
+    EXPECT_NE(toml.find("at_end = \"loop\""), std::string::npos) << toml;
+    const Scenario back = parseScenario(toml, "back.toml", reg);
+    EXPECT_EQ(back.about.atEnd, ScenarioEnd::Loop);
+    EXPECT_EQ(back.steps, 40u);
+}
+
+TEST(ScenarioAbout, BadAtEndNamesTheFileLineAndTheChoices) {
+    expectError("model = \"counter\"\n[about]\nat_end = \"again\"\n", 3, 10,
+                "'about.at_end' must be \"stop\" (pause at the scenario's steps) or \"loop\" "
+                "(start again), not \"again\"");
+    expectError("model = \"counter\"\n[about]\nat_end = true\n", 3, 10,
+                "'about.at_end' must be a string, not a boolean");
+}
+
+// A caption's presentation wording: shown in presentation mode (where the docks it may
+// name are hidden), the plain text otherwise and where it has none; written back.
+TEST(ScenarioAbout, CaptionsCarryTheirPresentationWording) {
+    const ModelRegistry reg = registry();
+    const Scenario sc = parseScenario(R"(model = "counter"
+[[about.captions]]
+step = 0
+text = "The Parameters dock (right) edits the rate."
+presentation = "Esc leaves presentation mode; then the Parameters dock edits the rate."
+[[about.captions]]
+step = 10
+text = "It counts."
+)",
+                                      "p.toml", reg);
+    ASSERT_EQ(sc.about.captions.size(), 2u);
+    EXPECT_EQ(sc.about.captionAt(5), "The Parameters dock (right) edits the rate.");
+    EXPECT_EQ(sc.about.captionAt(5, true),
+              "Esc leaves presentation mode; then the Parameters dock edits the rate.");
+    EXPECT_EQ(sc.about.captionAt(10, true), "It counts.");  // none of its own: the text
+    const Scenario back = parseScenario(scenarioToToml(sc), "back.toml", reg);
+    EXPECT_EQ(back.about.captions, sc.about.captions);
+    expectError(
+        "model = \"counter\"\n[[about.captions]]\nstep = 0\ntext = \"a\"\npresentation = \"\"\n", 5,
+        16, "'about.captions.presentation' is empty");
+    expectError("model = \"counter\"\n[[about.captions]]\ntext = \"a\"\npresentation = 2\n", 4, 16,
+                "'about.captions.presentation' must be a string, not an integer");
+}
+
 TEST(Scenario, NonAsciiOutsideStringsIsRefusedWithItsPlace) {
     const ModelRegistry reg = registry();
     const Scenario ok = parseScenario(
