@@ -296,6 +296,14 @@ void MainWindow::buildActions() {
     captions->setToolTip(
         tr("Show the captions a guided scenario (e.g. the welcome) writes "
            "across the view as it runs"));
+    // The overlay (HUD, legends, Quick panel) hides for a clean view or a projector; the
+    // viewport's own H key and this action stay in step through the viewport's signal.
+    QAction* overlay = make("overlay", tr("&Overlay"), QKeySequence(Qt::Key_H),
+                            [this](bool on) { viewport_->setOverlayVisible(on); });
+    overlay->setCheckable(true);
+    overlay->setChecked(viewport_->overlayVisible());
+    overlay->setToolTip(tr("Show the HUD, the legends and the Quick panel over the view (H)"));
+    connect(viewport_, &Viewport::overlayVisibilityChanged, overlay, &QAction::setChecked);
     QAction* about = make("about", tr("&About Cellforge"), {}, [this] {
         QMessageBox::about(
             this, tr("About Cellforge"),
@@ -322,7 +330,7 @@ void MainWindow::buildActions() {
     QMenu* sim = menuBar()->addMenu(tr("&Simulation"));
     sim->addActions({play, step, reset});
     QMenu* view = menuBar()->addMenu(tr("&View"));
-    view->addActions({fit, present, caption, captions});
+    view->addActions({fit, overlay, present, caption, captions});
     view->addSeparator();
     for (QDockWidget* dock : findChildren<QDockWidget*>())
         view->addAction(dock->toggleViewAction());
