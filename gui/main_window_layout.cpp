@@ -26,6 +26,10 @@ namespace {
 // Share of the screen's available area a first window takes: room left for a panel or a
 // taskbar the available geometry does not know of, and a window that visibly is one.
 constexpr double kScreenShare = 0.85;
+// Below this width (a 1280x720 or 1366x768 projector or laptop) the window takes the whole
+// free area and the left docks join the parameter dock's tabs: side by side they would leave
+// the view a third of the width, too little to teach from.
+constexpr int kCompactWidth = 1600;
 }  // namespace
 
 QString MainWindow::statusText() const {
@@ -78,8 +82,9 @@ void MainWindow::sizeToScreen(bool restored) {
     if (screen == nullptr) return;
     const QRect available = screen->availableGeometry();
     if (!restored) {
-        resize(static_cast<int>(available.width() * kScreenShare),
-               static_cast<int>(available.height() * kScreenShare));
+        const double share = available.width() < kCompactWidth ? 1.0 : kScreenShare;
+        resize(static_cast<int>(available.width() * share),
+               static_cast<int>(available.height() * share));
         move(available.center() - QPoint(width() / 2, height() / 2));
         return;
     }
@@ -100,6 +105,19 @@ void MainWindow::sizeDocks() {
     auto* plots = findChild<QDockWidget*>("plotsDock");
     if (scenarios == nullptr || parameters == nullptr || plots == nullptr) return;
     const int w = width();
+    if (w < kCompactWidth) {  // one column of docks, on the right
+        for (const char* name : {"scenarioDock", "volumeDock", "vectorDock"})
+            if (auto* dock = findChild<QDockWidget*>(name)) {
+                addDockWidget(Qt::RightDockWidgetArea, dock);
+                tabifyDockWidget(parameters, dock);
+            }
+        parameters->raise();
+        const int paramWidth = std::min(parameters_->fittingWidth() + 8, w * 2 / 5);
+        resizeDocks({parameters}, {paramWidth}, Qt::Horizontal);
+        const int plotHeight = std::max(plots_->minimumSizeHint().height(), height() / 5);
+        resizeDocks({plots}, {plotHeight}, Qt::Vertical);
+        return;
+    }
     // The parameter dock as wide as its rows need, so that every reset button is in view;
     // the scenario list narrower on a small screen; the view keeps about 40 % of the width.
     const int paramWidth = std::min(parameters_->fittingWidth() + 8, w * 21 / 50);
