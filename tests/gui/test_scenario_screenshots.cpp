@@ -146,8 +146,8 @@ TEST_P(ScenarioScreenshots, OpensFitsAndLooksAsItShould) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Bundled, ScenarioScreenshots, ::testing::ValuesIn(bundledScenarios()),
-                         [](const ::testing::TestParamInfo<std::string>& info) {
-                             std::string n = info.param;
+                         [](const ::testing::TestParamInfo<std::string>& p) {
+                             std::string n = p.param;
                              std::replace(n.begin(), n.end(), '-', '_');
                              return n;
                          });

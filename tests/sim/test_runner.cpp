@@ -213,7 +213,9 @@ public:
     }
     std::uint64_t step() const override { return step_; }
     double time() const override { return static_cast<double>(step_); }
-    std::vector<Metric> metrics() override { return {{"steps", "1", static_cast<double>(step_)}}; }
+    std::vector<Metric> metrics() override {
+        return {{"steps", "1", static_cast<double>(step_), "steps taken"}};
+    }
     Snapshot snapshot() override { return {}; }
     void restore(const Snapshot&) override {}
     void checkFinite() override {}
