@@ -25,9 +25,7 @@ struct Metric {
     std::string name;
     std::string unit;
     double value = 0.0;
-    // Defaulted so that test doubles and plots' samples may leave it out ({name, unit, value})
-    // without -Wmissing-field-initializers; the bundled models' descriptions are checked.
-    std::string description = {};
+    std::string description;
 };
 
 class Model {

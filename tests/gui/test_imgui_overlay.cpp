@@ -139,7 +139,8 @@ OverlayState sampleState() {
     s.step = 1250;
     s.backend = "cpu";
     s.uploadPath = "host upload";
-    s.metrics = {{"cells", "1", 2048.0}, {"stem cells", "1", 96.0}, {"mean radius", "um", 4.87}};
+    s.metrics = {
+        {"cells", "1", 2048.0, ""}, {"stem cells", "1", 96.0, ""}, {"mean radius", "um", 4.87, ""}};
     s.legend = render::buildLegend(render::Colormap::Viridis, 0.0, 10.0, "pressure", "Pa");
     QuickParam adhesion;
     adhesion.key = "mech.adhesion";

@@ -40,8 +40,8 @@ class PlotsDockTest : public QObject {
 private slots:
     void seriesGetTheValues() {
         MetricsPlot plot;
-        plot.addSample(0.0, {{"msd", "um^2", 1.5}, {"pairs", "1", 2.0}});
-        plot.addSample(0.5, {{"msd", "um^2", 3.25}, {"pairs", "1", 4.0}});
+        plot.addSample(0.0, {{"msd", "um^2", 1.5, ""}, {"pairs", "1", 2.0, ""}});
+        plot.addSample(0.5, {{"msd", "um^2", 3.25, ""}, {"pairs", "1", 4.0, ""}});
         QCOMPARE(plot.metricNames(), QStringList({"msd", "pairs"}));
         QCOMPARE(plot.sampleCount(), 2);
         QLineSeries* msd = plot.series("msd");
@@ -61,7 +61,7 @@ private slots:
     void unitsInAxisTitles() {
         MetricsPlot plot;
         plot.setTimeUnit("s");
-        plot.addSample(1.0, {{"msd", "um^2", 1}, {"pairs", "1", 2}, {"rg", "um^2", 3}});
+        plot.addSample(1.0, {{"msd", "um^2", 1, ""}, {"pairs", "1", 2, ""}, {"rg", "um^2", 3, ""}});
         QCOMPARE(plot.chartCount(), 3);  // one chart per metric by default
         QCOMPARE(axisTitle(plot.chartOf("msd"), Qt::Horizontal), QString("time [s]"));
         QCOMPARE(axisTitle(plot.chartOf("msd"), Qt::Vertical), QString("[um^2]"));
@@ -81,11 +81,11 @@ private slots:
 
     void hiddenMetricsAreRecordedButNotDrawn() {
         MetricsPlot plot;
-        plot.addSample(0.0, {{"a", "1", 1}, {"b", "1", 2}});
+        plot.addSample(0.0, {{"a", "1", 1, ""}, {"b", "1", 2, ""}});
         plot.setMetricVisible("b", false);
         QCOMPARE(plot.series("b"), nullptr);
         QCOMPARE(plot.chartCount(), 1);
-        plot.addSample(1.0, {{"a", "1", 3}, {"b", "1", 4}});
+        plot.addSample(1.0, {{"a", "1", 3, ""}, {"b", "1", 4, ""}});
         QCOMPARE(plot.values("b"), std::vector<double>({2.0, 4.0}));
         plot.setMetricVisible("b", true);
         QCOMPARE(plot.series("b")->points(), QList<QPointF>({{0.0, 2.0}, {1.0, 4.0}}));
@@ -97,7 +97,7 @@ private slots:
         const int n = 10000;
         for (int i = 0; i < n; ++i) {
             const double t = 0.1 * i;
-            plot.addSample(t, {{"v", "1", 2.0 * i}});
+            plot.addSample(t, {{"v", "1", 2.0 * i, ""}});
             QVERIFY2(plot.sampleCount() <= 100, qPrintable(QString::number(plot.sampleCount())));
             QCOMPARE(plot.sampleTimes().back(), t);  // the latest, exactly
             QCOMPARE(plot.series("v")->points().back(), QPointF(t, 2.0 * i));
@@ -128,14 +128,14 @@ private slots:
 
     void repeatedTimeIsIgnoredAndEarlierTimeStartsOver() {
         MetricsPlot plot;
-        plot.addSample(1.0, {{"a", "1", 1.0}});
-        plot.addSample(1.0, {{"a", "1", 2.0}});  // the same frame again
+        plot.addSample(1.0, {{"a", "1", 1.0, ""}});
+        plot.addSample(1.0, {{"a", "1", 2.0, ""}});  // the same frame again
         QCOMPARE(plot.sampleCount(), 1);
         QCOMPARE(plot.values("a"), std::vector<double>({1.0}));
         QCOMPARE(plot.series("a")->count(), 1);
-        plot.addSample(2.0, {{"a", "1", 3.0}});
+        plot.addSample(2.0, {{"a", "1", 3.0, ""}});
         QCOMPARE(plot.sampleCount(), 2);
-        plot.addSample(0.0, {{"a", "1", 7.0}});  // reset: a new series
+        plot.addSample(0.0, {{"a", "1", 7.0, ""}});  // reset: a new series
         QCOMPARE(plot.sampleTimes(), std::vector<double>({0.0}));
         QCOMPARE(plot.series("a")->points(), QList<QPointF>({{0.0, 7.0}}));
     }
@@ -149,10 +149,10 @@ private slots:
         plot.show();
         QElapsedTimer clock;
         clock.start();
-        plot.addSample(0.0, {{"msd", "um^2", 0.0001}});
-        plot.addSample(0.001, {{"msd", "um^2", 0.0002}});
+        plot.addSample(0.0, {{"msd", "um^2", 0.0001, ""}});
+        plot.addSample(0.001, {{"msd", "um^2", 0.0002, ""}});
         QCoreApplication::processEvents();
-        plot.addSample(0.01, {{"msd", "um^2", 26000.0}});
+        plot.addSample(0.01, {{"msd", "um^2", 26000.0, ""}});
         QCoreApplication::processEvents();
         QVERIFY2(clock.elapsed() < 5000, qPrintable(QString("%1 ms").arg(clock.elapsed())));
         QCOMPARE(plot.values("msd").back(), 26000.0);
@@ -161,11 +161,11 @@ private slots:
     void csvExportIsExact() {
         MetricsPlot plot;
         plot.setTimeUnit("s");
-        plot.addSample(0.0, {{"msd", "um^2", 0.1}, {"pairs, overlapping", "1", 3.0}});
-        plot.addSample(0.25, {{"msd", "um^2", 1e-300}});  // a metric missing: empty cell
-        plot.addSample(0.5, {{"msd", "um^2", -2.5},
-                             {"pairs, overlapping", "1", 1234567.0},
-                             {"late", "", 0.3333333333333333}});
+        plot.addSample(0.0, {{"msd", "um^2", 0.1, ""}, {"pairs, overlapping", "1", 3.0, ""}});
+        plot.addSample(0.25, {{"msd", "um^2", 1e-300, ""}});  // a metric missing: empty cell
+        plot.addSample(0.5, {{"msd", "um^2", -2.5, ""},
+                             {"pairs, overlapping", "1", 1234567.0, ""},
+                             {"late", "", 0.3333333333333333, ""}});
         const QString expected =
             "time [s],msd [um^2],\"pairs, overlapping [1]\",late\n"
             "0,0.1,3,\n"
@@ -184,15 +184,15 @@ private slots:
 
     void clearForgetsEverything() {
         MetricsPlot plot;
-        plot.addSample(0.0, {{"a", "1", 1.0}, {"b", "m", 2.0}});
-        plot.addSample(1.0, {{"a", "1", 1.0}, {"b", "m", 2.0}});
+        plot.addSample(0.0, {{"a", "1", 1.0, ""}, {"b", "m", 2.0, ""}});
+        plot.addSample(1.0, {{"a", "1", 1.0, ""}, {"b", "m", 2.0, ""}});
         plot.clear();
         QCOMPARE(plot.sampleCount(), 0);
         QVERIFY(plot.metricNames().isEmpty());
         QCOMPARE(plot.chartCount(), 0);
         QCOMPARE(plot.series("a"), nullptr);
         QCOMPARE(plot.csvText(), QString("time [s]\n"));
-        plot.addSample(5.0, {{"c", "K", 9.0}});  // a new model's metrics
+        plot.addSample(5.0, {{"c", "K", 9.0, ""}});  // a new model's metrics
         QCOMPARE(plot.metricNames(), QStringList({"c"}));
         QCOMPARE(plot.series("c")->points(), QList<QPointF>({{5.0, 9.0}}));
     }
@@ -203,10 +203,10 @@ private slots:
     void nonNegativeQuantitiesKeepZeroAsTheirLowestBound() {
         MetricsPlot plot;
         for (int i = 0; i <= 20; ++i)
-            plot.addSample(i, {{"cells", "1", 100.0 * i},
-                               {"filaments", "1", 1.0},
-                               {"zero", "1", 0.0},
-                               {"drift", "um", -5.0 + i}});
+            plot.addSample(i, {{"cells", "1", 100.0 * i, ""},
+                               {"filaments", "1", 1.0, ""},
+                               {"zero", "1", 0.0, ""},
+                               {"drift", "um", -5.0 + i, ""}});
         auto yOf = [&](const char* m) {
             return qobject_cast<QValueAxis*>(plot.chartOf(m)->axes(Qt::Vertical).front());
         };
@@ -234,7 +234,7 @@ private slots:
             QVERIFY(QTest::qWaitForWindowExposed(&plot));
             for (int i = 0; i <= 50; ++i) {
                 const double t = (0.1 + 1587.35 * i / 50.0) * scale;  // from 0.1, as a run
-                plot.addSample(t, {{"cells", "1", 347.0 + 37.0 * i}});
+                plot.addSample(t, {{"cells", "1", 347.0 + 37.0 * i, ""}});
             }
             QTest::qWait(50);  // the deferred re-layout at the plot's size
             plot.grab();       // a paint lays the labels out
@@ -260,12 +260,12 @@ private slots:
     // number = 1"): the chart in view at the top moves.
     void aChangingMetricIsChartedFirst() {
         MetricsPlot plot;
-        plot.addSample(0.0, {{"filaments", "1", 1.0}, {"length", "um", 3.0}});
+        plot.addSample(0.0, {{"filaments", "1", 1.0, ""}, {"length", "um", 3.0, ""}});
         QCOMPARE(plot.chartOrder(), QStringList({"filaments", "length"}));  // nothing moved yet
         // The filament number summed again differs in its last bit: still constant.
-        plot.addSample(1.0, {{"filaments", "1", 1.0 - 2e-16}, {"length", "um", 3.5}});
+        plot.addSample(1.0, {{"filaments", "1", 1.0 - 2e-16, ""}, {"length", "um", 3.5, ""}});
         QCOMPARE(plot.chartOrder(), QStringList({"length", "filaments"}));
-        plot.addSample(2.0, {{"filaments", "1", 2.0}, {"length", "um", 3.5}});
+        plot.addSample(2.0, {{"filaments", "1", 2.0, ""}, {"length", "um", 3.5, ""}});
         QCOMPARE(plot.chartOrder(), QStringList({"filaments", "length"}));  // both changed
         QCOMPARE(plot.series("length")->count(), 3);  // rebuilt charts keep every point
     }
@@ -273,7 +273,7 @@ private slots:
     // The dock is never a strip of a few pixels: one whole chart (title, axes, curve).
     void oneWholeChartIsTheLeastHeight() {
         MetricsPlot plot;
-        plot.addSample(0.0, {{"cells", "1", 1.0}});
+        plot.addSample(0.0, {{"cells", "1", 1.0, ""}});
         QVERIFY(plot.minimumSizeHint().height() >= MetricsPlot::kChartHeight);
     }
 
@@ -284,12 +284,12 @@ private slots:
         for (int i = 0; i <= 1300; ++i) {
             const double t = i;
             const double cells = 100.0 * std::pow(2.0, std::floor(t / 400.0) * 0.8);
-            plot.addSample(t, {{"cells", "1", cells},
-                               {"elements", "1", cells * 20},
-                               {"mean_height", "1", 0.5 + 0.001 * t},
-                               {"layers", "1", 1.0 + std::floor(t / 500.0)},
-                               {"mean_ovol1", "1", 0.3 + 0.2 * std::sin(t / 200.0)},
-                               {"mean_notch", "1", 0.5 + 0.1 * std::cos(t / 150.0)}});
+            plot.addSample(t, {{"cells", "1", cells, ""},
+                               {"elements", "1", cells * 20, ""},
+                               {"mean_height", "1", 0.5 + 0.001 * t, ""},
+                               {"layers", "1", 1.0 + std::floor(t / 500.0), ""},
+                               {"mean_ovol1", "1", 0.3 + 0.2 * std::sin(t / 200.0), ""},
+                               {"mean_notch", "1", 0.5 + 0.1 * std::cos(t / 150.0), ""}});
         }
         plot.setMetricVisible("elements", false);
         saveShot(plot, "plots_per_metric", 900, 700);

@@ -387,19 +387,23 @@ TEST_F(SeriesTest, RoundTripsHeaderAndValuesExactly) {
 TEST_F(SeriesTest, ChangedMetricSetThrows) {
     const fs::path file = dir() / "series.csv";
     SeriesWriter w(file);
-    w.append(0, 0.0, {{"a", "1", 1.0}, {"b", "um", 2.0}});
-    expectIoError([&] { w.append(1, 0.1, {{"a", "1", 1.0}}); }, {file.string(), "a [1], b [um]"});
+    w.append(0, 0.0, {{"a", "1", 1.0, ""}, {"b", "um", 2.0, ""}});
     expectIoError(
         [&] {
-            w.append(1, 0.1, {{"a", "1", 1.0}, {"c", "um", 2.0}});
+            w.append(1, 0.1, {{"a", "1", 1.0, ""}});
+        },
+        {file.string(), "a [1], b [um]"});
+    expectIoError(
+        [&] {
+            w.append(1, 0.1, {{"a", "1", 1.0, ""}, {"c", "um", 2.0, ""}});
         },
         {file.string(), "c [um]"});
     expectIoError(
         [&] {
-            w.append(1, 0.1, {{"a", "1", 1.0}, {"b", "nm", 2.0}});
+            w.append(1, 0.1, {{"a", "1", 1.0, ""}, {"b", "nm", 2.0, ""}});
         },
         {file.string(), "b [nm]"});
-    w.append(2, 0.2, {{"a", "1", 3.0}, {"b", "um", 4.0}});  // still usable
+    w.append(2, 0.2, {{"a", "1", 3.0, ""}, {"b", "um", 4.0, ""}});  // still usable
     const auto rows = parseCsv(testing::readText(file));
     ASSERT_EQ(rows.size(), 3u);
     EXPECT_EQ(rows[0][1], "time [s]");
