@@ -312,7 +312,8 @@ void ImGuiOverlay::draw(int framebufferWidth, int framebufferHeight, double dpr,
         ImGui::NewFrame();
         rects_ = OverlayRects{};
         interactive_.clear();
-        if (state.showHud) drawHud(state);
+        // The legends first: the HUD above the bottom-left one shows only the metric rows
+        // that fit over it (a short view, a model with many metrics).
         if (state.showLegend) {
             drawLegend(state.legend, state.legendNote, "##legend", 1.0f, legendFolded_[0],
                        rects_.legend, rects_.legendBar, rects_.legendHeader);
@@ -320,6 +321,7 @@ void ImGuiOverlay::draw(int framebufferWidth, int framebufferHeight, double dpr,
                        legendFolded_[1], rects_.volumeLegend, rects_.volumeLegendBar,
                        rects_.volumeLegendHeader);
         }
+        if (state.showHud) drawHud(state);
         if (state.showQuick) drawQuick(state);
         if (!state.caption.empty()) drawCaption(state);
         ImGui::Render();

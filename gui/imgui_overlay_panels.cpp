@@ -150,8 +150,21 @@ void ImGuiOverlay::drawHud(const OverlayState& state) {
 
     if (!state.metrics.empty()) {
         ImGui::Separator();
+        // Rows down to the bottom-left legend (or the view's bottom), the last one of them
+        // saying how many more there are: a HUD never covers the legend or leaves the view.
+        const ImVec2 display = ImGui::GetIO().DisplaySize;
+        float bottom = display.y - margin;
+        if (!rects_.volumeLegend.isEmpty())
+            bottom = std::min(bottom, static_cast<float>(rects_.volumeLegend.top()) - margin);
+        const float row = ImGui::GetTextLineHeightWithSpacing();
+        const float room =
+            bottom - ImGui::GetCursorScreenPos().y - 2.0f * ImGui::GetStyle().WindowPadding.y;
+        std::size_t shown = state.metrics.size();
+        if (room < row * static_cast<float>(shown))
+            shown = room > 2.0f * row ? static_cast<std::size_t>((room - row) / row) : 0;
         if (ImGui::BeginTable("##metrics", 3, ImGuiTableFlags_SizingFixedFit)) {
-            for (const Metric& m : state.metrics) {
+            for (std::size_t i = 0; i < shown; ++i) {
+                const Metric& m = state.metrics[i];
                 const auto [v, unit] = hudMetricText(m.value, m.unit);
                 ImGui::TableNextRow();
                 ImGui::TableNextColumn();
@@ -166,6 +179,9 @@ void ImGuiOverlay::drawHud(const OverlayState& state) {
             }
             ImGui::EndTable();
         }
+        if (shown < state.metrics.size())
+            dimText("+ " + std::to_string(state.metrics.size() - shown) +
+                    " more in the Plots dock");
     }
     rects_.hud = windowRect();
     ImGui::End();
