@@ -113,6 +113,9 @@ void setAxis(QValueAxis* axis, double lo, double hi, double pixels, bool across,
         lo = std::floor(lo / step) * step;
         hi = std::ceil(hi / step) * step;
     }
+    // Qt Charts elides a label ("4...") when the axis area was laid out for shorter ones (a
+    // chart sized while its dock was hidden): the step above already keeps labels apart.
+    axis->setTruncateLabels(false);
     axis->setTickType(QValueAxis::TicksFixed);
     axis->setRange(lo, hi);
     axis->setLabelFormat(format);
