@@ -24,9 +24,11 @@ double metricOf(Model& m, const std::string& name) {
 }
 
 // Where the preset must be by kBudget steps (its caption "pushed off the membrane into a
-// second layer" shows at step 4500). Measured with seed 1 on the CPU backend (the backends'
-// growth and division agree; see test_epidermis_run): the numbers below are set with margin
-// under what the run reached (README of the preset: docs/EPIDERMIS.md, "A teaching preset").
+// second layer" shows at step 4500). Measured with seed 1 on the CPU backend (docs/EPIDERMIS.md,
+// "A teaching preset"): at step 6000, 90 cells (from 36), 3 layers, 4 suprabasal cells (the
+// first at step 5000). The run is deterministic; the bounds below leave room for another
+// compiler's rounding to move a division or a cell's rise by a few hundred steps: half the
+// cells' growth, half the suprabasal cells, one layer fewer. About 2 minutes of CPU time.
 constexpr std::uint64_t kBudget = 6000;
 
 TEST(EpidermisTeaching, DividesAndStratifiesWithinItsStepBudget) {
@@ -50,7 +52,7 @@ TEST(EpidermisTeaching, DividesAndStratifiesWithinItsStepBudget) {
     const double cells = metricOf(*m, "cells");
     EXPECT_GE(cells, 1.5 * cells0) << "cells divided";
     EXPECT_GT(firstSuprabasal, 0u) << "no cell left the basal layer by step " << kBudget;
-    EXPECT_GE(metricOf(*m, "suprabasal_cells"), 3.0);
+    EXPECT_GE(metricOf(*m, "suprabasal_cells"), 2.0);
     EXPECT_GE(metricOf(*m, "layers"), 2.0);
 }
 

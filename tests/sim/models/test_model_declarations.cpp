@@ -28,7 +28,7 @@ const char* const kRuns[] = {
     "default", "epidermis-teaching", "lattice-bimolecular", "lattice-conversion-cell",
     "welcome", "cardiac-niederer",   "gliding-single-ring"};
 
-struct Run {
+struct BriefRun {
     std::string scenario;
     const ModelDescriptor* model;
     std::vector<Metric> metrics;
@@ -36,9 +36,9 @@ struct Run {
     std::unique_ptr<Model> instance;  // keeps the views' arrays alive
 };
 
-Run runBriefly(const std::string& name, const ModelRegistry& registry) {
+BriefRun runBriefly(const std::string& name, const ModelRegistry& registry) {
     const Scenario sc = loadScenario(kScenarios / (name + ".toml"), registry);
-    Run r{name, sc.model, {}, {}, sc.model->create(Backend::Cpu)};
+    BriefRun r{name, sc.model, {}, {}, sc.model->create(Backend::Cpu)};
     r.instance->reset(sc.parameters, sc.seed);
     r.instance->advance(2);
     r.metrics = r.instance->metrics();
@@ -74,7 +74,7 @@ TEST(ModelDeclarations, EveryMetricHasAUnitADescriptionAndTheModelsOwnNames) {
     const std::regex rawIndex("(^|_)[0-9]+(_|$)");
     for (const char* name : kRuns) {
         SCOPED_TRACE(name);
-        const Run r = runBriefly(name, registry);
+        const BriefRun r = runBriefly(name, registry);
         covered.insert(r.model->name);
         ASSERT_FALSE(r.metrics.empty());
         std::set<std::string> seen;
@@ -91,7 +91,7 @@ TEST(ModelDeclarations, EveryMetricHasAUnitADescriptionAndTheModelsOwnNames) {
 }
 
 TEST(ModelDeclarations, LatticeMetricsUseTheSpeciesNames) {
-    const Run r = runBriefly("lattice-conversion-cell", builtinModels());
+    const BriefRun r = runBriefly("lattice-conversion-cell", builtinModels());
     std::set<std::string> names;
     for (const Metric& m : r.metrics)
         names.insert(m.name);
@@ -125,7 +125,7 @@ TEST(ModelDeclarations, CategoriesDrawnTogetherNeverShareAColour) {
     int channels = 0;
     for (const char* name : kRuns) {
         SCOPED_TRACE(name);
-        const Run r = runBriefly(name, registry);
+        const BriefRun r = runBriefly(name, registry);
         std::map<CategoryColor, std::string> owner;  // colour -> the label drawn in it
         for (const Channel& c : categoryChannels(r.views)) {
             SCOPED_TRACE(c.name);
@@ -148,7 +148,7 @@ TEST(ModelDeclarations, CategoriesDrawnTogetherNeverShareAColour) {
 TEST(ModelDeclarations, LatticeOccupancyRangeFitsItsValues) {
     // The crowded-cell complaint: a 0-15 scale over values of 0 or 1 drew every slice in
     // the colour of 0. The declared top must be reached by real sites, and hold them all.
-    const Run r = runBriefly("lattice-conversion-cell", builtinModels());
+    const BriefRun r = runBriefly("lattice-conversion-cell", builtinModels());
     ASSERT_EQ(r.views.volumes.size(), 1u);
     const VolumeView& vol = r.views.volumes.front();
     for (const VolumeScalarChannel& s : vol.scalars) {
