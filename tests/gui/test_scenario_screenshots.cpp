@@ -118,8 +118,14 @@ TEST_P(ScenarioScreenshots, OpensFitsAndLooksAsItShould) {
         const QRectF s = view->sceneRectOnScreen();
         return !s.isEmpty() && view->freeRect().adjusted(-1, -1, 1, 1).contains(s);
     };
-    waitFor(fits, 20000);
-    QTest::qWait(200);
+    int settled = 0;  // consecutive checks, 100 ms apart, that found it fitted
+    waitFor(
+        [&] {
+            settled = fits() ? settled + 1 : 0;
+            if (settled < 4) QTest::qWait(100);
+            return settled >= 4;
+        },
+        20000);
     const QRectF scene = view->sceneRectOnScreen();
     const QRectF free = view->freeRect();
     ASSERT_FALSE(scene.isEmpty()) << name << ": nothing drawn";
