@@ -59,7 +59,7 @@ TEST_P(LatticeTest, FreeDiffusionMsdIsSixDtForThePapersNineD) {
             const double expected = 6.0 * grp.d[s] * t;
             const double moves = 6.0 * grp.d[s] * 0.01 / 4.0 * grp.steps;
             const double se = std::sqrt((2.0 / 3.0 + 1.0 / moves) / n);
-            const double msd = metric(*m, "msd_" + std::to_string(s + 1));
+            const double msd = metric(*m, "msd_s" + std::to_string(s + 1));
             std::printf(
                 "D = %5g nm^2/us, t = %5g us: MSD %10.4f nm^2, 6Dt %9.3f, error %+.3f%% "
                 "(%+.1f SE)\n",
@@ -227,8 +227,8 @@ TEST_P(LatticeTest, LayoutsAgreeWithoutOverflows) {
     EXPECT_TRUE(std::equal(ib.begin(), ib.end(), ia.begin()));
     EXPECT_TRUE(std::all_of(ia.begin() + ib.size(), ia.end(), [](auto v) { return v == 0; }));
     EXPECT_EQ(sa.at("displacement").bytes, sb.at("displacement").bytes);
-    EXPECT_EQ(metric(*a, "msd_1"), metric(*b, "msd_1"));
-    EXPECT_GT(metric(*a, "msd_1"), 0);
+    EXPECT_EQ(metric(*a, "msd_s1"), metric(*b, "msd_s1"));
+    EXPECT_GT(metric(*a, "msd_s1"), 0);
 }
 
 // Views: one point per particle inside the domain, species as category.
