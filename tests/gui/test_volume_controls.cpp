@@ -347,7 +347,7 @@ TEST_P(SheetFitTest, TheSceneFitsInsideTheFreeArea) {
     hud.title = "sheet";
     hud.backend = "cpu";
     for (int i = 0; i < 12; ++i)
-        hud.metrics.push_back({"metric " + std::to_string(i), "ms", 1.5 * i});
+        hud.metrics.push_back({"metric " + std::to_string(i), "ms", 1.5 * i, ""});
     viewport.setOverlayState(hud);
     viewport.setExchange(exchange);
     viewport.resize(w, h);
