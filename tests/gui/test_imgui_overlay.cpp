@@ -26,6 +26,7 @@
 #include "render/legend.hpp"
 #include "render/point_cloud.hpp"
 #include "sim/core/params.hpp"
+#include "tests/support/gl_widget_test_main.hpp"
 
 namespace cf::gui {
 namespace {
@@ -690,13 +691,5 @@ TEST(QuickParams, FromDeclaredParameters) {
 }  // namespace cf::gui
 
 int main(int argc, char** argv) {
-    QSurfaceFormat format;
-    format.setVersion(4, 5);
-    format.setProfile(QSurfaceFormat::CoreProfile);
-    format.setDepthBufferSize(24);
-    format.setSwapInterval(0);
-    QSurfaceFormat::setDefaultFormat(format);
-    QApplication app(argc, argv);
-    ::testing::InitGoogleTest(&argc, argv);
-    return RUN_ALL_TESTS();
+    return cf::test::runGlWidgetTests(argc, argv);
 }

@@ -28,6 +28,7 @@
 
 #include "gui/main_window.hpp"
 #include "gui/viewport.hpp"
+#include "tests/support/gl_widget_test_main.hpp"
 #include "tests/support/golden.hpp"
 
 namespace cf::gui {
@@ -167,13 +168,5 @@ INSTANTIATE_TEST_SUITE_P(Bundled, ScenarioScreenshots, ::testing::ValuesIn(bundl
 }  // namespace cf::gui
 
 int main(int argc, char** argv) {
-    QSurfaceFormat format;
-    format.setVersion(4, 5);
-    format.setProfile(QSurfaceFormat::CoreProfile);
-    format.setDepthBufferSize(24);
-    format.setSwapInterval(0);
-    QSurfaceFormat::setDefaultFormat(format);
-    QApplication app(argc, argv);
-    ::testing::InitGoogleTest(&argc, argv);
-    return RUN_ALL_TESTS();
+    return cf::test::runGlWidgetTests(argc, argv);
 }

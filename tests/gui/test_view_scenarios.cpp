@@ -21,6 +21,7 @@
 #include "sim/core/data_paths.hpp"
 #include "sim/core/runner.hpp"
 #include "sim/core/scenario.hpp"
+#include "tests/support/gl_widget_test_main.hpp"
 
 namespace cf::gui {
 namespace {
@@ -237,13 +238,5 @@ TEST(ScenarioHud, SlowAndPaused) {
 }  // namespace cf::gui
 
 int main(int argc, char** argv) {
-    QSurfaceFormat format;
-    format.setVersion(4, 5);
-    format.setProfile(QSurfaceFormat::CoreProfile);
-    format.setDepthBufferSize(24);
-    format.setSwapInterval(0);
-    QSurfaceFormat::setDefaultFormat(format);
-    QApplication app(argc, argv);
-    ::testing::InitGoogleTest(&argc, argv);
-    return RUN_ALL_TESTS();
+    return cf::test::runGlWidgetTests(argc, argv);
 }

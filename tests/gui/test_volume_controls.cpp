@@ -29,6 +29,7 @@
 #include "render/legend.hpp"
 #include "render/text_annotations.hpp"
 #include "sim/core/runner.hpp"
+#include "tests/support/gl_widget_test_main.hpp"
 #include "tests/support/volume_model.hpp"
 
 namespace cf::gui {
@@ -422,13 +423,5 @@ TEST(VolumeControlsAlone, WithoutAVolumeTheyAreOffAndSayWhy) {
 }  // namespace cf::gui
 
 int main(int argc, char** argv) {
-    QSurfaceFormat format;
-    format.setVersion(4, 5);
-    format.setProfile(QSurfaceFormat::CoreProfile);
-    format.setDepthBufferSize(24);
-    format.setSwapInterval(0);
-    QSurfaceFormat::setDefaultFormat(format);
-    QApplication app(argc, argv);
-    ::testing::InitGoogleTest(&argc, argv);
-    return RUN_ALL_TESTS();
+    return cf::test::runGlWidgetTests(argc, argv);
 }

@@ -21,6 +21,7 @@
 #include "render/legend.hpp"
 #include "sim/core/runner.hpp"
 #include "tests/render/vector_model.hpp"
+#include "tests/support/gl_widget_test_main.hpp"
 
 namespace cf::gui {
 namespace {
@@ -146,13 +147,5 @@ TEST_F(VectorWindowTest, ModeAndStrideChosenInTheDockAreDrawn) {
 }  // namespace cf::gui
 
 int main(int argc, char** argv) {
-    QSurfaceFormat format;  // as the application asks for it
-    format.setVersion(4, 5);
-    format.setProfile(QSurfaceFormat::CoreProfile);
-    format.setDepthBufferSize(24);
-    format.setSwapInterval(0);
-    QSurfaceFormat::setDefaultFormat(format);
-    QApplication app(argc, argv);
-    testing::InitGoogleTest(&argc, argv);
-    return RUN_ALL_TESTS();
+    return cf::test::runGlWidgetTests(argc, argv);
 }
