@@ -83,9 +83,16 @@ void MainWindow::sizeToScreen(bool restored) {
     const QRect available = screen->availableGeometry();
     if (!restored) {
         const double share = available.width() < kCompactWidth ? 1.0 : kScreenShare;
-        resize(static_cast<int>(available.width() * share),
-               static_cast<int>(available.height() * share));
-        move(available.center() - QPoint(width() / 2, height() / 2));
+        const QSize size(static_cast<int>(available.width() * share),
+                         static_cast<int>(available.height() * share));
+        // Centred by whole pixels from the top left (QRect::center() rounds down, which put
+        // a window as large as the screen one pixel off it).
+        setGeometry(QRect(available.topLeft() + QPoint((available.width() - size.width()) / 2,
+                                                       (available.height() - size.height()) / 2),
+                          size));
+        // On a small screen the window is the screen: maximised, so that a window manager
+        // fits its frame in (without one, as under Xvfb, the geometry above is it).
+        if (share == 1.0) setWindowState(windowState() | Qt::WindowMaximized);
         return;
     }
     // A size saved on a larger screen (or a second monitor that is gone) would put the docks

@@ -243,11 +243,17 @@ and `--set dynamics.dt=0.0005` do the same. The value is plain text: a real as `
 An optional `[about]` table describes the scenario for the scenario browser, the window and
 the docs: `title`, `demonstrates` (one line: what the scenario shows) and `reproduces` (one
 line: the paper or result it follows) are strings; `steps_per_second` (a number, 0 or absent:
-full speed) is the pace the window plays it at; each `[[about.captions]]` entry holds a `step`
-(integer) and a `text` (string), shown across the bottom of the view from that step until the
-next caption's step (steps in increasing order). A scenario with captions starts playing when
-the window opens it; View > Scenario captions hides them. None of this changes the results of
-a run; `cellforge-sim` ignores the pace and the captions.
+full speed) is the pace the window plays it at; `at_end` says what the window does when a run
+reaches the scenario's `steps`: `"stop"` (the default) pauses there with the message "Reached
+the scenario's N steps" (Play then goes on past the end), `"loop"` starts the run again
+(pending structural edits apply, as with a reset) and plays on; any other value is refused
+with the file and line. Each `[[about.captions]]` entry holds a `step` (integer), a `text`
+(string), shown across the bottom of the view from that step until the next caption's step
+(steps in increasing order), and optionally `presentation` (a non-empty string): the wording
+shown instead in presentation mode, which hides the docks, menus and toolbar a text may point
+at. A scenario with captions starts playing when the window opens it; View > Scenario
+captions hides them. None of this changes the results of a run; `cellforge-sim` ignores the
+pace, the end and the captions (it runs `steps`).
 
 ## Models
 
