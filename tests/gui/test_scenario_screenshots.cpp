@@ -14,7 +14,6 @@
 #include <QAction>
 #include <QApplication>
 #include <QDir>
-#include <QElapsedTimer>
 #include <QGuiApplication>
 #include <QScreen>
 #include <QStandardPaths>
@@ -30,6 +29,7 @@
 #include "gui/viewport.hpp"
 #include "tests/support/gl_widget_test_main.hpp"
 #include "tests/support/golden.hpp"
+#include "tests/support/view_fit_wait.hpp"
 
 namespace cf::gui {
 namespace {
@@ -76,18 +76,6 @@ QImage boxMean(const QImage& source, int factor) {
     return out;
 }
 
-// Waits until `done` holds, processing events (the window's poll and paints).
-template <class Predicate>
-bool waitFor(Predicate done, int timeoutMs) {
-    QElapsedTimer clock;
-    clock.start();
-    while (clock.elapsed() < timeoutMs) {
-        if (done()) return true;
-        QTest::qWait(20);
-    }
-    return done();
-}
-
 class ScenarioScreenshots : public ::testing::TestWithParam<std::string> {
 protected:
     static void SetUpTestSuite() {
@@ -118,10 +106,10 @@ TEST_P(ScenarioScreenshots, OpensFitsAndLooksAsItShould) {
     ASSERT_TRUE(window_->openScenario(path)) << window_->lastError().toStdString();
     // Guided scenarios play on opening: back to step 0, paused, for a picture that holds.
     if (window_->action("play")->isChecked()) window_->action("play")->trigger();
-    ASSERT_TRUE(waitFor([&] { return !window_->runner()->isRunning(); }, 30000));
+    ASSERT_TRUE(test::waitUntil([&] { return !window_->runner()->isRunning(); }, 30000));
     window_->action("reset")->trigger();
     Viewport* view = window_->viewport();
-    ASSERT_TRUE(waitFor(
+    ASSERT_TRUE(test::waitUntil(
         [&] {
             const auto frame = window_->runner()->latestFrame();
             return frame && frame->step == 0 && view->shownStep() == 0 &&
@@ -139,14 +127,7 @@ TEST_P(ScenarioScreenshots, OpensFitsAndLooksAsItShould) {
         const QRectF s = view->sceneRectOnScreen();
         return !s.isEmpty() && view->freeRect().adjusted(-1, -1, 1, 1).contains(s);
     };
-    int settled = 0;  // consecutive checks, 100 ms apart, that found it fitted
-    waitFor(
-        [&] {
-            settled = fits() ? settled + 1 : 0;
-            if (settled < 4) QTest::qWait(100);
-            return settled >= 4;
-        },
-        20000);
+    test::waitFitted(fits, 20000);  // held over five checks 50 ms apart
     const QRectF scene = view->sceneRectOnScreen();
     const QRectF free = view->freeRect();
     ASSERT_FALSE(scene.isEmpty()) << name << ": nothing drawn";

@@ -30,6 +30,7 @@
 #include "render/text_annotations.hpp"
 #include "sim/core/runner.hpp"
 #include "tests/support/gl_widget_test_main.hpp"
+#include "tests/support/view_fit_wait.hpp"
 #include "tests/support/volume_model.hpp"
 
 namespace cf::gui {
@@ -41,33 +42,11 @@ const ModelDescriptor& volumeModel() {
 }
 
 bool waitUntil(const std::function<bool()>& done, int timeoutMs = 10000) {
-    for (int waited = 0; waited < timeoutMs; waited += 20) {
-        if (done()) return true;
-        QTest::qWait(20);
-    }
-    return done();
+    return test::waitUntil(done, timeoutMs);
 }
-
-// Whether the last frame showed the scene fitted: inside the free area less the margin and
-// filling it in its limiting direction. Frames come slowly under a loaded llvmpipe, so the
-
-// Waits until `fitted` holds at five checks 50 ms apart: the viewport fits at the frame after
-// the overlay's panels change size, so a single check may fall between the two frames.
-bool waitFitted(const std::function<bool()>& fitted, int timeoutMs) {
-    int inARow = 0;
-    for (int waited = 0; waited < timeoutMs && inARow < 5; waited += 50) {
-        inARow = fitted() ? inARow + 1 : 0;
-        QTest::qWait(50);
-    }
-    return inARow >= 5;
-}
-
-// tests wait for this (a few seconds at most) before they check and report.
+using test::waitFitted;
 bool fittedNow(const Viewport& viewport) {
-    const QRectF scene = viewport.sceneRectOnScreen(), free = viewport.freeRect();
-    const double m = Viewport::kFitMarginPx - 0.5;
-    return !scene.isEmpty() && free.adjusted(m, m, -m, -m).contains(scene) &&
-           std::max(scene.width() / free.width(), scene.height() / free.height()) > 0.9;
+    return test::fittedNow(viewport, 0.9);
 }
 
 // colormapTable(Viridis, 256) interpolated at u * 255, what the slice shader draws.
