@@ -19,6 +19,9 @@ function(cellforge_add_gui_test name)
     endif()
     add_test(NAME ${name} COMMAND ${CELLFORGE_XVFB_RUN} -a -s "-screen 0 1600x1000x24"
                                   $<TARGET_FILE:${name}>)
+    # One virtual X server at a time: `xvfb-run -a` picks a free display number by looking,
+    # so two starting together can take the same one (pvpython then aborted in a full run).
+    set_tests_properties(${name} PROPERTIES RESOURCE_LOCK xvfb)
   else()
     add_test(NAME ${name} COMMAND ${name})
     set_tests_properties(${name} PROPERTIES ENVIRONMENT QT_QPA_PLATFORM=offscreen)
@@ -40,7 +43,8 @@ if(CELLFORGE_XVFB_RUN)
     add_test(NAME test_gui_window_fit_${screen}
              COMMAND ${CELLFORGE_XVFB_RUN} -a -s "-screen 0 ${screen}x24"
                      $<TARGET_FILE:test_gui_window_fit>)
-    set_tests_properties(test_gui_window_fit_${screen} PROPERTIES LABELS cpu TIMEOUT 300)
+    set_tests_properties(test_gui_window_fit_${screen} PROPERTIES LABELS cpu TIMEOUT 300
+                         RESOURCE_LOCK xvfb)
   endforeach()
 endif()
 
@@ -67,7 +71,7 @@ if(CELLFORGE_XVFB_RUN)
   add_test(NAME test_gui_imgui
            COMMAND ${CELLFORGE_XVFB_RUN} -a -s "-screen 0 1600x1000x24" $<TARGET_FILE:test_gui_imgui>
            WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
-  set_tests_properties(test_gui_imgui PROPERTIES LABELS cpu TIMEOUT 300)
+  set_tests_properties(test_gui_imgui PROPERTIES LABELS cpu TIMEOUT 300 RESOURCE_LOCK xvfb)
 endif()
 
 # The docks and dialogs that need no OpenGL (Qt Test, offscreen): plots, scenario browser,
@@ -96,7 +100,7 @@ if(CELLFORGE_XVFB_RUN)
   add_test(NAME test_gui_volume
            COMMAND ${CELLFORGE_XVFB_RUN} -a -s "-screen 0 1920x1080x24" $<TARGET_FILE:test_gui_volume>
            WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
-  set_tests_properties(test_gui_volume PROPERTIES LABELS cpu TIMEOUT 300)
+  set_tests_properties(test_gui_volume PROPERTIES LABELS cpu TIMEOUT 300 RESOURCE_LOCK xvfb)
 endif()
 
 # Every bundled scenario in the window on a 1280x720 and a 1920x1080 screen (GoogleTest,
@@ -113,7 +117,8 @@ if(CELLFORGE_XVFB_RUN)
              COMMAND ${CELLFORGE_XVFB_RUN} -a -s "-screen 0 ${screen}x24"
                      $<TARGET_FILE:test_gui_scenarios>
              WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
-    set_tests_properties(test_gui_scenarios_${screen} PROPERTIES LABELS cpu TIMEOUT 1200)
+    set_tests_properties(test_gui_scenarios_${screen} PROPERTIES LABELS cpu TIMEOUT 1200
+                         RESOURCE_LOCK xvfb)
   endforeach()
 endif()
 
@@ -134,5 +139,6 @@ if(CELLFORGE_XVFB_RUN)
            COMMAND ${CELLFORGE_XVFB_RUN} -a -s "-screen 0 1920x1080x24"
                    $<TARGET_FILE:test_gui_view_scenarios>
            WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
-  set_tests_properties(test_gui_view_scenarios PROPERTIES LABELS cpu TIMEOUT 600)
+  set_tests_properties(test_gui_view_scenarios PROPERTIES LABELS cpu TIMEOUT 600
+                       RESOURCE_LOCK xvfb)
 endif()

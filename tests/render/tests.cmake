@@ -63,6 +63,7 @@ if(CELLFORGE_HAVE_GUI)
              COMMAND ${CELLFORGE_XVFB_RUN} -a -s "-screen 0 1600x1000x24"
                      $<TARGET_FILE:test_vector_window>
              WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
-    set_tests_properties(test_vector_window PROPERTIES LABELS cpu TIMEOUT 300)
+    set_tests_properties(test_vector_window PROPERTIES LABELS cpu TIMEOUT 300
+                         RESOURCE_LOCK xvfb)
   endif()
 endif()
