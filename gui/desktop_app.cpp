@@ -38,14 +38,18 @@ void leaveAThreadForTheInterface() {
 }
 }  // namespace
 
-int runDesktop(int& argc, char** argv, const DesktopOptions& options) {
-    leaveAThreadForTheInterface();  // before any model runs: parallelFor reads it once
+void setDefaultGlFormat(bool vsync) {
     QSurfaceFormat format;
     format.setVersion(4, 5);
     format.setProfile(QSurfaceFormat::CoreProfile);
     format.setDepthBufferSize(24);
-    format.setSwapInterval(1);
+    format.setSwapInterval(vsync ? 1 : 0);
     QSurfaceFormat::setDefaultFormat(format);
+}
+
+int runDesktop(int& argc, char** argv, const DesktopOptions& options) {
+    leaveAThreadForTheInterface();  // before any model runs: parallelFor reads it once
+    setDefaultGlFormat(/*vsync=*/true);
     QCoreApplication::setOrganizationName("Cellforge");
     QCoreApplication::setApplicationName("Cellforge");
     QCoreApplication::setApplicationVersion(CELLFORGE_VERSION);
@@ -55,10 +59,10 @@ int runDesktop(int& argc, char** argv, const DesktopOptions& options) {
     // and point at the mode that needs no display instead.
     {
         QOffscreenSurface surface;
-        surface.setFormat(format);
+        surface.setFormat(QSurfaceFormat::defaultFormat());
         surface.create();
         QOpenGLContext probe;
-        probe.setFormat(format);
+        probe.setFormat(QSurfaceFormat::defaultFormat());
         const bool ok = probe.create() && probe.makeCurrent(&surface) &&
                         probe.format().version() >= qMakePair(4, 5);
         if (!ok) {

@@ -23,6 +23,10 @@ struct DesktopOptions {
     double soakRssBoundMiB = 32.0;
 };
 
+// The OpenGL format every window asks for (4.5 core, a depth buffer), set as Qt's default
+// before the QApplication exists; `vsync` off lets tests draw faster than the screen.
+void setDefaultGlFormat(bool vsync);
+
 // Returns the process exit code. argc/argv go to Qt (its own options such as -platform).
 int runDesktop(int& argc, char** argv, const DesktopOptions& options);
 

@@ -1,22 +1,18 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// The main() of GoogleTest programs that show OpenGL widgets (under Xvfb): the surface
-// format the application asks for (OpenGL 4.5 core, a depth buffer, no vsync so frames are
-// not held to the virtual screen's rate), then a QApplication, then the tests.
+// The main() of GoogleTest programs that show OpenGL widgets (under Xvfb): the application's
+// surface format without vsync (frames not held to the virtual screen's rate), then a
+// QApplication, then the tests.
 #include <gtest/gtest.h>
 
 #include <QApplication>
-#include <QSurfaceFormat>
+
+#include "gui/desktop_app.hpp"
 
 namespace cf::test {
 
 inline int runGlWidgetTests(int argc, char** argv) {
-    QSurfaceFormat format;
-    format.setVersion(4, 5);
-    format.setProfile(QSurfaceFormat::CoreProfile);
-    format.setDepthBufferSize(24);
-    format.setSwapInterval(0);
-    QSurfaceFormat::setDefaultFormat(format);
+    gui::setDefaultGlFormat(/*vsync=*/false);
     QApplication app(argc, argv);
     ::testing::InitGoogleTest(&argc, argv);
     return RUN_ALL_TESTS();
