@@ -557,8 +557,10 @@ void MainWindow::poll() {
 
 void MainWindow::closeEvent(QCloseEvent* e) {
     QSettings settings;
-    settings.setValue("window/geometry", saveGeometry());
-    settings.setValue("window/state", saveState());
+    // Closed in presentation mode: the layout to keep is the one presentation returns to,
+    // not its hidden docks and full-screen size (the next start would show neither).
+    if (!presenting_) settings.setValue("window/geometry", saveGeometry());
+    settings.setValue("window/state", presenting_ ? dockState_ : saveState());
     stopRecording();  // the movie stays playable
     runner_.reset();  // stops the simulation thread before the window goes
     e->accept();
