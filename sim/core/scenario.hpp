@@ -95,10 +95,16 @@ struct Scenario {
 // Throws InputFileError for a file that does not exist or cannot be read, ScenarioError
 // ("file:line:column: ...") for what it says.
 Scenario loadScenario(const std::filesystem::path& path, const ModelRegistry& registry);
+// The scenario points into the registry (Scenario::model), so a temporary registry would
+// leave it dangling: keep the registry alive as long as the scenario.
+Scenario loadScenario(const std::filesystem::path& path, ModelRegistry&& registry) = delete;
 // `baseDirectory`: what relative file paths are relative to (empty: left as written).
 Scenario parseScenario(std::string_view text, const std::string& sourceName,
                        const ModelRegistry& registry,
                        const std::filesystem::path& baseDirectory = {});
+Scenario parseScenario(std::string_view text, const std::string& sourceName,
+                       ModelRegistry&& registry,
+                       const std::filesystem::path& baseDirectory = {}) = delete;
 // Full TOML text (every parameter, with units and ranges as comments); reads back equal.
 // `directory`: where the file will be written; file paths under it are written relative
 // to it (empty: as held).

@@ -45,7 +45,8 @@ TEST(BundledScenarios, EachLoadsExplainsItselfAndHasAThumbnail) {
 }
 
 TEST(BundledScenarios, TheWelcomeScenarioTalksThroughItsRun) {
-    const Scenario sc = loadScenario(kScenarios / "welcome.toml", builtinModels());
+    const ModelRegistry registry = builtinModels();
+    const Scenario sc = loadScenario(kScenarios / "welcome.toml", registry);
     ASSERT_GE(sc.about.captions.size(), 3u);
     EXPECT_EQ(sc.about.captions.front().step, 0u) << "the first caption shows at once";
     EXPECT_LT(sc.about.captions.back().step, sc.steps) << "every caption shows within the run";

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-cellforge_add_test(test_lattice SOURCES
+# The free-diffusion MSD case follows 10^5 particles over a long run (about 100 s of CPU).
+cellforge_add_test(test_lattice LONG_CASES "*FreeDiffusionMsd*" SOURCES
   sim/models/test_lattice.cpp
   sim/models/test_lattice_cuda.cpp
   sim/models/test_lattice_layout.cpp
@@ -13,5 +14,6 @@ target_compile_definitions(test_lattice_reactions PRIVATE
   CELLFORGE_TEST_DATA="${PROJECT_SOURCE_DIR}/tests" CELLFORGE_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
 # Reaction-diffusion on every backend: CME, conversion in a cell, obstructed diffusion,
 # the capsule cell, bad input.
-cellforge_add_test(test_lattice_rdme SOURCES sim/models/test_lattice_rdme.cpp)
+# Obstructed diffusion follows tracers past obstacles of three sizes (about 35 s of CPU).
+cellforge_add_test(test_lattice_rdme LONG_CASES "*ObstructedDiffusion*" SOURCES sim/models/test_lattice_rdme.cpp)
 target_compile_definitions(test_lattice_rdme PRIVATE CELLFORGE_SOURCE_DIR="${PROJECT_SOURCE_DIR}")

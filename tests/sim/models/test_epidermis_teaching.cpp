@@ -32,9 +32,10 @@ double metricOf(Model& m, const std::string& name) {
 constexpr std::uint64_t kBudget = 6000;
 
 TEST(EpidermisTeaching, DividesAndStratifiesWithinItsStepBudget) {
+    const ModelRegistry registry = builtinModels();  // the scenario points into it
     const Scenario sc = loadScenario(
         std::filesystem::path(CELLFORGE_ASSETS_DIR) / "scenarios/epidermis-teaching.toml",
-        builtinModels());
+        registry);
     ASSERT_GE(sc.steps, kBudget) << "the budget lies within the preset's run";
     auto m = sc.model->create(Backend::Cpu);
     m->reset(sc.parameters, sc.seed);

@@ -49,7 +49,7 @@ target_compile_definitions(test_model_declarations PRIVATE
                            CELLFORGE_ASSETS_DIR="${PROJECT_SOURCE_DIR}/assets")
 # The teaching epidermis stratifies within its step budget: 6000 steps of the preset, about
 # 2 minutes of CPU time (580 s wall on a machine shared by five builds: a longer limit).
-cellforge_add_test(test_epidermis_teaching CPU_ONLY SOURCES sim/models/test_epidermis_teaching.cpp)
+cellforge_add_test(test_epidermis_teaching CPU_ONLY LONG_CASES "*" SOURCES sim/models/test_epidermis_teaching.cpp)
 target_compile_definitions(test_epidermis_teaching PRIVATE
                            CELLFORGE_ASSETS_DIR="${PROJECT_SOURCE_DIR}/assets")
-set_tests_properties(test_epidermis_teaching PROPERTIES TIMEOUT 1800)
+set_tests_properties(test_epidermis_teaching.long PROPERTIES TIMEOUT 1800)
