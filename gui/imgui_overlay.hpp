@@ -29,7 +29,7 @@
 #include <string>
 #include <vector>
 
-#include "gui/color_range.hpp"
+#include "app/color_range.hpp"
 #include "render/legend.hpp"
 #include "sim/core/model.hpp"
 #include "sim/core/params.hpp"
@@ -56,13 +56,13 @@ struct QuickParam {
 struct RangeControl {
     std::string key;    // what the callback reports (Viewport::setColorRange's key)
     std::string label;  // the channel's name
-    RangeSetting setting;
+    app::RangeSetting setting;
     double lo = 0.0, hi = 1.0;  // the range in use (what Locked keeps)
 };
 
 // Under a continuous legend: how its range was chosen and what lies outside it.
 struct LegendNote {
-    std::string mode;     // "auto 1–99 %", "typed", ... (gui/color_range.hpp)
+    std::string mode;     // "auto 1–99 %", "typed", ... (app/color_range.hpp)
     std::string outside;  // empty: all values inside the range
 };
 
@@ -148,7 +148,7 @@ public:
     using ParameterEdited = std::function<void(const std::string& key, double value)>;
     using ColorByChosen = std::function<void(const std::string& channel)>;
     // A colour range chosen in the Quick panel (may throw: shown under the sliders).
-    using ColorRangeChosen = std::function<void(const std::string& key, const RangeSetting&)>;
+    using ColorRangeChosen = std::function<void(const std::string& key, const app::RangeSetting&)>;
     void onColorRangeChosen(ColorRangeChosen callback) { rangeChosen_ = std::move(callback); }
     void onParameterEdited(ParameterEdited callback) { paramEdited_ = std::move(callback); }
     void onColorByChosen(ColorByChosen callback) { colorByChosen_ = std::move(callback); }
@@ -240,7 +240,7 @@ private:
     qint64 shownColorByUntil_ = 0;
     std::vector<std::pair<std::string, double>> edits_;
     std::optional<std::string> chosenColorBy_;
-    std::vector<std::pair<std::string, RangeSetting>> chosenRanges_;
+    std::vector<std::pair<std::string, app::RangeSetting>> chosenRanges_;
     std::map<std::string, std::pair<double, double>> typedRanges_;  // fields being edited
     std::string error_;
     ParameterEdited paramEdited_;

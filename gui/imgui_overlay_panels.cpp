@@ -350,8 +350,8 @@ void ImGuiOverlay::drawRanges(const OverlayState& state) {
                 rects_.rangeModeItems.emplace_back(a.x, a.y, b.x - a.x, b.y - a.y);
                 if (clicked && m != current) {
                     // Locked and typed start from the range in use.
-                    chosenRanges_.emplace_back(r.key,
-                                               RangeSetting{static_cast<RangeMode>(m), r.lo, r.hi});
+                    chosenRanges_.emplace_back(
+                        r.key, app::RangeSetting{static_cast<app::RangeMode>(m), r.lo, r.hi});
                     typedRanges_[r.key] = {r.lo, r.hi};
                 }
             }
@@ -359,7 +359,7 @@ void ImGuiOverlay::drawRanges(const OverlayState& state) {
         }
         ImGui::SameLine();
         text(r.label);
-        if (r.setting.mode == RangeMode::Typed) {
+        if (r.setting.mode == app::RangeMode::Typed) {
             auto& typed = typedRanges_.try_emplace(r.key, r.setting.lo, r.setting.hi).first->second;
             ImGui::SetNextItemWidth(fs * 5.5f);
             ImGui::InputDouble("##min", &typed.first, 0.0, 0.0, "%.6g");
@@ -372,7 +372,7 @@ void ImGuiOverlay::drawRanges(const OverlayState& state) {
             done = ImGui::IsItemDeactivatedAfterEdit() || done;
             if (done)
                 chosenRanges_.emplace_back(
-                    r.key, RangeSetting{RangeMode::Typed, typed.first, typed.second});
+                    r.key, app::RangeSetting{app::RangeMode::Typed, typed.first, typed.second});
         } else {
             typedRanges_.erase(r.key);
         }

@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "gui/headless_run.hpp"
+#include "app/headless_run.hpp"
 #include "sim/core/data_paths.hpp"
 #if CELLFORGE_HAVE_GUI
 #include "gui/desktop_app.hpp"
@@ -22,7 +22,7 @@ int main(int argc, char** argv) {
     // The program's own name, not argv[0]: the usage line is also the man page's.
     app.name("cellforge");
     app.set_version_flag("--version", std::string("cellforge ") + CELLFORGE_VERSION);
-    cf::gui::HeadlessOptions o;
+    cf::app::HeadlessOptions o;
     std::string size = "1280x720";
     std::string windowScenario;
     app.add_option("scenario", windowScenario,
@@ -129,7 +129,7 @@ int main(int argc, char** argv) {
 #endif
     }
     try {
-        return cf::gui::runHeadless(o);
+        return cf::app::runHeadless(o);
     } catch (const std::exception& e) {
         // The one place a headless error is printed; its type says whether it is bad input
         // (sim/core/exit_status.hpp): a file, an option or a parameter, or a failure.

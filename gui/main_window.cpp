@@ -25,6 +25,7 @@
 #include <cstdio>
 #include <fstream>
 
+#include "app/cloud_upload.hpp"
 #include "gui/model_text_editor.hpp"
 #include "gui/movie_recorder.hpp"
 #include "gui/parameter_panel.hpp"
@@ -32,7 +33,6 @@
 #include "gui/record_dialog.hpp"
 #include "gui/scenario_browser.hpp"
 #include "gui/vector_controls.hpp"
-#include "gui/view_upload.hpp"
 #include "gui/viewport.hpp"
 #include "gui/volume_controls.hpp"
 #include "render/geometry_export.hpp"

@@ -14,8 +14,8 @@
 
 #include "gui/desktop_app.hpp"
 #include "render/camera_path.hpp"
-#include "sim/core/runner.hpp"
 #include "sim/core/scenario.hpp"
+#include "sim/run/runner.hpp"
 
 class QAction;
 class QDockWidget;

@@ -8,11 +8,11 @@
 #include <QTimer>
 #include <cstdio>
 
+#include "app/cloud_upload.hpp"
 #include "gui/main_window.hpp"
 #include "gui/movie_recorder.hpp"
 #include "gui/parameter_panel.hpp"
 #include "gui/record_dialog.hpp"
-#include "gui/view_upload.hpp"
 #include "gui/viewport.hpp"
 #include "render/geometry_export.hpp"
 #include "sim/core/errors.hpp"
@@ -61,7 +61,7 @@ void MainWindow::exportGeometry(const QString& path) {
         m.synchronize();
         if (views.clouds.empty()) throw Error("this model has no geometry to export");
         const render::ExportSummary s =
-            render::exportSpheres(file, sphereGeometry(views.clouds.front(), color));
+            render::exportSpheres(file, app::sphereGeometry(views.clouds.front(), color));
         if (s.spheres == 0) throw Error("nothing to export: the model has no elements");
     }));
 }

@@ -20,8 +20,8 @@
 #include "gui/parameter_panel.hpp"
 #include "render/movie_writer.hpp"
 #include "sim/core/errors.hpp"
-#include "sim/core/runner.hpp"
 #include "sim/core/scenario.hpp"
+#include "sim/run/runner.hpp"
 
 namespace cf::gui {
 

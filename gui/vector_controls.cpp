@@ -16,7 +16,7 @@ namespace {
 // The mode combo's entries, in order.
 enum Mode { Off = 0, Arrows = 1, Lic = 2, LicArrows = 3 };
 
-int modeOf(const VectorSettings& s) {
+int modeOf(const app::VectorSettings& s) {
     if (s.lic) return s.arrows ? LicArrows : Lic;
     return s.arrows ? Arrows : Off;
 }
@@ -71,7 +71,7 @@ void VectorControls::setViews(const std::vector<std::string>& names) {
     view_->setCurrentIndex(i >= 0 ? i : 0);  // an unknown name: the viewport draws the first
 }
 
-void VectorControls::setSettings(const VectorSettings& settings) {
+void VectorControls::setSettings(const app::VectorSettings& settings) {
     settings_ = settings;
     const QSignalBlocker b1(view_), b2(mode_), b3(stride_);
     const int i = view_->findText(QString::fromStdString(settings.view));

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "gui/vector_upload.hpp"
+#include "app/vector_upload.hpp"
 
 class QComboBox;
 class QLabel;
@@ -28,8 +28,8 @@ public:
     // kept when the new list has it.
     void setViews(const std::vector<std::string>& names);
     // Shows these settings without emitting settingsChanged().
-    void setSettings(const VectorSettings& settings);
-    const VectorSettings& settings() const { return settings_; }
+    void setSettings(const app::VectorSettings& settings);
+    const app::VectorSettings& settings() const { return settings_; }
 
 signals:
     void settingsChanged();  // settings() holds the new ones
@@ -37,7 +37,7 @@ signals:
 private:
     void readWidgets();
 
-    VectorSettings settings_;
+    app::VectorSettings settings_;
     QLabel* title_ = nullptr;
     QComboBox* view_ = nullptr;
     QComboBox* mode_ = nullptr;

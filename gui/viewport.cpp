@@ -12,8 +12,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "gui/view_upload.hpp"
-#include "gui/volume_upload.hpp"
+#include "app/cloud_upload.hpp"
+#include "app/volume_upload.hpp"
 #include "render/guides.hpp"
 #include "render/legend.hpp"
 #include "render/offscreen_target.hpp"
@@ -28,12 +28,12 @@ struct Viewport::Scene {
     render::PointCloud cloud;
     render::Guides guides;
     render::LegendOverlay legend;
-    CloudUploader uploader;
+    app::CloudUploader uploader;
     bool hasCloud = false;
     // Made for the volume view drawn; the uploader (its interop registration) goes first.
     std::unique_ptr<render::VolumeGrid> volume;
-    VolumeUploader volumeUploader;
-    std::unique_ptr<VectorLayer> vectors;  // made for the first vector view shown
+    app::VolumeUploader volumeUploader;
+    std::unique_ptr<app::VectorLayer> vectors;  // made for the first vector view shown
     glm::vec3 focusLo{0.0f}, focusHi{1.0f};
     // What is drawn, as world boxes (for fitting): the guides (domain box, planes) as
     // framed, and the cloud, volume and vectors as last uploaded (lo > hi: none).
@@ -101,7 +101,7 @@ Viewport::Viewport(QWidget* parent) : QOpenGLWidget(parent) {
     overlay_ = new ImGuiOverlay(this);
     // The Quick panel's colour-range rows land here; a refused range is shown there.
     overlay_->onColorRangeChosen(
-        [this](const std::string& key, const RangeSetting& r) { setColorRange(key, r); });
+        [this](const std::string& key, const app::RangeSetting& r) { setColorRange(key, r); });
     auto* timer = new QTimer(this);  // redraws at the display's rate; vsync paces it
     connect(timer, &QTimer::timeout, this, qOverload<>(&QWidget::update));
     timer->start(16);
@@ -131,18 +131,18 @@ void Viewport::setOverlayVisible(bool visible) {
     update();
 }
 
-void Viewport::setColorRange(const std::string& key, const RangeSetting& setting) {
-    if (setting.mode != RangeMode::Automatic)
-        resolveRangeFromExtremes(setting, 0.0, 0.0);  // checks
+void Viewport::setColorRange(const std::string& key, const app::RangeSetting& setting) {
+    if (setting.mode != app::RangeMode::Automatic)
+        app::resolveRangeFromExtremes(setting, 0.0, 0.0);  // checks
     if (ranges_[key] == setting) return;
     ranges_[key] = setting;
     reupload_ = true;
     update();
 }
 
-RangeSetting Viewport::colorRange(const std::string& key) const {
+app::RangeSetting Viewport::colorRange(const std::string& key) const {
     const auto it = ranges_.find(key);
-    return it == ranges_.end() ? RangeSetting{} : it->second;
+    return it == ranges_.end() ? app::RangeSetting{} : it->second;
 }
 
 void Viewport::setColorBy(const std::string& channel) {
@@ -160,7 +160,7 @@ void Viewport::setVolumeChannel(const std::string& channel) {
     volumeChannel_ = channel;
 }
 
-void Viewport::setVectorSettings(const VectorSettings& settings) {
+void Viewport::setVectorSettings(const app::VectorSettings& settings) {
     if (!(settings == vectorSettings_)) reupload_ = true;
     vectorSettings_ = settings;
 }
@@ -170,7 +170,7 @@ const render::LegendSpec& Viewport::vectorLegend() const {
     return scene_ && scene_->vectors ? scene_->vectors->uploader.legend() : none;
 }
 
-void Viewport::setSlices(const SliceSettings& slices) {
+void Viewport::setSlices(const app::SliceSettings& slices) {
     slices_ = slices;
 }
 
@@ -301,17 +301,17 @@ void Viewport::uploadHeld() {
     s.volumeBox = s.vectorBox = kNoBox;
     s.volumeRangeKey.clear();
     s.vectorRangeKey.clear();
-    VolumeInfo info;
+    app::VolumeInfo info;
     if (!views.volumes.empty()) {
         // Another set of volumes (a reset, another scenario): the choice falls back to the
         // first, as a name the views lack does.
-        const std::vector<std::string> volumes = volumeViewNames(views);
+        const std::vector<std::string> volumes = app::volumeViewNames(views);
         if (volumes != volumeInfo_.volumes) volumeView_.clear();
         const bool chosen = std::find(volumes.begin(), volumes.end(), volumeView_) != volumes.end();
-        const VolumeView& v = findVolumeView(views, chosen ? volumeView_ : std::string(), "");
+        const VolumeView& v = app::findVolumeView(views, chosen ? volumeView_ : std::string(), "");
         if (!s.volume) s.volume = std::make_unique<render::VolumeGrid>();
         // A channel chosen for another model (or none): the volume's default.
-        const std::vector<std::string> names = volumeChannels(v);
+        const std::vector<std::string> names = app::volumeChannels(v);
         const bool known = std::find(names.begin(), names.end(), volumeChannel_) != names.end();
         // The channel the uploader will show (its default: the first category, else the
         // first scalar) names the range setting.
@@ -325,22 +325,22 @@ void Viewport::uploadHeld() {
         s.volumeUploader.upload(v, *s.volume, known ? volumeChannel_ : std::string(),
                                 colorRange(s.volumeRangeKey));
         s.volumeBox = {toVec(v.lo), toVec(v.hi)};
-        info = describeVolume(views, v, s.volumeUploader.channel());
+        info = app::describeVolume(views, v, s.volumeUploader.channel());
     } else if (s.volume) {
         s.volumeUploader.release();
         s.volume.reset();
     }
-    std::vector<std::string> vectorNames = vectorViewNames(views);
-    const VectorSettings& vs = vectorSettings_;
+    std::vector<std::string> vectorNames = app::vectorViewNames(views);
+    const app::VectorSettings& vs = vectorSettings_;
     if (!views.vectors.empty() && (vs.arrows || vs.lic)) {
         const bool known =
             std::find(vectorNames.begin(), vectorNames.end(), vs.view) != vectorNames.end();
-        const VectorFieldView& v = findVectorView(views, known ? vs.view : std::string(), "");
-        VectorSettings shown = vs;
+        const VectorFieldView& v = app::findVectorView(views, known ? vs.view : std::string(), "");
+        app::VectorSettings shown = vs;
         shown.view = v.name;
         // A LIC only where the view is a plane; the arrows still show.
         shown.lic = vs.lic && v.dims[2] == 1 && v.dims[0] >= 2 && v.dims[1] >= 2;
-        if (!s.vectors) s.vectors = std::make_unique<VectorLayer>();
+        if (!s.vectors) s.vectors = std::make_unique<app::VectorLayer>();
         s.vectors->settings = shown;
         s.vectorRangeKey = "vectors:" + v.name;
         s.vectors->uploader.upload(v, s.vectors->field, shown, colorRange(s.vectorRangeKey));
@@ -359,7 +359,7 @@ void Viewport::uploadHeld() {
     if (!framed_) {
         s.focusLo = toVec(views.focusLo);
         s.focusHi = toVec(views.focusHi);
-        frameScene(views, s.guides, &camera_);
+        app::frameScene(views, s.guides, &camera_);
         s.guideBoxes = guideBoxes(views);
         framed_ = true;
         // A new scene: fitted into the free area at its first frames (the overlay's panels
@@ -399,7 +399,7 @@ void Viewport::drawScene(int width, int height, bool legend) {
     scene_->guides.drawLines(proj * view);
     if (scene_->hasCloud) scene_->cloud.draw(view, proj);
     if (scene_->volume) {
-        applySlices(slices_, *scene_->volume);
+        app::applySlices(slices_, *scene_->volume);
         scene_->volume->drawSlices(view, proj);  // opaque, before the translucent planes
     }
     if (scene_->vectors) scene_->vectors->field.draw(view, proj);  // opaque as well
@@ -427,7 +427,7 @@ bool nearlyEqual(const QRectF& a, const QRectF& b) {
 }
 
 RangeControl rangeControl(const std::string& key, const std::string& label,
-                          const RangeSetting& setting, const ColorRange& used) {
+                          const app::RangeSetting& setting, const app::ColorRange& used) {
     RangeControl c;
     c.key = key;
     c.label = label;
@@ -445,8 +445,8 @@ std::string unitOf(const render::LegendSpec& legend) {
                : std::string();
 }
 
-LegendNote legendNote(const ColorRange& used, const std::string& unit) {
-    return {rangeModeText(used), outsideNote(used, unit)};
+LegendNote legendNote(const app::ColorRange& used, const std::string& unit) {
+    return {app::rangeModeText(used), app::outsideNote(used, unit)};
 }
 
 }  // namespace
@@ -493,18 +493,18 @@ void Viewport::fillOverlayState() {
     if (!scene_ || !lease_) return;
     const Scene& s = *scene_;
     if (s.hasCloud && !s.cloudRangeKey.empty()) {
-        const ColorRange& used = s.uploader.range();
+        const app::ColorRange& used = s.uploader.range();
         o.ranges.push_back(rangeControl(s.cloudRangeKey, s.cloudRangeKey.substr(7),
                                         colorRange(s.cloudRangeKey), used));
         o.legendNote = legendNote(used, unitOf(s.uploader.legend()));
     } else if (!s.hasCloud && s.vectors && !s.vectorRangeKey.empty()) {
-        const ColorRange& used = s.vectors->uploader.colorRange();
+        const app::ColorRange& used = s.vectors->uploader.colorRange();
         o.ranges.push_back(rangeControl(s.vectorRangeKey, "|" + s.vectorRangeKey.substr(8) + "|",
                                         colorRange(s.vectorRangeKey), used));
         o.legendNote = legendNote(used, unitOf(s.vectors->uploader.legend()));
     }
     if (s.volume && !s.volumeRangeKey.empty()) {
-        const ColorRange& used = s.volumeUploader.range();
+        const app::ColorRange& used = s.volumeUploader.range();
         o.ranges.push_back(rangeControl(s.volumeRangeKey, s.volumeRangeKey.substr(7),
                                         colorRange(s.volumeRangeKey), used));
         o.volumeLegendNote = legendNote(used, unitOf(s.volumeUploader.legend()));

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The 3D viewport: a QOpenGLWidget that draws the newest views the simulation thread
-// published (sim/core/view_exchange.hpp) with the renderer. It never waits for the
+// published (sim/run/view_exchange.hpp) with the renderer. It never waits for the
 // simulation: without new views it draws the buffers it already has. Device views reach
 // the GL buffers and the volume texture through CUDA-GL interop, host views by upload
-// (gui/view_upload.hpp, gui/volume_upload.hpp, gui/vector_upload.hpp). A model's first point
+// (app/cloud_upload.hpp, app/volume_upload.hpp, app/vector_upload.hpp). A model's first point
 // cloud is drawn as spheres, one volume (the first unless chosen) as axis-aligned slices,
 // one vector view (the first unless chosen) as arrows and/or a LIC.
 // Mouse: left drag orbits, right or middle drag pans, the wheel zooms, double click fits.
@@ -27,13 +27,13 @@
 #include <string>
 #include <vector>
 
-#include "gui/color_range.hpp"
+#include "app/color_range.hpp"
+#include "app/vector_upload.hpp"
+#include "app/volume_settings.hpp"
 #include "gui/imgui_overlay.hpp"
-#include "gui/vector_upload.hpp"
-#include "gui/volume_settings.hpp"
 #include "render/camera.hpp"
 #include "render/text_annotations.hpp"
-#include "sim/core/view_exchange.hpp"
+#include "sim/run/view_exchange.hpp"
 
 namespace cf::render {
 struct LegendSpec;  // render/legend.hpp includes libepoxy, which must precede Qt's GL
@@ -63,17 +63,17 @@ public:
     const std::string& volumeView() const { return volumeView_; }
     void setVolumeChannel(const std::string& channel);
     const std::string& volumeChannel() const { return volumeChannel_; }
-    void setSlices(const SliceSettings& slices);
-    const SliceSettings& slices() const { return slices_; }
+    void setSlices(const app::SliceSettings& slices);
+    const app::SliceSettings& slices() const { return slices_; }
     // What the shown volume offers and the model's volumes; name empty when the views
     // have none.
-    const VolumeInfo& volumeInfo() const { return volumeInfo_; }
+    const app::VolumeInfo& volumeInfo() const { return volumeInfo_; }
     const render::LegendSpec& volumeLegend() const;
     std::string volumeUploadPath() const;  // "interop", "host upload" or "none"
     // The vector view drawn and how (arrows, stride, LIC; a name the views lack falls back
     // to the first). Takes effect at the next paint, also while the run is paused.
-    void setVectorSettings(const VectorSettings& settings);
-    const VectorSettings& vectorSettings() const { return vectorSettings_; }
+    void setVectorSettings(const app::VectorSettings& settings);
+    const app::VectorSettings& vectorSettings() const { return vectorSettings_; }
     // The names of the vector views the model offers (vectorViewsChanged() when they change).
     const std::vector<std::string>& vectorViews() const { return vectorViews_; }
     const render::LegendSpec& vectorLegend() const;
@@ -101,9 +101,9 @@ public:
     bool overlayVisible() const { return overlayVisible_; }
 
     // Colour ranges per colour channel, keyed "points:NAME", "volume:VOLUME/NAME" or
-    // "vectors:NAME" (the Quick panel sets them; gui/color_range.hpp has the rule).
-    void setColorRange(const std::string& key, const RangeSetting& setting);
-    RangeSetting colorRange(const std::string& key) const;
+    // "vectors:NAME" (the Quick panel sets them; app/color_range.hpp has the rule).
+    void setColorRange(const std::string& key, const app::RangeSetting& setting);
+    app::RangeSetting colorRange(const std::string& key) const;
 
     // Draws the current scene at any size into an image (screenshots, movie frames), with
     // the legends where the overlay shows them and these captions top left (a title and the
@@ -172,9 +172,9 @@ private:
     QStringList channels_;
     std::string volumeView_;
     std::string volumeChannel_;
-    SliceSettings slices_{};
-    VolumeInfo volumeInfo_;
-    VectorSettings vectorSettings_;
+    app::SliceSettings slices_{};
+    app::VolumeInfo volumeInfo_;
+    app::VectorSettings vectorSettings_;
     std::vector<std::string> vectorViews_;
     std::uint64_t shownStep_ = 0;
     QPoint lastMouse_;
@@ -194,7 +194,7 @@ private:
     QRectF fittedFree_;
     double fittedAspect_ = 0.0;  // the scene's shape (width / height) the last fit used
     QRectF sceneRect_, freeRect_;
-    std::map<std::string, RangeSetting> ranges_;
+    std::map<std::string, app::RangeSetting> ranges_;
     render::ImageCaptions captions_;
 };
 

@@ -71,7 +71,7 @@ VolumeControls::VolumeControls(QWidget* parent) : QWidget(parent) {
     }
     layout->addLayout(grid);
     layout->addStretch(1);
-    setVolume(VolumeInfo{});
+    setVolume(app::VolumeInfo{});
 }
 
 QString VolumeControls::channel() const {
@@ -93,7 +93,7 @@ double VolumeControls::layerCentre(int axis, int layer) const {
     return info_.lo[a] + (layer + 0.5) * (info_.hi[a] - info_.lo[a]) / n;
 }
 
-void VolumeControls::setVolume(const VolumeInfo& info) {
+void VolumeControls::setVolume(const app::VolumeInfo& info) {
     info_ = info;
     const bool present = !info.name.empty();
     setEnabled(present);
@@ -133,23 +133,23 @@ void VolumeControls::setVolume(const VolumeInfo& info) {
     }
 }
 
-void VolumeControls::setSlices(const SliceSettings& slices) {
+void VolumeControls::setSlices(const app::SliceSettings& slices) {
     slices_ = slices;
     for (int a = 0; a < 3; ++a)
         refreshAxis(a);
 }
 
 void VolumeControls::refreshAxis(int axis) {
-    const SliceSetting& s = slices_[static_cast<std::size_t>(axis)];
+    const app::SliceSetting& s = slices_[static_cast<std::size_t>(axis)];
     const auto a = static_cast<std::size_t>(axis);
-    const double coordinate = s.mode == SliceSetting::Mode::At
+    const double coordinate = s.mode == app::SliceSetting::Mode::At
                                   ? std::clamp(s.coordinate, info_.lo[a], info_.hi[a])
                                   : 0.5 * (info_.lo[a] + info_.hi[a]);
     const int layer = layerOf(axis, coordinate);
     const QSignalBlocker b1(sliders_[a]), b2(checks_[a]);
-    checks_[a]->setChecked(s.mode != SliceSetting::Mode::Off);
+    checks_[a]->setChecked(s.mode != app::SliceSetting::Mode::Off);
     sliders_[a]->setValue(layer);
-    sliders_[a]->setEnabled(s.mode != SliceSetting::Mode::Off);
+    sliders_[a]->setEnabled(s.mode != app::SliceSetting::Mode::Off);
     values_[a]->setText(QString("%1 = %2 (%3/%4)")
                             .arg(kAxisNames[a], number(coordinate))
                             .arg(layer + 1)
@@ -157,8 +157,8 @@ void VolumeControls::refreshAxis(int axis) {
 }
 
 void VolumeControls::sliderMoved(int axis, int layer) {
-    SliceSetting& s = slices_[static_cast<std::size_t>(axis)];
-    s.mode = SliceSetting::Mode::At;
+    app::SliceSetting& s = slices_[static_cast<std::size_t>(axis)];
+    s.mode = app::SliceSetting::Mode::At;
     s.coordinate = layerCentre(axis, layer);
     refreshAxis(axis);
     emit slicesChanged();
@@ -178,11 +178,11 @@ void bindVolumeControls(VolumeControls& controls, Viewport& viewport) {
 }
 
 void VolumeControls::checkToggled(int axis, bool on) {
-    SliceSetting& s = slices_[static_cast<std::size_t>(axis)];
+    app::SliceSetting& s = slices_[static_cast<std::size_t>(axis)];
     if (!on) {
-        s.mode = SliceSetting::Mode::Off;
+        s.mode = app::SliceSetting::Mode::Off;
     } else {  // back where the slider is
-        s.mode = SliceSetting::Mode::At;
+        s.mode = app::SliceSetting::Mode::At;
         s.coordinate = layerCentre(axis, sliders_[static_cast<std::size_t>(axis)]->value());
     }
     refreshAxis(axis);

@@ -10,7 +10,7 @@
 #include <QWidget>
 #include <array>
 
-#include "gui/volume_settings.hpp"
+#include "app/volume_settings.hpp"
 
 class QCheckBox;
 class QComboBox;
@@ -28,11 +28,11 @@ public:
 
     // What the viewport's volume offers (Viewport::volumeInfo()); name empty: none. The
     // slice settings are kept (a coordinate is shown at the layer nearest to it).
-    void setVolume(const VolumeInfo& info);
-    const VolumeInfo& volume() const { return info_; }
+    void setVolume(const app::VolumeInfo& info);
+    const app::VolumeInfo& volume() const { return info_; }
     // Shows these settings without emitting slicesChanged().
-    void setSlices(const SliceSettings& slices);
-    const SliceSettings& slices() const { return slices_; }
+    void setSlices(const app::SliceSettings& slices);
+    const app::SliceSettings& slices() const { return slices_; }
     QString channel() const;
 
     // The layer of axis `axis` whose centre is nearest to `coordinate`, and that centre.
@@ -49,8 +49,8 @@ private:
     void sliderMoved(int axis, int layer);
     void checkToggled(int axis, bool on);
 
-    VolumeInfo info_;
-    SliceSettings slices_{};
+    app::VolumeInfo info_;
+    app::SliceSettings slices_{};
     QLabel* title_ = nullptr;
     QLabel* volumeLabel_ = nullptr;
     QComboBox* volume_ = nullptr;

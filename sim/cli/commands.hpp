@@ -34,18 +34,6 @@ struct BenchOptionsCli {
     double scale = 1.0;
 };
 
-// `nversion`: the cardiac N-version benchmark (sim/models/cardiac/nversion.hpp).
-struct NversionOptionsCli {
-    std::vector<double> dx, dt;  // mm, ms; every combination runs
-    bool all = false;            // the nine published resolutions
-    std::optional<std::string> backend;
-    std::string precision = "float";
-    std::string integrator = "declared";
-    double endTime = 150.0;  // ms
-    bool untilActivated = false;
-    std::string outDir = "out/nversion";
-};
-
 // `sweep`: a grid of runs of one scenario (sweep_command.cpp).
 struct SweepOptionsCli {
     std::string scenario;
@@ -62,7 +50,6 @@ struct SweepOptionsCli {
 
 int runScenario(const ModelRegistry& registry, const RunOptions& options);
 int runBench(const ModelRegistry& registry, const BenchOptionsCli& options);
-int runNversionCommand(const NversionOptionsCli& options);
 int runSweep(const ModelRegistry& registry, const SweepOptionsCli& options);
 
 }  // namespace cf::cli

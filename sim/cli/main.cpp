@@ -10,13 +10,13 @@
 #include <vector>
 
 #include "sim/cli/commands.hpp"
+#include "sim/cli/model_commands.hpp"
 #include "sim/cli/params_markdown.hpp"
 #include "sim/core/backend.hpp"
 #include "sim/core/data_paths.hpp"
 #include "sim/core/input_file.hpp"
 #include "sim/core/model.hpp"
 #include "sim/core/scenario.hpp"
-#include "sim/models/cardiac/cellml/cellml_import.hpp"
 
 namespace {
 
@@ -75,18 +75,6 @@ int showBackends() {
                     ok ? "available" : "unavailable",
                     b == cf::Backend::Cpu ? "reference implementation" : cf::cudaStatus().c_str());
     }
-    return cf::kExitOk;
-}
-
-// CellML to model-language text, to a file or stdout.
-int cellmlToCfm(const std::string& in, const std::string& out) {
-    const std::string cfm = cf::cardiac::importCellml(cf::readInputFile(in), in);
-    if (out.empty()) {
-        std::fputs(cfm.c_str(), stdout);
-        return cf::kExitOk;
-    }
-    std::ofstream o(out, std::ios::binary);
-    if (!(o << cfm)) throw cf::IoError("cannot write '" + out + "'");
     return cf::kExitOk;
 }
 
@@ -181,34 +169,10 @@ int main(int argc, char** argv) {
     benchCmd->add_option("--scale", bench.scale, "Problem-size factor (e.g. 0.1 for a quick run)")
         ->check(CLI::Range(1e-6, 100.0));
 
-    cf::cli::NversionOptionsCli nversion;
-    CLI::App* nversionCmd = app.add_subcommand(
-        "nversion",
-        "Cardiac: the Niederer et al. 2011 N-version benchmark (activation times at P1..P9 "
-        "and along the diagonal)");
-    nversionCmd->add_option("--dx", nversion.dx, "Node spacing in mm (repeatable; default 0.5)");
-    nversionCmd->add_option("--dt", nversion.dt, "Time step in ms (repeatable; default 0.05)");
-    nversionCmd->add_flag("--all", nversion.all,
-                          "The nine published runs: dx 0.5, 0.2, 0.1 mm x dt 0.05, 0.01, 0.005 ms");
-    nversionCmd->add_option("--backend", nversion.backend, "cpu or cuda (default: the best)");
-    nversionCmd->add_option("--precision", nversion.precision, "CUDA arithmetic: float or double")
-        ->check(CLI::IsMember({"float", "double"}));
-    nversionCmd
-        ->add_option("--integrator", nversion.integrator,
-                     "declared (the model's own: gates Rush-Larsen, the rest forward Euler; "
-                     "default), forward_euler, rush_larsen or grl1")
-        ->check(CLI::IsMember({"declared", "forward_euler", "rush_larsen", "grl1"}));
-    nversionCmd->add_option("--end", nversion.endTime, "Simulated time in ms (default 150)")
-        ->check(CLI::Range(0.0, 1e6));
-    nversionCmd->add_flag("--until-activated", nversion.untilActivated,
-                          "Stop each run once every node has activated");
-    nversionCmd->add_option("--out", nversion.outDir, "Output directory (default out/nversion)");
-
-    std::string cellmlIn, cfmOut;
-    CLI::App* cellmlCmd =
-        app.add_subcommand("cellml2cfm", "Import a CellML 1.0/1.1 cell model as model text (.cfm)");
-    cellmlCmd->add_option("IN", cellmlIn, "CellML file")->required();
-    cellmlCmd->add_option("OUT", cfmOut, "Output .cfm file (default: standard output)");
+    // Commands the models declare (cardiac: nversion, cellml2cfm).
+    const cf::ModelRegistry registry = cf::builtinModels();
+    cf::cli::ModelCommandLines modelCommands;
+    modelCommands.addTo(app, registry);
 
     try {
         app.parse(argc, argv);
@@ -221,7 +185,6 @@ int main(int argc, char** argv) {
     sweep.commandLine = run.commandLine;
 
     try {
-        const cf::ModelRegistry registry = cf::builtinModels();
         if (app.got_subcommand("list")) return listModels(registry);
         if (app.got_subcommand("backends")) return showBackends();
         if (app.got_subcommand("scenarios")) return listScenarios(registry);
@@ -229,8 +192,7 @@ int main(int argc, char** argv) {
         if (app.got_subcommand("run")) return cf::cli::runScenario(registry, run);
         if (app.got_subcommand("sweep")) return cf::cli::runSweep(registry, sweep);
         if (app.got_subcommand("bench")) return cf::cli::runBench(registry, bench);
-        if (app.got_subcommand("nversion")) return cf::cli::runNversionCommand(nversion);
-        if (app.got_subcommand("cellml2cfm")) return cellmlToCfm(cellmlIn, cfmOut);
+        if (const std::optional<int> status = modelCommands.runChosen(app)) return *status;
     } catch (const std::exception& e) {
         // The one place an error that escapes a subcommand is printed; its type says whether
         // it is bad input (sim/core/exit_status.hpp). Subcommands print none of these.

@@ -10,11 +10,11 @@
 #include "sim/cli/terminal.hpp"
 #include "sim/core/data_paths.hpp"
 #include "sim/core/interrupt.hpp"
-#include "sim/core/output_observers.hpp"
-#include "sim/core/runner.hpp"
 #include "sim/core/scenario.hpp"
 #include "sim/io/run_info.hpp"
 #include "sim/io/snapshot_writer.hpp"
+#include "sim/run/output_observers.hpp"
+#include "sim/run/runner.hpp"
 
 namespace cf::cli {
 

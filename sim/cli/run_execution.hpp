@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "sim/core/runner.hpp"
 #include "sim/core/scenario.hpp"
+#include "sim/run/runner.hpp"
 
 namespace cf::cli {
 

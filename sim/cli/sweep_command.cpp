@@ -14,10 +14,10 @@
 #include "sim/cli/commands.hpp"
 #include "sim/cli/run_execution.hpp"
 #include "sim/cli/terminal.hpp"
-#include "sim/core/cuda_device.hpp"
 #include "sim/core/data_paths.hpp"
 #include "sim/core/interrupt.hpp"
 #include "sim/core/sweep_grid.hpp"
+#include "sim/cuda/cuda_device.hpp"
 #include "sim/io/series_writer.hpp"
 
 namespace cf::cli {

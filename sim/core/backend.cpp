@@ -5,7 +5,6 @@
 
 #include <mutex>
 
-#include "sim/core/cuda_device.hpp"
 #include "sim/core/errors.hpp"
 
 #if CELLFORGE_HAVE_CUDA
@@ -99,39 +98,6 @@ std::string backendLine(Backend chosen) {
     if (!builtWithCuda()) return "cpu (this build has no CUDA backend)";
     if (!isAvailable(Backend::Cuda)) return "cpu (CUDA unavailable: " + cudaStatus() + ")";
     return "cpu (CUDA available, not chosen)";
-}
-
-int cudaDeviceCount() {
-#if CELLFORGE_HAVE_CUDA
-    if (!probeCuda().available) return 0;
-    int count = 0;
-    if (cudaGetDeviceCount(&count) != cudaSuccess) {
-        cudaGetLastError();
-        return 0;
-    }
-    return count;
-#else
-    return 0;
-#endif
-}
-
-void useCudaDevice(int device) {
-    if (device < 0) return;
-    const int count = cudaDeviceCount();
-    if (device >= count)
-        throw ParameterError(
-            "CUDA device " + std::to_string(device) + " does not exist (" +
-            (count == 0 ? cudaStatus()
-                        : std::to_string(count) + " device(s): 0.." + std::to_string(count - 1)) +
-            ")");
-#if CELLFORGE_HAVE_CUDA
-    const cudaError_t err = cudaSetDevice(device);
-    if (err != cudaSuccess) {
-        cudaGetLastError();
-        throw ParameterError("cannot use CUDA device " + std::to_string(device) + ": " +
-                             cudaGetErrorString(err));
-    }
-#endif
 }
 
 Backend defaultBackend() {

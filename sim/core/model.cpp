@@ -14,6 +14,16 @@ void ModelRegistry::add(ModelDescriptor descriptor) {
                     "' declares no cross-parameter check (ModelDescriptor::validate)");
     if (descriptor.parameters == nullptr)
         throw Error("model '" + descriptor.name + "' declares no parameter table");
+    for (const ModelCommand& c : descriptor.commands) {
+        if (c.name.empty() || !c.run)
+            throw Error("model '" + descriptor.name +
+                        "' declares a command without a name or body");
+        for (const ModelDescriptor& other : models_)
+            for (const ModelCommand& taken : other.commands)
+                if (taken.name == c.name)
+                    throw Error("command '" + c.name + "' of model '" + descriptor.name +
+                                "' is already declared by model '" + other.name + "'");
+    }
     models_.push_back(std::move(descriptor));
 }
 

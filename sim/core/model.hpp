@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "sim/core/backend.hpp"
+#include "sim/core/model_command.hpp"
 #include "sim/core/params.hpp"
 #include "sim/core/snapshot.hpp"
 #include "sim/core/views.hpp"
@@ -166,6 +167,9 @@ struct ModelDescriptor {
         std::function<std::string(const ParamSet&)> generated;
     };
     EditableText editableText;
+    // Commands the model adds to cellforge-sim (cardiac: `nversion`, `cellml2cfm`); names
+    // are unique across the registry.
+    std::vector<ModelCommand> commands;
     bool offers(Backend b) const;
 };
 

@@ -12,7 +12,7 @@
 #include <cmath>
 #include <cstdint>
 
-#include "sim/core/hd.hpp"
+#include "sim/core/host_device.hpp"
 
 namespace cf::rng {
 

@@ -154,7 +154,7 @@ expect failed-run 3 "cell [0-9]+ .*step [0-9]+" -- \
   --set time.dt=1 --set mechanics.intra_u0=50
 grep -q '"status": "failed"' o7/run.json || { echo "FAIL failed-run: run.json status"; failures=$((failures + 1)); }
 
-# ---- sweep, bench, cellml2cfm: the same refusals, before anything runs ----------------------
+# ---- sweep, bench, cellml2cfm, nversion: the same refusals, before anything runs ----------------------
 vary=(--vary species.n1=10:20:2 --steps 2 --backend cpu)
 expect sweep-missing-scenario 2 "$work/none.toml: no such file$" -- \
   "$sim" sweep "$work/none.toml" "${vary[@]}" --out s1
@@ -177,6 +177,14 @@ expect bench-unknown-case 2 "no benchmark case 'nope' \(cases: " -- "$sim" bench
 expect cellml2cfm-missing 2 "$work/none.cellml: no such file" -- "$sim" cellml2cfm "$work/none.cellml"
 expect cellml2cfm-malformed 2 "malformed.cellml:5:[0-9]+: error: not well-formed XML" -- \
   "$sim" cellml2cfm malformed.cellml
+# nversion and cellml2cfm are the cardiac model's commands (ModelDescriptor::commands): the
+# CLI builds them from the declaration and its checks are the model's.
+expect nversion-not-a-number 2 "--dx: 'abc' is not a finite number" -- "$sim" nversion --dx abc --out n1
+expect nversion-all-and-dx 2 "nversion: give --all or --dx/--dt, not both" -- \
+  "$sim" nversion --all --dx 0.5 --out n2
+for n in n1 n2; do
+  [ -e "$n" ] && { echo "FAIL nversion refused but wrote $n"; failures=$((failures + 1)); }
+done
 
 # ---- cellforge --headless ---------------------------------------------------------------------
 if [ "$app" = none ]; then

@@ -559,9 +559,9 @@ TEST_F(ImGuiOverlayTest, LegendsFoldToTheirTitles) {
 }
 
 TEST_F(ImGuiOverlayTest, ColourRangeModeAndTypedBoundsAreReported) {
-    std::vector<std::pair<std::string, RangeSetting>> chosen;
+    std::vector<std::pair<std::string, app::RangeSetting>> chosen;
     host_->overlay.onColorRangeChosen(
-        [&](const std::string& key, const RangeSetting& r) { chosen.emplace_back(key, r); });
+        [&](const std::string& key, const app::RangeSetting& r) { chosen.emplace_back(key, r); });
     RangeControl c;
     c.key = "points:pressure";
     c.label = "pressure";
@@ -580,11 +580,11 @@ TEST_F(ImGuiOverlayTest, ColourRangeModeAndTypedBoundsAreReported) {
     ASSERT_EQ(chosen.size(), 1u);
     EXPECT_EQ(chosen[0].first, c.key);
     // Typed starts from the range in use.
-    EXPECT_EQ(chosen[0].second, (RangeSetting{RangeMode::Typed, 2.0, 8.0}));
+    EXPECT_EQ(chosen[0].second, (app::RangeSetting{app::RangeMode::Typed, 2.0, 8.0}));
     EXPECT_EQ(host_->presses, 0);
     // A refusal from the callback is shown under the sliders, not thrown.
     host_->overlay.onColorRangeChosen(
-        [](const std::string&, const RangeSetting&) { throw std::runtime_error("no range"); });
+        [](const std::string&, const app::RangeSetting&) { throw std::runtime_error("no range"); });
     host_->state.ranges[0].setting = chosen[0].second;
     settle();
     QTest::mouseClick(host_.get(), Qt::LeftButton, {},

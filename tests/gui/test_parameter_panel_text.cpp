@@ -18,7 +18,7 @@
 
 #include "gui/parameter_panel.hpp"
 #include "gui/text_editors.hpp"
-#include "sim/core/runner.hpp"
+#include "sim/run/runner.hpp"
 #include "tests/support/text_model.hpp"
 
 namespace cf::gui {

@@ -19,8 +19,8 @@
 #include "gui/imgui_overlay.hpp"
 #include "gui/viewport.hpp"
 #include "sim/core/data_paths.hpp"
-#include "sim/core/runner.hpp"
 #include "sim/core/scenario.hpp"
+#include "sim/run/runner.hpp"
 #include "tests/support/gl_widget_test_main.hpp"
 #include "tests/support/view_fit_wait.hpp"
 
@@ -171,9 +171,9 @@ TEST(ScenarioRanges, EpidermisDeltaAutomaticAndTyped) {
     // Typed: the middle half of the automatic range, so some cells fall outside.
     const double q = 0.25 * (automatic.hi - automatic.lo);
     s.viewport->setColorRange("points:delta",
-                              {RangeMode::Typed, automatic.lo + q, automatic.hi - q});
+                              {app::RangeMode::Typed, automatic.lo + q, automatic.hi - q});
     ASSERT_TRUE(waitUntil([&] {
-        return s.viewport->overlayState().ranges.front().setting.mode == RangeMode::Typed;
+        return s.viewport->overlayState().ranges.front().setting.mode == app::RangeMode::Typed;
     }));
     QTest::qWait(300);
     EXPECT_DOUBLE_EQ(s.viewport->legend().lo, automatic.lo + q);
@@ -182,7 +182,7 @@ TEST(ScenarioRanges, EpidermisDeltaAutomaticAndTyped) {
     s.viewport->overlay().setQuickPanelOpen(true);
     QTest::qWait(300);
     s.save("epidermis-full_delta_typed");
-    EXPECT_THROW(s.viewport->setColorRange("points:delta", {RangeMode::Typed, 2.0, 1.0}),
+    EXPECT_THROW(s.viewport->setColorRange("points:delta", {app::RangeMode::Typed, 2.0, 1.0}),
                  ParameterError);
 }
 

@@ -28,7 +28,7 @@
 #include "render/colormap.hpp"
 #include "render/legend.hpp"
 #include "render/text_annotations.hpp"
-#include "sim/core/runner.hpp"
+#include "sim/run/runner.hpp"
 #include "tests/support/gl_widget_test_main.hpp"
 #include "tests/support/view_fit_wait.hpp"
 #include "tests/support/volume_model.hpp"
@@ -185,10 +185,10 @@ TEST_F(VolumeWindowTest, ChannelAndSlicesChosenInTheControlsAreDrawn) {
     widget<QCheckBox>("sliceCheck:y")->click();
     widget<QSlider>("slice:z")->setValue(1);
     EXPECT_EQ(changed.count(), 3);
-    const SliceSettings s = viewport->slices();
-    EXPECT_EQ(s[0].mode, SliceSetting::Mode::Off);
-    EXPECT_EQ(s[1].mode, SliceSetting::Mode::Off);
-    ASSERT_EQ(s[2].mode, SliceSetting::Mode::At);
+    const app::SliceSettings s = viewport->slices();
+    EXPECT_EQ(s[0].mode, app::SliceSetting::Mode::Off);
+    EXPECT_EQ(s[1].mode, app::SliceSetting::Mode::Off);
+    ASSERT_EQ(s[2].mode, app::SliceSetting::Mode::At);
     EXPECT_DOUBLE_EQ(s[2].coordinate, -0.5);  // the centre of layer 1
     EXPECT_EQ(widget<QLabel>("sliceValue:z")->text(), "z = -0.5 (2/4)");
     // Categories: the palette colour exactly (tolerance 0, nearest texel).
@@ -371,7 +371,7 @@ TEST(VolumeControlsAlone, WithoutAVolumeTheyAreOffAndSayWhy) {
     VolumeControls controls;
     EXPECT_FALSE(controls.isEnabled());
     EXPECT_TRUE(controls.findChild<QLabel*>("volumeTitle")->text().contains("no volume view"));
-    VolumeInfo info;
+    app::VolumeInfo info;
     info.name = "occupancy";
     info.dims = {10, 1, 4};
     info.lo = {0, 0, 0};
@@ -386,7 +386,7 @@ TEST(VolumeControlsAlone, WithoutAVolumeTheyAreOffAndSayWhy) {
     EXPECT_DOUBLE_EQ(controls.layerCentre(2, 3), 7.0);
     // Settings given from outside are shown, without a signal.
     QSignalSpy changed(&controls, &VolumeControls::slicesChanged);
-    controls.setSlices(parseSlices("5,off,mid"));
+    controls.setSlices(app::parseSlices("5,off,mid"));
     EXPECT_EQ(changed.count(), 0);
     EXPECT_EQ(controls.findChild<QSlider*>("slice:x")->value(), 2);  // 5 lies in layer 2
     EXPECT_FALSE(controls.findChild<QCheckBox*>("sliceCheck:y")->isChecked());
@@ -394,7 +394,7 @@ TEST(VolumeControlsAlone, WithoutAVolumeTheyAreOffAndSayWhy) {
     // Checking the y slice again puts it at its slider's layer.
     controls.findChild<QCheckBox*>("sliceCheck:y")->click();
     ASSERT_EQ(changed.count(), 1);
-    EXPECT_EQ(controls.slices()[1].mode, SliceSetting::Mode::At);
+    EXPECT_EQ(controls.slices()[1].mode, app::SliceSetting::Mode::At);
     EXPECT_DOUBLE_EQ(controls.slices()[1].coordinate, 1.0);
 }
 

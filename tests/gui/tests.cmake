@@ -122,9 +122,20 @@ if(CELLFORGE_XVFB_RUN)
   endforeach()
 endif()
 
-# The view's pure logic (no GL, no display): the colour-range rule and the camera's fit
-# into the area the overlay leaves free.
-cellforge_add_test(test_view_logic CPU_ONLY SOURCES gui/test_view_logic.cpp LIBS cellforge_app)
+# Vector views in the window (Qt Test with GoogleTest, under Xvfb): the Vectors dock
+# choosing the view, arrows or LIC and the stride the viewport draws.
+add_executable(test_vector_window gui/test_vector_window.cpp)
+target_link_libraries(test_vector_window PRIVATE cellforge_gui Qt6::Test GTest::gtest)
+target_include_directories(test_vector_window PRIVATE ${PROJECT_SOURCE_DIR})
+cellforge_warnings(test_vector_window)
+if(CELLFORGE_XVFB_RUN)
+  add_test(NAME test_vector_window
+           COMMAND ${CELLFORGE_XVFB_RUN} -a -s "-screen 0 1600x1000x24"
+                   $<TARGET_FILE:test_vector_window>
+           WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+  set_tests_properties(test_vector_window PROPERTIES LABELS cpu TIMEOUT 300
+                       RESOURCE_LOCK xvfb)
+endif()
 
 # Bundled scenarios in the viewport (GoogleTest, under Xvfb, CPU backend): the sheets open
 # fitted and fit again after F at 1280x720 and 1920x1080; epidermis coloured by delta in an

@@ -2,7 +2,7 @@
 // VolumeGrid slices and ray-march, and Heatmap2D, against closed forms (colormap positions,
 // exact palette colours, depth order, Beer-Lambert) and a golden image. Runs under Mesa
 // (llvmpipe) and on the NVIDIA EGL device.
-// Most views look straight down -z (tests/render/top_view.hpp), where a pixel's footprint on
+// Most views look straight down -z (tests/support/top_view.hpp), where a pixel's footprint on
 // a plane is known in closed form.
 #include <gtest/gtest.h>
 
@@ -21,9 +21,9 @@
 #include "render/point_cloud.hpp"
 #include "render/render_error.hpp"
 #include "render/volume_grid.hpp"
-#include "tests/render/top_view.hpp"
 #include "tests/support/gl_fixture.hpp"
 #include "tests/support/golden.hpp"
+#include "tests/support/top_view.hpp"
 
 namespace cf::render {
 namespace {

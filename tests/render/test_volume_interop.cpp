@@ -15,8 +15,8 @@
 #include "render/heatmap.hpp"
 #include "render/render_error.hpp"
 #include "render/volume_grid.hpp"
-#include "tests/render/top_view.hpp"
 #include "tests/support/interop_fixture.hpp"
+#include "tests/support/top_view.hpp"
 
 namespace cf::render {
 namespace {

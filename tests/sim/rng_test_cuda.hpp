@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "sim/core/hd.hpp"
+#include "sim/core/host_device.hpp"
 
 namespace cf::test {
 

@@ -7,9 +7,9 @@
 #include <utility>
 #include <vector>
 
-#include "sim/core/cuda_check.hpp"
-#include "sim/core/device_buffer.hpp"
 #include "sim/core/errors.hpp"
+#include "sim/cuda/cuda_check.hpp"
+#include "sim/cuda/device_buffer.hpp"
 #include "tests/sim/device_buffer_test_cuda.hpp"
 #include "tests/support/backends.hpp"
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "sim/core/cuda_check.hpp"
+#include "sim/cuda/cuda_check.hpp"
 #include "tests/sim/device_buffer_test_cuda.hpp"
 
 namespace cf::test {

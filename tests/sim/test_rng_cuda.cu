@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "sim/core/device_buffer.hpp"
 #include "sim/core/rng.hpp"
+#include "sim/cuda/device_buffer.hpp"
 #include "tests/sim/rng_test_cuda.hpp"
 
 namespace cf::test {

@@ -6,7 +6,7 @@
 #include <mutex>
 #include <thread>
 
-#include "sim/core/runner.hpp"
+#include "sim/run/runner.hpp"
 #include "tests/support/counter_model.hpp"
 
 namespace cf {

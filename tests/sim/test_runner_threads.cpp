@@ -16,9 +16,9 @@
 #include <filesystem>
 #include <thread>
 
-#include "sim/core/runner.hpp"
-#include "sim/core/view_exchange.hpp"
 #include "sim/models/brownian/brownian_model.hpp"
+#include "sim/run/runner.hpp"
+#include "sim/run/view_exchange.hpp"
 
 namespace cf {
 namespace {

@@ -9,10 +9,10 @@
 #include <thread>
 #include <vector>
 
-#include "sim/core/runner.hpp"
-#include "sim/core/view_exchange.hpp"
 #include "sim/models/brownian/brownian_model.hpp"
 #include "sim/models/epidermis/epidermis_model.hpp"
+#include "sim/run/runner.hpp"
+#include "sim/run/view_exchange.hpp"
 #include "tests/support/backends.hpp"
 #include "tests/support/volume_model.hpp"
 

@@ -8,7 +8,7 @@
 #include <cuda_runtime_api.h>
 #include <vector>
 
-#include "sim/core/device_buffer.hpp"
+#include "sim/cuda/device_buffer.hpp"
 #include "sim/grid/uniform_grid.hpp"
 
 namespace cf::grid {

@@ -398,6 +398,7 @@ ModelDescriptor descriptor() {
         if (!p.mesh.empty()) tissueMesh(p);
     };
     d.benchCases = benchCases();
+    d.commands = commands();
     d.editableText.parameter = "model.source";
     d.editableText.language = "cell model (.cfm)";
     d.editableText.current = [](const ParamSet& params) {

@@ -141,5 +141,7 @@ std::unique_ptr<Model> makeCpuModel();
 std::unique_ptr<Model> makeCudaModel();  // CUDA builds only
 
 std::vector<BenchCase> benchCases();
+// `cellforge-sim nversion` and `cellml2cfm` (cardiac_commands.cpp).
+std::vector<ModelCommand> commands();
 
 }  // namespace cf::cardiac

@@ -22,6 +22,7 @@ list(APPEND CELLFORGE_SIM_SOURCES
   models/cardiac/beat_meter.cpp
   models/cardiac/cardiac_bench.cpp
   models/cardiac/nversion.cpp
+  models/cardiac/cardiac_commands.cpp
   models/cardiac/cpu/cardiac_cpu.cpp)
 list(APPEND CELLFORGE_SIM_CUDA_SOURCES
   models/cardiac/cuda/cell_kernel.cpp

@@ -5,7 +5,7 @@
 // rise through the threshold, interpolated within the step.
 #include <cstddef>
 
-#include "sim/core/hd.hpp"
+#include "sim/core/host_device.hpp"
 
 namespace cf::cardiac {
 

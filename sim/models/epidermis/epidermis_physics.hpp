@@ -5,7 +5,7 @@
 // written reference integration, so sharing them does not hide a formula bug.
 #include <cmath>
 
-#include "sim/core/hd.hpp"
+#include "sim/core/host_device.hpp"
 #include "sim/models/epidermis/epidermis_params.hpp"
 
 namespace cf::epidermis {

@@ -16,7 +16,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "sim/core/hd.hpp"
+#include "sim/core/host_device.hpp"
 #include "sim/models/gliding/gliding_zgrid.hpp"
 
 namespace cf::gliding {

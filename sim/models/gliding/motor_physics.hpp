@@ -13,7 +13,7 @@
 //   F_{l+1/2} = M_l + 1/2 SB(M_l - M_{l-1}, M_{l+1} - M_l),
 // with ghosts M_{-1} = M_{-2} = 0 (no inflow, rule 6, G:239) and M_L = M_{L-1} (zero gradient:
 // outflow is detachment at the capture edge or the plus end, rules 5-6).
-#include "sim/core/hd.hpp"
+#include "sim/core/host_device.hpp"
 
 namespace cf::gliding {
 

@@ -2,7 +2,7 @@
 #pragma once
 // Index arithmetic of the periodic n x n cell grid of `gliding` (x fastest), shared by the CPU
 // loops and the CUDA kernels.
-#include "sim/core/hd.hpp"
+#include "sim/core/host_device.hpp"
 
 namespace cf::gliding {
 

@@ -13,7 +13,7 @@
 // advective operator onto themselves bit for bit.
 #include <math.h>
 
-#include "sim/core/hd.hpp"
+#include "sim/core/host_device.hpp"
 #include "sim/models/gliding/periodic_grid.hpp"
 
 namespace cf::gliding {

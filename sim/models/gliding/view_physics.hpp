@@ -5,7 +5,7 @@
 // dominant orientation, the motor sums, the flow and the three vector fields.
 #include <cmath>
 
-#include "sim/core/hd.hpp"
+#include "sim/core/host_device.hpp"
 
 namespace cf::gliding {
 

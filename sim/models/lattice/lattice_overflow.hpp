@@ -7,7 +7,7 @@
 // an unbounded search radius instead of its fatal limit of 4 sites).
 #include <cstdint>
 
-#include "sim/core/hd.hpp"
+#include "sim/core/host_device.hpp"
 #include "sim/models/lattice/lattice_sweep.hpp"
 
 namespace cf::lattice {

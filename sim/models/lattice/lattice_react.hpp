@@ -5,7 +5,7 @@
 // back what fits. Each site touches only itself, so the update is in place.
 #include <cstdint>
 
-#include "sim/core/hd.hpp"
+#include "sim/core/host_device.hpp"
 #include "sim/models/lattice/lattice_overflow.hpp"
 #include "sim/models/lattice/lattice_sweep.hpp"
 #include "sim/models/lattice/reactions/reaction_site.hpp"

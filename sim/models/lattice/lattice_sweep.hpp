@@ -18,7 +18,7 @@
 #include <cmath>  // rng.hpp uses log/sqrt without including it
 #include <cstdint>
 
-#include "sim/core/hd.hpp"
+#include "sim/core/host_device.hpp"
 #include "sim/core/rng.hpp"
 #include "sim/models/lattice/reactions/reaction_table.hpp"
 #include "sim/models/lattice/site_types.hpp"

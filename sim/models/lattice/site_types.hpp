@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "sim/core/hd.hpp"
+#include "sim/core/host_device.hpp"
 
 namespace cf::lattice {
 

@@ -7,7 +7,7 @@
 #include <cmath>
 #include <cstdint>
 
-#include "sim/core/hd.hpp"
+#include "sim/core/host_device.hpp"
 #include "sim/core/rng.hpp"
 
 namespace cf::spheres {

@@ -16,7 +16,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "sim/core/hd.hpp"
+#include "sim/core/host_device.hpp"
 #include "sim/models/spheres/spheres_physics.hpp"
 
 namespace cf::spheres {

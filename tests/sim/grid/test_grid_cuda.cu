@@ -2,7 +2,7 @@
 // Device side of the grid tests: kernels that run forEachNeighbor for every point.
 #include <span>
 
-#include "sim/core/device_buffer.hpp"
+#include "sim/cuda/device_buffer.hpp"
 #include "sim/grid/cuda/uniform_grid_cuda.cuh"
 #include "tests/sim/grid/grid_test_support.hpp"
 

@@ -21,7 +21,7 @@
 #include "sim/models/cardiac/nvrtc/nvrtc_compiler.hpp"
 #include "tests/support/backends.hpp"
 #if CELLFORGE_HAVE_CUDA
-#include "sim/core/device_buffer.hpp"
+#include "sim/cuda/device_buffer.hpp"
 #include "sim/models/cardiac/cuda/cell_kernel.hpp"
 #endif
 

@@ -8,11 +8,11 @@
 #include <cstring>
 #include <thread>
 
-#include "sim/core/runner.hpp"
 #include "sim/models/brownian/brownian_model.hpp"
 #include "sim/models/brownian/brownian_params.hpp"
 #include "sim/models/epidermis/epidermis_model.hpp"
 #include "sim/models/epidermis/epidermis_params.hpp"
+#include "sim/run/runner.hpp"
 #include "tests/support/backends.hpp"
 
 namespace cf {

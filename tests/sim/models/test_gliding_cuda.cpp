@@ -23,7 +23,7 @@
 #include "sim/models/gliding/gliding_tables.hpp"
 #include "tests/support/backends.hpp"
 #if CELLFORGE_HAVE_CUDA
-#include "sim/core/device_buffer.hpp"
+#include "sim/cuda/device_buffer.hpp"
 #include "sim/models/gliding/cuda/cufft_loader.hpp"
 #include "sim/models/gliding/cuda/smoluchowski_cuda.hpp"
 #include "tests/sim/models/gliding_test_support.hpp"

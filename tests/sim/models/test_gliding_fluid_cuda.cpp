@@ -23,7 +23,7 @@
 #include "sim/models/gliding/gliding_tables.hpp"
 #include "tests/support/backends.hpp"
 #if CELLFORGE_HAVE_CUDA
-#include "sim/core/device_buffer.hpp"
+#include "sim/cuda/device_buffer.hpp"
 #include "sim/models/gliding/cpu/fluid_cpu.hpp"
 #include "sim/models/gliding/cuda/cufft_loader.hpp"
 #include "sim/models/gliding/cuda/fluid_cuda.hpp"

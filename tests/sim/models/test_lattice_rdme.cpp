@@ -10,8 +10,8 @@
 #include <filesystem>
 #include <numeric>
 
-#include "sim/core/runner.hpp"
 #include "sim/models/lattice/lattice_model.hpp"
+#include "sim/run/runner.hpp"
 #include "tests/sim/models/cme_reference.hpp"
 #include "tests/sim/models/lattice_test_support.hpp"
 

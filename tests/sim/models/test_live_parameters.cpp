@@ -22,8 +22,8 @@
 #include <string>
 #include <vector>
 
-#include "sim/core/runner.hpp"
 #include "sim/core/scenario.hpp"
+#include "sim/run/runner.hpp"
 #include "tests/support/backends.hpp"
 
 namespace cf {

@@ -5,7 +5,7 @@
 #include <cstring>
 #include <optional>
 
-#include "sim/core/device_buffer.hpp"
+#include "sim/cuda/device_buffer.hpp"
 #include "sim/grid/cuda/uniform_grid_cuda.cuh"
 #include "sim/models/brownian/brownian_model.hpp"
 #include "sim/models/brownian/cuda/brownian_kernels.cuh"

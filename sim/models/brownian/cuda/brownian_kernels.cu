@@ -3,9 +3,9 @@
 // (no atomics, so results are deterministic), adds Philox noise and integrates.
 #include <cub/cub.cuh>
 
-#include "sim/core/constant_owner.hpp"
-#include "sim/core/cuda_check.hpp"
 #include "sim/core/rng.hpp"
+#include "sim/cuda/constant_owner.hpp"
+#include "sim/cuda/cuda_check.hpp"
 #include "sim/models/brownian/cuda/brownian_kernels.cuh"
 
 namespace cf::brownian::cuda {
@@ -96,7 +96,7 @@ __global__ void packViewsKernel(const float* x, const float* y, const float* z, 
 }  // namespace
 
 // Whose BrownianParams the __constant__ symbol holds, and the copies to and from it
-// (sim/core/constant_owner.hpp).
+// (sim/cuda/constant_owner.hpp).
 static cf::cuda::ConstantBlock<BrownianParams> gParamsBlock(cParams);
 
 void uploadParams(const BrownianParams& value, const void* owner, cudaStream_t stream) {

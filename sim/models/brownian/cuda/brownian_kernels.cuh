@@ -6,7 +6,7 @@
 #include <cuda_runtime_api.h>
 #include <type_traits>
 
-#include "sim/core/device_buffer.hpp"
+#include "sim/cuda/device_buffer.hpp"
 #include "sim/grid/uniform_grid.hpp"
 #include "sim/models/brownian/brownian_params.hpp"
 
@@ -31,7 +31,7 @@ struct StepArgs {
 static_assert(std::is_trivially_copyable_v<StepArgs>);
 
 // Copies the parameters into the kernels' __constant__ struct, ordered on `stream`.
-// `owner` is the model instance (see sim/core/constant_owner.hpp): bindParams uploads
+// `owner` is the model instance (see sim/cuda/constant_owner.hpp): bindParams uploads
 // only when another instance's struct is in the symbol; releaseParams when it goes.
 void uploadParams(const BrownianParams& params, const void* owner, cudaStream_t stream);
 void bindParams(const BrownianParams& params, const void* owner, cudaStream_t stream);

@@ -20,8 +20,8 @@
 #include <memory>
 #include <optional>
 
-#include "sim/core/cuda_check.hpp"
-#include "sim/core/device_buffer.hpp"
+#include "sim/cuda/cuda_check.hpp"
+#include "sim/cuda/device_buffer.hpp"
 #include "sim/models/cardiac/cardiac_model.hpp"
 #include "sim/models/cardiac/cuda/cell_kernel.hpp"
 #include "sim/models/cardiac/cuda/tissue_kernels.cuh"

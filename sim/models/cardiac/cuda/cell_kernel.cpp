@@ -3,8 +3,8 @@
 
 #include <utility>
 
-#include "sim/core/cuda_check.hpp"
 #include "sim/core/errors.hpp"
+#include "sim/cuda/cuda_check.hpp"
 
 namespace cf::cardiac {
 

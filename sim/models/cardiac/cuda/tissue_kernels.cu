@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "sim/core/constant_owner.hpp"
-#include "sim/core/cuda_check.hpp"
+#include "sim/cuda/constant_owner.hpp"
+#include "sim/cuda/cuda_check.hpp"
 #include "sim/models/cardiac/cuda/tissue_kernels.cuh"
 #include "sim/models/cardiac/tissue_stencil.hpp"
 
@@ -57,7 +57,7 @@ __global__ void toFloatKernel(const Real* in, float* out, std::size_t n) {
 }  // namespace
 
 // Whose TissueLive the __constant__ symbol holds, and the copies to and from it
-// (sim/core/constant_owner.hpp).
+// (sim/cuda/constant_owner.hpp).
 static cf::cuda::ConstantBlock<TissueLive> gTissueLiveBlock(cLive);
 
 void uploadTissueLive(const TissueLive& value, const void* owner, cudaStream_t stream) {

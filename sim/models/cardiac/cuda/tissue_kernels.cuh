@@ -7,7 +7,7 @@
 //
 // The live values these kernels read (TissueLive) are in one __constant__ struct of this file,
 // one per process: a model uploads its own with uploadTissueLive after an edit and binds it
-// with bindTissueLive before each launch group (sim/core/constant_owner.hpp), so instances
+// with bindTissueLive before each launch group (sim/cuda/constant_owner.hpp), so instances
 // used in turn keep their values.
 #include <cstddef>
 #include <cuda_runtime_api.h>

@@ -7,7 +7,7 @@
 #include <cstring>
 #include <type_traits>
 
-#include "sim/core/device_buffer.hpp"
+#include "sim/cuda/device_buffer.hpp"
 #include "sim/grid/cuda/uniform_grid_cuda.cuh"
 #include "sim/models/epidermis/cuda/epidermis_kernels.cuh"
 #include "sim/models/epidermis/epidermis_model.hpp"

@@ -6,8 +6,8 @@
 #include <climits>
 #include <cub/cub.cuh>
 
-#include "sim/core/constant_owner.hpp"
-#include "sim/core/cuda_check.hpp"
+#include "sim/cuda/constant_owner.hpp"
+#include "sim/cuda/cuda_check.hpp"
 #include "sim/models/epidermis/cuda/epidermis_kernels.cuh"
 #include "sim/models/epidermis/epidermis_physics.hpp"
 
@@ -336,7 +336,7 @@ __global__ void nonFiniteKernel(StateView s, std::int32_t* badElement, std::int3
 }  // namespace
 
 // Whose EpidermisParams the __constant__ symbol holds, and the copies to and from it
-// (sim/core/constant_owner.hpp).
+// (sim/cuda/constant_owner.hpp).
 static cf::cuda::ConstantBlock<EpidermisParams> gParamsBlock(cP);
 
 void uploadParams(const EpidermisParams& value, const void* owner, cudaStream_t stream) {

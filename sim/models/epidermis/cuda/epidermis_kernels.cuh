@@ -7,7 +7,7 @@
 #include <cuda_runtime_api.h>
 #include <type_traits>
 
-#include "sim/core/device_buffer.hpp"
+#include "sim/cuda/device_buffer.hpp"
 #include "sim/grid/uniform_grid.hpp"
 #include "sim/models/epidermis/epidermis_params.hpp"
 
@@ -36,7 +36,7 @@ struct CentreView {
 };
 static_assert(std::is_trivially_copyable_v<CentreView>);
 
-// `owner` is the model instance (see sim/core/constant_owner.hpp): bindParams uploads
+// `owner` is the model instance (see sim/cuda/constant_owner.hpp): bindParams uploads
 // only when another instance's struct is in the symbol; releaseParams when it goes.
 void uploadParams(const EpidermisParams& params, const void* owner, cudaStream_t stream);
 void bindParams(const EpidermisParams& params, const void* owner, cudaStream_t stream);

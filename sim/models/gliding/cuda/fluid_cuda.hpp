@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <cuda_runtime_api.h>
 
-#include "sim/core/device_buffer.hpp"
+#include "sim/cuda/device_buffer.hpp"
 #include "sim/models/gliding/cuda/cufft_loader.hpp"
 #include "sim/models/gliding/cuda/params_block.hpp"
 #include "sim/models/gliding/fluid_physics.hpp"

@@ -6,7 +6,7 @@
 // shared arithmetic of fluid_physics.hpp rounds as on the CPU (-ffp-contract=off). The live
 // parameters come from cParams, this file's __constant__ GlidingParams (params_block.hpp), which
 // FluidCuda binds before each solve.
-#include "sim/core/cuda_check.hpp"
+#include "sim/cuda/cuda_check.hpp"
 #include "sim/models/gliding/cuda/fluid_kernels.cuh"
 #include "sim/models/gliding/fluid_physics.hpp"
 #include "sim/models/gliding/periodic_grid.hpp"

@@ -18,9 +18,9 @@
 #include <optional>
 #include <string>
 
-#include "sim/core/cuda_check.hpp"
 #include "sim/core/errors.hpp"
 #include "sim/core/number_format.hpp"
+#include "sim/cuda/cuda_check.hpp"
 #include "sim/models/gliding/cpu/motors_cpu.hpp"
 #include "sim/models/gliding/cuda/fluid_cuda.hpp"
 #include "sim/models/gliding/cuda/gliding_views_cuda.hpp"

@@ -8,8 +8,8 @@
 #include <cuda_runtime_api.h>
 #include <vector>
 
-#include "sim/core/device_buffer.hpp"
 #include "sim/core/views.hpp"
+#include "sim/cuda/device_buffer.hpp"
 #include "sim/models/gliding/cuda/view_kernels.cuh"
 #include "sim/models/gliding/gliding_params.hpp"
 #include "sim/models/gliding/gliding_tables.hpp"

@@ -12,7 +12,7 @@
 #include <algorithm>
 #include <cuda_runtime.h>
 
-#include "sim/core/cuda_check.hpp"
+#include "sim/cuda/cuda_check.hpp"
 #include "sim/models/gliding/cuda/motor_kernels.cuh"
 #include "sim/models/gliding/motor_physics.hpp"
 

@@ -7,8 +7,8 @@
 #include <string>
 #include <type_traits>
 
-#include "sim/core/cuda_check.hpp"
 #include "sim/core/errors.hpp"
+#include "sim/cuda/cuda_check.hpp"
 #include "sim/models/gliding/motor_physics.hpp"
 
 namespace cf::gliding {

@@ -12,7 +12,7 @@
 #include <cuda_runtime_api.h>
 #include <vector>
 
-#include "sim/core/device_buffer.hpp"
+#include "sim/cuda/device_buffer.hpp"
 #include "sim/models/gliding/cpu/motors_cpu.hpp"
 #include "sim/models/gliding/cuda/motor_kernels.cuh"
 #include "sim/models/gliding/cuda/params_block.hpp"

@@ -11,19 +11,19 @@
 //
 // Each host class that launches a file's kernels (SmoluchowskiCuda, MotorsCuda, FluidCuda)
 // keeps its parameters in that file's symbol through a ParamsBlock, as the symbol's owner
-// (sim/core/constant_owner.hpp): it binds its struct before each launch group, so instances
+// (sim/cuda/constant_owner.hpp): it binds its struct before each launch group, so instances
 // used in turn (two models, a test's solvers) each launch with their own values. Every copy is
 // asynchronous on the instance's stream: kernels queued before an upload keep the old values.
 // Host-compiled code and the .cu files include this; it declares no device code.
 #include <cuda_runtime_api.h>
 
-#include "sim/core/constant_owner.hpp"
+#include "sim/cuda/constant_owner.hpp"
 #include "sim/models/gliding/gliding_params.hpp"
 
 namespace cf::gliding::cuda {
 
 // One __constant__ GlidingParams (defined in a .cu file) with its owner: the shared
-// upload/bind/release/download of sim/core/constant_owner.hpp.
+// upload/bind/release/download of sim/cuda/constant_owner.hpp.
 using ParamsSymbol = cf::cuda::ConstantBlock<GlidingParams>;
 
 // The symbols of the three kernel files (defined there).

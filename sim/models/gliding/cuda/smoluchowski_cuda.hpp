@@ -11,7 +11,7 @@
 #include <cuda_runtime_api.h>
 #include <vector>
 
-#include "sim/core/device_buffer.hpp"
+#include "sim/cuda/device_buffer.hpp"
 #include "sim/models/gliding/cuda/cufft_loader.hpp"
 #include "sim/models/gliding/cuda/params_block.hpp"
 #include "sim/models/gliding/cuda/smoluchowski_kernels.cuh"

@@ -6,7 +6,7 @@
 // sources.cmake) so that the shared arithmetic of smoluchowski_physics.hpp rounds as on the
 // CPU, which is built with -ffp-contract=off. The live parameters come from cParams, this
 // file's __constant__ GlidingParams (params_block.hpp), which the caller binds before launching.
-#include "sim/core/cuda_check.hpp"
+#include "sim/cuda/cuda_check.hpp"
 #include "sim/models/gliding/cuda/smoluchowski_kernels.cuh"
 #include "sim/models/gliding/periodic_grid.hpp"
 

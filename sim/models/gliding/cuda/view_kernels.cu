@@ -7,7 +7,7 @@
 // they cancel. In a nearly isotropic cell D11 - D22 and D12 are round-off, and the director's
 // angle atan2(2 D12, D11 - D22) / 2 would otherwise point anywhere; only the library functions
 // (hypot, atan2, cos, sin: a few ulp in double) differ from the host's.
-#include "sim/core/cuda_check.hpp"
+#include "sim/cuda/cuda_check.hpp"
 #include "sim/models/gliding/cuda/view_kernels.cuh"
 #include "sim/models/gliding/smoluchowski_physics.hpp"
 

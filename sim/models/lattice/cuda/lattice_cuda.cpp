@@ -9,7 +9,7 @@
 #include <optional>
 #include <string_view>
 
-#include "sim/core/device_buffer.hpp"
+#include "sim/cuda/device_buffer.hpp"
 #include "sim/models/lattice/cuda/lattice_kernels.cuh"
 #include "sim/models/lattice/lattice_model.hpp"
 

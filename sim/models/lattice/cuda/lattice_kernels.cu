@@ -7,8 +7,8 @@
 // before re-insertion.
 #include <cub/cub.cuh>
 
-#include "sim/core/constant_owner.hpp"
-#include "sim/core/cuda_check.hpp"
+#include "sim/cuda/constant_owner.hpp"
+#include "sim/cuda/cuda_check.hpp"
 #include "sim/models/lattice/cuda/lattice_kernels.cuh"
 #include "sim/models/lattice/lattice_params.hpp"
 #include "sim/models/lattice/lattice_react.hpp"
@@ -255,7 +255,7 @@ __global__ void packViewsKernel(const std::uint32_t* words, std::uint32_t sites,
 }  // namespace
 
 // Whose Geometry the __constant__ symbol holds, and the copies to and from it
-// (sim/core/constant_owner.hpp).
+// (sim/cuda/constant_owner.hpp).
 static cf::cuda::ConstantBlock<Geometry> gGeometryBlock(cGeom);
 
 void uploadGeometry(const Geometry& value, const void* owner, cudaStream_t stream) {

@@ -6,7 +6,7 @@
 #include <cuda_runtime_api.h>
 #include <type_traits>
 
-#include "sim/core/device_buffer.hpp"
+#include "sim/cuda/device_buffer.hpp"
 #include "sim/models/lattice/lattice_overflow.hpp"
 #include "sim/models/lattice/lattice_sweep.hpp"
 
@@ -42,7 +42,7 @@ static_assert(std::is_trivially_copyable_v<SweepArgs>);
 
 // Copies the geometry (sizes, layout, seed, thresholds) into the kernels' __constant__
 // struct, ordered on `stream`.
-// `owner` is the model instance (see sim/core/constant_owner.hpp): bindGeometry before
+// `owner` is the model instance (see sim/cuda/constant_owner.hpp): bindGeometry before
 // launching uploads only when another instance's geometry is in the symbol;
 // releaseGeometry when the instance goes.
 void uploadGeometry(const Geometry& g, const void* owner, cudaStream_t stream);

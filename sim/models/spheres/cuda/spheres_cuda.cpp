@@ -14,8 +14,8 @@
 #include <optional>
 #include <string>
 
-#include "sim/core/device_buffer.hpp"
 #include "sim/core/fault_injection.hpp"
+#include "sim/cuda/device_buffer.hpp"
 #include "sim/grid/cuda/uniform_grid_cuda.cuh"
 #include "sim/models/spheres/cuda/spheres_kernels.cuh"
 #include "sim/models/spheres/spheres_model.hpp"

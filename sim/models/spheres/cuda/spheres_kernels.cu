@@ -5,8 +5,8 @@
 // fixed by the grid traversal, so runs are bitwise repeatable for any block size.
 #include <cub/cub.cuh>
 
-#include "sim/core/constant_owner.hpp"
-#include "sim/core/cuda_check.hpp"
+#include "sim/cuda/constant_owner.hpp"
+#include "sim/cuda/cuda_check.hpp"
 #include "sim/models/spheres/cuda/spheres_kernels.cuh"
 #include "sim/models/spheres/spheres_physics.hpp"
 
@@ -210,7 +210,7 @@ __global__ void gatherKernel(CellArrays src, CellArrays dst, const std::int32_t*
 }  // namespace
 
 // Whose SpheresParams the __constant__ symbol holds, and the copies to and from it
-// (sim/core/constant_owner.hpp).
+// (sim/cuda/constant_owner.hpp).
 static cf::cuda::ConstantBlock<SpheresParams> gParamsBlock(cParams);
 
 void uploadParams(const SpheresParams& value, const void* owner, cudaStream_t stream) {

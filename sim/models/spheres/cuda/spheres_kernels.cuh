@@ -11,7 +11,7 @@
 #include <cuda_runtime_api.h>
 #include <type_traits>
 
-#include "sim/core/device_buffer.hpp"
+#include "sim/cuda/device_buffer.hpp"
 #include "sim/grid/uniform_grid.hpp"
 #include "sim/models/spheres/spheres_params.hpp"
 #include "sim/models/spheres/substance.hpp"
@@ -34,7 +34,7 @@ struct CellArrays {
 static_assert(std::is_trivially_copyable_v<CellArrays>);
 
 // Copies the parameters into the kernels' __constant__ struct, ordered on `stream`.
-// `owner` is the model instance (sim/core/constant_owner.hpp): bindParams before launching
+// `owner` is the model instance (sim/cuda/constant_owner.hpp): bindParams before launching
 // uploads only when another instance's struct is in the symbol; releaseParams when it goes.
 void uploadParams(const SpheresParams& p, const void* owner, cudaStream_t stream);
 void bindParams(const SpheresParams& p, const void* owner, cudaStream_t stream);

@@ -3,7 +3,7 @@
 // secretion counted per voxel with integer atomics (order-independent, hence deterministic)
 // before one fold adds count x amount, as the CPU reference does. Also the views' packing
 // (per cell, with the concentration each cell senses).
-#include "sim/core/cuda_check.hpp"
+#include "sim/cuda/cuda_check.hpp"
 #include "sim/models/spheres/cuda/spheres_kernels.cuh"
 
 namespace cf::spheres::cuda {

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "sim/cli/model_commands.hpp"
+
+#include <iostream>
+
+#include "sim/cli/terminal.hpp"
+#include "sim/core/errors.hpp"
+
+namespace cf::cli {
+
+void ModelCommandLines::addTo(CLI::App& app, const ModelRegistry& registry) {
+    for (const ModelDescriptor& model : registry.all())
+        for (const ModelCommand& command : model.commands) {
+            if (app.get_subcommand_no_throw(command.name) != nullptr)
+                throw Error("model '" + model.name + "' declares command '" + command.name +
+                            "', which cellforge-sim already has");
+            Entry& e = entries_.emplace_back();
+            e.command = &command;
+            e.sub = app.add_subcommand(command.name, command.summary);
+            for (const CommandOption& o : command.options) {
+                CLI::Option* option = nullptr;
+                switch (o.kind) {
+                    case CommandOption::Kind::Flag:
+                        option = e.sub->add_flag("--" + o.name, e.args.flags[o.name], o.help);
+                        break;
+                    case CommandOption::Kind::Value:
+                        option = e.sub->add_option("--" + o.name, e.args.values[o.name], o.help)
+                                     ->expected(1)
+                                     ->multi_option_policy(CLI::MultiOptionPolicy::Throw);
+                        break;
+                    case CommandOption::Kind::RepeatedValue:
+                        option = e.sub->add_option("--" + o.name, e.args.values[o.name], o.help);
+                        break;
+                    case CommandOption::Kind::Positional:
+                        option =
+                            e.sub->add_option(o.name, e.args.values[o.name], o.help)->expected(1);
+                        break;
+                }
+                if (o.required) option->required();
+                if (!o.choices.empty()) option->check(CLI::IsMember(o.choices));
+            }
+        }
+}
+
+std::optional<int> ModelCommandLines::runChosen(const CLI::App& app) const {
+    for (const Entry& e : entries_)
+        if (app.got_subcommand(e.sub)) {
+            CommandStreams io{std::cout, std::cerr, stderrIsTerminal()};
+            return e.command->run(e.args, io);
+        }
+    return std::nullopt;
+}
+
+}  // namespace cf::cli

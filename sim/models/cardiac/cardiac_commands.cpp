@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The cardiac model's own cellforge-sim commands, declared with its descriptor:
+//   nversion    the Niederer et al. 2011 N-version benchmark at the chosen resolutions:
+//               activation times at P1, P8 and P9 per run, and nversion_points.csv,
+//               nversion_diagonal.csv and nversion.json;
+//   cellml2cfm  a CellML 1.0/1.1 file as model text.
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+
+#include "sim/core/backend.hpp"
+#include "sim/core/errors.hpp"
+#include "sim/core/exit_status.hpp"
+#include "sim/core/input_file.hpp"
+#include "sim/core/interrupt.hpp"
+#include "sim/models/cardiac/cardiac_model.hpp"
+#include "sim/models/cardiac/cellml/cellml_import.hpp"
+#include "sim/models/cardiac/nversion.hpp"
+
+namespace cf::cardiac {
+namespace {
+
+using Kind = CommandOption::Kind;
+
+std::string formatted(const char* format, auto... values) {
+    char line[256];
+    std::snprintf(line, sizeof line, format, values...);
+    return line;
+}
+
+int runNversionCommand(const CommandArguments& args, CommandStreams& io) {
+    std::vector<double> dxs = args.numbers("dx"), dts = args.numbers("dt");
+    if (args.flag("all")) {
+        if (!dxs.empty() || !dts.empty())
+            throw ParameterError("nversion: give --all or --dx/--dt, not both");
+        dxs = {0.5, 0.2, 0.1};
+        dts = {0.05, 0.01, 0.005};
+    }
+    if (dxs.empty()) dxs = {0.5};
+    if (dts.empty()) dts = {0.05};
+    // Every resolution is checked before the first run, so a bad one costs no finished run.
+    for (double dx : dxs)
+        for (double dt : dts) {
+            NversionOptions o;
+            o.dx = dx;
+            o.dt = dt;
+            nversionOverrides(o);  // throws ParameterError naming dx or dt
+        }
+    const double endTime = args.number("end", 150.0);
+    if (!(endTime >= 0.0 && endTime <= 1e6))
+        throw ParameterError("nversion: --end " + formatted("%g", endTime) +
+                             " ms is outside [0, 1e6] ms");
+    const Backend backend = resolveBackend(args.text("backend"), std::nullopt);
+    const std::string outDir = args.text("out", "out/nversion");
+    installInterruptHandler();
+
+    std::vector<NversionResult> results;
+    io.out << formatted("%-7s %-7s %-13s %-6s %9s %9s %9s %9s %9s\n", "dx_mm", "dt_ms", "grid",
+                        "real", "P1_ms", "P8_ms", "P9_ms", "wall_s", "reset_s");
+    int status = kExitOk;
+    for (double dx : dxs)
+        for (double dt : dts) {
+            NversionOptions o;
+            o.dx = dx;
+            o.dt = dt;
+            o.precision = args.text("precision", "float");
+            o.integrator = args.text("integrator", "declared");
+            o.endTime = endTime;
+            o.stopWhenActivated = args.flag("until-activated");
+            o.progress = [&](double t, double /*activated: NaN here*/) {
+                if (io.progressIsTerminal)
+                    io.progress << formatted("\r  dx %.3g dt %.3g: t = %.1f ms ", dx, dt, t)
+                                << std::flush;
+                return !interruptRequested();
+            };
+            NversionResult r;
+            try {
+                r = runNversion(backend, o);
+            } catch (const Error& e) {
+                // The other resolutions still run; the exit status reports the failure.
+                if (io.progressIsTerminal) io.progress << "\n";
+                io.progress << formatted("cellforge-sim: nversion dx %g dt %g: ", dx, dt)
+                            << e.what() << "\n";
+                if (isBadInput(e)) return kExitBadInput;
+                status = kExitRunFailed;
+                continue;
+            }
+            if (io.progressIsTerminal) io.progress << "\r\033[K" << std::flush;
+            const auto ms = [](double v) { return std::isfinite(v) ? v : -1.0; };
+            const std::string grid = formatted("%dx%dx%d", r.nx, r.ny, r.nz);
+            io.out << formatted("%-7g %-7g %-13s %-6s %9.3f %9.3f %9.3f %9.3f %9.3f\n", dx, dt,
+                                grid.c_str(), r.precision == "float" ? "f32" : "f64",
+                                ms(r.points[0]), ms(r.points[7]), ms(r.points[8]), r.wallSeconds,
+                                r.resetSeconds)
+                   << std::flush;
+            results.push_back(std::move(r));
+            if (interruptRequested()) {
+                status = kExitInterrupted;
+                break;
+            }
+        }
+    writeNversionResults(outDir, results);
+    io.out << "(-1: not activated) wrote " << outDir
+           << "/nversion_points.csv, nversion_diagonal.csv, nversion.json\n";
+    return status;
+}
+
+int runCellmlToCfm(const CommandArguments& args, CommandStreams& io) {
+    const std::string in = args.text("IN", "");
+    const std::string cfm = importCellml(readInputFile(in), in);
+    const std::optional<std::string> out = args.text("OUT");
+    if (!out) {
+        io.out << cfm;
+        return kExitOk;
+    }
+    std::ofstream o(*out, std::ios::binary);
+    if (!(o << cfm)) throw IoError("cannot write '" + *out + "'");
+    return kExitOk;
+}
+
+}  // namespace
+
+std::vector<ModelCommand> commands() {
+    ModelCommand nversion{
+        "nversion",
+        "Cardiac: the Niederer et al. 2011 N-version benchmark (activation times at P1..P9 "
+        "and along the diagonal)",
+        {{Kind::RepeatedValue, "dx", "Node spacing in mm (repeatable; default 0.5)"},
+         {Kind::RepeatedValue, "dt", "Time step in ms (repeatable; default 0.05)"},
+         {Kind::Flag, "all",
+          "The nine published runs: dx 0.5, 0.2, 0.1 mm x dt 0.05, 0.01, 0.005 ms"},
+         {Kind::Value, "backend", "cpu or cuda (default: the best)"},
+         {Kind::Value,
+          "precision",
+          "CUDA arithmetic: float (default) or double",
+          false,
+          {"float", "double"}},
+         {Kind::Value,
+          "integrator",
+          "declared (the model's own: gates Rush-Larsen, the rest forward Euler; default), "
+          "forward_euler, rush_larsen or grl1",
+          false,
+          {"declared", "forward_euler", "rush_larsen", "grl1"}},
+         {Kind::Value, "end", "Simulated time in ms (default 150)"},
+         {Kind::Flag, "until-activated", "Stop each run once every node has activated"},
+         {Kind::Value, "out", "Output directory (default out/nversion)"}},
+        runNversionCommand};
+    ModelCommand cellml{"cellml2cfm",
+                        "Import a CellML 1.0/1.1 cell model as model text (.cfm)",
+                        {{Kind::Positional, "IN", "CellML file", true},
+                         {Kind::Positional, "OUT", "Output .cfm file (default: standard output)"}},
+                        runCellmlToCfm};
+    return {std::move(nversion), std::move(cellml)};
+}
+
+}  // namespace cf::cardiac
