@@ -40,7 +40,7 @@ packages=(
   # packaging and docs: the man pages (help2man, from the programs' --help), the desktop
   # entry and AppStream validators (install_tree test), and
   # what the docs build runs: ffmpeg/ffprobe (thumbnails, guide pictures, movie checks),
-  # h5dump (figures read snapshots) and python3 (plots)
+  # h5dump (figures read snapshots) and python3 (plots; the layering test)
   help2man desktop-file-utils appstream ffmpeg hdf5-tools python3
 )
 

@@ -121,15 +121,17 @@ int runCellmlToCfm(const CommandArguments& args, CommandStreams& io) {
 }  // namespace
 
 std::vector<ModelCommand> commands() {
+    // Every field spelled out: kind, name, help, required, choices.
+    const std::vector<std::string> none;
     ModelCommand nversion{
         "nversion",
         "Cardiac: the Niederer et al. 2011 N-version benchmark (activation times at P1..P9 "
         "and along the diagonal)",
-        {{Kind::RepeatedValue, "dx", "Node spacing in mm (repeatable; default 0.5)"},
-         {Kind::RepeatedValue, "dt", "Time step in ms (repeatable; default 0.05)"},
+        {{Kind::RepeatedValue, "dx", "Node spacing in mm (repeatable; default 0.5)", false, none},
+         {Kind::RepeatedValue, "dt", "Time step in ms (repeatable; default 0.05)", false, none},
          {Kind::Flag, "all",
-          "The nine published runs: dx 0.5, 0.2, 0.1 mm x dt 0.05, 0.01, 0.005 ms"},
-         {Kind::Value, "backend", "cpu or cuda (default: the best)"},
+          "The nine published runs: dx 0.5, 0.2, 0.1 mm x dt 0.05, 0.01, 0.005 ms", false, none},
+         {Kind::Value, "backend", "cpu or cuda (default: the best)", false, none},
          {Kind::Value,
           "precision",
           "CUDA arithmetic: float (default) or double",
@@ -141,15 +143,17 @@ std::vector<ModelCommand> commands() {
           "forward_euler, rush_larsen or grl1",
           false,
           {"declared", "forward_euler", "rush_larsen", "grl1"}},
-         {Kind::Value, "end", "Simulated time in ms (default 150)"},
-         {Kind::Flag, "until-activated", "Stop each run once every node has activated"},
-         {Kind::Value, "out", "Output directory (default out/nversion)"}},
+         {Kind::Value, "end", "Simulated time in ms (default 150)", false, none},
+         {Kind::Flag, "until-activated", "Stop each run once every node has activated", false,
+          none},
+         {Kind::Value, "out", "Output directory (default out/nversion)", false, none}},
         runNversionCommand};
-    ModelCommand cellml{"cellml2cfm",
-                        "Import a CellML 1.0/1.1 cell model as model text (.cfm)",
-                        {{Kind::Positional, "IN", "CellML file", true},
-                         {Kind::Positional, "OUT", "Output .cfm file (default: standard output)"}},
-                        runCellmlToCfm};
+    ModelCommand cellml{
+        "cellml2cfm",
+        "Import a CellML 1.0/1.1 cell model as model text (.cfm)",
+        {{Kind::Positional, "IN", "CellML file", true, none},
+         {Kind::Positional, "OUT", "Output .cfm file (default: standard output)", false, none}},
+        runCellmlToCfm};
     return {std::move(nversion), std::move(cellml)};
 }
 
