@@ -7,11 +7,23 @@
 #include "sim/core/errors.hpp"
 
 namespace cf::cli {
+namespace {
+
+bool hasSubcommand(CLI::App& app, const std::string& name) {
+    try {
+        app.get_subcommand(name);
+        return true;
+    } catch (const CLI::OptionNotFound&) {
+        return false;
+    }
+}
+
+}  // namespace
 
 void ModelCommandLines::addTo(CLI::App& app, const ModelRegistry& registry) {
     for (const ModelDescriptor& model : registry.all())
         for (const ModelCommand& command : model.commands) {
-            if (app.get_subcommand_no_throw(command.name) != nullptr)
+            if (hasSubcommand(app, command.name))
                 throw Error("model '" + model.name + "' declares command '" + command.name +
                             "', which cellforge-sim already has");
             Entry& e = entries_.emplace_back();
