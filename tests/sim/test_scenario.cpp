@@ -269,8 +269,9 @@ TEST(Scenario, NonAsciiOutsideStringsIsRefusedWithItsPlace) {
 // open", not a parse error of an empty text).
 TEST(Scenario, MissingFileOrFolderIsRefusedSayingSo) {
     const auto refused = [](const std::filesystem::path& path, const std::string& expected) {
+        const ModelRegistry models = registry();
         try {
-            loadScenario(path, registry());
+            loadScenario(path, models);
             ADD_FAILURE() << "no error for " << path;
         } catch (const InputFileError& e) {
             EXPECT_EQ(std::string(e.what()), path.string() + ": " + expected);
