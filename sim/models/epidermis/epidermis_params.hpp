@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // `epidermis`: the subcellular element method with a Notch/Delta + Ovol1/Ovol2/c-Myc gene
-// network, growth and division (Christley et al. 2010, seed 000). Constants, equations
-// and open choices: ../shared/models/epidermis.md (sections cited as A.x below).
+// network, growth and division (Christley et al. 2010). Constants, equations
+// and open choices: docs/design/epidermis.md (its sections A.x are cited below).
 #include <cstdint>
 
 #include "sim/core/params.hpp"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Output-time vertical velocity profiles of `gliding` (docs/design/gliding.md 2.8 "output times
-// only", G:310-315): the 3-D flow (u, v, w)(x, y_row, z) on the vertical plane through one cell
+// only", design M10): the 3-D flow (u, v, w)(x, y_row, z) on the vertical plane through one cell
 // row, for a given in-plane forcing f = (gx, gy) per cell (FluidCpu::lastForcing or
 // FluidCuda::downloadForcing). The each-step solve only needs u2(z0); this evaluates the same
 // per-mode responses Phi_par, Phi_perp, Phi_w (precomputeProfiles) at every z-grid node.
@@ -9,10 +9,10 @@
 // Per R2C mode and node z_l: u^(z_l) = M_l f^ with M_l = Phi_perp I + (Phi_par - Phi_perp) k^k^
 // built by responseAt (fluid_physics.hpp), the same function and mean/Nyquist rules as the
 // filament-plane response, so sum_l weight_l u(z_l) is u2(z0) of FluidCpu::applyStokes up to
-// round-off; w^(z_l) = i Phi_w (k^ . f^) (G:312-314, w^ = i W in gliding_zgrid.hpp).
+// round-off; w^(z_l) = i Phi_w (k^ . f^) (design M10, w^ = i W in gliding_zgrid.hpp).
 //
 // Units: x, y in L, z in H (z in [0, 1]); u, v in V = L/T, the scale of u2(z0); w in eps V
-// (G:80-91: the scale for which div_2 u_2 + d_z w = 0 holds), so the physical vertical speed
+// (design M1: the scale for which div_2 u_2 + d_z w = 0 holds), so the physical vertical speed
 // in units of V is eps * w.
 //
 // Inverse transform: only the row is evaluated. Per column kx, the inverse sum over ky at

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The per-cell and per-mode arithmetic of the thin-gap Stokes solve of `gliding`
-// (docs/design/gliding.md 2.8, 3.2; G:214-225, G:272-322), shared by the CPU reference
+// (docs/design/gliding.md 2.8, 3.2; design M6, M9, M10), shared by the CPU reference
 // (cpu/fluid_cpu.cpp) and the CUDA kernels (cuda/fluid_kernels.cu) so that both do the same
 // operations in the same order. Host code is built with -ffp-contract=off and the kernels with
 // --fmad=false, so the stress moments, stresses, forcing, the per-mode response and the
@@ -26,7 +26,7 @@ struct FlowField {
     std::vector<double> u, v, dudx, dudy, dvdx, dvdy;
 };
 
-// Density, second moment D and fourth moment S of one cell (G:214-225), unnormalised.
+// Density, second moment D and fourth moment S of one cell (design M6), unnormalised.
 struct CellStress {
     double c, d11, d12, d22, s1111, s1112, s1122, s1222, s2222;
 };
@@ -65,7 +65,7 @@ struct Sym2 {
     double t11, t12, t22;
 };
 
-// The combined extra stress sigma_f S:E - sigma_t (D.D - S:D) of one cell (G:283-286) for the
+// The combined extra stress sigma_f S:E - sigma_t (D.D - S:D) of one cell (design M10) for the
 // lagged gradient (dudx, dudy, dvdx, dvdy). hasFlow false (the fluid at rest) or sf = 0 drops
 // the S:E term and st = 0 the steric one, without arithmetic on them.
 CF_HD Sym2 extraStress(const CellStress& m, bool hasFlow, double dudx, double dudy, double dvdx,
@@ -106,7 +106,7 @@ CF_HD double centred(double left, double right, double inv2) {
 
 // The response tensor of one R2C mode (Mxx, Mxy, Myy) = T_perp I + (T_par - T_perp) k^k^ for
 // the wavevector (kx, ky) (2 pi times the signed mode numbers). The mean mode uses T(0) for both
-// components (G:321). A Nyquist component cannot tell +k from -k on the grid: the R2C entry
+// components (design M10). A Nyquist component cannot tell +k from -k on the grid: the R2C entry
 // (n/2, ky) is the conjugate partner of (n/2, -ky), so M must be even in that component for the
 // result to stay real; the average of the aliases is Mxy = 0 there (Mxx, Myy are even anyway),
 // on rows and columns alike, so a quarter turn maps the rule onto itself.

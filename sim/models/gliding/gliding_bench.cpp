@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// `cellforge-sim bench gliding`: ms per outer step at S1's six resolutions (S:252), split by
+// `cellforge-sim bench gliding`: ms per outer step at S1's six resolutions (S1 Table 2), split by
 // stage, against S1's optimised one-GPU figures and the targets (docs/design/gliding.md
 // 6.3). The 64^2 cases run by default; the larger ones with --all or --case (the CPU takes
 // seconds per step there).
@@ -16,7 +16,7 @@ namespace {
 
 struct Resolution {
     int n, ninner;
-    double s1OptimisedMs;  // S1's optimised 1-GPU ms per outer step (design 0: S:253)
+    double s1OptimisedMs;  // S1's optimised 1-GPU ms per outer step (design 0: S1 Table 2)
     double targetMs;       // the H100 target, 0 where it names none
 };
 

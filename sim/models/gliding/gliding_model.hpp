@@ -3,7 +3,7 @@
 // `gliding` (issue 9): the micro-macro gliding motility assay. Host-side pieces every backend
 // shares: the descriptor, the run state as the host sees it, its snapshot layout (so
 // checkpoints move between backends) and the metrics. docs/design/gliding.md is the plan;
-// G:n cites /work/shared/models/gliding.md.
+// "design Mn" cites its model section Mn, "design n.m" its section n.m.
 //
 // One outer step n (design 2, S1 Alg. 1): the CFL step dt from Psi^n (or the fixed dt, checked
 // against the CFL limit); Psi^{n+1} by CNAB2; the motors sub-cycled to t + dt at every anchor
@@ -27,7 +27,7 @@ ModelDescriptor descriptor();
 // `cellforge-sim bench gliding` (gliding_bench.cpp).
 std::vector<BenchCase> benchCases();
 
-// The model's time unit T = l / v_m (G:80-91).
+// The model's time unit T = l / v_m (design M1).
 inline constexpr const char* kTimeUnit = "T";
 
 // Everything a checkpoint holds, on the host. The AB2 history (A^{n-1}, the previous step)
@@ -37,17 +37,17 @@ struct RunState {
     std::vector<double> aPrev;  // A^{n-1}, like psi (empty before the first step)
     double dtPrev = 0.0;        // 0: the next step is forward Euler in A
     std::int64_t ab2Steps = 0;  // filament steps since the last restart of the AB2 history
-    // Motors per anchor r0 = iy * n + ix (G:229-249): bound motors packed per tail
+    // Motors per anchor r0 = iy * n + ix (design M7): bound motors packed per tail
     // ([r0 * S + chord.off + l]), their coarse sum and the free motors.
     std::vector<double> boundPacked, boundCoarse, free;
-    // Flow at the filament plane z0 and its centred gradient, [iy * n + ix] (G:272-322); zero
-    // at rest. The gradient is the lagged strain of the next solve (G:343), so it is state.
+    // Flow at the filament plane z0 and its centred gradient, [iy * n + ix] (design M9, M10); zero
+    // at rest. The gradient is the lagged strain of the next solve (design M11), so it is state.
     std::vector<double> u, v, dudx, dudy, dvdx, dvdy;
     std::uint64_t step = 0;
     double time = 0.0;
 };
 
-// Motors at t = 0 (G:412): none bound, M free at every anchor; the flow at rest. The packed
+// Motors at t = 0 (design M15): none bound, M free at every anchor; the flow at rest. The packed
 // bound motors (N^2 S values: gigabytes at 256^2 x 32^2) are left empty: the backends own them
 // and copy them in only for snapshots.
 void initialMotorsAndFlow(const GlidingParams& p, RunState& s);
@@ -69,13 +69,13 @@ using StageSeconds = std::array<double, static_cast<int>(Stage::Count)>;
 // set of metrics never changes during a run).
 void appendStageTimes(std::vector<Metric>& out, const StageSeconds& seconds, std::uint64_t steps);
 
-// The lagged constraint stress (G:343, G:370): each pass of the fluid solve multiplies an error
+// The lagged constraint stress (design M11, M12): each pass of the fluid solve multiplies an error
 // in sigma^f by g (FluidCpu::lagFactor at the initial max c). Throws ParameterError naming the
 // parameters when g >= 1 with the fluid on (the explicit lag is unstable); returns a note when
 // g > 0.5 (the solve then makes several passes), else an empty string.
 std::string checkLag(const GlidingParams& p, double g);
 
-// The model note raised once when max c crosses Dt/Ut during a run (G:209-212): the density
+// The model note raised once when max c crosses Dt/Ut during a run (design M5): the density
 // equation is ill-posed there. Empty when the steric reading is not Maier-Saupe.
 std::string antiDiffusionNote(const GlidingParams& p, std::uint64_t step, double cmax);
 

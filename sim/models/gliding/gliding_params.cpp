@@ -21,7 +21,7 @@ const ParamTable& parameterTable() {
         constexpr Mutability S = Mutability::Structural;
         constexpr Mutability L = Mutability::Live;
         ParamTableBuilder<P> b;
-        // grid (G:102-105, S1 ran 64^2..256^2 outer, 16^2 or 32^2 inner)
+        // grid (design M2, S1 ran 64^2..256^2 outer, 16^2 or 32^2 inner)
         b.integer("grid", "n", &P::n, 128, 16, 512, "1",
                   "Cells per side of the periodic square (x, y and motor tails r0)", S);
         b.integer("grid", "ninner", &P::ninner, 32, 8, 64, "1",
@@ -30,7 +30,7 @@ const ParamTable& parameterTable() {
                   S);
         b.real("grid", "lambda", &P::lambda, 0.03125, 1e-3, 0.25, "L",
                "Filament length over domain side", S);
-        // fluid (G:106-107, G:120, G:163-171; h_fine is design C8)
+        // fluid (design M2, M4; h_fine is design C8)
         b.real("fluid", "eps", &P::eps, 0.1, 1e-3, 1.0, "1", "Gap aspect ratio H/L", S);
         b.real("fluid", "z0", &P::z0, 5e-4, 1e-5, 0.9, "H", "Height of the filament plane", S);
         b.real("fluid", "h_fine", &P::hFine, 0.0, 0.0, 0.1, "H",
@@ -45,14 +45,14 @@ const ParamTable& parameterTable() {
                   "Solve the thin-gap Stokes flow (off: the dry limit)", L);
         b.integer("fluid", "iterations", &P::fluidIterations, 0, 0, 5, "1",
                   "Fixed-point iterations of the lagged constraint stress; 0: automatic", L);
-        // filaments (G:108-114, G:206, G:361)
+        // filaments (design M2, M5, M12)
         b.real("filaments", "Vsp", &P::vsp, 0.03125, 0.0, 1.0, "V", "Gliding speed", L);
         b.real("filaments", "Dt", &P::diffT, 2e-4, 0.0, 1.0, "L^2/T",
                "Translational diffusivity along the filament", L);
         b.real("filaments", "Dr", &P::diffR, 0.02, 0.0, 10.0, "1/T", "Rotational diffusivity", L);
         b.real("filaments", "Ur", &P::ur, 0.4, 0.0, 100.0, "1/T",
                "Maier-Saupe alignment strength (rotational)", L);
-        // G:112: lambda^2 Ur / 12 at the defaults.
+        // design M2: lambda^2 Ur / 12 at the defaults.
         b.real("filaments", "Ut", &P::ut, 0.03125 * 0.03125 * 0.4 / 12.0, 0.0, 1.0, "L^2/T",
                "Maier-Saupe translational strength (default lambda^2 Ur / 12)", L);
         b.real("filaments", "sigma_f", &P::sigmaF, 0.5, 0.0, 100.0, "1",
@@ -66,7 +66,7 @@ const ParamTable& parameterTable() {
                  S);
         b.integer("filaments", "advection_order", &P::advectionOrder, 1, 1, 2, "1",
                   "Order of the upwind reconstruction of the filament fluxes", L);
-        // motors (G:115-119, G:122, G:412)
+        // motors (design M2, M15)
         b.boolean("motors", "enabled", &P::motorsEnabled, true, "Simulate bound motors", L);
         b.real("motors", "rc", &P::rc, 0.0078125, 1e-4, 0.1, "L",
                "Capture radius (coarse-grained, about one cell)", S);
@@ -86,7 +86,7 @@ const ParamTable& parameterTable() {
                  "Arithmetic of bound motors on CUDA (the CPU is double)", S);
         b.real("motors", "burn_in", &P::burnIn, 0.0, 0.0, 100.0, "T",
                "Time the motors run with the initial filaments frozen before t = 0", S);
-        // time (G:350-351, C9)
+        // time (design M11, C9)
         b.real("time", "cout", &P::courantOut, 0.4, 0.0, 0.5, "1",
                "Courant number of the outer (filament) step", L);
         b.choice("time", "dt_mode", &P::dtMode, {"cfl", "fixed"}, "cfl",
@@ -94,7 +94,7 @@ const ParamTable& parameterTable() {
         b.real("time", "dt", &P::dt, 0.025, 1e-6, 1.0, "T", "Outer step in fixed mode", L);
         b.real("time", "growth_limit", &P::growthLimit, 1.2, 1.0, 2.0, "1",
                "Largest ratio of one CFL step to the previous", L);
-        // initial condition (G:402-413)
+        // initial condition (design M15)
         b.choice("init", "layout", &P::layout,
                  {"ring_lattice", "single_ring", "isotropic", "uniform"}, "ring_lattice",
                  "Initial filament distribution", S);
@@ -137,7 +137,7 @@ GlidingParams checkedParams(const ParamSet& params) {
     p.zA = std::min(4.0 * p.z0, 1.0);
     p.neighbourRadius = p.lambda / 2.0 + p.rc + p.dx / std::numbers::sqrt2;
 
-    // Exact rotation tables and the square symmetry of the mask (design 2.1, G:449-450).
+    // Exact rotation tables and the square symmetry of the mask (design 2.1, design M17).
     if (p.ninner % 4 != 0)
         throw ParameterError("gliding: grid.ninner = " + value("grid.ninner") +
                              " must be a multiple of 4 (the orientation grid must map onto "

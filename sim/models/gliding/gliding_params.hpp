@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // `gliding` (issue 9): the micro-macro gliding motility assay of Cook & Shinar (ScalA'17),
-// rebuilt in /work/shared/models/gliding.md (cited G:n) and planned in docs/design/gliding.md.
-// Nondimensional units (G:80-91): in-plane length L (the periodic domain side), height H,
+// rebuilt and planned in docs/design/gliding.md (its model sections are cited "design Mn").
+// Nondimensional units (design M1): in-plane length L (the periodic domain side), height H,
 // time T = l/v_m, velocity V = L/T, filament density n0, motor density m0.
 #include <cstdint>
 #include <string>
@@ -11,7 +11,7 @@
 
 namespace cf::gliding {
 
-enum class StericReading : std::int32_t { MaierSaupe = 0, Strain = 1 };  // G:206
+enum class StericReading : std::int32_t { MaierSaupe = 0, Strain = 1 };  // design M5
 enum class KonArea : std::int32_t { Continuous = 0, Discrete = 1 };      // design 2.5
 enum class MotorPrecision : std::int32_t { Float = 0, Double = 1 };      // CUDA only
 enum class DtMode : std::int32_t { Cfl = 0, Fixed = 1 };                 // design C9
@@ -65,11 +65,11 @@ struct GlidingParams {
     double ds;           // 1/ninner
     double lambdaCells;  // lambda / dx
     double rcCells;      // rc / dx
-    double konTilde;     // Kon / (pi rc^2) (G:117); checkedTables replaces it for kon_area=discrete
-    double hA;           // z spacing of region A: fluid.h_fine, or z0/8 when 0 (G:165, C8)
-    double hDelta;       // half-width of the smoothed delta: delta_width * hA (G:169)
-    double zA;           // top of region A: min(4 z0, 1) (C8)
-    double neighbourRadius;  // lambda/2 + rc + dx/sqrt(2) (G:153), in L
+    double konTilde;  // Kon / (pi rc^2) (design M2); checkedTables resets it if kon_area=discrete
+    double hA;        // z spacing of region A: fluid.h_fine, or z0/8 when 0 (design M4, C8)
+    double hDelta;    // half-width of the smoothed delta: delta_width * hA (design M4)
+    double zA;        // top of region A: min(4 z0, 1) (C8)
+    double neighbourRadius;  // lambda/2 + rc + dx/sqrt(2) (design M3), in L
 };
 
 const ParamTable& parameterTable();
@@ -80,7 +80,7 @@ const ParamTable& parameterTable();
 // one that needs the initial state is checkWellPosed below.
 GlidingParams checkedParams(const ParamSet& params);
 
-// Anti-diffusion (G:209-212): the Maier-Saupe translational term makes density modes grow
+// Anti-diffusion (design M5): the Maier-Saupe translational term makes density modes grow
 // like (Ut c - Dt) k^2, so Dt must exceed Ut x max c. Throws ParameterError if not.
 void checkWellPosed(const GlidingParams& p, double cmax);
 

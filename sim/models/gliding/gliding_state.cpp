@@ -39,8 +39,8 @@ std::vector<Ring> ringCentres(const GlidingParams& p) {
 }
 
 // The rings without background or amplitude: g(x, theta_j) = sum over rings and periodic
-// images of exp(-(|x - c| - R)^2 / (2 w^2)) vM(theta_j - theta*) (G:404). theta* is the
-// tangent with p pointing clockwise for counter-clockwise gliding (G:408-410).
+// images of exp(-(|x - c| - R)^2 / (2 w^2)) vM(theta_j - theta*) (design M15). theta* is the
+// tangent with p pointing clockwise for counter-clockwise gliding (design M15).
 void addRings(const GlidingParams& p, const GlidingTables& t, HostState& s) {
     const std::vector<Ring> rings = ringCentres(p);
     const double norm = 1.0 / (kTwoPi * std::cyl_bessel_i(0.0, p.kappa));
@@ -74,7 +74,7 @@ void addRings(const GlidingParams& p, const GlidingTables& t, HostState& s) {
         }
 }
 
-// G:413: delta times a sum of random Fourier modes cos(2 pi (kx x + ky y) + m theta + phase)
+// design M15: delta times a sum of random Fourier modes cos(2 pi (kx x + ky y) + m theta + phase)
 // with amplitudes uniform in [-1, 1] [ASSUMED distribution]. |kx|, |ky| <= min(n_max, N/2 - 1)
 // and 0 <= m <= min(n_max, Ntheta/2 - 1), so that no mode aliases onto the mean and the
 // filament number stays c_bar exactly; each real mode is taken once.

@@ -73,7 +73,7 @@ GlidingTables buildTables(const GlidingParams& p) {
     for (int k = 0; k < t.ns; ++k)
         t.s[k] = -0.5 + (k + 0.5) * t.ds;
 
-    // Neighbour set (G:153), compared in cells: |o| <= lambda/2 + rc + dx/sqrt(2).
+    // Neighbour set (design M3), compared in cells: |o| <= lambda/2 + rc + dx/sqrt(2).
     const double rCells = p.lambda / 2.0 / t.dx + p.rc / t.dx + 1.0 / std::numbers::sqrt2;
     const int omax = static_cast<int>(std::floor(rCells));
     for (int oy = -omax; oy <= omax; ++oy)
@@ -83,7 +83,7 @@ GlidingTables buildTables(const GlidingParams& p) {
                 t.offY.push_back(oy);
             }
 
-    // Mask chi = [|o dx + lambda s_k p_j|^2 <= rc^2] (G:150-157). The products are formed as
+    // Mask chi = [|o dx + lambda s_k p_j|^2 <= rc^2] (design M3). The products are formed as
     // (o dx) + (lambda s_k) p so that negating o or p negates them exactly.
     const int no = t.neighbours();
     const double rc2 = p.rc * p.rc;
@@ -137,7 +137,7 @@ GlidingTables buildTables(const GlidingParams& p) {
         }
     t.gatherStart.back() = static_cast<std::int32_t>(t.gather.size());
 
-    // Peskin stencils of the head offset d = lambda s_k p_j / dx (G:263).
+    // Peskin stencils of the head offset d = lambda s_k p_j / dx (design M8).
     t.peskin.resize(static_cast<std::size_t>(t.ntheta) * t.ns);
     for (int j = 0; j < t.ntheta; ++j)
         for (int k = 0; k < t.ns; ++k) {
@@ -151,7 +151,7 @@ GlidingTables buildTables(const GlidingParams& p) {
             }
         }
 
-    // FD symbols of the periodic 3-point Laplacians (G:366).
+    // FD symbols of the periodic 3-point Laplacians (design M12).
     t.sigmaX.resize(t.n);
     for (int k = 0; k < t.n; ++k) {
         const double sn = std::sin(std::numbers::pi * k / t.n);
@@ -183,7 +183,7 @@ std::string applyTables(GlidingParams& p, const GlidingTables& t) {
 double steadyBoundFraction(const GlidingParams& p, const GlidingTables& t) {
     // Q = sum_{o,j} Psi dx^2 dtheta q(l), q(l) = (l - (1 - e^{-koff l})/koff)/koff, the
     // integral of the steady profile (1 - e^{-koff (s - s_a)})/koff over a chord of length l
-    // (G:472-475); Psi dtheta = 1/ntheta for Psi = 1/(2 pi).
+    // (design M17); Psi dtheta = 1/ntheta for Psi = 1/(2 pi).
     double q = 0.0;
     for (int o = 0; o < t.neighbours(); ++o) {
         const double ax = t.offX[o] * t.dx, ay = t.offY[o] * t.dx;

@@ -12,7 +12,7 @@
 
 namespace cf::gliding {
 
-// Peskin's 4-point kernel (G:263-264): phi(r) for |r| <= 2, 0 beyond. Even in r.
+// Peskin's 4-point kernel (design M8): phi(r) for |r| <= 2, 0 beyond. Even in r.
 double peskin4(double r);
 
 // One chord: the masked s-cells k_a .. k_a+len-1 of neighbour offset o and orientation j,
@@ -49,7 +49,7 @@ struct GlidingTables {
     // (1, 0), (0, 1), (-1, 0), (0, -1) on the axes.
     std::vector<double> faceCos, faceSin;
     std::vector<double> s;  // s_k = -1/2 + (k + 1/2) ds
-    // Neighbour set N (G:153): offsets in cells, ordered by (oy, ox).
+    // Neighbour set N (design M3): offsets in cells, ordered by (oy, ox).
     std::vector<std::int32_t> offX, offY;
     // chi[(o * ntheta + j) * ns + k] over the neighbour set (1 = feasible).
     std::vector<std::uint8_t> mask;
@@ -63,7 +63,7 @@ struct GlidingTables {
     // FD symbols of -Laplacian: sigma_x(k) = (4/dx^2) sin^2(pi k/N), sigma_theta(m) likewise.
     std::vector<double> sigmaX, sigmaTheta;
     // Capture area on the grid: S dx^2 / (ntheta ns), the binding capacity of a uniform
-    // isotropic layer of c = 1 (G:249); compare with pi rc^2.
+    // isotropic layer of c = 1 (design M7); compare with pi rc^2.
     double discArea = 0;
     double discAreaRatio = 0;  // discArea / (pi rc^2)
 
@@ -84,7 +84,7 @@ GlidingTables buildTables(const GlidingParams& p);
 std::string applyTables(GlidingParams& p, const GlidingTables& t);
 
 // Uniform isotropic Psi = 1/(2 pi) with frozen filaments: the steady bound fraction
-// Mb,coarse/M = kon~ Q / (1 + kon~ Q) of G:472-475, with Q summed over the discrete (o, j)
+// Mb,coarse/M = kon~ Q / (1 + kon~ Q) of design M17, with Q summed over the discrete (o, j)
 // of the neighbour set and the continuous chord of each (the test oracle of T6).
 double steadyBoundFraction(const GlidingParams& p, const GlidingTables& t);
 

@@ -2,7 +2,7 @@
 #pragma once
 // Views of `gliding` (docs/design/gliding.md 5): one flat volume "assay" (n x n x 1 over the
 // unit square) with the density c, polar order |P|/c, nematic order, the dominant orientation
-// argmax_theta Psi (G:420, degrees), bound (Mb,coarse) and free motors, and the flow at the
+// argmax_theta Psi (design M16, degrees), bound (Mb,coarse) and free motors, and the flow at the
 // filament plane z0 (speed, u, v). Vector fields on the same grid, drawn
 // just above the slab: "orientation" (the dominant orientation argmax_theta Psi scaled by
 // c / max c, Fig. 6's red arrows), "director" (the nematic director, headless segments scaled by

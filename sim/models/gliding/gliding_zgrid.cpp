@@ -42,7 +42,7 @@ ZGrid buildZGrid(double z0, double hA, double zA, double growth, double hDelta) 
         g.z.back() = 1.0;  // region A fills the gap (z0 >= 1/4, C8)
     } else {
         // Region B: spacings hA growth^m, m = 0, 1, ... (m from 0 gives the spec's 56 cells at
-        // the defaults, G:167), the last cell rescaled to end at 1.
+        // the defaults, design M4), the last cell rescaled to end at 1.
         double step = hA, z = g.z.back();
         while (z + step < 1.0) {
             z += step;
@@ -63,7 +63,7 @@ ZGrid buildZGrid(double z0, double hA, double zA, double growth, double hDelta) 
     g.dual.assign(cells + 1, 0.0);
     for (std::int32_t j = 0; j <= cells; ++j)
         g.dual[j] = 0.5 * ((j > 0 ? g.h[j - 1] : 0.0) + (j < cells ? g.h[j] : 0.0));
-    // Cosine bump (G:169). Nodes at |z - z0| = hDelta up to rounding get no weight, so the
+    // Cosine bump (design M4). Nodes at |z - z0| = hDelta up to rounding get no weight, so the
     // support is the same whichever side the rounding falls.
     g.delta.assign(cells + 1, 0.0);
     g.weight.assign(cells + 1, 0.0);
@@ -181,7 +181,7 @@ void solveTransverse(const ZGrid& g, double eps, double k, double f, std::vector
 
 void solveLongitudinal(const ZGrid& g, double eps, double k, double f, std::vector<double>& u,
                        std::vector<double>* w) {
-    if (k == 0.0) {  // no mean pressure gradient: the transverse problem (G:308)
+    if (k == 0.0) {  // no mean pressure gradient: the transverse problem (design M10)
         solveTransverse(g, eps, 0.0, f, u);
         if (w) w->assign(g.cells() + 1, 0.0);
         return;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The z direction of the thin-gap Stokes solve of `gliding` (docs/design/gliding.md 2.8,
-// G:163-171, G:283-322): the adaptive z-grid with the smoothed delta, a banded LU with
+// design M4, M10): the adaptive z-grid with the smoothed delta, a banded LU with
 // partial pivoting, the per-mode z problems and the filament-plane transfer functions
 // T_par(k), T_perp(k) that the each-step solve multiplies by. No FFTs here.
 //
@@ -11,7 +11,7 @@
 //   longitudinal: (kappa^2 - d_zz) u - eps^2 k Pi = eps^2 f_par delta_h
 //                 (kappa^2 - d_zz) W + Pi' = 0,   k u + W' = 0,
 // u = W = 0 at z = 0 and 1. u, W live at nodes, Pi at mid-nodes (the spec's arrangement,
-// G:306-307); d_zz is the nonuniform 3-point stencil. Every node row is multiplied by its dual
+// design M10); d_zz is the nonuniform 3-point stencil. Every node row is multiplied by its dual
 // width, so the forcing of node j is eps^2 f w_j with w_j = delta_h(z_j - z0) dz_j: then the
 // k = 0 solve is the exact sum eps^2 sum_ij w_i w_j G0(z_i, z_j) (FD is exact for point loads).
 #include <cstdint>
@@ -33,11 +33,11 @@ struct ZGrid {
     double z0 = 0, hA = 0, hDelta = 0;
 
     std::int32_t cells() const { return static_cast<std::int32_t>(h.size()); }
-    // sum_j weight_j v_j: the value at the filament plane of a node profile (G:171).
+    // sum_j weight_j v_j: the value at the filament plane of a node profile (design M4).
     double atPlane(const std::vector<double>& v) const;
 };
 
-// The grid of G:163-171 with design C8: region A = [0, zA] with cells of exactly hA (as many
+// The grid of design M4 with design C8: region A = [0, zA] with cells of exactly hA (as many
 // whole cells as fit, at least one), then region B with spacings hA growth^m, m = 0, 1, ...,
 // the last cell ending exactly at 1; if that last cell would be under half of the one before
 // it, the two are merged (so no sliver cell). The delta is the cosine bump of half-width
@@ -70,7 +70,7 @@ private:
 
 // Node profiles of one mode for a real forcing amplitude f (linear in f). k is the in-plane
 // wavenumber |k| (2 pi x mode number on the unit domain). k = 0 uses the transverse problem for
-// both components (no mean pressure gradient, G:308). w (optional) receives W, where
+// both components (no mean pressure gradient, design M10). w (optional) receives W, where
 // w_hat = i W; the pressure is not returned.
 void solveTransverse(const ZGrid& g, double eps, double k, double f, std::vector<double>& u);
 void solveLongitudinal(const ZGrid& g, double eps, double k, double f, std::vector<double>& u,
@@ -79,21 +79,21 @@ void solveLongitudinal(const ZGrid& g, double eps, double k, double f, std::vect
 struct Transfer {
     double par = 0, perp = 0;
 };
-// T_par and T_perp of G:310-315: the filament-plane velocity for unit forcing.
+// T_par and T_perp of design M10: the filament-plane velocity for unit forcing.
 Transfer transfer(const ZGrid& g, double eps, double k);
 // T(0) = eps^2 sum_i sum_j w_i w_j G0(z_i, z_j), G0(z, z') = min(z,z')(1 - max(z,z')), the
 // exact discrete k = 0 value (design section 0), evaluated as the double sum (T4a).
 double transferAtZero(const ZGrid& g, double eps);
 
 // T for every mode of the R2C grid of an n x n periodic unit square, [ky * (n/2 + 1) + kx],
-// with k = 2 pi (kx, ky or ky - n); Nyquist modes are treated like the others (G:309).
+// with k = 2 pi (kx, ky or ky - n); Nyquist modes are treated like the others (design M10).
 struct TransferTable {
     std::int32_t n = 0;
     std::vector<double> par, perp;
 };
 TransferTable precomputeTransfer(const ZGrid& g, double eps, std::int32_t n);
 
-// Output-time profiles (G:312-314, design 2.8 "output times only"): per R2C mode and requested
+// Output-time profiles (design M10, design 2.8 "output times only"): per R2C mode and requested
 // height z_l, the unit-forcing responses Phi_par, Phi_perp and Phi_w (w_hat = i Phi_w f_par),
 // linearly interpolated between nodes, at [mode * levels.size() + l]. k = 0: Phi_par = Phi_perp
 // (the transverse problem), Phi_w = 0. Throws ParameterError for a level outside [0, 1].

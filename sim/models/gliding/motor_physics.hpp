@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Per-chord arithmetic of the bound motors of `gliding` (docs/design/gliding.md 2.5,
-// G:229-249, G:373-386), shared by the CPU reference and (later) the CUDA motor kernel, so
+// design M7, M13), shared by the CPU reference and (later) the CUDA motor kernel, so
 // both evaluate the same expressions in the same order. Templated on the real type (the CPU
 // uses double; CUDA double or float, `motors.precision`). No libm, no std:: containers: the
 // only operations are +, -, *, comparisons and conversions, so results do not depend on
@@ -11,7 +11,7 @@
 // motors walk at unit speed toward the plus end:
 //   dM_l/dt = -(F_{l+1/2} - F_{l-1/2}) / ds - koff M_l + kon~ Mf,
 //   F_{l+1/2} = M_l + 1/2 SB(M_l - M_{l-1}, M_{l+1} - M_l),
-// with ghosts M_{-1} = M_{-2} = 0 (no inflow, rule 6, G:239) and M_L = M_{L-1} (zero gradient:
+// with ghosts M_{-1} = M_{-2} = 0 (no inflow, rule 6, design M7) and M_L = M_{L-1} (zero gradient:
 // outflow is detachment at the capture edge or the plus end, rules 5-6).
 #include "sim/core/host_device.hpp"
 
@@ -24,7 +24,7 @@ inline constexpr int kMotorMaxChord = 32;
 // Division-free Superbee slope (design 2.5, C5): with dm = M_l - M_{l-1}, dp = M_{l+1} - M_l,
 // SB = 0 unless dm and dp have the same strict sign, else
 // sign(dp) max(min(2|dm|, |dp|), min(|dm|, 2|dp|)).
-// Equals phi(r) dp with r = dm/dp, phi(r) = max(0, min(2r, 1), min(r, 2)) (G:377-378), in real
+// Equals phi(r) dp with r = dm/dp, phi(r) = max(0, min(2r, 1), min(r, 2)) (design M13), in real
 // arithmetic, including dp = 0 -> 0, without the zero-denominator guard. The sign test uses
 // comparisons, not dm*dp, so it cannot underflow to a wrong "opposite sign".
 template <typename Real>
@@ -47,7 +47,7 @@ CF_HD Real motorFaceFlux(Real mm1, Real m, Real mp1) {
 }
 
 // Right-hand side of one lane from its stencil M_{l-2} .. M_{l+1} (ghosts filled by the
-// caller), the binding source kon~ Mf (frozen over the substep, G:382), koff and 1/ds.
+// caller), the binding source kon~ Mf (frozen over the substep, design M13), koff and 1/ds.
 template <typename Real>
 CF_HD Real motorRhs(Real mm2, Real mm1, Real m, Real mp1, Real source, Real koff, Real invDs) {
     const Real fPlus = motorFaceFlux(mm1, m, mp1);
@@ -70,7 +70,7 @@ CF_HD void motorChordStage(const Real* base, const Real* at, Real* out, int len,
     }
 }
 
-// One RK2-midpoint substep of a chord held in m[0 .. len-1] (G:380-381):
+// One RK2-midpoint substep of a chord held in m[0 .. len-1] (design M13):
 // M^{1/2} = M^n + (dt/2) R(M^n), M^{n+1} = M^n + dt R(M^{1/2}). len <= kMotorMaxChord.
 // Returns dt F_{L-1/2}(M^{1/2}) = dt M^{1/2}_{L-1}: what left through the end face of the
 // chord in this substep, in the units of sum_l M_l ds (which changes by -(this) +
@@ -83,8 +83,8 @@ CF_HD Real motorChordRk2(Real* m, int len, Real dt, Real source, Real koff, Real
     return dt * half[len - 1];
 }
 
-// Largest substep (G:384): min(C_in ds, C_in/(koff + kon~ A)), A the binding capacity of the
-// tail. The third term of G:384, t*_end - t*, is handled by motorSubsteps.
+// Largest substep (design M13): min(C_in ds, C_in/(koff + kon~ A)), A the binding capacity of the
+// tail. The third term of design M13, t*_end - t*, is handled by motorSubsteps.
 template <typename Real>
 CF_HD Real motorMaxSubstep(Real courantIn, Real ds, Real koff, Real konTilde, Real capacity) {
     const Real advect = courantIn * ds;
@@ -96,7 +96,7 @@ CF_HD Real motorMaxSubstep(Real courantIn, Real ds, Real koff, Real konTilde, Re
 
 // The substeps that take a tail from t to t + dt with steps of at most hmax > 0: K - 1 steps
 // of hmax and a last one of hLast = dt - (K - 1) hmax in (0, hmax], so that
-// dt* = min(hmax, t*_end - t*) at every substep and the last lands on t + dt (G:384).
+// dt* = min(hmax, t*_end - t*) at every substep and the last lands on t + dt (design M13).
 // Returns K (0 when dt <= 0).
 template <typename Real>
 CF_HD int motorSubsteps(Real dt, Real hmax, Real* hLast) {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The per-cell and per-face arithmetic of the filament (Smoluchowski) step of `gliding`
-// (docs/design/gliding.md 2.2-2.3, G:183-193, G:214-218, G:350, G:356-362), shared by the CPU
+// (docs/design/gliding.md 2.2-2.3, design M5, M6, M11, M12), shared by the CPU
 // reference (cpu/smoluchowski_cpu.cpp) and the CUDA kernels (cuda/smoluchowski_kernels.cu),
 // so both backends do the same operations in the same order. Host code is built with
 // -ffp-contract=off and the CUDA kernels with --fmad=false, so these functions give the same
@@ -24,7 +24,7 @@ struct FlowAtZ0 {
     const double *u, *v, *dudx, *dudy, *dvdx, *dvdy;
 };
 
-// Unnormalised moments of one cell: c, P and D (G:214-218).
+// Unnormalised moments of one cell: c, P and D (design M6).
 struct CellMoments {
     double c, px, py, d11, d12, d22;
 };
@@ -59,7 +59,7 @@ CF_HD CellMoments orbitMoments(const double* psi, const double* cosT, const doub
 }
 
 // Donor-cell flux through a face with velocity v between upwind-left value l and right r
-// (G:358-359). Negating v negates the flux exactly, which the quarter-turn symmetry needs.
+// (design M12). Negating v negates the flux exactly, which the quarter-turn symmetry needs.
 CF_HD double upwind(double v, double l, double r) {
     return maxOf(v, 0.0) * l + minOf(v, 0.0) * r;
 }
@@ -75,7 +75,7 @@ CF_HD double stericTorque(double d11, double d12, double d22, double fc, double 
     return (fc * fs) * (d22 - d11) + ((fc * fc) - (fs * fs)) * d12;
 }
 
-// p_perp . grad u2 . p at the face angle (fc, fs) (design 2.3, G:186):
+// p_perp . grad u2 . p at the face angle (fc, fs) (design 2.3, design M5):
 // -sc du/dx - s^2 du/dy + c^2 dv/dx + cs dv/dy. Grouped so that a quarter turn of a flow
 // field (du/dx, du/dy, dv/dx, dv/dy) -> (dv/dy, -dv/dx, -du/dy, du/dx) gives the same bits.
 CF_HD double flowTorque(double dudx, double dudy, double dvdx, double dvdy, double fc, double fs) {
@@ -89,14 +89,14 @@ CF_HD double faceVelocity(double vsp, double pc, double ut, double ppLeft, doubl
     return -vsp * pc + ut * (ppRight - ppLeft) * invDx;
 }
 
-// The same with the flow component at the face, the mean of the two cells (G:183-185).
+// The same with the flow component at the face, the mean of the two cells (design M5).
 CF_HD double faceVelocityFlow(double vsp, double pc, double flowLeft, double flowRight, double ut,
                               double ppLeft, double ppRight, double invDx) {
     return (-vsp * pc + 0.5 * (flowLeft + flowRight)) + ut * (ppRight - ppLeft) * invDx;
 }
 
 // The CFL rate of one (cell, theta): |a_x|/dx + |a_y|/dy + |b|/dtheta, each the larger of
-// the two faces (G:350).
+// the two faces (design M11).
 CF_HD double cflRate(double axm, double axp, double aym, double ayp, double bm, double bp,
                      double invDx, double invDth) {
     return (maxOf(fabs(axm), fabs(axp)) * invDx + maxOf(fabs(aym), fabs(ayp)) * invDx) +
@@ -165,13 +165,13 @@ CF_HD AdvectionValue advectionAt(const AdvectionCoefficients& k, const Advection
     return {-((divX + divY) + divT), cflRate(axm, axp, aym, ayp, bm, bp, k.invDx, k.invDth)};
 }
 
-// L_h Psi at one (cell, theta) (G:366): cx = D_t/dx^2, ct = D_r/dtheta^2; sx, sy, st the
+// L_h Psi at one (cell, theta) (design M12): cx = D_t/dx^2, ct = D_r/dtheta^2; sx, sy, st the
 // sums of the two x, y and theta neighbours.
 CF_HD double diffusionAt(double cx, double ct, double here, double sx, double sy, double st) {
     return cx * ((sx + sy) - 4.0 * here) + ct * (st - 2.0 * here);
 }
 
-// The CNAB2 weights of one step (G:363-364): R = Psi + half L_h Psi + cNow A^n - cOld A^{n-1},
+// The CNAB2 weights of one step (design M12): R = Psi + half L_h Psi + cNow A^n - cOld A^{n-1},
 // with w = dt/dt_prev, and forward Euler in A (no A^{n-1}) on the first step.
 struct CnWeights {
     double half, cNow, cOld;
@@ -188,7 +188,7 @@ CF_HD double cnRhsAt(const CnWeights& k, double psi, double lap, double a, doubl
     return psi + k.half * lap + adv;
 }
 
-// The factor of one DFT mode in the Crank-Nicolson solve (G:366): 1/(1 - dt/2 Lambda) times
+// The factor of one DFT mode in the Crank-Nicolson solve (design M12): 1/(1 - dt/2 Lambda) times
 // `norm` (1/(N^2 Ntheta): the transforms are unnormalised), Lambda = -D_t (sigma_x(kx) +
 // sigma_x(ky)) - D_r sigma_theta(m).
 CF_HD double cnFactor(double diffT, double diffR, double sigmaKx, double sigmaKy, double sigmaM,
@@ -198,7 +198,7 @@ CF_HD double cnFactor(double diffT, double diffR, double sigmaKx, double sigmaKy
     return norm / (1.0 - half * lambda);
 }
 
-// The CFL step (G:350-351): C_out/rate, limited to growth x the previous step when there is
+// The CFL step (design M11): C_out/rate, limited to growth x the previous step when there is
 // one; with no advection at all (rate 0) the fixed step `fallback`.
 CF_HD double cflDt(double rate, double courantOut, double fallback, double growth, double dtPrev,
                    bool history) {

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// `spheres`: BioDynaMo's sphere mechanics with growth and division (seed 002; the design
-// note's section 1.6 holds the table with its sources). Lengths in um, time in h; force and
-// mass have no units (BioDynaMo's convention).
+// `spheres`: BioDynaMo's sphere mechanics with growth and division (Hesam et al. 2021; the
+// table with its sources is section 1.6 of docs/design/spheres.md, the rules section 7). Lengths in
+// um, time in h; force and mass have no units (BioDynaMo's convention).
 #include <cstdint>
 
 #include "sim/core/params.hpp"
@@ -25,7 +25,7 @@ struct SpheresParams {
     double ageSpread;
     // time (live)
     double dt;
-    // mechanics
+    // mechanics (live, except interactionRadius)
     double adherence;
     double maxDisplacement;
     double repulsion;          // kappa
@@ -65,7 +65,8 @@ inline constexpr std::uint32_t kInitStream = 0;
 inline constexpr std::uint32_t kDivisionStream = 1;
 inline constexpr std::uint32_t kContactStream = 2;
 
-// BDM's volume floor (S:49): only matters for negative growth, kept for fidelity.
+// BDM's volume floor (docs/design/spheres.md B.3): only matters for negative growth, kept for
+// fidelity.
 inline constexpr double kVolumeFloor = 5.2359877e-7;
 
 }  // namespace cf::spheres

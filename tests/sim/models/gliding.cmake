@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # `gliding` (issue 9): host tables, parameter checks and initial conditions
-# (docs/design/gliding.md 6.2 T1, T11; G:402-413).
+# (docs/design/gliding.md 6.2 T1, T11; design M15).
 cellforge_add_test(test_gliding_tables CPU_ONLY SOURCES
   sim/models/test_gliding_tables.cpp
   sim/models/test_gliding_state.cpp)
@@ -40,12 +40,12 @@ if(CELLFORGE_HAVE_FFTW AND CELLFORGE_HAVE_CUDA)
   cellforge_add_test(test_gliding_motors_cuda GPU_ONLY SOURCES
     sim/models/test_gliding_motors_cuda.cpp)
 endif()
-# Linear stability of the dry isotropic state (design 6.2 T7b, G:486-512) on every backend,
+# Linear stability of the dry isotropic state (design 6.2 T7b, design M18) on every backend,
 # with the harmonic-system oracle checked against the spec's reference eigenvalues.
 if(CELLFORGE_HAVE_FFTW)
   cellforge_add_test(test_gliding_stability SOURCES sim/models/test_gliding_stability.cpp)
 endif()
-# Output-time vertical velocity profiles on a cell row (design 2.8, G:310-315, G:471): plane
+# Output-time vertical velocity profiles on a cell row (design 2.8, design M10, M17): plane
 # value = u2(z0), no slip, single-mode profiles and zero longitudinal flux, quarter turn.
 if(CELLFORGE_HAVE_FFTW)
   cellforge_add_test(test_gliding_profiles CPU_ONLY SOURCES

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Test oracle of `gliding`: the linear stability of the uniform isotropic state in the dry limit
-// (G:486-512). A Fourier mode e^{ikx} with harmonics a_m e^{im theta}, m = -M..M, grows at the
+// (design M18). A Fourier mode e^{ikx} with harmonics a_m e^{im theta}, m = -M..M, grows at the
 // eigenvalues of the tridiagonal matrix
 //   sigma a_m = (i Vsp k / 2)(a_{m-1} + a_{m+1}) - (Dt k^2 + Dr m^2) a_m
 //             + delta_{m0} (Ut c0 k^2 / 2) a_0 + delta_{|m|,2} (Ur c0 / 2 + Ut c0 k^2 / 4) a_m.

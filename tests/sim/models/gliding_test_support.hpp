@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Helpers shared by the `gliding` tests: checked parameters from assignments, field norms,
-// random fields and the quarter turn of the square symmetry (G:450).
+// random fields and the quarter turn of the square symmetry (design M17).
 #include <algorithm>
 #include <cmath>
 #include <cstddef>

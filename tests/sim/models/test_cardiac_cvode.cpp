@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Single cells against SUNDIALS CVODE (the spec, /work/shared/models/cardiac.md section 1):
+// Single cells against SUNDIALS CVODE (docs/design/cardiac.md 13.1):
 // every bundled model, run once from its initial state with one rectangular stimulus pulse at
 // t = 10 ms, by each fixed-step integrator of the CPU interpreter (forward Euler for all
 // states; Rush-Larsen for the gates with forward Euler for the rest, the models' default;

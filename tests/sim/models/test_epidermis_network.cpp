@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `epidermis` gene network, growth and division on every backend. The network is checked
-// against a reference written here from the equations of ../shared/models/epidermis.md
+// against a reference written here from the equations of docs/design/epidermis.md
 // (A.10, Table 2) without the model's headers, so a shared formula bug cannot hide.
 #include <gtest/gtest.h>
 

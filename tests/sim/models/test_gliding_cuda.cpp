@@ -146,7 +146,7 @@ void compareWithCpu(bool withFlow) {
     // The dt follow from identically computed rates of states that differ by ~1e-15.
     EXPECT_LE(worstDt, 1e-12);
     EXPECT_LE(worstRate, 1e-12);
-    // N is carried by the Lambda = 0 mode exactly (G:446); the DFT leaves ~1e-15 per step.
+    // N is carried by the Lambda = 0 mode exactly (design M17); the DFT leaves ~1e-15 per step.
     EXPECT_LE(worstN, 1e-12);
     // Not a vacuous comparison: Psi changed by far more than the tolerance.
     EXPECT_GT(moved, 1e-4);

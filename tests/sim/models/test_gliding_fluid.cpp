@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `gliding` thin-gap Stokes solve on the CPU (docs/design/gliding.md 2.8, 6.2 T2 and T4): the
 // z-grid and smoothed delta, the banded LU, the transfer functions against the exact k = 0
-// value and the sharp-delta table of G:457-469, the kappa -> 0 limits, the fast path against
-// per-mode banded solves, the uniform-force profile (G:471) and the whole FFT path on single
+// value and the sharp-delta table of design M17, the kappa -> 0 limits, the fast path against
+// per-mode banded solves, the uniform-force profile (design M17) and the whole FFT path on single
 // modes. Stresses, rest, the quarter turn and the lag are in test_gliding_fluid_stress.cpp.
 #include <gtest/gtest.h>
 
@@ -39,7 +39,7 @@ using gliding::ZGrid;
 using cplx = std::complex<double>;
 constexpr double kTau = 2 * std::numbers::pi;
 
-// T2: the default grid is 32 cells of z0/8 up to 4 z0, then 56 growing cells (G:165-167,
+// T2: the default grid is 32 cells of z0/8 up to 4 z0, then 56 growing cells (design M4,
 // Nz = 88); the delta covers z0 - hA, z0, z0 + hA with weights 1/4, 1/2, 1/4 (design 0) and
 // sums to 1. 1e-15: a few roundings of hA-sized numbers.
 TEST(GlidingFluid, DefaultZGrid) {
@@ -131,7 +131,7 @@ TEST(GlidingFluid, TransferAtZeroIsExactDiscreteValue) {
     EXPECT_NEAR(fluid.transfer().perp[0] / closed, 1.0, 1e-12);
 }
 
-// The sharp-delta table G:457-469 (kappa, z0, G_par, G_perp).
+// The sharp-delta table design M17 (kappa, z0, G_par, G_perp).
 struct GRow {
     double kappa, z0, gpar, gperp;
 };
@@ -156,8 +156,8 @@ gliding::Transfer transferOnRefinedGrid(double kappa, double z0, double hA, doub
 // (design 0; relative 0.375 hA / G) and, at large kappa where the response is local, by about
 // 1 - E[exp(-kappa hA |i - j|)] ~ 0.75 kappa hA (weights 1/4, 1/2, 1/4). With the spec's
 // hA = z0/200 that is 0.19-0.4 % for half the rows but 1.5 % (G_par, kappa 0.1, z0 0.5) and
-// 7-14 % at kappa = 40, z0 = 0.5, so "0.5 % for h_delta << z0" (G:455) cannot hold there in any
-// z arrangement (the transverse problem has no pressure at all). Those deviations are printed,
+// 7-14 % at kappa = 40, z0 = 0.5, so "0.5 % for h_delta << z0" (design M17) cannot hold there in
+// any z arrangement (the transverse problem has no pressure at all). Those deviations are printed,
 // and checked to halve when hA halves (first order, i.e. the delta, not the arrangement:
 // ratio 1.8-2.2). The table itself is asserted at 0.5 % with hA = min(z0/200, 0.001/kappa,
 // 0.0025 G_par/0.375), which bounds both predicted smoothing errors by 0.25 %.
@@ -197,7 +197,7 @@ TEST(GlidingFluid, TransferMatchesSharpDeltaTable) {
     }
 }
 
-// T4(c): kappa -> 0 (G:321). The transverse transfer tends to T(0) continuously (O(kappa^2):
+// T4(c): kappa -> 0 (design M10). The transverse transfer tends to T(0) continuously (O(kappa^2):
 // 1e-8 at kappa = 1e-4); the longitudinal one tends to z0(1-z0)(1-3 z0(1-z0)) (zero net
 // flux), not to T(0): the small-k saddle system stays well conditioned (kappa 1e-3 and 1e-4
 // agree to 1e-6) and matches the limit within 0.5 % on the refined grids of T4(b).
@@ -220,7 +220,7 @@ TEST(GlidingFluid, KappaToZeroLimits) {
     }
 }
 
-// T4(e), G:471: a uniform force (k = 0) gives u(z) = eps^2 z (1 - z0) below the delta band and
+// T4(e), design M17: a uniform force (k = 0) gives u(z) = eps^2 z (1 - z0) below the delta band and
 // eps^2 z0 (1 - z) above it at every node, and inside the band the exact discrete
 // eps^2 sum_i w_i G0(z, z_i). 1e-12 relative to eps^2 z0: an 88-node elimination.
 TEST(GlidingFluid, UniformForceProfileIsPiecewiseLinear) {
@@ -252,9 +252,9 @@ TEST(GlidingFluid, UniformForceProfileIsPiecewiseLinear) {
     }
 }
 
-// Output profiles: at k = 0 the uniform-force line eps^2 z0 (1 - z) above the band (G:471) at
+// Output profiles: at k = 0 the uniform-force line eps^2 z0 (1 - z) above the band (design M17) at
 // levels between nodes (linear interpolation is exact on a line; 1e-12 relative); at k != 0
-// zero net longitudinal flux, sum h (u_c + u_c+1)/2 = (W(0) - W(1))/k = 0 (G:321), to 1e-12 of
+// zero net longitudinal flux, sum h (u_c + u_c+1)/2 = (W(0) - W(1))/k = 0 (design M10), to 1e-12 of
 // the transverse flux, which is not zero; w vanishes at both walls.
 TEST(GlidingFluid, ProfilesCarryNoNetLongitudinalFlux) {
     const GlidingParams p = params({});
@@ -298,7 +298,7 @@ struct Grid16 {
     }
 };
 
-// T4(d), G:315: the fast path (precomputed T, FFTW) against a per-step solve: a naive DFT of a
+// T4(d), design M10: the fast path (precomputed T, FFTW) against a per-step solve: a naive DFT of a
 // random forcing, one banded solve per mode and component (real and imaginary parts) with the
 // actual amplitudes, and a naive inverse DFT. 1e-10 relative to max |u| as the spec asks; both
 // are exact up to round-off (~1e-14 seen).

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `gliding` fluid solve on the CPU, second half (docs/design/gliding.md 2.8, 6.2 T4, T8):
 // the stresses against closed-form moments of a nematic Psi, rest staying exactly at rest, the
-// quarter turn of every input turning the flow, and the lag factor of G:370 as the measured
+// quarter turn of every input turning the flow, and the lag factor of design M12 as the measured
 // contraction of the lagged sigma^f pass. The z-grid, transfer and FFT-path tests are in
 // test_gliding_fluid.cpp.
 #include <gtest/gtest.h>
@@ -39,7 +39,7 @@ using gliding::ZGrid;
 using cplx = std::complex<double>;
 constexpr double kTau = 2 * std::numbers::pi;
 
-// T2: the default grid is 32 cells of z0/8 up to 4 z0, then 56 growing cells (G:165-167,
+// T2: the default grid is 32 cells of z0/8 up to 4 z0, then 56 growing cells (design M4,
 // Nz = 88); the delta covers z0 - hA, z0, z0 + hA with weights 1/4, 1/2, 1/4 (design 0) and
 // sums to 1. 1e-15: a few roundings of hA-sized numbers.
 // A grid-sized setup at 16^2 x 16 with the default fluid.
@@ -57,7 +57,7 @@ struct Grid16 {
     }
 };
 
-// T4(d), G:315: the fast path (precomputed T, FFTW) against a per-step solve: a naive DFT of a
+// T4(d), design M10: the fast path (precomputed T, FFTW) against a per-step solve: a naive DFT of a
 // random forcing, one banded solve per mode and component (real and imaginary parts) with the
 // actual amplitudes, and a naive inverse DFT. 1e-10 relative to max |u| as the spec asks; both
 
@@ -110,7 +110,7 @@ FlowField smoothFlow(int n) {
 
 // The moments by quarter-turn orbits against the closed forms above (1e-13 relative to c: a
 // 16-term sum), then the forcing against sigma_f div(S:E) - sigma_t div(D.D - S:D) built here
-// from the closed-form moments with the spec's component formulas (G:219-225) and centred
+// from the closed-form moments with the spec's component formulas (design M6) and centred
 // differences (1e-12 relative to max |f|).
 TEST(GlidingFluid, StressesAndForcingMatchClosedFormMoments) {
     Grid16 s({"filaments.sigma_f=0.7", "filaments.sigma_t=0.3"});
@@ -168,7 +168,7 @@ TEST(GlidingFluid, StressesAndForcingMatchClosedFormMoments) {
     EXPECT_LT(ferr / scale, 1e-12);
 }
 
-// Zero force and zero stresses give u = 0 exactly (G:449): a uniform isotropic Psi has
+// Zero force and zero stresses give u = 0 exactly (design M17): a uniform isotropic Psi has
 // spatially constant stresses (differences of equal numbers are exactly 0), and with no motor
 // force every FFT input is 0. Psi = 0 with a non-zero lagged strain likewise (S = 0).
 TEST(GlidingFluid, RestStaysExactlyAtRest) {
@@ -245,12 +245,12 @@ TEST(GlidingFluid, QuarterTurnOfInputsTurnsTheFlow) {
     EXPECT_LT(gerr / gs, 1e-13);
 }
 
-// The lagged sigma^f coupling (G:370). For a uniform isotropic Psi the pass
+// The lagged sigma^f coupling (design M12). For a uniform isotropic Psi the pass
 // u -> T div(sigma_f S:E(u)) is diagonal in Fourier space, so the differences of successive
 // passes from rest (a power iteration) shrink by ratios that rise to its largest eigenvalue,
 // which lagFactor claims to be: never above it (1e-9 slack for round-off) and within 1 % of
 // it after 40 passes. At g > 0.5 the automatic setting makes 3 passes. Also printed: g and
-// G:370's estimate for the defaults at 128^2.
+// design M12's estimate for the defaults at 128^2.
 TEST(GlidingFluid, LagFactorIsTheContractionOfTheLaggedPass) {
     Grid16 s({"fluid.eps=0.3", "fluid.z0=0.01", "filaments.sigma_f=6", "filaments.sigma_t=0",
               "init.layout=uniform", "init.mean_density=1"});
@@ -292,7 +292,7 @@ TEST(GlidingFluid, LagFactorIsTheContractionOfTheLaggedPass) {
     FlowField solved;
     fluid.solve(s.p, s.t, st, fx, fy, solved);
     EXPECT_EQ(fluid.lastIterations(), 3);
-    // Defaults at 128^2 (G:370 quotes 0.0154 c).
+    // Defaults at 128^2 (design M12 quotes 0.0154 c).
     const GlidingParams def = params({});
     const FluidCpu big(def, gliding::buildTables(def));
     std::printf("defaults at 128^2: g = %.5f c, G:370 estimate %.5f c; automatic passes %d\n",

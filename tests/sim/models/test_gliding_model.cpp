@@ -76,7 +76,7 @@ TEST_P(GlidingModelTest, CoupledRunKeepsFilamentsAndMotors) {
     std::printf("max |Mf + Mb,coarse - M| = %.3g, mean bound fraction %.6f\n", worst, meanBound);
     // CUDA keeps motors in float by default (motors.precision): one float rounding of M.
     EXPECT_LE(worst, GetParam() == Backend::Cuda ? 1e-6 : 1e-15);
-    // Motors bind: the mean bound fraction heads for B_ref ~ 0.36 (G:119, G:433).
+    // Motors bind: the mean bound fraction heads for B_ref ~ 0.36 (design M2, M16).
     EXPECT_GT(meanBound, 0.2);
     EXPECT_LT(meanBound, 0.6);
     EXPECT_EQ(metric(*m, "motor clamps"), 0.0);
@@ -121,7 +121,7 @@ TEST_P(GlidingModelTest, RestoreOfAnotherGridNamesTheField) {
     }
 }
 
-// G:450: the square symmetry. A quarter turn of an asymmetric initial state (isotropic with
+// design M17: the square symmetry. A quarter turn of an asymmetric initial state (isotropic with
 // strong random modes) commutes with three coupled outer steps (filaments, motors, force,
 // fluid). Every table and sum is rotation-exact; only the FFTs round differently for the turned
 // state, so the CPU agrees to round-off (1e-12 of max Psi); float motors on CUDA turn those
@@ -209,14 +209,14 @@ TEST_P(GlidingModelTest, FixedStepOverTheCflLimitIsRefused) {
     EXPECT_EQ(m->step(), 0u);
 }
 
-// T11: the anti-diffusion condition at reset (G:209-212), through the model, before anything runs.
+// T11: the anti-diffusion condition at reset (design M5), through the model, before anything runs.
 TEST_P(GlidingModelTest, AntiDiffusiveStartIsRefusedAtReset) {
     set("filaments.Dt=1e-5");
     auto m = make();
     EXPECT_THROW(m->reset(params, 1), ParameterError);
 }
 
-// The uniform isotropic state is a steady state of the whole model (G:449): motors bind alike
+// The uniform isotropic state is a steady state of the whole model (design M17): motors bind alike
 // everywhere, the fluid stays at rest and Psi stays uniform to round-off over 10 steps.
 TEST_P(GlidingModelTest, UniformIsotropicStateStaysUniform) {
     set("init.layout=uniform");

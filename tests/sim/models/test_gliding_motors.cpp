@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Bound motors of `gliding` on the CPU (docs/design/gliding.md 2.5, 2.7 and 6.2): the
 // division-free Superbee slope, a Superbee pulse along one chord (T9), the steady bound
-// fraction with Psi frozen against the discrete-(o, j) oracle of G:472-475 and the o = 0 chord
-// profile (T6), the motor and force invariants on the ring lattice (T8, G:445-448) and the
-// quarter-turn covariance of Mb, W and F2 (G:450).
+// fraction with Psi frozen against the discrete-(o, j) oracle of design M17 and the o = 0 chord
+// profile (T6), the motor and force invariants on the ring lattice (T8, design M17) and the
+// quarter-turn covariance of Mb, W and F2 (design M17).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -32,7 +32,7 @@ using gliding::GlidingTables;
 using gliding::HostState;
 using gliding::MotorState;
 
-// The textbook form phi(r) dp, r = dm/dp, phi = max(0, min(2r, 1), min(r, 2)) (G:377-378).
+// The textbook form phi(r) dp, r = dm/dp, phi = max(0, min(2r, 1), min(r, 2)) (design M13).
 double superbeeReference(double dm, double dp) {
     if (dp == 0.0) return 0.0;
     const double r = dm / dp;
@@ -64,8 +64,8 @@ TEST(GlidingMotors, DivisionFreeSuperbeeEqualsTheLimiter) {
     EXPECT_EQ(gliding::superbeeSlope(-0.25, -1.0), -0.5);  // r = 1/4: phi = 1/2
 }
 
-// T9 (G:476): k_off = kon~ = 0, one full-length chord (Ns = 32 lanes), a square pulse of height
-// 1 on lanes 4..11, C_in = 0.5 until the pulse has left (t = 2, pulse travel 1 + its width).
+// T9 (design M17): k_off = kon~ = 0, one full-length chord (Ns = 32 lanes), a square pulse of
+// height 1 on lanes 4..11, C_in = 0.5 until the pulse has left (t = 2, pulse travel 1 + its width).
 // Per Euler stage (the half stage and a full forward-Euler step from every RK2 state) the
 // values stay in [0, 1] up to 2 ulp (TVD at CFL <= 0.5 holds in real arithmetic; fp rounding
 // of m + h R can add an ulp). The RK2 result itself is recorded, not bounded (the midpoint rule
@@ -127,7 +127,7 @@ SteadyRun steadyRun(int ns) {
     gliding::advanceAnchor(p, t, ms.orbits, s, 0, 10.0 / p.koff, ms.mb.data(), coarse, mf);
     EXPECT_EQ(coarse + mf, p.mtot) << "ns " << ns;  // invariant 2, exact for M = 1
     // o = 0 chord through the tail at j = 0: continuous chord s in [-rc/lambda, rc/lambda],
-    // steady profile (kon~ Mf/koff)(1 - e^{-koff (s - s_a)}) (G:472-474).
+    // steady profile (kon~ Mf/koff)(1 - e^{-koff (s - s_a)}) (design M17).
     const double sa = -p.rc / p.lambda;
     const double amp = p.konTilde * mf / p.koff;
     double err = 0;
@@ -141,7 +141,7 @@ SteadyRun steadyRun(int ns) {
     return {coarse / p.mtot, gliding::steadyBoundFraction(p, t), err, mf};
 }
 
-// T6 (G:472-475): Mb,coarse/M -> kon~ Q/(1 + kon~ Q) on the discrete (o, j) set with continuous
+// T6 (design M17): Mb,coarse/M -> kon~ Q/(1 + kon~ Q) on the discrete (o, j) set with continuous
 // chords, first order in ds (chord ends fall on cell faces only to within ds, and the inflow
 // cell is first order). Ns = 16, 32, 64 at N = 64 (the design's refinement): error ratio >= 1.6
 // per halving (first order gives 2, with the chord-end rounding making it irregular). The o = 0
@@ -172,7 +172,7 @@ TEST(GlidingMotors, SteadyBoundFractionConvergesToTheChordOracle) {
 }
 
 // sum over tails of dx dy sum_c p_j psi_c sum_l M_cl, x and y: the bound motors times p
-// (G:448), straight from the packed state; `absolute` gets the same sums of |p_a| for a
+// (design M17), straight from the packed state; `absolute` gets the same sums of |p_a| for a
 // scale.
 void boundPolarisation(const GlidingTables& t, const HostState& s, const MotorState& ms,
                        double out[2], double absolute[2]) {
@@ -212,7 +212,7 @@ void forceTotals(const GlidingParams& p, const GlidingTables& t, const HostState
     boundPolarisation(t, s, ms, pol, absolute);
 }
 
-// T8 motor and force invariants (G:445-448) on the 64^2 x 16^2 ring lattice with the dry
+// T8 motor and force invariants (design M17) on the 64^2 x 16^2 ring lattice with the dry
 // filament step (CFL steps) and the motors sub-cycled after each, 10 outer steps:
 // - Mf + Mb,coarse == M at every tail, bitwise (Mf = M - Mb,coarse with M = 1: the sum rounds
 //   back to M exactly, see the report); 0 <= Mf <= M; Mb >= 0; no round-off clamp.
@@ -297,7 +297,7 @@ std::size_t turnCell(std::size_t r, int n) {
     return static_cast<std::size_t>(ix) * n + (n - 1 - iy);
 }
 
-// G:450 for the motor stage: a quarter-turned Psi (exact, with the exact orientation table)
+// design M17 for the motor stage: a quarter-turned Psi (exact, with the exact orientation table)
 // gives the quarter-turned Mb, Mb,coarse, W and F2 (F2 as a vector: (fx, fy) -> (-fy, fx))
 // bit for bit after three advances, because every sum runs over quarter-turn orbits. Bitwise
 // is the claim; any difference fails.
@@ -385,7 +385,7 @@ TEST(GlidingMotors, ForceTotalOfAPolarStateAndThreadIndependence) {
     }
 }
 
-// The conservation cap (rule 7, G:240): one tail at its steady state under uniform Psi
+// The conservation cap (rule 7, design M7): one tail at its steady state under uniform Psi
 // (bound fraction 0.378), then Psi tripled (a sudden local pile-up of filaments): the bound
 // count 3 x 0.378 M would exceed M, so the resync at the start of the advance scales the slice
 // by M/Mb,coarse, sets Mb,coarse = M and Mf = 0. With Mf = 0 the first substep only unbinds

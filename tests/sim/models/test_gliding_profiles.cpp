@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `gliding` output-time vertical velocity profiles (docs/design/gliding.md 2.8 "output times
-// only", G:310-315, G:471): the slice through one cell row against the filament-plane flow of
+// only", design M10, M17): the slice through one cell row against the filament-plane flow of
 // FluidCpu, the no-slip walls, a single Fourier mode against independent per-mode z solves
 // (zero net longitudinal flux), a uniform force against the piecewise-linear profile, and the
 // quarter turn mapping a row slice onto a column of the field.
@@ -129,7 +129,7 @@ TEST(GlidingProfiles, PlaneValueIsFilamentPlaneFlow) {
     EXPECT_THROW(prof.slice(lx, std::vector<double>(3), 0), SimulationError);
 }
 
-// (b) No slip (G:300): u = v = w = 0 at z = 0 and z = 1 for a random forcing, exactly (the
+// (b) No slip (design M10): u = v = w = 0 at z = 0 and z = 1 for a random forcing, exactly (the
 // table holds exact zeros at the wall nodes, and sums of zeros stay zero); the interior is not
 // zero (so the check can fail).
 TEST(GlidingProfiles, WallsHaveNoSlip) {
@@ -159,7 +159,7 @@ TEST(GlidingProfiles, WallsHaveNoSlip) {
 // (c) A single longitudinal mode f = A k^ cos(k.x + phi): at every node the slice is
 // Phi_par(z) A cos and w = -Phi_w(z) A sin (w^ = i Phi_w f^_par), with Phi from independent
 // banded solves at |k| (not the table, not the FFT), and the net flux sum_z u dz (trapezoid,
-// the discrete continuity's own quadrature) vanishes (G:321), to 1e-12 of the flux of the
+// the discrete continuity's own quadrature) vanishes (design M10), to 1e-12 of the flux of the
 // transverse mode f = A k^perp cos, which does not. Modes along x and oblique (2, 3), row 6.
 // Tolerances: 1e-12 relative to the profile's maximum (an 89-node elimination and FFTs).
 TEST(GlidingProfiles, SingleModeProfileAndZeroLongitudinalFlux) {
@@ -216,7 +216,7 @@ TEST(GlidingProfiles, SingleModeProfileAndZeroLongitudinalFlux) {
     }
 }
 
-// (c) G:471: a uniform force (k = 0) gives u(z) = eps^2 f z (1 - z0) below the delta band and
+// (c) design M17: a uniform force (k = 0) gives u(z) = eps^2 f z (1 - z0) below the delta band and
 // eps^2 f z0 (1 - z) above it at every node, and inside it the exact discrete
 // eps^2 f sum_i w_i G0(z, z_i); w = 0. 1e-12 relative to eps^2 z0 |f| (an 89-node elimination).
 TEST(GlidingProfiles, UniformForceGivesPiecewiseLinearProfile) {
@@ -252,7 +252,7 @@ TEST(GlidingProfiles, UniformForceGivesPiecewiseLinearProfile) {
 }
 
 // (d) The quarter turn (x, y) -> (1 - y, x), f -> (-f_y, f_x), i.e. cell (ix, iy) ->
-// (n-1-iy, ix) (G:450): the slice of the turned forcing through row r is the turned field on
+// (n-1-iy, ix) (design M17): the slice of the turned forcing through row r is the turned field on
 // column ix = r of the original, (u', v', w')(ix') = (-v, u, w)(ix = r, iy = n-1-ix'), with the
 // column assembled from the original's 16 row slices. The responses, Nyquist rules and the
 // w rule are quarter-turn symmetric; the FFTs differ in order: 1e-12 relative to max |u|.

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `gliding` filament step on the CPU (docs/design/gliding.md 2.2-2.4 and 6.2): the exact
 // Crank-Nicolson factor of rotational diffusion (T3), conservation, the steady uniform state
-// and quarter-turn symmetry (G:446-450), and free streaming of one ring against the exact
-// <r^2>(t) of G:478-483.
+// and quarter-turn symmetry (design M17), and free streaming of one ring against the exact
+// <r^2>(t) of design M18.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -56,7 +56,7 @@ std::vector<double> quarterTurnCells(const std::vector<double>& f, int n) {
     return quarterTurn(f, n, 1);
 }
 
-// T3 (G:453-454): with U_r = 0 and no flow, sum_x P is multiplied by exactly
+// T3 (design M17): with U_r = 0 and no flow, sum_x P is multiplied by exactly
 // (1 - dt/2 Dr1)/(1 + dt/2 Dr1) per step, Dr1 = Dr (4/dtheta^2) sin^2(dtheta/2), for any V_sp,
 // D_t and U_t (their fluxes are x-divergences, which telescope to zero over the periodic
 // domain). CFL steps, so the AB2 ratio w varies. 1e-12 relative per step: the telescoping
@@ -98,7 +98,7 @@ TEST(GlidingSmoluchowski, PolarisationDecaysByTheCrankNicolsonFactor) {
     EXPECT_LT(worst, 1e-12);
 }
 
-// Harmonic m of a spatially uniform state decays at the FD symbol (G:453):
+// Harmonic m of a spatially uniform state decays at the FD symbol (design M17):
 // factor (1 - dt/2 Dr s_m)/(1 + dt/2 Dr s_m), s_m = (4/dtheta^2) sin^2(m dtheta/2). Uniform in
 // space, so every advective flux cancels; U_r = 0 removes the torque. Checked for m = 3 at
 // Ntheta = 16 over 20 fixed steps; 1e-12 relative per step (round-off of the DFT only).
@@ -135,7 +135,7 @@ TEST(GlidingSmoluchowski, AngularHarmonicDecaysAtTheFdSymbol) {
     EXPECT_LT(worst, 1e-12);
 }
 
-// T5 / G:446: N = sum Psi dx dy dtheta is constant (flux form, periodic, and the Lambda = 0
+// T5 / design M17: N = sum Psi dx dy dtheta is constant (flux form, periodic, and the Lambda = 0
 // mode of CN is untouched) under the full dry dynamics (V_sp, D_t, D_r, U_t, U_r at the
 // defaults) from the ring lattice, 200 CFL steps. 1e-12 relative: each step adds ~1e-16
 // relative round-off (telescoping fluxes, one FFT pair).
@@ -158,7 +158,7 @@ TEST(GlidingSmoluchowski, FilamentNumberIsConserved) {
     EXPECT_LT(worst, 1e-12);
 }
 
-// G:449 (dry part): the uniform isotropic state is steady. The advective operator is exactly
+// design M17 (dry part): the uniform isotropic state is steady. The advective operator is exactly
 // zero (every moment is the same in every cell, D11 == D22 and D12 == 0 bit for bit by the
 // orbit sums, so every face velocity is the same on both sides or zero), and 100 steps leave
 // Psi uniform to 1e-13 relative (only the FFT's round-off on the zero modes acts).
@@ -188,7 +188,7 @@ TEST(GlidingSmoluchowski, UniformIsotropicStateStaysUniform) {
     EXPECT_LT(worst, 1e-13);
 }
 
-// G:450: a quarter turn of the state commutes with the operators. The moments, the advective
+// design M17: a quarter turn of the state commutes with the operators. The moments, the advective
 // operator and the CFL rate are bitwise equivariant (orbit sums and rotation-exact tables; a
 // libm table or a plain theta sum breaks this). A whole step goes through the 3-D FFT, whose
 // rounding is not rotation-symmetric, so there the test allows 1e-13 of max Psi (design T8).
@@ -247,7 +247,7 @@ TEST(GlidingSmoluchowski, QuarterTurnCommutes) {
     EXPECT_LT(maxDiff, 1e-13 * maxPsi);
 }
 
-// G:478-483 (design T5/T7a of the brief): free streaming of one ring. Flow, motors and the
+// design M18 (design T5/T7a of the brief): free streaming of one ring. Flow, motors and the
 // steric terms off; R 0.15, w 0.02, kappa 4, no background; V_sp 1/32, D_r 0.02, D_t 2e-4; t = 4.
 // Exact: <r^2>(t) - <r^2>(0) = 4 D_t t + (2 V^2/D_r^2)(D_r t - 1 + e^{-D_r t}) = 0.01841654.
 // (With the discrete decay rate D_r1 of Ntheta = 16 instead of D_r it is 0.01842166, 0.03 %
@@ -305,7 +305,7 @@ TEST(GlidingSmoluchowski, FreeStreamingOfOneRing) {
     EXPECT_LE(errors.back(), 0.05);
 }
 
-// Design 6.2 T7a (G:489-495): the k = 0 nematic mode of the dry isotropic state,
+// Design 6.2 T7a (design M18): the k = 0 nematic mode of the dry isotropic state,
 // Psi = (1 + 1e-6 cos 2 theta)/2 pi, grows at the discrete rate
 // sigma = (U_r c0/2) sin(dtheta)/dtheta - D_r (4/dtheta^2) sin^2(dtheta) = 0.1197402 at
 // Ntheta = 32 (0.1189278 at 16; continuous 0.12). The sin(dtheta)/dtheta factor comes from
@@ -347,7 +347,7 @@ TEST(GlidingSmoluchowski, NematicModeGrowsAtTheDiscreteRate) {
     }
 }
 
-// The flow terms (G:183-193, design 2.3). A uniform flow (u0, v0) with V_sp = U_r = U_t = 0
+// The flow terms (design M5, design 2.3). A uniform flow (u0, v0) with V_sp = U_r = U_t = 0
 // carries an isotropic density bump: with donor-cell fluxes of a constant velocity the first
 // moment sum_i x_i c_i telescopes to u0 N per unit time exactly, and the FD Laplacian adds
 // nothing to it, so with CNAB2 the centroid moves by exactly (u0, v0) t for every step size,
@@ -412,7 +412,7 @@ TEST(GlidingSmoluchowski, UniformFlowTranslatesABump) {
 }
 
 // A pure rotation gradient (du/dy = -Omega, dv/dx = Omega, u2 = 0 at z0) turns every
-// filament at dtheta/dt = p_perp . grad u2 . p = Omega (G:186). On a spatially uniform state
+// filament at dtheta/dt = p_perp . grad u2 . p = Omega (design M5). On a spatially uniform state
 // with only the first angular harmonic (V_sp = U_r = U_t = 0), the harmonic z (Psi_j =
 // c0 + Re(z e^{i theta_j})) follows the scalar CNAB2 recurrence with the donor-cell symbol
 // lambda_A = -(Omega/dtheta)(1 - e^{-i dtheta}) and the diffusion symbol -D_r sigma_theta(1).

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Linear stability of the uniform isotropic state in the dry limit (G:486-512, design 6.2 T7b)
+// Linear stability of the uniform isotropic state in the dry limit (design M18, design 6.2 T7b)
 // on every backend: the measured growth of the least-stable n = 1 eigenmode against the spec's
 // eigenvalue 0.052139, converging as the grid is refined.
 #include <gtest/gtest.h>
@@ -22,7 +22,7 @@ namespace {
 using gliding::test::HarmonicSystem;
 using gliding::test::nearestEigenpair;
 
-// The oracle itself against the spec's reference numbers (G:499-509): the defaults at n = 1
+// The oracle itself against the spec's reference numbers (design M18): the defaults at n = 1
 // (0.052139, printed to 6 decimals) and the second set at k = 1.5 (10 decimals) and k = 0.
 TEST(GlidingReference, HarmonicSystemReproducesTheSpecsEigenvalues) {
     const double lambda = 1.0 / 32, ur = 0.4;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// `gliding` initial conditions (G:402-413): filament number, the ring amplitude of G:411,
+// `gliding` initial conditions (design M15): filament number, the ring amplitude of design M15,
 // orientation sense, quarter-turn symmetry and the random modes of the isotropic layout.
 #include <gtest/gtest.h>
 
@@ -41,9 +41,9 @@ TEST(GlidingState, FilamentNumberIsTheMeanDensity) {
     }
 }
 
-// G:411: "Choose A so that the mean of c is 1 (approx. 0.93). Peak c approx. 1.2, and approx. 2
-// in the overlaps." At the defaults (128^2 x 32^2). The spec gives two digits for A: 0.005;
-// one digit for the peak in the overlaps: within 0.2 of 2.
+// design M15: "Choose A so that the mean of c is 1 (approx. 0.93). Peak c approx. 1.2, and approx.
+// 2 in the overlaps." At the defaults (128^2 x 32^2). The spec gives two digits for A: 0.005; one
+// digit for the peak in the overlaps: within 0.2 of 2.
 TEST(GlidingState, RingLatticeAmplitudeAndPeak) {
     const GlidingParams p = params({});
     const GlidingTables t = gliding::buildTables(p);
@@ -54,11 +54,11 @@ TEST(GlidingState, RingLatticeAmplitudeAndPeak) {
     std::printf("A = %.6f, max c = %.6f\n", info.amplitude, cmax);
     EXPECT_NEAR(info.amplitude, 0.93, 0.005);
     EXPECT_NEAR(cmax, 2.0, 0.2);
-    // The defaults are well posed for this state (G:212: Dt > Ut c for c < 6).
+    // The defaults are well posed for this state (design M5: Dt > Ut c for c < 6).
     EXPECT_NO_THROW(gliding::checkWellPosed(p, cmax));
 }
 
-// G:408-410: ccw gliding means p points clockwise along the ring. At the ring's rightmost
+// design M15: ccw gliding means p points clockwise along the ring. At the ring's rightmost
 // point the gliding direction -p is +y, so Psi peaks at p = (0, -1) (within a cell and half an
 // angle cell: sin theta* < -0.95); cw reverses it.
 TEST(GlidingState, OrientationSense) {
@@ -82,7 +82,7 @@ TEST(GlidingState, OrientationSense) {
     }
 }
 
-// G:450: a quarter turn about the domain centre, (ix, iy, j) -> (N-1-iy, ix, j + Ntheta/4),
+// design M17: a quarter turn about the domain centre, (ix, iy, j) -> (N-1-iy, ix, j + Ntheta/4),
 // maps the ccw ring lattice and the single ring onto themselves. Not bitwise (|x - c| rounds
 // differently after the turn): 1e-13 of the largest value.
 TEST(GlidingState, QuarterTurnSymmetry) {
@@ -104,7 +104,7 @@ TEST(GlidingState, QuarterTurnSymmetry) {
     }
 }
 
-// G:413: isotropic layout. Mode count for n_max = 4 at 64^2 x 16^2: m = 0 takes half of the
+// design M15: isotropic layout. Mode count for n_max = 4 at 64^2 x 16^2: m = 0 takes half of the
 // 9x9 - 1 wave vectors (40), m = 1..4 all 81 each (324): 364. Same seed: bitwise the same;
 // another seed: different. The fluctuation (Psi 2 pi/c - 1)/delta has variance
 // modes x E[a^2]/2 = 364/6 for amplitudes uniform in [-1, 1] and random phases; 15 % on the

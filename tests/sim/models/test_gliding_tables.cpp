@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `gliding` host tables and parameter checks (docs/design/gliding.md 6.2 T1 and T11).
 // Oracles: the design note's section 0 table (enumerated independently there: integers
-// exact, ratios given to 4 digits), the spec's derived numbers (G:112, G:117, G:454, G:472-475),
+// exact, ratios given to 4 digits), the spec's derived numbers (design M2, M17),
 // Peskin's kernel identities, and the exact quarter-turn symmetry of design 2.1 (bitwise).
 #include <gtest/gtest.h>
 
@@ -53,7 +53,7 @@ TEST(GlidingParams, EveryParameterHasUnitDescriptionAndAUniqueKey) {
     EXPECT_EQ(keys.size(), 46u);
 }
 
-// Derived quantities at the defaults (G:102-122). A few double operations each: 1e-15
+// Derived quantities at the defaults (design M2). A few double operations each: 1e-15
 // relative is a few ulp.
 TEST(GlidingParams, DerivedValuesAtTheDefaults) {
     const GlidingParams p = paramsWith({});
@@ -63,19 +63,19 @@ TEST(GlidingParams, DerivedValuesAtTheDefaults) {
     EXPECT_NEAR(p.dtheta, 2 * std::numbers::pi / 32, 1e-15);
     EXPECT_DOUBLE_EQ(p.lambdaCells, 4.0);
     EXPECT_DOUBLE_EQ(p.rcCells, 1.0);
-    // G:117: kon~ = Kon / (pi rc^2) = 4 * 128^2 / pi = 20861 (to the spec's 5 digits).
+    // design M2: kon~ = Kon / (pi rc^2) = 4 * 128^2 / pi = 20861 (to the spec's 5 digits).
     std::printf("kon~ = %.6f (4*128^2/pi = %.6f)\n", p.konTilde,
                 4.0 * 128 * 128 / std::numbers::pi);
     EXPECT_NEAR(p.konTilde / (4.0 * 128 * 128 / std::numbers::pi), 1.0, 1e-15);
     EXPECT_NEAR(p.konTilde, 20861.0, 0.5);
-    // G:112: Ut = lambda^2 Ur / 12 = 3.2552e-5.
+    // design M2: Ut = lambda^2 Ur / 12 = 3.2552e-5.
     EXPECT_NEAR(p.ut, 3.2552083333e-5, 1e-15);
-    // G:165, G:169: hA = z0/8, h_delta = 2 hA; C8: region A = [0, min(4 z0, 1)].
+    // design M4: hA = z0/8, h_delta = 2 hA; C8: region A = [0, min(4 z0, 1)].
     EXPECT_NEAR(p.hA, 6.25e-5, 1e-19);
     EXPECT_NEAR(p.hDelta, 1.25e-4, 1e-19);
     EXPECT_NEAR(p.zA, 2e-3, 1e-18);
     EXPECT_NEAR(p.neighbourRadius, 1.0 / 64 + 1.0 / 128 + 1.0 / (128 * std::numbers::sqrt2), 1e-17);
-    // C8: region A is clamped to the gap for the z0 = 0.5 oracle row (G:466-469).
+    // C8: region A is clamped to the gap for the z0 = 0.5 oracle row (design M17).
     EXPECT_DOUBLE_EQ(paramsWith({"fluid.z0=0.5"}).zA, 1.0);
 }
 
@@ -104,7 +104,7 @@ TEST(GlidingParams, ChecksNameTheParameter) {
     EXPECT_NE(m.find("time.cout = 0 must lie in (0, 0.5]"), std::string::npos) << m;
 }
 
-// G:209-212: Dt must exceed Ut max c; at the defaults Dt/Ut = 6.144, "holds for c < 6".
+// design M5: Dt must exceed Ut max c; at the defaults Dt/Ut = 6.144, "holds for c < 6".
 TEST(GlidingParams, AntiDiffusionCheck) {
     GlidingParams p = paramsWith({});
     EXPECT_NO_THROW(gliding::checkWellPosed(p, 6.0));
@@ -165,7 +165,7 @@ TEST(GlidingTables, CaptureSetsOfTheSixGrids) {
         }
 
         // Chords against the mask, independently: every (o, j) masked set is exactly its
-        // chord's interval (contiguity, G:157), offsets are the prefix sums, and the gather
+        // chord's interval (contiguity, design M3), offsets are the prefix sums, and the gather
         // lists visit every packed slot exactly once.
         std::vector<int> seen(t.sliceSize, 0);
         std::size_t c = 0;
@@ -289,7 +289,7 @@ TEST(GlidingTables, PeskinIdentities) {
         }
 }
 
-// G:454 / design T3: D_r^(1) = D_r (4/dtheta^2) sin^2(dtheta/2) = 0.01993583 (Ntheta = 32) and
+// design M17 / design T3: D_r^(1) = D_r (4/dtheta^2) sin^2(dtheta/2) = 0.01993583 (Ntheta = 32) and
 // 0.01974430 (16), given to 7 significant digits: 5e-9 absolute.
 TEST(GlidingTables, FiniteDifferenceSymbols) {
     const double dr = 0.02;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Readable CUDA C for a checked cardiac model (docs/design/cardiac.md section 3.6): one
-// thread per cell, the states copied into registers for the step (the seed's copy-to-local),
+// thread per cell, the states copied into registers for the step (Lionetti et al.'s copy-to-local),
 // structure-of-arrays in global memory, every model variable a named local in dependency
 // order, each statement followed by a comment naming its line in the model file. The
 // kernel is self-contained (no #include), so NVRTC compiles it as it is.

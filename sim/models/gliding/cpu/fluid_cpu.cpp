@@ -97,7 +97,7 @@ void FluidCpu::forcing(const GlidingParams& p, const StressMoments& m,
     const double sf = p.sigmaF;
     const double st =
         p.stericReading == static_cast<std::int32_t>(StericReading::Strain) ? 0.0 : p.sigmaT;
-    // The combined extra stress sigma_f S:E - sigma_t (D.D - S:D) per cell (G:283-286).
+    // The combined extra stress sigma_f S:E - sigma_t (D.D - S:D) per cell (design M10).
     std::vector<double> t11(cells), t12(cells), t22(cells);
     parallelFor(
         cells,
@@ -194,7 +194,7 @@ void FluidCpu::solve(const GlidingParams& p, const GlidingTables& t, const HostS
         lastIterations_ = 0;
         return;
     }
-    if (flow.u.size() != cells) zeroFlow(flow, cells);  // first step: the fluid at rest (G:412)
+    if (flow.u.size() != cells) zeroFlow(flow, cells);  // first step: fluid at rest (design M15)
     computeStressMoments(s, t, moments_);
     double cmax = 0;
     for (double c : moments_.c)  // fixed order, max only: thread-count independent

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The thin-gap Stokes solve of `gliding` on the CPU, in double (docs/design/gliding.md 2.8 and
-// 3.3; G:272-322, G:343, G:370-371): the extra stresses from the moments of Psi and the lagged
+// 3.3; design M9, M10, M11, M12): the extra stresses from the moments of Psi and the lagged
 // strain, the in-plane forcing f = F2 + sigma_f div sigma^f - sigma_t div sigma^t (centred
 // differences), then the exact fast path u2(z0) = IDFT[(T_par k^k^ + T_perp (I - k^k^)) DFT f]
 // with the transfer table of gliding_zgrid.hpp, and the centred gradient of u2(z0).
 //
 // Fields are per cell [iy * n + ix] on the same cell-centred grid as Psi; "at z0" means the
-// delta-weighted filament-plane value of G:171.
+// delta-weighted filament-plane value of design M4.
 #include <cstdint>
 #include <vector>
 
@@ -22,7 +22,7 @@ namespace cf::gliding {
 
 // FlowField (u2(z0) and its centred gradient) is in fluid_physics.hpp, shared with CUDA.
 
-// Density, second moment D and fourth moment S of Psi per cell (G:214-225), unnormalised,
+// Density, second moment D and fourth moment S of Psi per cell (design M6), unnormalised,
 // summed over quarter-turn orbits as in computeMoments (smoluchowski_cpu.hpp), so a quarter
 // turn of Psi maps them onto each other bit for bit (D11 <-> D22, D12 -> -D12, S1111 <->
 // S2222, S1112 -> -S1222, S1222 -> -S1112, S1122 kept).
@@ -38,7 +38,7 @@ public:
     // SimulationError if FFTW returns no plan.
     FluidCpu(const GlidingParams& p, const GlidingTables& t);
 
-    // One fluid solve of the outer step (G:341-343): moments of s, then iterations() passes of
+    // One fluid solve of the outer step (design M11): moments of s, then iterations() passes of
     // [sigma^f from the strain of `flow` (the previous solve: the lag), sigma^t, forcing with
     // the motor force (fx, fy) at the cells, Stokes apply, gradient] each overwriting `flow`.
     // With fluid.enabled off the flow is set to rest. fx and fy may be empty (no motor force).
@@ -46,7 +46,7 @@ public:
                const std::vector<double>& fx, const std::vector<double>& fy, FlowField& flow);
 
     // The forcing f = F2 + sigma_f div(S:E) - sigma_t div(D.D - S:D) for the strain of `lagged`
-    // (design 2.8; sigma_t is taken as 0 when filaments.steric_reading = strain, G:206).
+    // (design 2.8; sigma_t is taken as 0 when filaments.steric_reading = strain, design M5).
     void forcing(const GlidingParams& p, const StressMoments& m, const std::vector<double>& fx,
                  const std::vector<double>& fy, const FlowField& lagged, std::vector<double>& gx,
                  std::vector<double>& gy) const;
@@ -54,13 +54,15 @@ public:
     // u2(z0) for the in-plane forcing (gx, gy), and its centred gradient, into `out`.
     void applyStokes(const std::vector<double>& gx, const std::vector<double>& gy, FlowField& out);
 
-    // g, the amplification per pass of the lagged sigma^f coupling (G:370), exactly for an
+    // g, the amplification per pass of the lagged sigma^f coupling (design M12), exactly for an
     // isotropic Psi of density cmax: (3 cmax / 8) sigma_f max_k T_par(k) |k~|^2 with the
-    // centred-difference symbol k~ = (sin(kx dx), sin(ky dx)) / dx. G:370's estimate
+    // centred-difference symbol k~ = (sin(kx dx), sin(ky dx)) / dx. design M12's estimate
     // eps^2 z0 (3c/8) sigma_f / dx^2 misses the diagonal mode (|k~|^2 up to 2/dx^2) and the fall
-    // of T_par with kappa; at the defaults this g is about twice G:370's. It must stay below 1.
+    // of T_par with kappa; at the defaults this g is about twice design M12's. It must stay
+    // below 1.
     double lagFactor(const GlidingParams& p, double cmax) const;
-    // Passes per solve: fluid.iterations when set, else 1, or 3 when g > 0.5 (G:371, design 2.8).
+    // Passes per solve: fluid.iterations when set, else 1, or 3 when g > 0.5 (design M12,
+    // design 2.8).
     std::int32_t iterations(const GlidingParams& p, double cmax) const;
 
     const ZGrid& zgrid() const { return zgrid_; }

@@ -44,7 +44,7 @@ public:
         initialMotorsAndFlow(p, s);
         MotorState motors;
         initMotors(p, t, motors);
-        // G:412: the motors may first settle on the initial filaments, frozen.
+        // design M15: the motors may first settle on the initial filaments, frozen.
         if (p.motorsEnabled && p.burnIn > 0) advanceMotors(p, t, s.filaments, p.burnIn, motors);
         auto smol = std::make_unique<SmoluchowskiCpu>(t);
         // Everything built: only now replace the running state (a failed reset keeps it).
@@ -188,7 +188,7 @@ private:
         monitorDensity();
     }
 
-    // The anti-diffusion condition with the current max c (G:209-212): a note once per
+    // The anti-diffusion condition with the current max c (design M5): a note once per
     // crossing, not an error, because a run may pass through it briefly.
     void monitorDensity() {
         if (p_.ut <= 0) return;

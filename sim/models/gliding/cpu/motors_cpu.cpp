@@ -40,7 +40,7 @@ constexpr int kStencilOrbits[4][4][2] = {
     {{1, 1}, {2, 1}, {2, 2}, {1, 2}},
 };
 
-// Mb,coarse = sum_c psi_c sum_l M_cl in orbit order (G:246); chordSum is scratch per chord.
+// Mb,coarse = sum_c psi_c sum_l M_cl in orbit order (design M7); chordSum is scratch per chord.
 double coarseSum(const GlidingTables& t, const MotorOrbits& o, const std::vector<double>& psiC,
                  const double* slice, std::vector<double>& chordSum) {
     for (std::size_t c = 0; c < t.chords.size(); ++c) {
@@ -53,7 +53,7 @@ double coarseSum(const GlidingTables& t, const MotorOrbits& o, const std::vector
     return orbitSum(o.orbit, [&](std::int32_t c) { return chordSum[c]; });
 }
 
-// The cap of G:240 (rule 7) and Mf = M - Mb,coarse.
+// The cap of design M7 (rule 7) and Mf = M - Mb,coarse.
 void capAndFree(double mtot, int sliceSize, double* slice, double& coarse, double& mf) {
     if (coarse > mtot) {
         const double scale = mtot / coarse;
@@ -157,7 +157,7 @@ AnchorStep advanceAnchor(const GlidingParams& p, const GlidingTables& t, const M
     const int n = t.n;
     const int ix = r0 % n, iy = r0 / n;
     const std::size_t nc = t.chords.size();
-    // psi_c = Psi(r0 + o, theta_j) dx dy dtheta ds, loaded once per outer step (G:246).
+    // psi_c = Psi(r0 + o, theta_j) dx dy dtheta ds, loaded once per outer step (design M7).
     const double cellVolume = t.dx * t.dx * t.dtheta * t.ds;
     std::vector<double> psiC(nc), chordSum(nc);
     for (std::size_t c = 0; c < nc; ++c) {
@@ -183,10 +183,10 @@ AnchorStep advanceAnchor(const GlidingParams& p, const GlidingTables& t, const M
     const double invDs = static_cast<double>(t.ns);
     for (int i = 0; i < substeps; ++i) {
         const double h = i + 1 < substeps ? hmax : hLast;
-        const double source = p.konTilde * mf;  // frozen over the substep (G:382)
+        const double source = p.konTilde * mf;  // frozen over the substep (design M13)
         for (const Chord& ch : t.chords)
             motorChordRk2(slice + ch.off, ch.len, h, source, p.koff, invDs);
-        // Superbee is TVD per Euler stage; the midpoint RK2 is not SSP, so count (G:386).
+        // Superbee is TVD per Euler stage; the midpoint RK2 is not SSP, so count (design M13).
         for (int l = 0; l < t.sliceSize; ++l)
             if (slice[l] < 0.0) {
                 slice[l] = 0.0;
@@ -260,7 +260,7 @@ void forceGather(const GlidingParams& p, const GlidingTables& t, const std::vect
         throw SimulationError("gliding: force source W does not match the grid");
     fx.resize(cells);
     fy.resize(cells);
-    // F dx dy dtheta ds (G:261 with delta_h = phi phi / (dx dy), design 2.7).
+    // F dx dy dtheta ds (design M8 with delta_h = phi phi / (dx dy), design 2.7).
     const double scale = p.force * (t.dx * t.dx * t.dtheta * t.ds);
     parallelFor(
         cells,

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Bound motors of `gliding` on the CPU, in double (docs/design/gliding.md 2.5 and 2.7,
-// G:229-270, G:373-386): per-tail sub-cycling with Psi frozen, the conservation cap and the
+// design M7, M8, M13): per-tail sub-cycling with Psi frozen, the conservation cap and the
 // free motors, then the deterministic force by two gathers (W, then F2 at the nodes).
 //
 // Rotation-exact arithmetic: every sum over chords, over orientations and over the 4 x 4
@@ -43,9 +43,9 @@ MotorOrbits buildMotorOrbits(const GlidingTables& t);
 struct MotorState {
     // Packed bound motors: mb[r0 * S + chord.off + l], r0 = iy * n + ix, S = t.sliceSize.
     std::vector<double> mb;
-    // Per tail r0: Mb,coarse (G:246) and the free motors Mf = M - Mb,coarse.
+    // Per tail r0: Mb,coarse (design M7) and the free motors Mf = M - Mb,coarse.
     std::vector<double> coarse, free;
-    // Round-off clamps of Mb < 0 to 0 since initMotors (G:386; expected 0).
+    // Round-off clamps of Mb < 0 to 0 since initMotors (design M13; expected 0).
     std::int64_t clampCount = 0;
     // Substeps of the last advanceMotors: the most any tail took, and the mean over tails.
     std::int32_t substepsMax = 0;
@@ -53,7 +53,7 @@ struct MotorState {
     MotorOrbits orbits;  // built by initMotors from the tables
 };
 
-// Mb = 0, Mf = M (= motors.Mtot), Mb,coarse = 0 (G:412), and the orbit tables.
+// Mb = 0, Mf = M (= motors.Mtot), Mb,coarse = 0 (design M15), and the orbit tables.
 void initMotors(const GlidingParams& p, const GlidingTables& t, MotorState& m);
 
 // What one tail did in one advance.
@@ -66,7 +66,7 @@ struct AnchorStep {
 // Psi frozen (design 2.5): first Mb,coarse from the current Psi with the cap and Mf (Psi has
 // moved since the last call), then per substep RK2 on every chord with Mf frozen, the clamp
 // of round-off negatives, Mb,coarse, the cap and Mf. dt* = min(C_in ds, C_in/(koff + kon~ A),
-// remaining time), A = sum_c psi_c L_c (G:249, G:384). Writes coarse and mf of the tail.
+// remaining time), A = sum_c psi_c L_c (design M7, M13). Writes coarse and mf of the tail.
 AnchorStep advanceAnchor(const GlidingParams& p, const GlidingTables& t, const MotorOrbits& orbits,
                          const HostState& s, std::int32_t r0, double dt, double* slice,
                          double& coarse, double& mf);
@@ -80,7 +80,7 @@ void advanceMotors(const GlidingParams& p, const GlidingTables& t, const HostSta
 void boundGather(const GlidingParams& p, const GlidingTables& t, const HostState& s,
                  const MotorState& m, std::vector<double>& w);
 
-// F2 at the nodes [iy * n + ix] (design 2.7, G:255-270):
+// F2 at the nodes [iy * n + ix] (design 2.7, design M8):
 // F2(g) = F dx dy dtheta ds sum_{k, j} p_j sum_{4x4 stencil} phi_x phi_y W(g - m, j, k),
 // the filaments whose head lambda s_k p_j lies within the Peskin support of node g.
 // Resizes fx and fy.

@@ -35,7 +35,7 @@ double advectiveOperator(const GlidingParams& p, const GlidingTables& t, const H
     const int n = s.n, nt = s.ntheta;
     const std::size_t cells = static_cast<std::size_t>(n) * n;
     a.assign(cells * nt, 0.0);
-    // D:pp at the cell-centre angles, for the Maier-Saupe translational velocity (G:359).
+    // D:pp at the cell-centre angles, for the Maier-Saupe translational velocity (design M12).
     std::vector<double> pp(cells * nt, 0.0);
     if (p.ut != 0.0) {
         parallelFor(
@@ -133,7 +133,7 @@ double SmoluchowskiCpu::step(const GlidingParams& p, const GlidingTables& t, Hos
     }
     evaluatedFor_ = nullptr;
     diffusionOperator(p, t, s, lap_);
-    // Variable-step AB2 weights (G:364); the first step is forward Euler.
+    // Variable-step AB2 weights (design M12); the first step is forward Euler.
     const CnWeights k = cnWeights(dt, dtPrev_, steps_ > 0);
     const std::size_t total = s.psi.size();
     double* r = real_.data();

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The filament (Smoluchowski) step of `gliding` on the CPU, in double (docs/design/gliding.md
-// 2.2-2.4, G:183-193, G:356-368): self-propulsion V_sp, the steric terms U_t and U_r, and
+// 2.2-2.4, design M5, M12): self-propulsion V_sp, the steric terms U_t and U_r, and
 // optionally a given flow u2 at z0 (FlowAtZ0; nullptr is the dry equation). No motors yet.
 // The per-cell and per-face arithmetic is in smoluchowski_physics.hpp, shared with CUDA.
 //
@@ -23,7 +23,7 @@
 
 namespace cf::gliding {
 
-// Unnormalised moments per cell [iy * n + ix] (G:214-218): c, P and D (S follows with the
+// Unnormalised moments per cell [iy * n + ix] (design M6): c, P and D (S follows with the
 // stresses in stage 3).
 struct Moments {
     std::vector<double> c, px, py, d11, d12, d22;
@@ -34,17 +34,17 @@ void computeMoments(const HostState& s, const GlidingTables& t, Moments& m);
 // The advective operator A(Psi) = -delta_x F^x - delta_y F^y - delta_theta F^theta with
 // first-order upwind (donor-cell) fluxes (design 2.3) into a (same layout as psi), and the
 // CFL rate max over cells of |a_x|/dx + |a_y|/dy + |b|/dtheta, each the larger of the cell's
-// two faces (G:350). Needs the moments of s. With a flow, the x (y) face velocity gains the
-// face mean of u (v) and the theta face velocity p_perp . grad u2 . p (G:183-193).
+// two faces (design M11). Needs the moments of s. With a flow, the x (y) face velocity gains the
+// face mean of u (v) and the theta face velocity p_perp . grad u2 . p (design M5).
 double advectiveOperator(const GlidingParams& p, const GlidingTables& t, const HostState& s,
                          const Moments& m, std::vector<double>& a, const FlowAtZ0* flow = nullptr);
 
 // L_h Psi = D_t grad_h^2 Psi + D_r delta_theta^2 Psi, the periodic 7-point operator whose
-// DFT symbol is Lambda (G:366).
+// DFT symbol is Lambda (design M12).
 void diffusionOperator(const GlidingParams& p, const GlidingTables& t, const HostState& s,
                        std::vector<double>& out);
 
-// CNAB2 stepping of Psi (G:363-367): owns the FFT plans and the AB2 history A^{n-1}.
+// CNAB2 stepping of Psi (design M12): owns the FFT plans and the AB2 history A^{n-1}.
 class SmoluchowskiCpu {
 public:
     explicit SmoluchowskiCpu(const GlidingTables& t);
@@ -56,7 +56,7 @@ public:
     double step(const GlidingParams& p, const GlidingTables& t, HostState& s, double dt,
                 const FlowAtZ0* flow = nullptr);
 
-    // The CFL time step C_out/rate, limited to growth_limit x the previous step (G:350-351).
+    // The CFL time step C_out/rate, limited to growth_limit x the previous step (design M11).
     // It evaluates A^n, which the next step() reuses: between the two, Psi must not change.
     double cflStep(const GlidingParams& p, const GlidingTables& t, const HostState& s,
                    const FlowAtZ0* flow = nullptr);

@@ -67,7 +67,7 @@ FlowAtZ0 FluidCuda::deviceFlow() const {
 
 void FluidCuda::upload(const FlowField& f) {
     const std::size_t cells = static_cast<std::size_t>(n_) * n_;
-    if (f.u.empty()) {  // the fluid at rest (G:412)
+    if (f.u.empty()) {  // the fluid at rest (design M15)
         for (cf::cuda::DeviceBuffer<double>* b : {&uv_, &dudx_, &dudy_, &dvdx_, &dvdy_})
             b->fillZero(stream_);
         return;

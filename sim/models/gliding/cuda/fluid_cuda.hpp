@@ -40,7 +40,7 @@ public:
     void bindParams(const GlidingParams& p) { params_.bind(p); }
     GlidingParams deviceParams() const { return params_.download(); }
 
-    // One fluid solve of the outer step (G:341-343), as FluidCpu::solve: the moments of Psi
+    // One fluid solve of the outer step (design M11), as FluidCpu::solve: the moments of Psi
     // (device, (y, x, theta) like HostState::psi), then iterations(p, maxDensity) passes of
     // [stress from the strain of the current flow (the lag), forcing with the motor force
     // (fxDevice, fyDevice per cell; both null: none), Stokes apply, gradient], each overwriting

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The CUDA backend of `gliding` (docs/design/gliding.md 3.2-3.5): Psi, the bound motors and
-// the flow stay on the device for the whole run (S:139, S:153); the host sees them only in
+// the flow stay on the device for the whole run (S1 §3.1); the host sees them only in
 // snapshots, metrics and views. One outer step is the filament step (CNAB2 with cuFFT, dt from
 // the CFL rule on the device), the motor sub-cycling (block per tail), the force gathers and the
 // Stokes solve, queued on one stream. The motor kernel takes dt as an argument, so each step
@@ -99,8 +99,8 @@ public:
         auto parts = std::make_unique<Parts>(p, t, stream_);
         parts->uploadParams(p);
         const std::string lag = checkLag(p, parts->fluid.lagFactor(p, cmax));
-        parts->smol.upload(s.filaments);  // MotorsCuda starts with Mb = 0, Mf = M (G:412)
-        // G:412: the motors may first settle on the initial filaments, frozen.
+        parts->smol.upload(s.filaments);  // MotorsCuda starts with Mb = 0, Mf = M (design M15)
+        // design M15: the motors may first settle on the initial filaments, frozen.
         if (p.motorsEnabled && p.burnIn > 0)
             parts->motors.advance(p, parts->smol.devicePsi(), p.burnIn);
         CF_CUDA_CHECK(cudaStreamSynchronize(stream_));

@@ -102,7 +102,7 @@ struct TailScalars {
 };
 
 // Mb,coarse = sum_c psi_c sum_l M_cl (lanes in order, in double, as coarseSum of the CPU), then
-// the cap of G:240 and Mf = M - Mb,coarse (capAndFree). Returns Mf; every thread calls it.
+// the cap of design M7 and Mf = M - Mb,coarse (capAndFree). Returns Mf; every thread calls it.
 template <typename MReal>
 __device__ double resync(const MotorTables& t, const double* psiC, double* chordSum,
                          double* orbitSum, int pad, MReal* slice) {
@@ -140,7 +140,7 @@ __global__ void __launch_bounds__(kMaxMotorThreads, 2)
     MReal* global = m.mb + static_cast<std::size_t>(r0) * S;
     MReal* slice = sliceInShared ? reinterpret_cast<MReal*>(orbitSum + pad) : global;
 
-    // psi_c = Psi(r0 + o, theta_j) dx dy dtheta ds, loaded once per outer step (G:246).
+    // psi_c = Psi(r0 + o, theta_j) dx dy dtheta ds, loaded once per outer step (design M7).
     const int ix = r0 % t.n, iy = r0 / t.n;
     for (int c = threadIdx.x; c < nc; c += blockDim.x) {
         const Chord ch = t.chord[c];
@@ -154,7 +154,7 @@ __global__ void __launch_bounds__(kMaxMotorThreads, 2)
     if (threadIdx.x == 0) tail.clamps = 0;
     __syncthreads();
 
-    // A = sum_c psi_c L_c and the substeps (G:249, G:384), in double as on the CPU.
+    // A = sum_c psi_c L_c and the substeps (design M7, M13), in double as on the CPU.
     const double capacity = orbitTotal(t, orbitSum, pad, [&](std::int32_t c) {
         return psiC[c] * static_cast<double>(t.chord[c].len);
     });
@@ -184,7 +184,7 @@ __global__ void __launch_bounds__(kMaxMotorThreads, 2)
     for (int i = 0; i < substeps; ++i) {
         const MReal h = static_cast<MReal>(i + 1 < substeps ? hmax : hLast);
         const MReal halfH = MReal(0.5) * h;
-        // kon~ Mf, frozen over the substep (G:382).
+        // kon~ Mf, frozen over the substep (design M13).
         const MReal source = static_cast<MReal>(konTilde * (mtot - coarse));
         // Every warp runs the same number of rounds, so full-mask shuffles are safe.
         for (int first = 0; first < nc; first += segments) {
@@ -199,7 +199,7 @@ __global__ void __launch_bounds__(kMaxMotorThreads, 2)
             const MReal half = segmentStage(m0, m0, l, len, w, halfH, source, koff, invDs);
             MReal next = segmentStage(m0, half, l, len, w, h, source, koff, invDs);
             if (lane) {
-                // Superbee is TVD per Euler stage; the midpoint RK2 is not SSP (G:386).
+                // Superbee is TVD per Euler stage; the midpoint RK2 is not SSP (design M13).
                 if (next < MReal(0)) {
                     next = MReal(0);
                     ++clamps;

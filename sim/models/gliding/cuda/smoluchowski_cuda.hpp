@@ -43,7 +43,7 @@ public:
     void bindParams(const GlidingParams& p) { params_.bind(p); }
     GlidingParams deviceParams() const { return params_.download(); }
 
-    // One step with the CFL dt (G:350-351: C_out/rate, at most growth_limit x the previous
+    // One step with the CFL dt (design M11: C_out/rate, at most growth_limit x the previous
     // step), computed and kept on the device; the CPU equivalent is step(cflStep()).
     void step(const GlidingParams& p, const FlowAtZ0* deviceFlow = nullptr);
     // One step of the given size dt (time.dt_mode = fixed).
