@@ -20,7 +20,7 @@ using app::RangeSetting;
 using app::resolveRange;
 using app::resolveRangeFromExtremes;
 
-TEST(app::ColorRange, AutomaticIsTheFirstToNinetyNinthPercentileByNearestRank) {
+TEST(ColorRange, AutomaticIsTheFirstToNinetyNinthPercentileByNearestRank) {
     std::vector<float> v;
     for (int i = 0; i < 1000; ++i)
         v.push_back(static_cast<float>(i));
@@ -37,7 +37,7 @@ TEST(app::ColorRange, AutomaticIsTheFirstToNinetyNinthPercentileByNearestRank) {
     EXPECT_EQ(app::rangeModeText(r), "auto 1\u201399 %");
 }
 
-TEST(app::ColorRange, AFewOutliersDoNotSqueezeTheRest) {
+TEST(ColorRange, AFewOutliersDoNotSqueezeTheRest) {
     std::vector<float> v;
     for (int i = 0; i < 990; ++i)
         v.push_back(1.0f + static_cast<float>(i) / 989.0f);  // 1 .. 2
@@ -51,7 +51,7 @@ TEST(app::ColorRange, AFewOutliersDoNotSqueezeTheRest) {
     EXPECT_NE(note.find("max 1000 mV"), std::string::npos) << note;
 }
 
-TEST(app::ColorRange, ANearConstantFieldIsNotStretched) {
+TEST(ColorRange, ANearConstantFieldIsNotStretched) {
     // The epidermis delta: 28.8660 .. 28.8675, a 0.005 % spread.
     std::vector<float> v;
     for (int i = 0; i < 200; ++i)
@@ -69,14 +69,14 @@ TEST(app::ColorRange, ANearConstantFieldIsNotStretched) {
     EXPECT_TRUE(app::outsideNote(r, "1").empty());
 }
 
-TEST(app::ColorRange, ASpreadAtTheThresholdIsStretched) {
+TEST(ColorRange, ASpreadAtTheThresholdIsStretched) {
     const app::ColorRange r = app::resolveRange({}, {100.0f, 100.25f});  // 0.25 % of the magnitude
     EXPECT_FALSE(r.nearConstant);
     EXPECT_EQ(r.lo, 100.0);
     EXPECT_EQ(r.hi, 100.25);
 }
 
-TEST(app::ColorRange, ConstantEmptyAndNonFiniteData) {
+TEST(ColorRange, ConstantEmptyAndNonFiniteData) {
     const float nan = std::numeric_limits<float>::quiet_NaN();
     const app::ColorRange zero = app::resolveRange({}, {0.0f, 0.0f, nan});
     EXPECT_TRUE(zero.nearConstant);
@@ -95,7 +95,7 @@ TEST(app::ColorRange, ConstantEmptyAndNonFiniteData) {
     EXPECT_TRUE(app::outsideNote(none, "").empty());
 }
 
-TEST(app::ColorRange, TypedAndLockedRangesAreKeptAndCountWhatFallsOutside) {
+TEST(ColorRange, TypedAndLockedRangesAreKeptAndCountWhatFallsOutside) {
     std::vector<float> v;
     for (int i = 5; i <= 15; ++i)
         v.push_back(static_cast<float>(i));
@@ -114,7 +114,7 @@ TEST(app::ColorRange, TypedAndLockedRangesAreKeptAndCountWhatFallsOutside) {
     EXPECT_THROW(app::resolveRange({app::RangeMode::Typed, 0.0, std::nan("")}, v), ParameterError);
 }
 
-TEST(app::ColorRange, AHintReplacesTheAutomaticRule) {
+TEST(ColorRange, AHintReplacesTheAutomaticRule) {
     const app::ColorRange r = app::resolveRange({}, {0.2f, 0.4f}, std::pair{0.0, 1.0});
     EXPECT_TRUE(r.hinted);
     EXPECT_EQ(r.lo, 0.0);
@@ -122,7 +122,7 @@ TEST(app::ColorRange, AHintReplacesTheAutomaticRule) {
     EXPECT_EQ(app::rangeModeText(r), "auto (model's range)");
 }
 
-TEST(app::ColorRange, DeviceExtremesUseTheSameRuleWithoutCounts) {
+TEST(ColorRange, DeviceExtremesUseTheSameRuleWithoutCounts) {
     const app::ColorRange r = app::resolveRangeFromExtremes({}, 28.8660, 28.8675);
     EXPECT_TRUE(r.nearConstant);
     EXPECT_NEAR(r.hi - r.lo, app::kNearConstantRelative * 28.8675, 1e-12);
@@ -138,7 +138,7 @@ TEST(app::ColorRange, DeviceExtremesUseTheSameRuleWithoutCounts) {
     EXPECT_EQ(none.hi, 1.0);
 }
 
-TEST(app::ColorRange, LargeArraysUseAnEvenSample) {
+TEST(ColorRange, LargeArraysUseAnEvenSample) {
     std::vector<float> v(2'000'000);
     for (std::size_t i = 0; i < v.size(); ++i)
         v[i] = static_cast<float>(i);
