@@ -14,15 +14,9 @@
 #include "render/cuda/device_range.hpp"
 #endif
 
-#include "app/volume_settings.hpp"
-#include "sim/core/errors.hpp"
-
 namespace cf::app {
 
 struct CloudUploader::Impl {
-    bool triedInterop = false;
-    bool interop = false;
-    bool usedInterop = false;
     render::LegendSpec legend;
     ColorRange range;  // of the scalar coloured by
     render::WorldBox extent;
@@ -46,36 +40,7 @@ const render::WorldBox& CloudUploader::extent() const {
     return impl_->extent;
 }
 
-const char* CloudUploader::path() const {
-    return impl_->usedInterop ? "interop" : "host upload";
-}
-
 namespace {
-struct Channels {
-    const CategoryChannel* category = nullptr;
-    const ScalarChannel* scalar = nullptr;
-};
-// The channel to colour by: `color` by name, or (empty) the first category, else the first
-// scalar. Throws for a name the view does not have.
-Channels chooseChannel(const PointCloudView& view, const std::string& color) {
-    Channels ch;
-    for (const auto& c : view.categories)
-        if (color.empty() || c.name == color) ch.category = ch.category ? ch.category : &c;
-    if (ch.category == nullptr)
-        for (const auto& s : view.scalars)
-            if (color.empty() || s.name == color) ch.scalar = ch.scalar ? ch.scalar : &s;
-    if (!color.empty() && ch.category == nullptr && ch.scalar == nullptr) {
-        std::vector<std::string> names;  // categories first, then scalars, as volumes list them
-        for (const auto& c : view.categories)
-            names.push_back(c.name);
-        for (const auto& c : view.scalars)
-            names.push_back(c.name);
-        throw ParameterError("view '" + view.name + "' has no channel '" + color +
-                             "' (it has: " + joinedNames(names) + ")");
-    }
-    return ch;
-}
-
 // Centres +- the largest finite radius over finite positions (lo > hi: none).
 render::WorldBox sphereExtent(const std::vector<float>& xyzr) {
     render::WorldBox b{glm::vec3(std::numeric_limits<float>::max()),
@@ -112,20 +77,9 @@ void frameScene(const ModelViews& views, render::Guides& guides, render::OrbitCa
                         {0.85f, 0.75f, 0.55f, 0.35f});
 }
 
-render::LegendSpec categoryLegend(const std::vector<std::string>& labels, const std::string& name,
-                                  const render::CategoryPalette& palette, bool firstClear) {
-    render::LegendSpec spec;
-    spec.kind = render::LegendSpec::Kind::Categorical;
-    spec.title = name;
-    if (firstClear && !labels.empty()) spec.title += " (" + labels.front() + ": see-through)";
-    for (std::size_t i = firstClear ? 1 : 0; i < labels.size(); ++i)
-        spec.entries.push_back({labels[i], palette[i % palette.size()]});
-    return spec;
-}
-
 render::SphereGeometry sphereGeometry(const PointCloudView& view, const std::string& color,
                                       const RangeSetting& range) {
-    const Channels ch = chooseChannel(view, color);
+    const CloudChannel ch = chooseChannel(view, color);
     render::SphereGeometry g;
     g.xyzr = viewToHost(view.positions, 4 * view.count, view.space);
     g.rgb.resize(3 * view.count, 204);
@@ -157,20 +111,16 @@ render::SphereGeometry sphereGeometry(const PointCloudView& view, const std::str
 void CloudUploader::upload(const PointCloudView& view, render::PointCloud& cloud,
                            const std::string& color, const RangeSetting& range) {
     const std::size_t n = view.count;
-    const Channels ch = chooseChannel(view, color);
+    const CloudChannel ch = chooseChannel(view, color);
     const CategoryChannel* category = ch.category;
     const ScalarChannel* scalar = ch.scalar;
 
     cloud.resize(n);
     Impl& m = *impl_;
-    m.usedInterop = false;
     m.extent = render::WorldBox{glm::vec3(1.0f), glm::vec3(0.0f)};  // unknown
+    const bool interop = route_.choose(view.space) == UploadPath::Interop;
+    if (interop) {
 #if CELLFORGE_HAVE_CUDA
-    if (view.space == MemorySpace::Device && !m.triedInterop) {
-        m.triedInterop = true;
-        m.interop = render::cudaGlInteropAvailable();
-    }
-    if (view.space == MemorySpace::Device && m.interop) {
         // The simulation's stream work is complete (the caller synchronized the model);
         // the copies run on the default stream and finish before GL draws (unmap orders it).
         m.positions.attach(cloud.positionBuffer(), cloud.storageId());
@@ -184,10 +134,8 @@ void CloudUploader::upload(const PointCloudView& view, render::PointCloud& cloud
             const auto [dataLo, dataHi] = render::deviceRange(scalar->data, n, nullptr);
             m.range = resolveRangeFromExtremes(range, dataLo, dataHi);
         }
-        m.usedInterop = true;
-    }
 #endif
-    if (!m.usedInterop) {
+    } else {
         const auto xyzr = viewToHost(view.positions, 4 * n, view.space);
         cloud.setPoints(xyzr.data(), n);
         m.extent = sphereExtent(xyzr);
@@ -199,9 +147,10 @@ void CloudUploader::upload(const PointCloudView& view, render::PointCloud& cloud
     if (category != nullptr) {
         // One palette for the drawing and the legend: the channel's declared colours.
         cloud.colorByCategory(render::categoryPalette(category->colors, category->labels.size()));
-        m.legend = categoryLegend(category->labels, category->name, cloud.categoryColors(), false);
+        m.legend = render::buildCategoricalLegend(category->labels, category->name,
+                                                  cloud.categoryColors());
     } else if (scalar != nullptr) {
-        if (!m.usedInterop) {  // host values: upload them and take the range here
+        if (!interop) {  // host values: upload them and take the range here
             const auto v = viewToHost(scalar->data, n, view.space);
             cloud.setScalars(v.data(), n);
             m.range = resolveRange(range, v);

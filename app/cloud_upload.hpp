@@ -2,12 +2,13 @@
 #pragma once
 // The glue between a model's views (sim/core/views.hpp) and the renderer's structures:
 // device arrays go device to device through CUDA-GL interop when it works, host arrays
-// (CPU backend, or no interop) through glNamedBufferSubData.
+// (CPU backend, or no interop) through glNamedBufferSubData (app/upload_choice.hpp decides).
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "app/color_range.hpp"
+#include "app/upload_choice.hpp"
 #include "render/camera.hpp"
 #include "render/geometry_export.hpp"
 #include "render/guides.hpp"
@@ -22,12 +23,6 @@ namespace cf::app {
 // model's planes (translucent), and, when `camera` is given, the camera fitted to the focus
 // box.
 void frameScene(const ModelViews& views, render::Guides& guides, render::OrbitCamera* camera);
-
-// The legend of a category channel drawn in `palette` (render::categoryPalette of its declared
-// colours): one entry per label in the colour it is drawn in. With `firstClear` category 0 is
-// drawn in no colour (see-through empty space): it is left out and the title says so.
-render::LegendSpec categoryLegend(const std::vector<std::string>& labels, const std::string& name,
-                                  const render::CategoryPalette& palette, bool firstClear);
 
 // The cloud as geometry for export (host copies; colours as the viewport shows them, scalars
 // over the range `range` resolves to: app/color_range.hpp).
@@ -45,8 +40,9 @@ public:
     // Throws ParameterError listing the view's channels for a `color` it does not have.
     void upload(const PointCloudView& view, render::PointCloud& cloud, const std::string& color,
                 const RangeSetting& range = {});
-    // "interop" or "host upload": how the last upload moved the data.
-    const char* path() const;
+    // "interop" or "host upload": how the last upload moved the data, and why.
+    const char* path() const { return route_.path(); }
+    const char* reason() const { return route_.reason(); }
     // The legend of the last upload's colouring (categories with their labels, or the
     // scalar's colormap, range and unit); empty title when the cloud is uniform.
     const render::LegendSpec& legend() const;
@@ -59,6 +55,7 @@ public:
 private:
     struct Impl;
     std::unique_ptr<Impl> impl_;
+    UploadRoute route_;
 };
 
 }  // namespace cf::app

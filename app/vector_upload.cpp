@@ -111,9 +111,6 @@ std::vector<VectorSettings> resolveVectorOptions(const std::string& vectors, con
 }
 
 struct VectorUploader::Impl {
-    bool triedInterop = false;
-    bool interop = false;
-    bool usedInterop = false;
     render::LegendSpec legend;
     std::pair<float, float> range{0.0f, 0.0f};
     ColorRange colorRange;
@@ -124,10 +121,6 @@ struct VectorUploader::Impl {
 
 VectorUploader::VectorUploader() : impl_(std::make_unique<Impl>()) {}
 VectorUploader::~VectorUploader() = default;
-
-const char* VectorUploader::path() const {
-    return impl_->usedInterop ? "interop" : "host upload";
-}
 
 const render::LegendSpec& VectorUploader::legend() const {
     return impl_->legend;
@@ -178,13 +171,8 @@ void VectorUploader::upload(const VectorFieldView& view, render::VectorField& fi
             field.setBox(lo, hi);
     }
 
-    m.usedInterop = false;
+    if (route_.choose(view.space) == UploadPath::Interop) {
 #if CELLFORGE_HAVE_CUDA
-    if (view.space == MemorySpace::Device && !m.triedInterop) {
-        m.triedInterop = true;
-        m.interop = render::cudaGlInteropAvailable();
-    }
-    if (view.space == MemorySpace::Device && m.interop) {
         // The model's stream work is complete (the exchange or the caller synchronized it);
         // the copy runs on the default stream and is ordered before GL's next use by the
         // unmap. resize() may replace the buffer object: attach() re-registers then.
@@ -196,10 +184,8 @@ void VectorUploader::upload(const VectorFieldView& view, render::VectorField& fi
         const glm::vec2 r = field.magnitudeRange();  // reduced on the GPU, read back
         m.range = {r.x, r.y};
         m.colorRange = resolveRangeFromExtremes(range, r.x, r.y);
-        m.usedInterop = true;
-    }
 #endif
-    if (!m.usedInterop) {
+    } else {
         const std::vector<float> xyz = viewToHost(view.xyz, 3 * n, view.space);
         field.setVectors(xyz.data(), nx, ny, nz);
         const std::vector<float> magnitudes = hostMagnitudes(xyz);

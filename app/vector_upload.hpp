@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "app/color_range.hpp"
+#include "app/upload_choice.hpp"
 #include "render/legend.hpp"
 #include "render/vector_field.hpp"
 #include "sim/core/views.hpp"
@@ -67,8 +68,9 @@ public:
     // without nodes or a LIC of a view that is not planar.
     void upload(const VectorFieldView& view, render::VectorField& field,
                 const VectorSettings& settings, const RangeSetting& range = {});
-    // "interop" or "host upload": how the last upload moved the vectors.
-    const char* path() const;
+    // "interop" or "host upload": how the last upload moved the vectors, and why.
+    const char* path() const { return route_.path(); }
+    const char* reason() const { return route_.reason(); }
     // The colour legend of |v| (title: view name and unit).
     const render::LegendSpec& legend() const;
     // The (min, max) of |v| of the last upload.
@@ -82,6 +84,7 @@ public:
 private:
     struct Impl;
     std::unique_ptr<Impl> impl_;
+    UploadRoute route_;
 };
 
 // A VectorField with its uploader and settings: one drawn vector view.

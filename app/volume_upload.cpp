@@ -6,7 +6,6 @@
 #include <optional>
 #include <utility>
 
-#include "app/cloud_upload.hpp"  // categoryLegend
 #include "app/volume_settings.hpp"
 #include "sim/core/errors.hpp"
 
@@ -20,31 +19,6 @@
 
 namespace cf::app {
 
-namespace {
-
-struct Chosen {
-    const VolumeCategoryChannel* category = nullptr;
-    const VolumeScalarChannel* scalar = nullptr;
-};
-
-Chosen chooseChannel(const VolumeView& view, const std::string& channel) {
-    Chosen c;
-    for (const auto& cat : view.categories)
-        if (!c.category && (channel.empty() || cat.name == channel)) c.category = &cat;
-    if (!c.category)
-        for (const auto& s : view.scalars)
-            if (!c.scalar && (channel.empty() || s.name == channel)) c.scalar = &s;
-    if (!c.category && !c.scalar) {
-        if (channel.empty())
-            throw ParameterError("volume '" + view.name + "' has no channels to draw");
-        throw ParameterError("volume '" + view.name + "' has no channel '" + channel +
-                             "' (it has: " + joinedNames(volumeChannels(view)) + ")");
-    }
-    return c;
-}
-
-}  // namespace
-
 void applySlices(const SliceSettings& slices, render::VolumeGrid& grid) {
     for (int axis = 0; axis < 3; ++axis) {
         const SliceSetting& s = slices[static_cast<std::size_t>(axis)];
@@ -56,9 +30,6 @@ void applySlices(const SliceSettings& slices, render::VolumeGrid& grid) {
 }
 
 struct VolumeUploader::Impl {
-    bool triedInterop = false;
-    bool interop = false;
-    bool usedInterop = false;
     render::LegendSpec legend;
     ColorRange range;
     std::string channel;
@@ -81,10 +52,6 @@ struct VolumeUploader::Impl {
 
 VolumeUploader::VolumeUploader() : impl_(std::make_unique<Impl>()) {}
 VolumeUploader::~VolumeUploader() = default;
-
-const char* VolumeUploader::path() const {
-    return impl_->usedInterop ? "interop" : "host upload";
-}
 
 const render::LegendSpec& VolumeUploader::legend() const {
     return impl_->legend;
@@ -111,7 +78,9 @@ void VolumeUploader::upload(const VolumeView& view, render::VolumeGrid& grid,
         throw ParameterError("volume '" + view.name + "' has no voxels (" +
                              std::to_string(view.dims[0]) + "x" + std::to_string(view.dims[1]) +
                              "x" + std::to_string(view.dims[2]) + ")");
-    const Chosen ch = chooseChannel(view, channel);
+    const VolumeChannel ch = chooseChannel(view, channel);
+    if (!ch.category && !ch.scalar)
+        throw ParameterError("volume '" + view.name + "' has no channels to draw");
     const std::size_t n = view.voxelCount();
     const int nx = view.dims[0], ny = view.dims[1], nz = view.dims[2];
     Impl& m = *impl_;
@@ -126,16 +95,11 @@ void VolumeUploader::upload(const VolumeView& view, render::VolumeGrid& grid,
     if (ch.scalar && ch.scalar->rangeLo < ch.scalar->rangeHi)
         hint = std::pair{ch.scalar->rangeLo, ch.scalar->rangeHi};
 
-    m.usedInterop = false;
+    m.ensureShape(grid, view, format);
+    if (route_.choose(view.space) == UploadPath::Interop) {
 #if CELLFORGE_HAVE_CUDA
-    if (view.space == MemorySpace::Device && !m.triedInterop) {
-        m.triedInterop = true;
-        m.interop = render::cudaGlInteropAvailable();
-    }
-    if (view.space == MemorySpace::Device && m.interop) {
         // The model's stream work is complete (the exchange synchronized it); the copy runs
         // on the default stream and is ordered before GL's next use by the unmap.
-        m.ensureShape(grid, view, format);
         m.texture.attach(grid.texture(), GL_TEXTURE_3D, render::CudaGlTexture::Access::WriteDiscard,
                          grid.textureGeneration());
         const cudaExtent extent{static_cast<std::size_t>(nx), static_cast<std::size_t>(ny),
@@ -150,27 +114,23 @@ void VolumeUploader::upload(const VolumeView& view, render::VolumeGrid& grid,
             const auto [dataLo, dataHi] = render::deviceRange(ch.scalar->data, n, nullptr);
             m.range = resolveRangeFromExtremes(setting, dataLo, dataHi, hint);
         }
-        m.usedInterop = true;
-    }
 #endif
-    if (!m.usedInterop) {
-        m.ensureShape(grid, view, format);
-        if (ch.category) {
-            const auto c = viewToHost(ch.category->data, n, view.space);
-            grid.setCategories(c.data(), nx, ny, nz);
-        } else {
-            const auto v = viewToHost(ch.scalar->data, n, view.space);
-            grid.setScalars(v.data(), nx, ny, nz);
-            m.range = resolveRange(setting, v, hint);
-        }
+    } else if (ch.category) {
+        const auto c = viewToHost(ch.category->data, n, view.space);
+        grid.setCategories(c.data(), nx, ny, nz);
+    } else {
+        const auto v = viewToHost(ch.scalar->data, n, view.space);
+        grid.setScalars(v.data(), nx, ny, nz);
+        m.range = resolveRange(setting, v, hint);
     }
     if (ch.category) {
         grid.setEmptyCategoryTransparent(ch.category->emptyTransparent);
         // One palette for the slices and the legend: the channel's declared colours.
         grid.setCategoryColors(
             render::categoryPalette(ch.category->colors, ch.category->labels.size()));
-        m.legend = categoryLegend(ch.category->labels, ch.category->name, grid.categoryColors(),
-                                  ch.category->emptyTransparent);
+        m.legend =
+            render::buildCategoricalLegend(ch.category->labels, ch.category->name,
+                                           grid.categoryColors(), ch.category->emptyTransparent);
         m.channel = ch.category->name;
     } else {
         // Voxels are sites or cells: each shows its own value, no blending across faces.

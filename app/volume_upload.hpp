@@ -9,6 +9,7 @@
 #include <string>
 
 #include "app/color_range.hpp"
+#include "app/upload_choice.hpp"
 #include "app/volume_settings.hpp"
 #include "render/legend.hpp"
 #include "render/volume_grid.hpp"
@@ -36,8 +37,9 @@ public:
     // has) and for a view without voxels or channels.
     void upload(const VolumeView& view, render::VolumeGrid& grid, const std::string& channel,
                 const RangeSetting& range = {});
-    // "interop" or "host upload": how the last upload moved the voxels.
-    const char* path() const;
+    // "interop" or "host upload": how the last upload moved the voxels, and why.
+    const char* path() const { return route_.path(); }
+    const char* reason() const { return route_.reason(); }
     // The legend of the last upload's channel.
     const render::LegendSpec& legend() const;
     // The range of the last scalar upload (meaningless for categories).
@@ -51,6 +53,7 @@ public:
 private:
     struct Impl;
     std::unique_ptr<Impl> impl_;
+    UploadRoute route_;
 };
 
 }  // namespace cf::app

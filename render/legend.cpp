@@ -140,12 +140,13 @@ LegendSpec buildLegend(Colormap map, double lo, double hi, std::string label, st
     return spec;
 }
 
-LegendSpec buildCategoricalLegend(const std::vector<std::string>& names, std::string label) {
+LegendSpec buildCategoricalLegend(const std::vector<std::string>& names, std::string label,
+                                  const CategoryPalette& palette, bool firstSeeThrough) {
     LegendSpec spec;
     spec.kind = LegendSpec::Kind::Categorical;
     spec.title = std::move(label);
-    const auto& palette = categoricalPalette();
-    for (std::size_t i = 0; i < names.size(); ++i)
+    if (firstSeeThrough && !names.empty()) spec.title += " (" + names.front() + ": see-through)";
+    for (std::size_t i = firstSeeThrough ? 1 : 0; i < names.size(); ++i)
         spec.entries.push_back({names[i], palette[i % palette.size()]});
     return spec;
 }

@@ -52,8 +52,13 @@ std::vector<std::string> formatTicks(const std::vector<double>& values, double s
 
 LegendSpec buildLegend(Colormap map, double lo, double hi, std::string label, std::string unit,
                        int maxTicks = 6);
-// Entry i gets categoricalPalette()[i % 16], the colours of PointCloud::colorByCategory().
-LegendSpec buildCategoricalLegend(const std::vector<std::string>& names, std::string label);
+// Entry i gets palette[i % 16]: the colours the categories are drawn in (a channel's declared
+// ones, render::categoryPalette; by default those of PointCloud::colorByCategory()). With
+// `firstSeeThrough` category 0 is drawn in no colour (empty space a volume's slices leave
+// see-through): it is left out and the title says so ("label (name: see-through)").
+LegendSpec buildCategoricalLegend(const std::vector<std::string>& names, std::string label,
+                                  const CategoryPalette& palette = categoricalPalette(),
+                                  bool firstSeeThrough = false);
 
 enum class LegendCorner { TopLeft, TopRight, BottomLeft, BottomRight };
 

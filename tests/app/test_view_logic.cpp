@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The view's pure logic, without GL: the colour-range rule (app/color_range.hpp) and the
-// camera's fit into a free area of the screen (render/camera.hpp).
+// The view's pure logic, without GL: the colour-range rule (app/color_range.hpp), the
+// uploaders' shared choices (app/upload_choice.hpp) and the camera's fit into a free area of
+// the screen (render/camera.hpp).
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include "app/color_range.hpp"
+#include "app/upload_choice.hpp"
 #include "render/camera.hpp"
 #include "sim/core/errors.hpp"
 
@@ -149,6 +152,72 @@ TEST(ColorRange, LargeArraysUseAnEvenSample) {
     EXPECT_NEAR(r.hi, 1979999.0, 61.0);
     EXPECT_EQ(r.count, v.size());  // the counts are exact
     EXPECT_NEAR(static_cast<double>(r.above.value()), 20000.0, 61.0);
+}
+
+// ---- what every uploader chooses ------------------------------------------------------
+
+ScalarChannel scalar(const std::string& name) {
+    ScalarChannel s;
+    s.name = name;
+    return s;
+}
+
+CategoryChannel category(const std::string& name) {
+    CategoryChannel c;
+    c.name = name;
+    c.labels = {"a", "b"};
+    return c;
+}
+
+TEST(UploadChoice, AChannelByNameElseTheFirstCategoryElseTheFirstScalar) {
+    PointCloudView cloud;
+    cloud.name = "cells";
+    EXPECT_EQ(app::chooseChannel(cloud, "").category, nullptr);  // none: drawn uniform
+    EXPECT_EQ(app::chooseChannel(cloud, "").scalar, nullptr);
+    cloud.scalars = {scalar("pressure"), scalar("age")};
+    EXPECT_EQ(app::chooseChannel(cloud, "").scalar, &cloud.scalars[0]);
+    cloud.categories = {category("type"), category("phase")};
+    const app::CloudChannel first = app::chooseChannel(cloud, "");
+    EXPECT_EQ(first.category, &cloud.categories[0]);
+    EXPECT_EQ(first.scalar, nullptr);
+    EXPECT_EQ(app::chooseChannel(cloud, "phase").category, &cloud.categories[1]);
+    const app::CloudChannel age = app::chooseChannel(cloud, "age");
+    EXPECT_EQ(age.category, nullptr);
+    EXPECT_EQ(age.scalar, &cloud.scalars[1]);
+    try {
+        app::chooseChannel(cloud, "bogus");
+        ADD_FAILURE() << "no error for an unknown channel";
+    } catch (const ParameterError& e) {
+        EXPECT_STREQ(e.what(),
+                     "view 'cells' has no channel 'bogus' (it has: type, phase, pressure, age)");
+    }
+}
+
+TEST(UploadChoice, AVolumeNamesItselfInTheError) {
+    VolumeView volume;
+    volume.name = "lattice";
+    volume.scalars.push_back({"conc", "uM", nullptr, 0.0, 1.0});
+    EXPECT_EQ(app::chooseChannel(volume, "conc").scalar, &volume.scalars[0]);
+    try {
+        app::chooseChannel(volume, "site");
+        ADD_FAILURE() << "no error for an unknown channel";
+    } catch (const ParameterError& e) {
+        EXPECT_STREQ(e.what(), "volume 'lattice' has no channel 'site' (it has: conc)");
+    }
+}
+
+TEST(UploadChoice, HostDataTakeTheHostUploadAndSaySo) {
+    app::UploadRoute route;
+    EXPECT_STREQ(route.path(), "host upload");  // nothing uploaded yet
+    EXPECT_EQ(route.choose(MemorySpace::Host), app::UploadPath::Host);
+    EXPECT_STREQ(route.path(), "host upload");
+    EXPECT_STREQ(route.reason(), "host data");
+#if !CELLFORGE_HAVE_CUDA
+    // Device data need a CUDA build (with one, the answer depends on the GL context: the
+    // interop cases of test_volume_view and test_vector_view run on the GPU machine).
+    EXPECT_EQ(route.choose(MemorySpace::Device), app::UploadPath::Host);
+    EXPECT_STREQ(route.reason(), "device data, a build without CUDA");
+#endif
 }
 
 // ---- fitting the camera ---------------------------------------------------------------

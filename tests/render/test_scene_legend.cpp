@@ -133,6 +133,23 @@ TEST(Legend, CategoricalEntriesUseThePalette) {
     EXPECT_EQ(s.entries[2].name, "differentiated");
 }
 
+// A channel's own palette, and an empty category 0 that is drawn see-through: left out of
+// the entries (the others keep their palette index) and named in the title.
+TEST(Legend, CategoricalEntriesUseTheGivenPaletteAndLeaveOutASeeThroughFirst) {
+    const CategoryPalette palette =
+        categoryPalette({0x000000, 0xff0000, 0x00ff00}, 3);  // declared: empty, red, green
+    const LegendSpec s = buildCategoricalLegend({"empty", "wall", "cell"}, "site", palette, true);
+    EXPECT_EQ(s.title, "site (empty: see-through)");
+    ASSERT_EQ(s.entries.size(), 2u);
+    EXPECT_EQ(s.entries[0].name, "wall");
+    EXPECT_EQ(s.entries[0].rgb, rgbOf(0xff0000));
+    EXPECT_EQ(s.entries[1].rgb, rgbOf(0x00ff00));
+    const LegendSpec all = buildCategoricalLegend({"empty", "wall", "cell"}, "site", palette);
+    EXPECT_EQ(all.title, "site");
+    ASSERT_EQ(all.entries.size(), 3u);
+    EXPECT_EQ(all.entries[0].rgb, palette[0]);
+}
+
 bool inside(const PixelRect& outer, const PixelRect& r) {
     return contains(outer, r);
 }
