@@ -178,7 +178,7 @@ std::string antiDiffusionNote(const GlidingParams& p, std::uint64_t step, double
         return {};
     return "gliding: step " + std::to_string(step) + ": max c = " + formatShort(cmax, 3) +
            " exceeds filaments.Dt / filaments.Ut = " + formatShort(p.diffT / p.ut, 3) +
-           "; the density equation is ill-posed here (G:209-212)";
+           "; the density equation is ill-posed here (docs/design/gliding.md, §M5)";
 }
 
 void GlidingModelBase::requireReset() const {

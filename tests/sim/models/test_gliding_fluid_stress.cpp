@@ -286,7 +286,7 @@ TEST(GlidingFluid, LagFactorIsTheContractionOfTheLaggedPass) {
     EXPECT_NEAR(ratio / g, 1.0, 0.01);
     const double estimate =
         s.p.eps * s.p.eps * s.p.z0 * (3 * cmax / 8) * s.p.sigmaF * s.t.n * s.t.n;
-    std::printf("g = %.4f here, G:370 estimate %.4f\n", g, estimate);
+    std::printf("g = %.4f here, design §M12 estimate %.4f\n", g, estimate);
     EXPECT_GT(g, 0.5);
     EXPECT_EQ(fluid.iterations(s.p, cmax), 3);
     FlowField solved;
@@ -295,7 +295,7 @@ TEST(GlidingFluid, LagFactorIsTheContractionOfTheLaggedPass) {
     // Defaults at 128^2 (design M12 quotes 0.0154 c).
     const GlidingParams def = params({});
     const FluidCpu big(def, gliding::buildTables(def));
-    std::printf("defaults at 128^2: g = %.5f c, G:370 estimate %.5f c; automatic passes %d\n",
+    std::printf("defaults at 128^2: g = %.5f c, design §M12 estimate %.5f c; automatic passes %d\n",
                 big.lagFactor(def, 1.0),
                 def.eps * def.eps * def.z0 * (3.0 / 8.0) * def.sigmaF * def.n * def.n,
                 big.iterations(def, 1.0));
