@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "sim/cuda/cuda_check.hpp"
-#include "tests/sim/device_buffer_test_cuda.hpp"
+#include "tests/sim/cuda/device_buffer_test_cuda.hpp"
 
 namespace cf::test {
 

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "sim/core/rng.hpp"
-#include "tests/sim/rng_test_cuda.hpp"
+#include "tests/sim/core/rng_test_cuda.hpp"
 #include "tests/support/backends.hpp"
 
 namespace cf::test {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "sim/core/rng.hpp"
 #include "sim/cuda/device_buffer.hpp"
-#include "tests/sim/rng_test_cuda.hpp"
+#include "tests/sim/core/rng_test_cuda.hpp"
 
 namespace cf::test {
 

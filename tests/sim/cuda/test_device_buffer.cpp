@@ -10,7 +10,7 @@
 #include "sim/core/errors.hpp"
 #include "sim/cuda/cuda_check.hpp"
 #include "sim/cuda/device_buffer.hpp"
-#include "tests/sim/device_buffer_test_cuda.hpp"
+#include "tests/sim/cuda/device_buffer_test_cuda.hpp"
 #include "tests/support/backends.hpp"
 
 namespace cf::test {
