@@ -13,6 +13,7 @@
 #include "sim/geometry/mesh_import.hpp"
 #include "sim/geometry/triangle_mesh.hpp"
 #include "sim/geometry/voxelize.hpp"
+#include "sim/models/cardiac/cardiac_views.hpp"
 #include "sim/models/cardiac/cellml/cellml_import.hpp"
 #include "sim/models/cardiac/lang/checked_model.hpp"
 #include "sim/models/cardiac/lang/cuda_emitter.hpp"

@@ -14,6 +14,7 @@
 #include "sim/core/model.hpp"
 #include "sim/models/cardiac/beat_meter.hpp"
 #include "sim/models/cardiac/cardiac_params.hpp"
+#include "sim/models/cardiac/cardiac_state.hpp"
 #include "sim/models/cardiac/lang/cell_program.hpp"
 
 namespace cf::cardiac {
@@ -49,7 +50,6 @@ void applyParameterValues(const std::string& text, CellProgram& program);
 // applyParameterValues; changes nothing.
 std::vector<double> parameterValues(const std::string& text, const CheckedModel& m);
 
-struct TissueState;
 // The state of model `to` from `state` of model `from`: states of the same qualified name
 // keep their values, new ones start from their initial values (a hot reload).
 TissueState carryStates(const CheckedModel& from, const TissueState& state, const CheckedModel& to);
@@ -79,26 +79,6 @@ int diffusionSubsteps(const CardiacParams& p);
 // The domain: node (i, j, k) at (i dx, j dx, k dx) is the centre of its voxel.
 void tissueBox(const CardiacParams& p, double lo[3], double hi[3]);
 
-// The tissue's state on the host, per state a column over the nodes (x fastest), as both
-// backends exchange it with snapshots.
-struct TissueState {
-    std::vector<std::vector<double>> columns;  // [state][node]
-    std::vector<double> activation;            // ms; -1 before the first crossing
-    std::vector<double> meter;                 // BeatMeter::state(); empty: none saved
-    std::uint64_t step = 0;
-    double time = 0.0;
-};
-inline constexpr double kNotActivated = -1.0;
-
-// Snapshot: one grid field per state (named as in the model, "cell.V"), and
-// "activation_time" [ms]; box = the tissue.
-Snapshot makeTissueSnapshot(const CardiacParams& p, const CheckedModel& m, const TissueState& s);
-// The beat meter a restored run goes on with: the snapshot's (TissueState::meter), else a
-// fresh one (beats measured from the next step). Throws IoError for a malformed one.
-BeatMeter restoredMeter(const CardiacParams& p, const TissueState& s);
-// Throws IoError (naming the field or the grid) before anything changes.
-TissueState readTissueSnapshot(const CardiacParams& p, const CheckedModel& m,
-                               const Snapshot& snapshot);
 // Metrics: v_mean, v_centre [mV], activated (fraction), last_activation [ms], of the
 // centre cell's latest beat (beat_meter.hpp; NaN before the first): beats, v_rest, v_peak
 // [mV], dvdt_max [mV/ms], apd90 [ms]; and trace.<name>.V [mV] per trace point.
@@ -114,9 +94,6 @@ struct TracePoint {
 // trace.points parsed ("name x y z" per line or ';'); throws ParameterError naming the line
 // (a malformed line, a repeated name, a point outside the tissue).
 std::vector<TracePoint> tracePoints(const CardiacParams& p);
-// views.states resolved to state indices of `m` (qualified or unique short names); throws
-// ParameterError naming the unknown state and listing the model's.
-std::vector<std::size_t> viewStates(const CardiacParams& p, const CheckedModel& m);
 // Trilinear interpolation of a node field (x fastest, dims n, spacing dx) at a point in mm,
 // clamped to the grid. `negativeIsMissing`: NaN when a contributing node is negative (an
 // activation map's "not yet"). `tissue` (tissueMask data, or null): nodes outside the tissue
@@ -126,13 +103,6 @@ double sampleNodes(const std::vector<double>& field, const int n[3], double dx, 
 // The node whose potential v_centre and the beat metrics follow.
 // With a tissue mask, the tissue node nearest to the grid's centre.
 std::size_t centreNode(const CardiacParams& p, const std::vector<unsigned char>& tissue = {});
-// Volume "tissue" with channels V [mV] (a fixed range from rest - 5 to rest + 120 mV),
-// activation_time [ms] (0 to the current time; NaN, drawn grey, where not yet activated)
-// and one per state of viewStates (its own range), `extra[k]` holding state k's values;
-// arrays in `space`.
-ModelViews tissueViews(const CardiacParams& p, const CheckedModel& m, MemorySpace space,
-                       const float* potential, const float* activation, double time,
-                       const std::vector<const float*>& extra = {});
 // The first error message of a non-finite state.
 std::string nonFiniteMessage(const CardiacParams& p, const CheckedModel& m, std::size_t node,
                              std::size_t state, double value, std::uint64_t step, double time);

@@ -10,8 +10,6 @@
 // `steps_per_repeat` says how many were timed. Nothing is extrapolated except in the note,
 // which projects the median per-step time to the paper's step count and gives the ratio
 // paper seconds / projected seconds.
-#include "sim/models/epidermis/epidermis_bench.hpp"
-
 #include <algorithm>
 #include <array>
 #include <chrono>

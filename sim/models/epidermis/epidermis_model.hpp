@@ -1,15 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// `epidermis` model: shared host code (validation, initial state, snapshot layout, growth
-// and division on host arrays) and the algorithm both backends implement.
-//
-// State (capacity C cells, E = capacity.elements_per_cell element slots per cell):
-//   x, y, z [C*E] float   element slot of element e of cell c is c*E + e
-//   type    [C*E] uint8   1 = adheres to the basement membrane, 0 = not
-//   count   [C]   int32   elements of cell c (slots count..E-1 unused)
-//   species [7][C] float  species k of cell c at k*C + c (order of enum Species)
-//   cells                 active cells 0..cells-1
-// Positions are stored wrapped into [0, L) on periodic axes.
+// `epidermis` model: shared host code (validation, metrics) and the algorithm both backends
+// implement. The state's layout, initial state and snapshot layout are in epidermis_state.hpp.
 //
 // One step (time t -> t + dt), identical on both backends:
 //  1. Centres c_j (and radii R_j = max element distance from c_j) of X; the centre of a
@@ -51,6 +43,7 @@
 
 #include "sim/core/model.hpp"
 #include "sim/models/epidermis/epidermis_params.hpp"
+#include "sim/models/epidermis/epidermis_state.hpp"
 
 namespace cf::epidermis {
 
@@ -59,53 +52,6 @@ ModelDescriptor descriptor();
 // Range-independent checks (period vs cut-off, capacities vs division size, ...); throws
 // ParameterError naming the parameters.
 EpidermisParams checkedParams(const ParamSet& params);
-
-struct HostState {
-    std::int32_t capacity = 0;      // cell slots
-    std::int32_t slotsPerCell = 0;  // E
-    std::int32_t cells = 0;
-    std::vector<float> x, y, z;       // capacity * E
-    std::vector<std::uint8_t> type;   // capacity * E
-    std::vector<std::int32_t> count;  // capacity
-    std::vector<float> species;       // kSpeciesCount * capacity
-    std::uint64_t step = 0;
-    double time = 0.0;
-
-    std::size_t slot(std::int32_t cell, std::int32_t e) const {
-        return static_cast<std::size_t>(cell) * static_cast<std::size_t>(slotsPerCell) +
-               static_cast<std::size_t>(e);
-    }
-    float& s(int k, std::int32_t cell) {
-        return species[static_cast<std::size_t>(k) * static_cast<std::size_t>(capacity) +
-                       static_cast<std::size_t>(cell)];
-    }
-    float s(int k, std::int32_t cell) const {
-        return species[static_cast<std::size_t>(k) * static_cast<std::size_t>(capacity) +
-                       static_cast<std::size_t>(cell)];
-    }
-    std::int64_t elements() const;
-    // Zero-filled arrays for `capacity` cells of `slotsPerCell` slots; no active cell.
-    void allocate(std::int32_t capacity, std::int32_t slotsPerCell);
-    // Reallocates to `newCapacity` cell slots, keeping the active cells.
-    void reserveCells(std::int32_t newCapacity);
-};
-
-// Initial layout (A.11): centres on a square lattice of pitch size/ceil(sqrt(cells)),
-// elements uniform in a cube of half-width init.half_width around it with z in
-// [z_offset, z_offset + z_range], the adhesive_per_cell lowest elements of each cell get
-// type 1; species uniform in [0, species_noise]. Philox(seed, kInitStream).
-HostState initialState(const EpidermisParams& p, std::uint32_t seed);
-
-// Snapshot fields: "position" (active elements, cell-major), "element_type" (u8),
-// "element_cell" (i32), "element_state" (u8: 0 adhesive, 1 basal, 2 suprabasal),
-// per cell (Internal): "cell_elements" (i32), and one f32 field per species
-// ("notch", "delta", "bound", "bma", "ovol1", "ovol2", "cmyc").
-Snapshot makeSnapshot(const EpidermisParams& p, const HostState& s);
-HostState readSnapshot(const EpidermisParams& p, const Snapshot& snapshot);
-
-// Cell state for colouring: suprabasal when the network is on and Ovol1 > Ovol2, or when
-// it is off and the cell has no adhesive element; basal otherwise.
-bool isSuprabasal(const EpidermisParams& p, const HostState& s, std::int32_t cell);
 
 // Metrics from a host state: cells, elements, mean and max centre height, layers
 // (z bins of analysis.layer_height holding at least 1% of the cells), adherent_cells (cells
@@ -119,5 +65,8 @@ std::unique_ptr<Model> makeCudaModel();  // CUDA builds only
 
 const char* speciesName(int k);   // "notch", ...: snapshot fields, metric and channel names
 const char* speciesTitle(int k);  // "Notch", ...: for descriptions
+
+// Benchmark cases (epidermis_bench.cpp): Table 3 of the paper and the targets.
+std::vector<BenchCase> benchCases();
 
 }  // namespace cf::epidermis

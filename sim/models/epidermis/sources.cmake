@@ -2,6 +2,7 @@
 list(APPEND CELLFORGE_SIM_SOURCES
   models/epidermis/epidermis_params.cpp
   models/epidermis/epidermis_model.cpp
+  models/epidermis/epidermis_state.cpp
   models/epidermis/epidermis_bench.cpp
   models/epidermis/epidermis_views.cpp
   models/epidermis/cpu/epidermis_cpu.cpp)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The lattice's host state: initial placement, overflow re-insertion on the host, species
 // counts and snapshots.
+#include "sim/models/lattice/lattice_state.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>

@@ -14,7 +14,7 @@
 // rule with u = w / 2^32, compared in integers so no rounding can differ between host and
 // device). Obstacles (q = 0 into and out of them) and reflective boundaries make the
 // particle stay. Every site can thus recompute its neighbours' decisions. Entries past the site's
-// capacity overflow (see lattice_model.hpp for their re-insertion).
+// capacity overflow (see lattice_state.hpp for their re-insertion).
 #include <cmath>  // rng.hpp uses log/sqrt without including it
 #include <cstdint>
 

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // What the lattice shows: metrics (counts, occupancy, overflows, MSD) and views.
+#include "sim/models/lattice/lattice_views.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <iterator>
 #include <string>
 
-#include "sim/models/lattice/lattice_model.hpp"
 #include "sim/models/lattice/lattice_react.hpp"
 
 namespace cf::lattice {

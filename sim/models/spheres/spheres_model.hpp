@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// `spheres` model: shared host code (validation, initial state, snapshot layout, views,
-// metrics) and the step both backends implement (design note section 1.1):
+// `spheres` model: shared host code (validation, capacity, grid geometry, metrics; the
+// initial state and snapshot layout are in spheres_state.hpp, the views in spheres_views.hpp) and
+// the step both backends implement (design note section 1.1):
 //
 //  1. rc = mechanics.interaction_radius, or when 0 the largest diameter at the start of the
 //     step (before growth, as BDM takes it at UpdateGrid).
@@ -25,6 +26,7 @@
 #include "sim/core/model.hpp"
 #include "sim/grid/uniform_grid.hpp"
 #include "sim/models/spheres/spheres_params.hpp"
+#include "sim/models/spheres/spheres_state.hpp"
 #include "sim/models/spheres/substance.hpp"
 
 namespace cf::spheres {
@@ -64,87 +66,11 @@ std::size_t capacityFor(const SpheresParams& p, std::uint64_t step, std::size_t 
 std::string capacityNote(std::size_t before, std::size_t after, std::size_t inUse,
                          double bytesPerCell);
 
-// Cells in slot order. Ids are a dense permutation of 0..N-1 (no cell dies); a daughter's id
-// is N + rank at its birth. Mechanics in double on the CPU reference.
-struct HostState {
-    std::vector<double> x, y, z, diameter, volume;
-    std::vector<std::uint32_t> id, root;   // root = id of the initial ancestor (lineage)
-    std::vector<std::uint8_t> generation;  // saturating
-    std::vector<std::uint64_t> birthStep;
-    std::vector<float> force;  // |F| of the last step (output only)
-    std::uint64_t step = 0;
-    double time = 0.0;
-    double boxLo[3] = {0, 0, 0};  // the domain (grid box)
-    double boxHi[3] = {1, 1, 1};
-    // The substance field (empty when off): substanceDims voxels filling the domain box,
-    // x fastest, in 1/um^3.
-    std::vector<double> substance;
-    std::int32_t substanceDims[3] = {0, 0, 0};
-
-    std::size_t size() const { return x.size(); }
-    void resize(std::size_t n);
-    void reserve(std::size_t n);
-};
-
-// Initial cells (layouts lattice, random, ball; Philox(seed, kInitStream)) and the domain:
-// their bounding box grown by domain.margin on every side; with the substance on, a field
-// of zeros over the domain (ParameterError naming substance.voxel when it would be too big).
-HostState initialState(const SpheresParams& p, std::uint32_t seed);
-
-// The voxels of the state's substance field (its dims over its domain box).
-FieldGrid substanceGrid(const HostState& s);
-FieldGrid substanceGrid(const std::int32_t dims[3], const double lo[3], const double hi[3]);
-// Makes `s` hold the field `p` asks for: none when the substance is off; zeros when it is on
-// and `s` has none; throws IoError when `s` has one of other dimensions.
-void conformSubstance(const SpheresParams& p, HostState& s);
-
-// Snapshot fields: "position" f64 x3, "diameter" f64, "volume" f64, "force" f32, "id" u32,
-// "root" u32, "generation" u8, "birth_step" u64, and with the substance on "substance" f64
-// on the grid (gridDims); box = the domain.
-Snapshot makeSnapshot(const HostState& s);
-// Throws IoError when a field is missing or mis-sized, SimulationError when a diameter or
-// volume is not positive (naming the cell id).
-HostState readSnapshot(const Snapshot& snapshot);
-
 // Metrics: cells, mean_diameter, mean_force, divisions_total (since the start: cells whose
 // root is not themselves, as no cell dies), divisions_step (in the last step: `divisions`);
 // with the substance: substance_total (sum of c x voxel volume) and mean_sensed (c at the
 // cells).
 std::vector<Metric> hostMetrics(const HostState& s, std::uint64_t divisions);
-
-// Clone colours repeat every kCloneColorCount first ancestors: the category "clone" is
-// root % kCloneColorCount (cuda/substance_kernels.cu packs the same, root % 12u).
-inline constexpr std::uint32_t kCloneColorCount = 12;
-
-// Cloud "cells" (x, y, z, radius = D/2) with scalars diameter [um], age [h], force [1],
-// lineage (root id), and with the substance sensed [1/um^3]; category clone (root mod 12,
-// labelled with the clones that share each colour).
-// With the substance, volume "substance" with channel concentration [1/um^3].
-struct ViewBuffers {
-    std::vector<float> xyzr, diameter, age, force, lineage, sensed, field;
-    std::vector<std::uint8_t> clone;
-};
-ModelViews hostViews(const SpheresParams& p, const HostState& s, ViewBuffers& buffers);
-
-// The arrays of those views, in one memory space (sensed and field null without the
-// substance), and the layout both backends share.
-struct ViewArrays {
-    const float* xyzr;
-    const float* diameter;
-    const float* age;
-    const float* force;
-    const float* lineage;
-    const float* sensed;
-    const std::uint8_t* clone;
-    std::size_t count;
-    const float* field;
-    FieldGrid fieldGrid;
-};
-ModelViews assembleViews(MemorySpace space, const ViewArrays& arrays, const double boxLo[3],
-                         const double boxHi[3], const double focusLo[3], const double focusHi[3]);
-// What the camera frames first: the cells' bounding box grown by the largest diameter
-// (within the domain); the domain when there are no cells.
-void cellFocus(const HostState& s, double lo[3], double hi[3]);
 
 std::unique_ptr<Model> makeCpuModel();
 std::unique_ptr<Model> makeCudaModel();  // defined only in CUDA builds

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // What `spheres` offers for drawing: the same layout from host arrays (CPU backend) or
 // device arrays (CUDA backend, packed by a kernel: no trip through host memory).
+#include "sim/models/spheres/spheres_views.hpp"
+
 #include <algorithm>
 #include <string>
-
-#include "sim/models/spheres/spheres_model.hpp"
 
 namespace cf::spheres {
 

@@ -7,6 +7,7 @@
 #include "sim/core/rng.hpp"
 #include "sim/grid/uniform_grid_cpu.hpp"
 #include "sim/models/brownian/brownian_model.hpp"
+#include "sim/models/brownian/brownian_views.hpp"
 
 namespace cf::brownian {
 

@@ -8,6 +8,7 @@
 #include "sim/cuda/device_buffer.hpp"
 #include "sim/grid/cuda/uniform_grid_cuda.cuh"
 #include "sim/models/brownian/brownian_model.hpp"
+#include "sim/models/brownian/brownian_views.hpp"
 #include "sim/models/brownian/cuda/brownian_kernels.cuh"
 
 namespace cf::brownian {

@@ -11,6 +11,7 @@
 
 #include "sim/core/parallel.hpp"
 #include "sim/models/cardiac/cardiac_model.hpp"
+#include "sim/models/cardiac/cardiac_views.hpp"
 #include "sim/models/cardiac/tissue_stencil.hpp"
 
 namespace cf::cardiac {

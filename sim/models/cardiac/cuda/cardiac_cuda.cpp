@@ -23,6 +23,7 @@
 #include "sim/cuda/cuda_check.hpp"
 #include "sim/cuda/device_buffer.hpp"
 #include "sim/models/cardiac/cardiac_model.hpp"
+#include "sim/models/cardiac/cardiac_views.hpp"
 #include "sim/models/cardiac/cuda/cell_kernel.hpp"
 #include "sim/models/cardiac/cuda/tissue_kernels.cuh"
 #include "sim/models/cardiac/lang/lookup_tables.hpp"

@@ -13,7 +13,7 @@
 
 namespace cf::epidermis::cuda {
 
-// Device arrays of one state (see epidermis_model.hpp for the layout).
+// Device arrays of one state (see epidermis_state.hpp for the layout).
 struct StateView {
     float* x;
     float* y;

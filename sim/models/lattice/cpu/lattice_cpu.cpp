@@ -8,6 +8,7 @@
 #include "sim/core/parallel.hpp"
 #include "sim/models/lattice/lattice_model.hpp"
 #include "sim/models/lattice/lattice_react.hpp"
+#include "sim/models/lattice/lattice_views.hpp"
 
 namespace cf::lattice {
 

@@ -12,6 +12,7 @@
 #include "sim/cuda/device_buffer.hpp"
 #include "sim/models/lattice/cuda/lattice_kernels.cuh"
 #include "sim/models/lattice/lattice_model.hpp"
+#include "sim/models/lattice/lattice_views.hpp"
 
 namespace cf::lattice {
 

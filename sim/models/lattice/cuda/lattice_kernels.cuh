@@ -74,7 +74,7 @@ void launchReinsert(const SweepArgs& args, cudaStream_t stream);
 void launchCountSpecies(const std::uint32_t* words, const std::uint8_t* types, std::uint32_t sites,
                         int speciesCount, unsigned long long* counts, cudaStream_t stream);
 
-// The volume view's data (lattice_model.hpp ViewBuffers layout): occupancy planes
+// The volume view's data (lattice_views.hpp ViewBuffers layout): occupancy planes
 // (speciesCount + 1) x sites and the site type per site.
 void packVolume(const std::uint32_t* words, const std::uint8_t* types, std::uint32_t sites,
                 int speciesCount, float* occupancy, std::uint8_t* siteTypes, cudaStream_t stream);

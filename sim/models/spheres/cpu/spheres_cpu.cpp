@@ -13,6 +13,7 @@
 #include "sim/grid/uniform_grid_cpu.hpp"
 #include "sim/models/spheres/spheres_model.hpp"
 #include "sim/models/spheres/spheres_physics.hpp"
+#include "sim/models/spheres/spheres_views.hpp"
 
 namespace cf::spheres {
 

@@ -20,6 +20,7 @@
 #include "sim/models/spheres/cuda/spheres_kernels.cuh"
 #include "sim/models/spheres/spheres_model.hpp"
 #include "sim/models/spheres/spheres_physics.hpp"
+#include "sim/models/spheres/spheres_views.hpp"
 
 namespace cf::spheres {
 
