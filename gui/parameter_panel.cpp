@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The panel's state and edits: apply, reject, undo/redo, slider drags, resets, values set
-// from outside. Building and drawing the rows is in parameter_panel_view.cpp.
+// from outside. Building and drawing the rows is in parameter_panel_rows.cpp.
 #include "gui/parameter_panel.hpp"
 
 #include <QHBoxLayout>

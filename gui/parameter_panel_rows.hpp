@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// Internal to the parameter panel (parameter_panel.cpp, parameter_panel_view.cpp): the
+// Internal to the parameter panel (parameter_panel.cpp, parameter_panel_rows.cpp): the
 // widgets of one row and of one group section, and the panel's colours.
 #include <QCheckBox>
 #include <QComboBox>
