@@ -23,7 +23,9 @@ need h5dump hdf5-tools
 display=()
 if [ -z "${DISPLAY:-}" ]; then
   need xvfb-run xvfb
-  display=(xvfb-run -a)
+  # A 24-bit screen: xvfb-run's default is 8 bits deep, where a GLX visual for VTK's render
+  # window is not always found (pvpython aborted in CreateAWindow on a loaded machine).
+  display=(xvfb-run -a -s "-screen 0 1280x1024x24")
 fi
 
 work=$(mktemp -d)
