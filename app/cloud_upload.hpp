@@ -40,9 +40,8 @@ public:
     // Throws ParameterError listing the view's channels for a `color` it does not have.
     void upload(const PointCloudView& view, render::PointCloud& cloud, const std::string& color,
                 const RangeSetting& range = {});
-    // "interop" or "host upload": how the last upload moved the data, and why.
+    // "interop" or "host upload": how the last upload moved the data.
     const char* path() const { return route_.path(); }
-    const char* reason() const { return route_.reason(); }
     // The legend of the last upload's colouring (categories with their labels, or the
     // scalar's colormap, range and unit); empty title when the cloud is uniform.
     const render::LegendSpec& legend() const;

@@ -68,9 +68,8 @@ public:
     // without nodes or a LIC of a view that is not planar.
     void upload(const VectorFieldView& view, render::VectorField& field,
                 const VectorSettings& settings, const RangeSetting& range = {});
-    // "interop" or "host upload": how the last upload moved the vectors, and why.
+    // "interop" or "host upload": how the last upload moved the vectors.
     const char* path() const { return route_.path(); }
-    const char* reason() const { return route_.reason(); }
     // The colour legend of |v| (title: view name and unit).
     const render::LegendSpec& legend() const;
     // The (min, max) of |v| of the last upload.

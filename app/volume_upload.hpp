@@ -37,9 +37,8 @@ public:
     // has) and for a view without voxels or channels.
     void upload(const VolumeView& view, render::VolumeGrid& grid, const std::string& channel,
                 const RangeSetting& range = {});
-    // "interop" or "host upload": how the last upload moved the voxels, and why.
+    // "interop" or "host upload": how the last upload moved the voxels.
     const char* path() const { return route_.path(); }
-    const char* reason() const { return route_.reason(); }
     // The legend of the last upload's channel.
     const render::LegendSpec& legend() const;
     // The range of the last scalar upload (meaningless for categories).
