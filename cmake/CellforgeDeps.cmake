@@ -64,6 +64,19 @@ endif()
 cellforge_feature("HDF5 snapshots" CELLFORGE_HDF5 CELLFORGE_HAVE_HDF5 libhdf5-dev
                   "HDF5 was not found")
 
+# MPI (Open MPI: libopenmpi-dev, and openmpi-bin for mpirun): distributed runs and sweeps
+# (sim/dist, docs/SCALING.md). Only the C bindings are used.
+set(CELLFORGE_HAVE_MPI OFF)
+if(NOT CELLFORGE_MPI STREQUAL "OFF")
+  find_package(MPI QUIET COMPONENTS C)
+  find_program(CELLFORGE_MPIEXEC NAMES mpirun mpiexec)
+  if(MPI_C_FOUND AND CELLFORGE_MPIEXEC)
+    set(CELLFORGE_HAVE_MPI ON)
+  endif()
+endif()
+cellforge_feature("MPI (several ranks)" CELLFORGE_MPI CELLFORGE_HAVE_MPI
+                  "libopenmpi-dev openmpi-bin" "MPI (C library and mpirun) was not found")
+
 # An optional dependency found through pkg-config, recorded as a feature:
 #   cellforge_optional_pkg(OPTION HAVE PREFIX "module ..." LABEL "debian packages")
 function(cellforge_optional_pkg option have prefix modules label packages)

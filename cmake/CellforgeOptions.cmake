@@ -18,6 +18,8 @@ set(CELLFORGE_FFTW AUTO CACHE STRING "FFTW 3 (double) for the gliding model's CP
 set_property(CACHE CELLFORGE_FFTW PROPERTY STRINGS AUTO ON OFF)
 set(CELLFORGE_SUNDIALS AUTO CACHE STRING "SUNDIALS CVODE for the cardiac reference tests: AUTO, ON or OFF")
 set_property(CACHE CELLFORGE_SUNDIALS PROPERTY STRINGS AUTO ON OFF)
+set(CELLFORGE_MPI AUTO CACHE STRING "MPI: one simulation, or a sweep, over several ranks and hosts: AUTO, ON or OFF")
+set_property(CACHE CELLFORGE_MPI PROPERTY STRINGS AUTO ON OFF)
 set(CELLFORGE_MANPAGES AUTO CACHE STRING "Man pages made by help2man from the programs' help: AUTO, ON or OFF")
 set_property(CACHE CELLFORGE_MANPAGES PROPERTY STRINGS AUTO ON OFF)
 # Debian's hardening (what dpkg-buildflags gives a package): fortified libc calls, stack

@@ -30,6 +30,8 @@ packages=(
   # recommends) and charts; Dear ImGui for the viewport overlay (library + the OpenGL3
   # backend's source)
   qt6-base-dev libqt6opengl6-dev qt6-charts-dev libimgui-dev
+  # distributed runs and sweeps: MPI (Open MPI; mpirun starts the ranks)
+  libopenmpi-dev openmpi-bin
   # tests (the window's tests run under a virtual X server; the snapshot files are opened
   # with ParaView's pvpython, as users open them)
   libgtest-dev libgmock-dev xvfb xauth python3-paraview

@@ -3,8 +3,8 @@
 """Checks every #include of the source tree against the allowed edges between its layers.
 
 The layers (ARCHITECTURE.md, "Layers"):
-    sim/core <- sim/cuda <- sim/grid, sim/geometry <- sim/io <- sim/run <- sim/cli
-    sim/core, cuda, grid, geometry <- sim/models/<each model> <- sim/models (the registry)
+    sim/core <- sim/cuda, sim/dist <- sim/grid, sim/geometry <- sim/io <- sim/run <- sim/cli
+    sim/core, cuda, dist, grid, geometry <- sim/models/<each model> <- sim/models (registry)
     sim <- render <- app <- gui
 A model is included only by its own folder, the registry (sim/models/builtin_models.cpp),
 its tests and the fuzzers: never by render/, app/, gui/ or the CLI. Qt stays in gui/; GL
@@ -19,7 +19,7 @@ import os
 import re
 import sys
 
-SIM_LOW = {"sim/core", "sim/cuda", "sim/grid", "sim/geometry"}
+SIM_LOW = {"sim/core", "sim/cuda", "sim/dist", "sim/grid", "sim/geometry"}
 SIM_ALL_BUT_CLI = SIM_LOW | {"sim/io", "sim/run", "sim/models", "sim/models/*"}
 RENDER = {"render", "render/cuda", "render/bench"}
 
@@ -27,13 +27,14 @@ RENDER = {"render", "render/cuda", "render/bench"}
 ALLOWED = {
     "sim/core": set(),
     "sim/cuda": {"sim/core"},
+    "sim/dist": {"sim/core"},
     "sim/grid": {"sim/core", "sim/cuda"},
     "sim/geometry": {"sim/core"},
     "sim/io": {"sim/core"},
-    "sim/run": {"sim/core", "sim/cuda", "sim/io"},
+    "sim/run": {"sim/core", "sim/cuda", "sim/dist", "sim/io"},
     "sim/models/*": SIM_LOW | {"generated"},
     "sim/models": SIM_LOW | {"sim/models/*"},
-    "sim/cli": {"sim/core", "sim/cuda", "sim/io", "sim/run"},
+    "sim/cli": {"sim/core", "sim/cuda", "sim/dist", "sim/io", "sim/run"},
     "render": {"sim/core", "sim/geometry"},
     "render/cuda": {"render", "sim/core", "sim/cuda"},
     "render/bench": {"render", "render/cuda", "sim/core"},

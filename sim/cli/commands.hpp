@@ -10,6 +10,10 @@
 #include "sim/core/exit_status.hpp"  // the exit codes (`cellforge-sim --help`, the README)
 #include "sim/core/model.hpp"
 
+namespace cf::dist {
+class Communicator;
+}
+
 namespace cf::cli {
 
 struct RunOptions {
@@ -21,6 +25,8 @@ struct RunOptions {
     std::optional<std::uint64_t> every;  // snapshot interval
     std::optional<std::string> resume;   // checkpoint to continue from
     std::vector<std::string> commandLine;
+    // The job's ranks when mpirun started this process (null: one rank, no MPI).
+    dist::Communicator* ranks = nullptr;
 };
 
 struct BenchOptionsCli {
@@ -46,6 +52,8 @@ struct SweepOptionsCli {
     std::optional<std::string> outDir;
     std::optional<unsigned> jobs;  // CPU runs at a time (default 1)
     std::vector<std::string> commandLine;
+    // The job's ranks when mpirun started this process (null: one rank, no MPI).
+    dist::Communicator* ranks = nullptr;
 };
 
 int runScenario(const ModelRegistry& registry, const RunOptions& options);

@@ -7,6 +7,8 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <memory>
+#include <sstream>
 #include <vector>
 
 #include "sim/cli/commands.hpp"
@@ -17,6 +19,10 @@
 #include "sim/core/input_file.hpp"
 #include "sim/core/model.hpp"
 #include "sim/core/scenario.hpp"
+#include "sim/dist/communicator.hpp"
+#if CELLFORGE_HAVE_MPI
+#include "sim/dist/mpi_communicator.hpp"
+#endif
 
 namespace {
 
@@ -68,19 +74,61 @@ int showParams(const cf::ModelRegistry& registry, const std::string& model, bool
     return cf::kExitOk;
 }
 
-int showBackends() {
+int showBackends(cf::dist::Communicator* ranks) {
     for (cf::Backend b : {cf::Backend::Cpu, cf::Backend::Cuda}) {
+        if (ranks && ranks->rank() != 0) break;
         const bool ok = cf::isAvailable(b);
         std::printf("%-5s %-11s %s\n", std::string(cf::toString(b)).c_str(),
                     ok ? "available" : "unavailable",
                     b == cf::Backend::Cpu ? "reference implementation" : cf::cudaStatus().c_str());
     }
+#if CELLFORGE_HAVE_MPI
+    // Every rank says where it runs; rank 0 prints them all, in rank order.
+    std::string where = "one rank (start several with mpirun -n N)";
+    std::vector<std::string> lines;
+    if (ranks) {
+        where =
+            "rank " + std::to_string(ranks->rank()) + " of " + std::to_string(ranks->size()) +
+            " on " + ranks->host() +
+            (ranks->deviceBuffers() ? ", halos in device memory" : ", halos through host memory");
+        lines = ranks->gatherStrings(where, 0);
+    } else {
+        lines = {where};
+    }
+    if (!ranks || ranks->rank() == 0) {
+        std::printf("%-5s %-11s %s\n", "mpi", "available", cf::dist::mpiDescription().c_str());
+        for (const std::string& line : lines)
+            std::printf("%-5s %-11s %s\n", "", "", line.c_str());
+    }
+#else
+    (void)ranks;
+    std::printf("%-5s %-11s %s\n", "mpi", "unavailable",
+                "this build has no MPI (configure with CELLFORGE_MPI=ON)");
+#endif
     return cf::kExitOk;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
+    // Started by mpirun (or another launcher) as one of a job's ranks: MPI for the whole
+    // process. Otherwise one rank without MPI. Only rank 0 prints what all ranks would.
+#if CELLFORGE_HAVE_MPI
+    std::unique_ptr<cf::dist::MpiSession> mpi;  // declared first: it outlives the communicator
+#endif
+    std::unique_ptr<cf::dist::Communicator> world;
+#if CELLFORGE_HAVE_MPI
+    if (cf::dist::launchedAsRank()) {
+        try {
+            mpi = std::make_unique<cf::dist::MpiSession>(&argc, &argv);
+            world = mpi->world();
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "cellforge-sim: error: %s\n", e.what());
+            return cf::kExitRunFailed;
+        }
+    }
+#endif
+    const bool quietRank = world && world->rank() != 0;
     CLI::App app{
         "cellforge-sim: headless simulation runner of Cellforge\n"
         "Exit codes: 0 success, 2 bad input (scenario, parameter, file), "
@@ -177,16 +225,20 @@ int main(int argc, char** argv) {
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
-        const int code = app.exit(e);  // prints help or the parse error
+        std::ostringstream discard;
+        const int code = quietRank ? app.exit(e, discard, discard)
+                                   : app.exit(e);  // prints help or the parse error
         return code == 0 ? cf::kExitOk : cf::kExitBadInput;
     }
     for (int i = 0; i < argc; ++i)
         run.commandLine.emplace_back(argv[i]);
     sweep.commandLine = run.commandLine;
+    run.ranks = world.get();
+    sweep.ranks = world.get();
 
     try {
         if (app.got_subcommand("list")) return listModels(registry);
-        if (app.got_subcommand("backends")) return showBackends();
+        if (app.got_subcommand("backends")) return showBackends(world.get());
         if (app.got_subcommand("scenarios")) return listScenarios(registry);
         if (app.got_subcommand("params")) return showParams(registry, paramsModel, paramsMarkdown);
         if (app.got_subcommand("run")) return cf::cli::runScenario(registry, run);
@@ -196,7 +248,9 @@ int main(int argc, char** argv) {
     } catch (const std::exception& e) {
         // The one place an error that escapes a subcommand is printed; its type says whether
         // it is bad input (sim/core/exit_status.hpp). Subcommands print none of these.
-        std::fprintf(stderr, "cellforge-sim: error: %s\n", e.what());
+        // Errors of a distributed run are raised on every rank alike (a rank that fails
+        // alone ends the job itself, naming its rank and host): rank 0 speaks for them.
+        if (!quietRank) std::fprintf(stderr, "cellforge-sim: error: %s\n", e.what());
         return cf::exitStatusFor(e);
     }
     return cf::kExitOk;

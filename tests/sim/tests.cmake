@@ -13,6 +13,7 @@ cellforge_add_test(test_faults SOURCES sim/test_faults.cpp)
 
 include(sim/core/tests.cmake)
 include(sim/cuda/tests.cmake)
+include(sim/dist/tests.cmake)
 include(sim/run/tests.cmake)
 include(sim/geometry/tests.cmake)
 include(sim/grid/tests.cmake)

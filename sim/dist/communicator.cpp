@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "sim/dist/communicator.hpp"
+
+#include <unistd.h>
+
+#include <array>
+#include <cstring>
+
+#include "sim/core/errors.hpp"
+
+namespace cf::dist {
+
+bool Communicator::anyOf(bool mine) {
+    std::uint64_t v = mine ? 1 : 0;
+    allreduce(std::span<std::uint64_t>(&v, 1), ReduceOp::Max);
+    return v != 0;
+}
+
+std::uint64_t Communicator::min(std::uint64_t mine) {
+    allreduce(std::span<std::uint64_t>(&mine, 1), ReduceOp::Min);
+    return mine;
+}
+
+std::vector<std::string> Communicator::gatherStrings(const std::string& mine, int root) {
+    const auto* p = reinterpret_cast<const std::byte*>(mine.data());
+    std::vector<std::string> out;
+    for (const std::vector<std::byte>& b : gather(std::span<const std::byte>(p, mine.size()), root))
+        out.emplace_back(reinterpret_cast<const char*>(b.data()), b.size());
+    return out;
+}
+
+std::vector<double> Communicator::broadcastDoubles(std::vector<double> mine, int root) {
+    std::vector<std::byte> bytes(mine.size() * sizeof(double));
+    if (!bytes.empty()) std::memcpy(bytes.data(), mine.data(), bytes.size());
+    broadcast(bytes, root);
+    std::vector<double> out(bytes.size() / sizeof(double));
+    if (!out.empty()) std::memcpy(out.data(), bytes.data(), bytes.size());
+    return out;
+}
+
+std::string SelfCommunicator::host() const {
+    std::array<char, 256> name{};
+    if (gethostname(name.data(), name.size() - 1) != 0) return "localhost";
+    return name.data();
+}
+
+std::unique_ptr<PendingExchange> SelfCommunicator::startExchange(
+    std::span<const Transfer> transfers) {
+    for (const Transfer& t : transfers)
+        if (t.peer >= 0) throw Error("a one-rank run has no rank " + std::to_string(t.peer));
+    struct Done final : PendingExchange {
+        void wait() override {}
+    };
+    return std::make_unique<Done>();
+}
+
+std::vector<std::vector<std::byte>> SelfCommunicator::gather(std::span<const std::byte> mine,
+                                                             int /*root*/) {
+    return {std::vector<std::byte>(mine.begin(), mine.end())};
+}
+
+}  // namespace cf::dist

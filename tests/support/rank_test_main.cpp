@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// main() of the tests that mpirun starts on several ranks (cellforge_add_rank_test): MPI
+// for the whole process, rank 0 prints GoogleTest's report, the other ranks only their
+// failures (prefixed with the rank), and every rank exits 1 when a case failed on any.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <memory>
+
+#include "sim/dist/mpi_communicator.hpp"
+#include "tests/support/ranks.hpp"
+
+namespace {
+
+cf::dist::Communicator* g_ranks = nullptr;
+
+class RankFailurePrinter final : public ::testing::EmptyTestEventListener {
+public:
+    explicit RankFailurePrinter(int rank) : rank_(rank) {}
+    void OnTestPartResult(const ::testing::TestPartResult& r) override {
+        if (!r.failed()) return;
+        std::fprintf(stderr, "rank %d: %s:%d: failure\n%s\n", rank_,
+                     r.file_name() ? r.file_name() : "?", r.line_number(), r.summary());
+    }
+
+private:
+    int rank_;
+};
+
+}  // namespace
+
+namespace cf::test {
+
+dist::Communicator& ranks() {
+    return *g_ranks;
+}
+
+}  // namespace cf::test
+
+int main(int argc, char** argv) {
+    cf::dist::MpiSession session(&argc, &argv);
+    ::testing::InitGoogleTest(&argc, argv);
+    const std::unique_ptr<cf::dist::Communicator> world = session.world();
+    g_ranks = world.get();
+    if (world->rank() != 0) {
+        ::testing::TestEventListeners& listeners = ::testing::UnitTest::GetInstance()->listeners();
+        delete listeners.Release(listeners.default_result_printer());
+        listeners.Append(new RankFailurePrinter(world->rank()));
+    }
+    const int failed = RUN_ALL_TESTS() != 0 ? 1 : 0;
+    return world->anyOf(failed != 0) ? 1 : 0;
+}
