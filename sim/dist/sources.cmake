@@ -4,4 +4,5 @@
 list(APPEND CELLFORGE_SIM_SOURCES
   dist/communicator.cpp
   dist/slab.cpp
-  dist/grid_gather.cpp)
+  dist/grid_gather.cpp
+  dist/metric_exchange.cpp)

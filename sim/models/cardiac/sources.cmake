@@ -19,6 +19,7 @@ list(APPEND CELLFORGE_SIM_SOURCES
   models/cardiac/cardiac_params.cpp
   models/cardiac/cardiac_model.cpp
   models/cardiac/cardiac_state.cpp
+  models/cardiac/tissue_slab.cpp
   models/cardiac/cardiac_views.cpp
   models/cardiac/beat_meter.cpp
   models/cardiac/cardiac_bench.cpp

@@ -43,3 +43,5 @@ endfunction()
 
 # Slabs, halo exchange and grid gathering of the communicator itself.
 cellforge_add_rank_test(test_ranks CPU_ONLY SOURCES sim/dist/test_ranks.cpp)
+# Cardiac tissue in slabs: N-version slab, a meshed tissue, a paced sheet, a checkpoint.
+cellforge_add_rank_test(test_cardiac_ranks SOURCES sim/dist/test_cardiac_ranks.cpp)

@@ -2,38 +2,58 @@
 // CPU reference backend of `cardiac`: the cell program (an interpreter over the checked
 // model, double precision) at every node, then explicit diffusion of the potential with
 // mirrored no-flux boundaries (cardiac_model.hpp). States are stored node by node.
+// Over several ranks each computes a slab of the grid (tissue_slab.hpp) and exchanges one
+// halo plane of the potential per diffusion sub-step; every rank then computes what one rank
+// would, node for node, so the fields are bit-identical for any rank count.
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <optional>
 #include <string>
 
 #include "sim/core/parallel.hpp"
+#include "sim/dist/distributable.hpp"
+#include "sim/dist/grid_gather.hpp"
+#include "sim/dist/metric_exchange.hpp"
 #include "sim/models/cardiac/cardiac_model.hpp"
 #include "sim/models/cardiac/cardiac_views.hpp"
+#include "sim/models/cardiac/tissue_slab.hpp"
 #include "sim/models/cardiac/tissue_stencil.hpp"
 
 namespace cf::cardiac {
 
 namespace {
 
-class CpuCardiac final : public Model {
+class CpuCardiac final : public Model, public dist::Distributable {
 public:
     Backend backend() const override { return Backend::Cpu; }
+
+    void distribute(dist::Communicator& comm) override { comm_ = &comm; }
+    dist::GridPiece piece() const override { return slab_.piece; }
 
     void reset(const ParamSet& params,
                std::uint32_t /*seed: the model is deterministic*/) override {
         CardiacParams p = checkedParams(params);
         std::unique_ptr<CellProgram> program = loadCellProgram(p);  // throws before changes
         std::vector<unsigned char> tissue = tissueMask(p);          // the same
+        TissueSlab slab = tissueSlab(p, comm_);                     // the same
         ParamSet inEffect = params;
         inEffect_.emplace(std::move(inEffect));
         p_ = std::move(p);
-        tissue_ = std::move(tissue);
-        region_ = stimulusRegionMask(p_, tissue_);
+        slab_ = slab;
+        halo_ = HaloExchange(slab_, comm_);
+        ownedParams_ = p_;
+        ownedParams_.nx = slab_.owned[0];
+        ownedParams_.ny = slab_.owned[1];
+        ownedParams_.nz = slab_.owned[2];
+        tissueWhole_ = std::move(tissue);
+        tissue_ = ownedPart(slab_, tissueWhole_);
+        tissueExtended_ = extendedPart(slab_, tissueWhole_);
+        region_ = ownedPart(slab_, stimulusRegionMask(p_, tissueWhole_));
         program_ = std::move(program);
-        nodes_ = static_cast<std::size_t>(p_.nx) * p_.ny * p_.nz;
+        nodes_ = slab_.ownedNodes();
         states_ = program_->stateCount();
         potential_ =
             static_cast<std::size_t>(program_->model().stateOf(program_->model().potential));
@@ -43,13 +63,20 @@ public:
             std::copy(y0.begin(), y0.end(), y_.begin() + static_cast<std::ptrdiff_t>(n * states_));
         activation_.assign(nodes_, kNotActivated);
         vBefore_.resize(nodes_);
-        v_.resize(nodes_);
-        vNext_.resize(nodes_);
+        v_.assign(slab_.extendedNodes(), 0.0);
+        vNext_.assign(slab_.extendedNodes(), 0.0);
+        findBoundary();
         step_ = 0;
         time_ = 0.0;
         meter_ = BeatMeter(p_.start, p_.cycleLength, p_.beats);
-        centre_ = centreNode(p_, tissue_);
-        meter_.add(time_, y_[centre_ * states_ + potential_]);
+        // The beat meter follows the centre node on the rank that owns it.
+        const std::size_t centre = centreNode(p_, tissueWhole_);
+        centre_ = slab_.ownedIndexOf(centre);
+        centreRank_ = static_cast<int>(
+            comm_ ? comm_->min(centre_ != SIZE_MAX ? static_cast<std::uint64_t>(comm_->rank())
+                                                   : UINT64_MAX)
+                  : 0);
+        if (centre_ != SIZE_MAX) meter_.add(time_, y_[centre_ * states_ + potential_]);
     }
 
     // All or nothing: the edit is merged into the set in effect (live values only), checked
@@ -78,7 +105,8 @@ public:
             viewStates(next, program_->model());
         }
         tracePoints(next);
-        std::vector<unsigned char> region = stimulusRegionMask(next, tissue_);
+        std::vector<unsigned char> region =
+            ownedPart(slab_, stimulusRegionMask(next, tissueWhole_));
         // Nothing below throws.
         if (program) {
             program_ = std::move(program);
@@ -102,17 +130,39 @@ public:
     std::uint64_t step() const override { return step_; }
     double time() const override { return time_; }
 
+    // Over several ranks: computed on rank 0 from the gathered potential and activation map
+    // and the centre rank's beat meter, then sent to every rank: the values of one rank.
     std::vector<Metric> metrics() override {
-        return tissueMetrics(p_, column(potential_), activation_, meter_, tissue_);
+        if (!slab_.distributed())
+            return tissueMetrics(p_, column(potential_), activation_, meter_, tissue_);
+        const std::vector<double> v = column(potential_);
+        const std::vector<double> potential =
+            dist::gatherGrid(*comm_, slab_.piece, std::span<const double>(v));
+        const std::vector<double> activation =
+            dist::gatherGrid(*comm_, slab_.piece, std::span<const double>(activation_));
+        const std::vector<double> meterState = comm_->broadcastDoubles(
+            centre_ != SIZE_MAX ? meter_.state() : std::vector<double>{}, centreRank_);
+        std::vector<Metric> m;
+        if (comm_->rank() == 0) {
+            BeatMeter meter(p_.start, p_.cycleLength, p_.beats);
+            meter.restore(meterState);
+            m = tissueMetrics(p_, potential, activation, meter, tissueWhole_);
+        }
+        return dist::broadcastMetrics(*comm_, std::move(m), 0);
     }
 
+    // This rank's piece (the whole grid on one rank): its own dims, its box in the domain.
     Snapshot snapshot() override {
-        return makeTissueSnapshot(p_, program_->model(), currentState());
+        Snapshot out = makeTissueSnapshot(ownedParams_, program_->model(), currentState());
+        const int a = slab_.slab.axis;
+        out.boxLo[a] += slab_.slab.begin * p_.dx;
+        out.boxHi[a] += slab_.slab.begin * p_.dx;
+        return out;
     }
 
     void restore(const Snapshot& snapshot) override {
-        const TissueState s = readTissueSnapshot(p_, program_->model(), snapshot);  // throws
-        BeatMeter meter = restoredMeter(p_, s);                                     // the same
+        const TissueState s = readTissueSnapshot(ownedParams_, program_->model(), snapshot);
+        BeatMeter meter = restoredMeter(p_, s);  // throws, as the line above
         for (std::size_t k = 0; k < states_; ++k)
             for (std::size_t n = 0; n < nodes_; ++n)
                 y_[n * states_ + k] = s.columns[k][n];
@@ -123,6 +173,7 @@ public:
     }
 
     ModelViews views() override {
+        if (slab_.distributed()) return {};  // a distributed run is headless
         viewV_.resize(nodes_);
         viewActivation_.resize(nodes_);
         for (std::size_t n = 0; n < nodes_; ++n) {
@@ -187,7 +238,7 @@ private:
                     }
             },
             1024);
-        if (firstBad.load() < nodes_) reportNonFinite(firstBad.load());
+        reportNonFinite(firstBad.load());
         diffuse();
         const double theta = p_.activationThreshold;
         for (std::size_t n = 0; n < nodes_; ++n)
@@ -195,10 +246,12 @@ private:
                                              y_[n * states_ + potential_], theta, t, dt);
         ++step_;
         time_ += dt;
-        meter_.add(time_, y_[centre_ * states_ + potential_]);
+        if (centre_ != SIZE_MAX) meter_.add(time_, y_[centre_ * states_ + potential_]);
     }
 
-    // Explicit diffusion of the potential (after the cell step), in sub-steps.
+    // Explicit diffusion of the potential (after the cell step), in sub-steps, on the
+    // extended layout: each sub-step sends the slab's boundary planes to the neighbouring
+    // ranks, updates the interior meanwhile, then the boundary planes once the halos are in.
     void diffuse() {
         const int n[3] = {p_.nx, p_.ny, p_.nz};
         double coeff[3];
@@ -210,28 +263,72 @@ private:
         const int substeps = diffusionSubsteps(p_);
         const double h = p_.dt / substeps;
         for (std::size_t m = 0; m < nodes_; ++m)
-            vNext_[m] = y_[m * states_ + potential_];
-        const unsigned char* tissue = tissue_.empty() ? nullptr : tissue_.data();
+            vNext_[slab_.extendedOf(m)] = y_[m * states_ + potential_];
+        const unsigned char* tissue = tissueExtended_.empty() ? nullptr : tissueExtended_.data();
+        const int* ext = slab_.extended;
+        const auto update = [&](std::size_t m) {
+            const std::size_t e = slab_.extendedOf(m);
+            vNext_[e] = v_[e] + h * mirroredLaplacian(v_.data(), e, ext, coeff, tissue);
+        };
+        const int last = slab_.owned[slab_.slab.axis] - 1;
+        const auto nextToHalo = [&](std::size_t m) {
+            const int plane = slab_.planeOf(m);
+            return (slab_.haloBelow && plane == 0) || (slab_.haloAbove && plane == last);
+        };
         for (int sub = 0; sub < substeps; ++sub) {
             v_.swap(vNext_);  // v_: the potential before this sub-step
+            halo_.start(v_.data());
             parallelFor(
                 nodes_,
                 [&](std::size_t m) {
-                    vNext_[m] = v_[m] + h * mirroredLaplacian(v_.data(), m, n, coeff, tissue);
+                    if (!slab_.distributed() || !nextToHalo(m)) update(m);
                 },
                 4096);
+            halo_.finish(v_.data());
+            parallelFor(
+                boundary_.size(), [&](std::size_t b) { update(boundary_[b]); }, 4096);
         }
         for (std::size_t m = 0; m < nodes_; ++m)
-            y_[m * states_ + potential_] = vNext_[m];
+            y_[m * states_ + potential_] = vNext_[slab_.extendedOf(m)];
     }
 
-    void reportNonFinite(std::size_t node) const {
-        const double* y = &y_[node * states_];
-        std::size_t k = 0;
-        while (k + 1 < states_ && std::isfinite(y[k]))
-            ++k;
-        throw SimulationError(
-            nonFiniteMessage(p_, program_->model(), node, k, y[k], step_ + 1, time_ + p_.dt));
+    // The owned nodes next to a halo plane (none on one rank), updated once the halos are in.
+    void findBoundary() {
+        boundary_.clear();
+        if (!slab_.distributed()) return;
+        const int last = slab_.owned[slab_.slab.axis] - 1;
+        for (std::size_t m = 0; m < nodes_; ++m) {
+            const int plane = slab_.planeOf(m);
+            if ((slab_.haloBelow && plane == 0) || (slab_.haloAbove && plane == last))
+                boundary_.push_back(m);
+        }
+    }
+
+    // Throws, on every rank alike, the error of the first non-finite state in the whole
+    // grid's order (owned index `firstBad`; nodes_ when this rank has none).
+    void reportNonFinite(std::size_t firstBad) const {
+        const std::uint64_t mine =
+            firstBad < nodes_ ? static_cast<std::uint64_t>(slab_.wholeOf(firstBad)) : UINT64_MAX;
+        const std::uint64_t first = comm_ && slab_.distributed() ? comm_->min(mine) : mine;
+        if (first == UINT64_MAX) return;
+        std::string message;
+        if (first == mine) {
+            const double* y = &y_[firstBad * states_];
+            std::size_t k = 0;
+            while (k + 1 < states_ && std::isfinite(y[k]))
+                ++k;
+            message = nonFiniteMessage(p_, program_->model(), static_cast<std::size_t>(first), k,
+                                       y[k], step_ + 1, time_ + p_.dt);
+        }
+        if (comm_ && slab_.distributed()) {
+            std::vector<std::byte> bytes(message.size());
+            std::memcpy(bytes.data(), message.data(), message.size());
+            const int from = static_cast<int>(
+                comm_->min(first == mine ? static_cast<std::uint64_t>(comm_->rank()) : UINT64_MAX));
+            comm_->broadcast(bytes, from);
+            message.assign(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+        }
+        throw SimulationError(message);
     }
 
     std::optional<ParamSet> inEffect_;  // the set of the last reset with the live edits since
@@ -242,13 +339,22 @@ private:
     std::vector<double> activation_;     // ms; -1 before the first crossing
     std::vector<unsigned char> region_;  // stimulated nodes (stimulusRegionMask)
     std::vector<unsigned char> tissue_;  // tissueMask: 0 outside tissue.mesh (empty: no mesh)
+    // Over several ranks (tissue_slab.hpp): the slab, its halo exchange, the parameters with
+    // the slab's dims (snapshot layout), the whole grid's and the extended tissue masks.
+    dist::Communicator* comm_ = nullptr;
+    TissueSlab slab_;
+    HaloExchange halo_;
+    CardiacParams ownedParams_{};
+    std::vector<unsigned char> tissueWhole_, tissueExtended_;
+    std::vector<std::size_t> boundary_;  // owned nodes next to a halo plane
+    int centreRank_ = 0;                 // the rank that owns the centre node
     std::vector<double> vBefore_;        // the potential at the start of the step
     std::vector<double> v_, vNext_;      // diffusion scratch
     std::vector<float> viewV_, viewActivation_, viewExtra_;
     std::uint64_t step_ = 0;
     double time_ = 0.0;
     BeatMeter meter_{0.0, 0.0};
-    std::size_t centre_ = 0;
+    std::size_t centre_ = 0;  // owned index of the centre node; SIZE_MAX on other ranks
 };
 
 }  // namespace
