@@ -25,6 +25,9 @@ public:
     virtual void distribute(Communicator& comm) = 0;
     // After reset(): where this rank's snapshot fields lie in the whole grid.
     virtual GridPiece piece() const = 0;
+    // Wall seconds this rank has spent waiting for halo data since reset, for the scaling
+    // benchmarks' split of a step (0 where the model does not measure it).
+    virtual double haloSeconds() const { return 0.0; }
 };
 
 }  // namespace cf::dist

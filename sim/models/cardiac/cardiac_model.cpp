@@ -280,7 +280,17 @@ CfProtocol protocolBlock(const CardiacParams& p) {
     b.nx = p.nx;
     b.ny = p.ny;
     b.nz = p.nz;
-    b.unused = 0;
+    b.slabAxis = 2;
+    b.slabBegin = 0;
+    b.slabCount = p.nz;
+    return b;
+}
+
+CfProtocol protocolBlock(const CardiacParams& p, int slabAxis, int slabBegin, int slabCount) {
+    CfProtocol b = protocolBlock(p);
+    b.slabAxis = slabAxis;
+    b.slabBegin = slabBegin;
+    b.slabCount = slabCount;
     return b;
 }
 

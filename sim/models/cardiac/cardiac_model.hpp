@@ -63,6 +63,9 @@ struct CfProtocol;
 // constant block cf_protocol holds it (cuda_emitter.hpp): the kernel evaluates pulseOn and
 // inStimulusRegion from it.
 CfProtocol protocolBlock(const CardiacParams& p);
+// The same for the kernel of one rank's slab (tissue_slab.hpp): its cells are the nodes of
+// planes [slabBegin, slabBegin + slabCount) along slabAxis.
+CfProtocol protocolBlock(const CardiacParams& p, int slabAxis, int slabBegin, int slabCount);
 // 1 for every tissue node (x fastest) in the stimulated region, else 0; rebuilt when the
 // protocol changes, read by every step. `tissue`: tissueMask (empty: every node).
 std::vector<unsigned char> stimulusRegionMask(const CardiacParams& p,

@@ -516,7 +516,7 @@ TEST(CardiacCuda, EditedModelCompilesWhileTheOldOneRuns) {
 // The constant blocks as deviceParameterBlock() reads them back (double precision): TissueLive
 // (coeff x, y, z [1/ms], diffusion sub-step h [ms], dt [ms], threshold [mV]), then the
 // generated kernel's CfParams (dt, stimulus amplitude, the model's parameters: k, a, eps0, mu1,
-// mu2, tscale), then its CfProtocol (the last 64 bytes: start, cycle length, duration, region
+// mu2, tscale), then its CfProtocol (the last 72 bytes: start, cycle length, duration, region
 // size, dx; beats, region, nx, ny, nz, 0). An edit is there once applied; two instances stepped
 // in turn keep their own values; a model text edit fills the new kernel's blocks before it
 // runs; a model without parameters has a block of dt, amplitude and one unused value.
@@ -549,7 +549,9 @@ TEST(CardiacCuda, LiveEditsReachTheConstantBlocks) {
         EXPECT_EQ(p.nx, 20);
         EXPECT_EQ(p.ny, 10);
         EXPECT_EQ(p.nz, 1);
-        EXPECT_EQ(p.unused, 0);
+        EXPECT_EQ(p.slabAxis, 2);  // one rank: the whole grid is the slab
+        EXPECT_EQ(p.slabBegin, 0);
+        EXPECT_EQ(p.slabCount, 1);
     };
     ParamSet ps{cardiac::descriptor().parameters()};
     for (const char* a : {"tissue.nx=20", "tissue.ny=10", "tissue.dx=0.25",

@@ -131,7 +131,7 @@ dot(V) = -(V + 80 [mV]) / 10 [ms] - i_stim
 }
 
 // The stimulus protocol is the generated source's second __constant__ block (CfProtocol
-// cf_protocol, 64 bytes of fixed layout in either precision): the kernel decides per thread
+// cf_protocol, 72 bytes of fixed layout in either precision): the kernel decides per thread
 // whether the pulse is on at a.t and whether its node is in the region, with the CPU's
 // arithmetic in double and no contraction into fused multiply-adds; the host passes no pulse
 // flag and no region mask, only the tissue's shape (tissue.mesh). A model that binds no
@@ -150,7 +150,7 @@ dot(V) = -(V + 80 [mV]) / tau
         const GeneratedSource g = emitCuda(m, p);
         EXPECT_EQ(g.protocolBlock, "cf_protocol");
         EXPECT_NE(g.code.find("__constant__ CfProtocol cf_protocol;"), std::string::npos) << g.code;
-        EXPECT_NE(g.code.find("static_assert(sizeof(CfProtocol) == 64,"), std::string::npos);
+        EXPECT_NE(g.code.find("static_assert(sizeof(CfProtocol) == 72,"), std::string::npos);
         EXPECT_NE(g.code.find("    double start;"), std::string::npos);
         EXPECT_NE(g.code.find("    int nx, ny, nz;"), std::string::npos);
         EXPECT_NE(g.code.find("const bool cf_stimulated = (a.tissue == nullptr || a.tissue[i] "
@@ -201,7 +201,9 @@ dot(V) = -(V + 80 [mV]) / tau
     EXPECT_EQ(b.nx, 7);
     EXPECT_EQ(b.ny, 5);
     EXPECT_EQ(b.nz, 3);
-    EXPECT_EQ(b.unused, 0);
+    EXPECT_EQ(b.slabAxis, 2);
+    EXPECT_EQ(b.slabBegin, 0);
+    EXPECT_EQ(b.slabCount, 3);
     EXPECT_EQ(sizeof(CfArgs<float>), sizeof(CfArgs<double>));
     if (!nvrtcAvailable()) GTEST_SKIP() << "NVRTC unavailable: " << nvrtcStatus();
     for (const CheckedModel* model : {&m, &quiet}) {
@@ -211,7 +213,7 @@ dot(V) = -(V + 80 [mV]) / tau
                 const CompiledKernel ptx =
                     compileKernel(g, model->name + ".cu", "compute_90", fastMath);
                 const std::string text(ptx.image.begin(), ptx.image.end());
-                EXPECT_NE(text.find(".const .align 8 .b8 cf_protocol[64]"), std::string::npos)
+                EXPECT_NE(text.find(".const .align 8 .b8 cf_protocol[72]"), std::string::npos)
                     << model->name << "\n"
                     << text.substr(0, 2000);
                 if (model == &m) {

@@ -16,267 +16,28 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <future>
 #include <memory>
 #include <optional>
 
-#include "sim/cuda/cuda_check.hpp"
-#include "sim/cuda/device_buffer.hpp"
-#include "sim/models/cardiac/cardiac_model.hpp"
-#include "sim/models/cardiac/cardiac_views.hpp"
-#include "sim/models/cardiac/cuda/cell_kernel.hpp"
-#include "sim/models/cardiac/cuda/tissue_kernels.cuh"
-#include "sim/models/cardiac/lang/lookup_tables.hpp"
+#include "sim/dist/distributable.hpp"
+#include "sim/dist/grid_gather.hpp"
+#include "sim/dist/metric_exchange.hpp"
+#include "sim/models/cardiac/cuda/tissue_gpu.hpp"
 #include "sim/models/cardiac/nvrtc/nvrtc_compiler.hpp"
 
 namespace cf::cardiac {
 
 namespace {
 
-using cf::cuda::DeviceBuffer;
-
-// One precision's device state and step.
-class TissueGpuBase {
+// Over several ranks each owns a slab of the grid (tissue_slab.hpp, the same split as the
+// CPU backend's); the halo planes move through SlabDiffusion.
+class CudaCardiac final : public Model, public dist::Distributable {
 public:
-    virtual ~TissueGpuBase() = default;
-    virtual void upload(const TissueState& s) = 0;
-    virtual TissueState download() = 0;
-    virtual std::vector<double> potential() = 0;
-    // A batch of steps: after each, the potential of node `probe` is kept on the device.
-    // finishBatch waits for the batch and returns that trace (one value per step) and the
-    // first failure (cell == nodes when none), read back together.
-    struct BatchEnd {
-        std::vector<double> trace;
-        std::size_t cell;
-        long long step;
-    };
-    virtual void beginBatch(std::size_t probe, std::size_t steps) = 0;
-    virtual BatchEnd finishBatch(std::size_t steps) = 0;
-    virtual std::vector<double> activation() = 0;
-    // The live values of `p` with the model's parameter `values` (the kernel's constant
-    // blocks: CfParams and the stimulus protocol; the lookup table built from the values).
-    // Computes everything on the host first: an exception before the first copy leaves the
-    // device as it was. Required before the first step (the kernel refuses to launch before).
-    virtual void setLive(const CardiacParams& p, const std::vector<double>& values) = 0;
-    // The kernel's constant blocks as the device holds them after the queued work (waits).
-    virtual std::vector<std::uint8_t> parameterBlock() = 0;
-    virtual std::vector<std::uint8_t> protocolBlock() = 0;
-    virtual void setTissue(const std::vector<unsigned char>& tissue) = 0;  // empty: all
-    // One step from t; `live` is what TissueLive holds (bound by the caller), `substeps` its
-    // diffusion sub-steps.
-    virtual void step(const CardiacParams& p, const cuda::TissueLive& live, int substeps,
-                      std::uint64_t step, double t) = 0;
-    virtual ModelViews views(const CardiacParams& p, const CheckedModel& m, double time) = 0;
-};
+    void distribute(dist::Communicator& comm) override { comm_ = &comm; }
+    dist::GridPiece piece() const override { return slab_.piece; }
 
-template <typename Real>
-class TissueGpu final : public TissueGpuBase {
-public:
-    TissueGpu(const CheckedModel& m, std::size_t nodes, bool fastMath, cudaStream_t stream)
-        : nodes_(nodes),
-          pitch_((nodes + 31) / 32 * 32),
-          states_(m.states.size()),
-          potential_(static_cast<std::size_t>(m.stateOf(m.potential))),
-          stream_(stream),
-          kernel_(emitCuda(m, sizeof(Real) == 4 ? Precision::Float : Precision::Double),
-                  m.name + ".cu", fastMath),
-          model_(m.lookup ? std::make_shared<const CheckedModel>(m) : nullptr) {
-        y_.resize(states_ * pitch_);
-        vBefore_.resize(nodes_);
-        vA_.resize(nodes_);
-        vB_.resize(nodes_);
-        activation_.resize(nodes_);
-        fail_.resize(1);
-        failStep_.resize(1);
-        viewV_.resize(nodes_);
-        viewAct_.resize(nodes_);
-        resetFailure();
-    }
-    // Nothing queued may outlive the library (its constant block) and the buffers.
-    ~TissueGpu() override { cudaStreamSynchronize(stream_); }
-    TissueGpu(const TissueGpu&) = delete;
-    TissueGpu& operator=(const TissueGpu&) = delete;
-
-    void upload(const TissueState& s) override {
-        std::vector<Real> host(states_ * pitch_, Real(0));
-        for (std::size_t k = 0; k < states_; ++k)
-            for (std::size_t n = 0; n < nodes_; ++n)
-                host[k * pitch_ + n] = static_cast<Real>(s.columns[k][n]);
-        y_.copyFromHost(host, stream_);
-        activation_.copyFromHost(s.activation, stream_);
-        CF_CUDA_CHECK(cudaStreamSynchronize(stream_));
-    }
-
-    TissueState download() override {
-        const std::vector<Real> host = y_.toHost(stream_);
-        TissueState s;
-        s.columns.assign(states_, std::vector<double>(nodes_));
-        for (std::size_t k = 0; k < states_; ++k)
-            for (std::size_t n = 0; n < nodes_; ++n)
-                s.columns[k][n] = static_cast<double>(host[k * pitch_ + n]);
-        s.activation = activation();
-        return s;
-    }
-
-    std::vector<double> potential() override {
-        std::vector<Real> row(nodes_);
-        CF_CUDA_CHECK(cudaMemcpyAsync(row.data(), y_.data() + potential_ * pitch_,
-                                      nodes_ * sizeof(Real), cudaMemcpyDeviceToHost, stream_));
-        CF_CUDA_CHECK(cudaStreamSynchronize(stream_));
-        return {row.begin(), row.end()};
-    }
-
-    std::vector<double> activation() override { return activation_.toHost(stream_); }
-
-    void beginBatch(std::size_t probe, std::size_t steps) override {
-        probe_ = probe;
-        if (trace_.size() < steps) trace_.resize(steps);
-        traced_ = 0;
-    }
-
-    BatchEnd finishBatch(std::size_t steps) override {
-        std::vector<Real> host(steps);
-        int cell = 0;
-        long long when = -1;
-        if (steps > 0)
-            CF_CUDA_CHECK(cudaMemcpyAsync(host.data(), trace_.data(), steps * sizeof(Real),
-                                          cudaMemcpyDeviceToHost, stream_));
-        CF_CUDA_CHECK(
-            cudaMemcpyAsync(&cell, fail_.data(), sizeof cell, cudaMemcpyDeviceToHost, stream_));
-        CF_CUDA_CHECK(
-            cudaMemcpyAsync(&when, failStep_.data(), sizeof when, cudaMemcpyDeviceToHost, stream_));
-        CF_CUDA_CHECK(cudaStreamSynchronize(stream_));
-        return {{host.begin(), host.end()}, static_cast<std::size_t>(cell), when};
-    }
-
-    void setLive(const CardiacParams& p, const std::vector<double>& values) override {
-        const std::vector<Real> block = cardiac::parameterBlock<Real>(p.dt, p.amplitude, values);
-        const CfProtocol protocol = cardiac::protocolBlock(p);
-        std::vector<Real> lut;
-        if (model_) {
-            // Lookup tables over V depend on the parameters: built on the host (the CPU
-            // evaluator, in double) whenever they change, in the kernel's precision.
-            const std::vector<double> table = buildTable(*model_, *model_->lookup, values);
-            lut.assign(table.begin(), table.end());
-        }
-        if (block.size() * sizeof(Real) != kernel_.parameterBytes())
-            throw Error("cardiac: a parameter block of the wrong size");
-        // Ordered on the stream: the steps queued before keep the old values.
-        kernel_.setParameters(block, stream_);
-        kernel_.setProtocol(protocol, stream_);
-        if (model_) {
-            lut_.resize(lut.size());
-            lut_.copyFromHost(lut, stream_);
-        }
-    }
-
-    std::vector<std::uint8_t> parameterBlock() override { return kernel_.readParameters(stream_); }
-    std::vector<std::uint8_t> protocolBlock() override { return kernel_.readProtocol(stream_); }
-
-    void setTissue(const std::vector<unsigned char>& tissue) override {
-        hasTissue_ = !tissue.empty();
-        if (hasTissue_) {
-            tissue_.resize(nodes_);
-            tissue_.copyFromHost(tissue, stream_);
-        }
-    }
-
-    void step(const CardiacParams& p, const cuda::TissueLive& live, int substeps,
-              std::uint64_t step, double t) override {
-        Real* v = y_.data() + potential_ * pitch_;
-        CF_CUDA_CHECK(cudaMemcpyAsync(vBefore_.data(), v, nodes_ * sizeof(Real),
-                                      cudaMemcpyDeviceToDevice, stream_));
-        // The kernel decides from its protocol block whether the pulse is on at t and which
-        // nodes it stimulates (with the CPU's arithmetic); here only the tissue's shape.
-        const CfArgs<Real> args{y_.data(),
-                                hasTissue_ ? tissue_.data() : nullptr,
-                                fail_.data(),
-                                t,
-                                static_cast<unsigned>(nodes_),
-                                static_cast<unsigned>(pitch_),
-                                model_ ? lut_.data() : nullptr};
-        kernel_.launch(args, stream_);
-        diffuse(p, live, substeps, v);
-        const cuda::StepEnd end{fail_.data(), failStep_.data(), static_cast<long long>(step + 1),
-                                probe_};
-        Real* trace = traced_ < trace_.size() ? trace_.data() + traced_++ : nullptr;
-        cuda::launchEndOfStep<Real>(vBefore_.data(), v, activation_.data(), nodes_, t, end, trace,
-                                    stream_);
-    }
-
-    ModelViews views(const CardiacParams& p, const CheckedModel& m, double time) override {
-        cuda::launchPackViews<Real>(y_.data() + potential_ * pitch_, activation_.data(),
-                                    viewV_.data(), viewAct_.data(), nodes_, stream_);
-        const std::vector<std::size_t> shown = viewStates(p, m);
-        if (viewExtra_.size() < shown.size() * nodes_) viewExtra_.resize(shown.size() * nodes_);
-        std::vector<const float*> extra;
-        for (std::size_t k = 0; k < shown.size(); ++k) {
-            float* out = viewExtra_.data() + k * nodes_;
-            cuda::launchToFloat<Real>(y_.data() + shown[k] * pitch_, out, nodes_, stream_);
-            extra.push_back(out);
-        }
-        return tissueViews(p, m, MemorySpace::Device, viewV_.data(), viewAct_.data(), time, extra);
-    }
-
-private:
-    void resetFailure() {
-        fail_.copyFromHost(std::vector<int>{static_cast<int>(nodes_)}, stream_);
-        failStep_.copyFromHost(std::vector<long long>{-1}, stream_);
-        CF_CUDA_CHECK(cudaStreamSynchronize(stream_));
-    }
-
-    // Explicit diffusion of the potential in `substeps` sub-steps (coefficients and sub-step
-    // from TissueLive); nothing when every coefficient is 0.
-    void diffuse(const CardiacParams& p, const cuda::TissueLive& live, int substeps, Real* v) {
-        if (live.coeff[0] == 0.0 && live.coeff[1] == 0.0 && live.coeff[2] == 0.0) return;
-        const cuda::TissueShape shape{{p.nx, p.ny, p.nz}, hasTissue_ ? tissue_.data() : nullptr};
-        const Real* in = v;
-        for (int s = 0; s < substeps; ++s) {
-            Real* out = (s % 2 == 0) ? vA_.data() : vB_.data();
-            cuda::launchDiffuse<Real>(in, out, shape, stream_);
-            in = out;
-        }
-        CF_CUDA_CHECK(
-            cudaMemcpyAsync(v, in, nodes_ * sizeof(Real), cudaMemcpyDeviceToDevice, stream_));
-    }
-
-    std::size_t nodes_, pitch_, states_, potential_;
-    cudaStream_t stream_;
-    CellKernel kernel_;
-    std::shared_ptr<const CheckedModel> model_;  // with a lookup plan only: the table's terms
-    DeviceBuffer<Real> y_, vBefore_, vA_, vB_, lut_;
-    DeviceBuffer<double> activation_;
-    DeviceBuffer<unsigned char> tissue_;  // tissueMask (tissue.mesh); unused without one
-    bool hasTissue_ = false;
-    DeviceBuffer<int> fail_;
-    DeviceBuffer<long long> failStep_;
-    DeviceBuffer<float> viewV_, viewAct_, viewExtra_;
-    DeviceBuffer<Real> trace_;
-    std::size_t probe_ = 0, traced_ = 0;
-};
-
-// The TissueLive of `p` and its diffusion sub-steps.
-struct TissuePlan {
-    cuda::TissueLive live{};
-    int substeps = 1;
-};
-
-TissuePlan tissuePlan(const CardiacParams& p) {
-    TissuePlan plan;
-    const int n[3] = {p.nx, p.ny, p.nz};
-    for (int a = 0; a < 3; ++a)
-        plan.live.coeff[a] =
-            n[a] > 1 ? (a == p.fibreAxis ? p.diffusionLong : p.diffusionTrans) / (p.dx * p.dx)
-                     : 0.0;
-    plan.substeps = diffusionSubsteps(p);
-    plan.live.h = p.dt / plan.substeps;
-    plan.live.dt = p.dt;
-    plan.live.threshold = p.activationThreshold;
-    return plan;
-}
-
-class CudaCardiac final : public Model {
-public:
     CudaCardiac() { CF_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
     ~CudaCardiac() override {
         gpu_.reset();
@@ -292,22 +53,28 @@ public:
         CardiacParams p = checkedParams(params);
         std::unique_ptr<CellProgram> program = loadCellProgram(p);  // throws before changes
         std::vector<unsigned char> tissue = tissueMask(p);          // the same
+        const TissueSlab slab = tissueSlab(p, comm_);               // the same
         ParamSet inEffect = params;
-        const std::size_t nodes = static_cast<std::size_t>(p.nx) * p.ny * p.nz;
+        const std::size_t nodes = slab.ownedNodes();
         const TissuePlan plan = tissuePlan(p);
         // Compiles the model's kernel (NVRTC): a KernelCompileError leaves the model as it was.
-        std::unique_ptr<TissueGpuBase> gpu = makeGpu(program->model(), p, nodes);
+        std::unique_ptr<TissueGpuBase> gpu = makeGpu(program->model(), p, slab);
         TissueState s;
         const std::vector<double> y0 = program->initialStates();
         for (double v : y0)
             s.columns.emplace_back(nodes, v);
         s.activation.assign(nodes, kNotActivated);
         gpu->upload(s);
-        gpu->setTissue(tissue);
+        gpu->setTissue(ownedPart(slab, tissue), extendedPart(slab, tissue));
         gpu->setLive(p, program->parameters());
         cuda::uploadTissueLive(plan.live, this, stream_);
         inEffect_.emplace(std::move(inEffect));
         p_ = std::move(p);
+        slab_ = slab;
+        ownedParams_ = p_;
+        ownedParams_.nx = slab_.owned[0];
+        ownedParams_.ny = slab_.owned[1];
+        ownedParams_.nz = slab_.owned[2];
         live_ = plan.live;
         substeps_ = plan.substeps;
         tissue_ = std::move(tissue);
@@ -322,9 +89,15 @@ public:
         step_ = 0;
         time_ = 0.0;
         meter_ = BeatMeter(p_.start, p_.cycleLength, p_.beats);
-        meter_.add(
-            0.0,
-            y0[static_cast<std::size_t>(program_->model().stateOf(program_->model().potential))]);
+        // The beat meter follows the centre node on the rank that owns it.
+        centre_ = slab_.ownedIndexOf(centreNode(p_, tissue_));
+        centreRank_ = static_cast<int>(
+            comm_ ? comm_->min(centre_ != SIZE_MAX ? static_cast<std::uint64_t>(comm_->rank())
+                                                   : UINT64_MAX)
+                  : 0);
+        if (centre_ != SIZE_MAX)
+            meter_.add(0.0, y0[static_cast<std::size_t>(
+                                program_->model().stateOf(program_->model().potential))]);
     }
 
     // The edit is merged into the set in effect (live values only) and applied all or
@@ -423,7 +196,8 @@ public:
     void advance(std::uint64_t steps) override {
         adoptReloadedModel(false);
         cuda::bindTissueLive(live_, this, stream_);  // another instance may have run since
-        gpu_->beginBatch(centreNode(p_, tissue_), static_cast<std::size_t>(steps));
+        // No probe (an index past the nodes) on the ranks without the centre node.
+        gpu_->beginBatch(centre_ != SIZE_MAX ? centre_ : nodes_, static_cast<std::size_t>(steps));
         // The sample times are the clock's own values after each step (not t0 + k dt, which
         // rounds differently): the beat meter then reads the same bits however the run is
         // cut into batches or restored from a checkpoint.
@@ -436,20 +210,10 @@ public:
             times.push_back(time_);
         }
         const TissueGpuBase::BatchEnd batch = gpu_->finishBatch(static_cast<std::size_t>(steps));
-        for (std::size_t k = 0; k < batch.trace.size() && k < times.size(); ++k)
-            meter_.add(times[k], batch.trace[k]);
-        const std::size_t cell = batch.cell;
-        const long long when = batch.step;
-        if (cell < nodes_) {
-            const TissueState s = gpu_->download();
-            std::size_t k = 0;
-            while (k + 1 < s.columns.size() && std::isfinite(s.columns[k][cell]))
-                ++k;
-            const std::uint64_t failedStep = when > 0 ? static_cast<std::uint64_t>(when) : step_;
-            throw SimulationError(nonFiniteMessage(p_, program_->model(), cell, k,
-                                                   s.columns[k][cell], failedStep,
-                                                   static_cast<double>(failedStep) * p_.dt));
-        }
+        if (centre_ != SIZE_MAX)
+            for (std::size_t k = 0; k < batch.trace.size() && k < times.size(); ++k)
+                meter_.add(times[k], batch.trace[k]);
+        reportFailure(batch.cell, batch.step);
     }
 
     void synchronize() override { CF_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
@@ -458,37 +222,62 @@ public:
     std::uint64_t step() const override { return step_; }
     double time() const override { return time_; }
 
+    // Over several ranks: computed on rank 0 from the gathered potential and activation map
+    // and the centre rank's beat meter, then sent to every rank (as the CPU backend does).
     std::vector<Metric> metrics() override {
-        return tissueMetrics(p_, gpu_->potential(), gpu_->activation(), meter_, tissue_);
+        if (!slab_.distributed())
+            return tissueMetrics(p_, gpu_->potential(), gpu_->activation(), meter_, tissue_);
+        const std::vector<double> v = gpu_->potential(), a = gpu_->activation();
+        const std::vector<double> potential =
+            dist::gatherGrid(*comm_, slab_.piece, std::span<const double>(v));
+        const std::vector<double> activation =
+            dist::gatherGrid(*comm_, slab_.piece, std::span<const double>(a));
+        const std::vector<double> meterState = comm_->broadcastDoubles(
+            centre_ != SIZE_MAX ? meter_.state() : std::vector<double>{}, centreRank_);
+        std::vector<Metric> m;
+        if (comm_->rank() == 0) {
+            BeatMeter meter(p_.start, p_.cycleLength, p_.beats);
+            meter.restore(meterState);
+            m = tissueMetrics(p_, potential, activation, meter, tissue_);
+        }
+        return dist::broadcastMetrics(*comm_, std::move(m), 0);
     }
 
+    // This rank's piece (the whole grid on one rank): its own dims, its box in the domain.
     Snapshot snapshot() override {
         TissueState s = gpu_->download();
         s.step = step_;
         s.time = time_;
         s.meter = meter_.state();
-        return makeTissueSnapshot(p_, program_->model(), s);
+        Snapshot out = makeTissueSnapshot(ownedParams_, program_->model(), s);
+        const int a = slab_.slab.axis;
+        out.boxLo[a] += slab_.slab.begin * p_.dx;
+        out.boxHi[a] += slab_.slab.begin * p_.dx;
+        return out;
     }
 
     void restore(const Snapshot& snapshot) override {
-        const TissueState s = readTissueSnapshot(p_, program_->model(), snapshot);  // throws
-        BeatMeter meter = restoredMeter(p_, s);                                     // the same
+        const TissueState s = readTissueSnapshot(ownedParams_, program_->model(), snapshot);
+        BeatMeter meter = restoredMeter(p_, s);  // throws, as the line above
         gpu_->upload(s);
         step_ = s.step;
         time_ = s.time;
         meter_ = std::move(meter);
     }
 
-    ModelViews views() override { return gpu_->views(p_, program_->model(), time_); }
+    ModelViews views() override {
+        if (slab_.distributed()) return {};  // a distributed run is headless
+        return gpu_->views(p_, program_->model(), time_);
+    }
 
     void checkFinite() override {}  // advance() reads the device's failure flag
 
     // The constant memory as the device holds it after the queued work: the bytes of
     // tissue_kernels.cu's TissueLive (bound to this instance first), then the running
     // kernel's CfParams (parameterBlockReals values of the kernel's precision: dt, the
-    // stimulus amplitude, the model's parameters in its order), then its CfProtocol (64
+    // stimulus amplitude, the model's parameters in its order), then its CfProtocol (72
     // bytes: start, cycle length, duration, region size, dx as doubles; beats, region, nx, ny,
-    // nz and a 0 as int32s).
+    // nz, slabAxis, slabBegin and slabCount as int32s).
     std::vector<std::uint8_t> deviceParameterBlock() override {
         if (!gpu_) return {};
         cuda::bindTissueLive(live_, this, stream_);
@@ -500,12 +289,50 @@ public:
         return out;
     }
 
+    // Host seconds this rank has waited for halo planes since reset (docs/SCALING.md).
+    double haloSeconds() const override { return gpu_ ? gpu_->haloSeconds() : 0.0; }
+
 private:
     std::unique_ptr<TissueGpuBase> makeGpu(const CheckedModel& m, const CardiacParams& p,
-                                           std::size_t nodes) {
+                                           const TissueSlab& slab) {
         if (p.precision == 1)
-            return std::make_unique<TissueGpu<float>>(m, nodes, p.fastMath, stream_);
-        return std::make_unique<TissueGpu<double>>(m, nodes, p.fastMath, stream_);
+            return std::make_unique<TissueGpu<float>>(m, slab, comm_, p.fastMath, stream_);
+        return std::make_unique<TissueGpu<double>>(m, slab, comm_, p.fastMath, stream_);
+    }
+
+    // Throws, on every rank alike, the error of the first non-finite state of the batch: the
+    // first node in the whole grid's order among the failures, at the first failing step
+    // (`cell`: this rank's owned index, nodes_ when none; `when`: its step, or -1).
+    void reportFailure(std::size_t cell, long long when) {
+        const bool failed = cell < nodes_;
+        std::uint64_t first = failed ? slab_.wholeOf(cell) : UINT64_MAX;
+        std::uint64_t firstStep = failed && when > 0 ? static_cast<std::uint64_t>(when) : step_;
+        if (!failed) firstStep = UINT64_MAX;
+        if (slab_.distributed()) {
+            const std::uint64_t mine = first;
+            first = comm_->min(first);
+            firstStep = comm_->min(firstStep);
+            if (first == UINT64_MAX) return;
+            std::string message;
+            if (mine == first) message = failureMessage(cell, first, firstStep);
+            std::vector<std::byte> bytes(message.size());
+            if (!message.empty()) std::memcpy(bytes.data(), message.data(), message.size());
+            const int owner = static_cast<int>(
+                comm_->min(mine == first ? static_cast<std::uint64_t>(comm_->rank()) : UINT64_MAX));
+            comm_->broadcast(bytes, owner);
+            throw SimulationError(
+                std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+        }
+        if (failed) throw SimulationError(failureMessage(cell, first, firstStep));
+    }
+
+    std::string failureMessage(std::size_t cell, std::uint64_t wholeNode, std::uint64_t step) {
+        const TissueState s = gpu_->download();
+        std::size_t k = 0;
+        while (k + 1 < s.columns.size() && std::isfinite(s.columns[k][cell]))
+            ++k;
+        return nonFiniteMessage(p_, program_->model(), static_cast<std::size_t>(wholeNode), k,
+                                s.columns[k][cell], step, static_cast<double>(step) * p_.dt);
     }
 
     // Switches to the model of a finished recompilation (`wait`: wait for it first).
@@ -539,12 +366,12 @@ private:
         next.viewStates = reload.params.viewStates;
         reload.program->parameters() = std::move(reload.values);
         // The new library's constant blocks are written before its first launch (setLive).
-        std::unique_ptr<TissueGpuBase> gpu = makeGpu(reload.program->model(), next, nodes_);
+        std::unique_ptr<TissueGpuBase> gpu = makeGpu(reload.program->model(), next, slab_);
         TissueState now = carryStates(program_->model(), gpu_->download(), reload.program->model());
         now.step = step_;
         now.time = time_;
         gpu->upload(now);
-        gpu->setTissue(tissue_);
+        gpu->setTissue(ownedPart(slab_, tissue_), extendedPart(slab_, tissue_));
         gpu->setLive(next, reload.program->parameters());
         program_ = std::move(reload.program);
         gpu_ = std::move(gpu);
@@ -576,7 +403,12 @@ private:
     std::string failedSource_;                // the last model text whose kernel did not compile
     std::vector<unsigned char> tissue_;       // tissueMask: 0 outside tissue.mesh (empty: no mesh)
     std::vector<std::future<void>> retired_;  // superseded compilations still running
-    std::size_t nodes_ = 0;
+    std::size_t nodes_ = 0;                   // this rank's (tissue_slab.hpp)
+    dist::Communicator* comm_ = nullptr;
+    TissueSlab slab_;
+    CardiacParams ownedParams_{};    // p_ with the slab's dims: the snapshot layout
+    std::size_t centre_ = SIZE_MAX;  // owned index of the centre node; SIZE_MAX elsewhere
+    int centreRank_ = 0;
     std::uint64_t step_ = 0;
     double time_ = 0.0;
     BeatMeter meter_{0.0, 0.0};

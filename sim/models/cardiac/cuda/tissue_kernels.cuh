@@ -67,4 +67,32 @@ template <typename Real>
 void launchPackViews(const Real* potential, const double* activation, float* v, float* act,
                      std::size_t n, cudaStream_t stream);
 
+// One rank's slab of the grid (tissue_slab.hpp): the owned box and the extended box (owned
+// plus a halo plane below and above along `axis` where a neighbouring rank is). x fastest.
+struct SlabShape {
+    int owned[3];
+    int extended[3];
+    int axis;
+    int haloBelow;  // 0 or 1: the extended box's first owned plane
+};
+
+// Copies between an owned row (one state's column) and the extended layout.
+template <typename Real>
+void launchToExtended(const Real* owned, Real* extended, const SlabShape& s, cudaStream_t stream);
+template <typename Real>
+void launchFromExtended(const Real* extended, Real* owned, const SlabShape& s, cudaStream_t stream);
+// launchDiffuse on the owned planes [planeLo, planeHi) (owned coordinates along s.axis) of an
+// extended field; `tissue`: the extended tissue mask (null: all tissue).
+template <typename Real>
+void launchDiffusePlanes(const Real* in, Real* out, const SlabShape& s, const unsigned char* tissue,
+                         int planeLo, int planeHi, cudaStream_t stream);
+// Plane `plane` (extended coordinate along s.axis) of an extended field to and from a
+// contiguous buffer.
+template <typename Real>
+void launchPackPlane(const Real* extended, Real* buffer, const SlabShape& s, int plane,
+                     cudaStream_t stream);
+template <typename Real>
+void launchUnpackPlane(const Real* buffer, Real* extended, const SlabShape& s, int plane,
+                       cudaStream_t stream);
+
 }  // namespace cf::cardiac::cuda

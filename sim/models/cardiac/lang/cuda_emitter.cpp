@@ -67,10 +67,10 @@ public:
         line("    double dx;           // mm: node spacing");
         line("    int beats;           // pulses (0: no limit)");
         line("    int region;          // 0 left edge, 1 corner, 2 centre, 3 all");
+        line("    int nx, ny, nz;      // the whole grid");
         line(
-            "    int nx, ny, nz;      // the grid: cell i is node (i % nx, i / nx % ny, "
-            "i / (nx ny))");
-        line("    int unused;");
+            "    int slabAxis, slabBegin, slabCount;  // cell i is node i of this slab (planes "
+            "slabBegin.. along slabAxis)");
         line("};");
         line("static_assert(sizeof(CfProtocol) == " + std::to_string(sizeof(CfProtocol)) +
              ", \"CfProtocol must match the host's layout\");");
@@ -233,14 +233,19 @@ private:
             "// no coordinate (all) or only x (left edge) costs no integer division for the "
             "others.");
         line("__device__ inline bool cf_in_region(unsigned n) {");
-        line("    const unsigned nx = (unsigned)" + p + ".nx, ny = (unsigned)" + p + ".ny;");
+        line("    const int a = " + p + ".slabAxis, b = " + p + ".slabBegin;");
+        line("    const unsigned nx = (unsigned)(a == 0 ? " + p + ".slabCount : " + p +
+             ".nx), ny = (unsigned)(a == 1 ? " + p + ".slabCount : " + p + ".ny);");
         line("    const double dx = " + p + ".dx;");
         line("    const double s = __dadd_rn(" + p + ".regionSize, 1e-9);");
         line("    if (" + p + ".region == 3) return true;  // all");
-        line("    const double x = __dmul_rn((double)(int)(n % nx), dx);");
+        line("    const double x = __dmul_rn((double)((int)(n % nx) + (a == 0 ? b : 0)), dx);");
         line("    if (" + p + ".region == 0) return x <= s;  // left edge");
-        line("    const double y = __dmul_rn((double)(int)(n / nx % ny), dx);");
-        line("    const double z = __dmul_rn((double)(int)(n / (nx * ny)), dx);");
+        line(
+            "    const double y = __dmul_rn((double)((int)(n / nx % ny) + (a == 1 ? b : 0)), dx);");
+        line(
+            "    const double z = __dmul_rn((double)((int)(n / (nx * ny)) + (a == 2 ? b : 0)), "
+            "dx);");
         line("    switch (" + p + ".region) {");
         line("        case 1:  // corner");
         line("            return x <= s && y <= s && z <= s;");

@@ -106,12 +106,15 @@ struct CfProtocol {
     double dx;                // mm: node spacing (structural)
     std::int32_t beats;       // pulses (0: no limit)
     std::int32_t region;      // StimulusRegion
-    std::int32_t nx, ny, nz;  // the grid (structural)
-    std::int32_t unused;      // 0: pads the block to a multiple of 8 bytes
+    std::int32_t nx, ny, nz;  // the whole grid (structural)
+    // The slab of the grid this kernel's cells are (tissue_slab.hpp; one rank: the whole
+    // grid, slabAxis 2, slabBegin 0, slabCount nz): cell i is node i of the slab's box, whose
+    // planes along slabAxis start at plane slabBegin of the whole grid.
+    std::int32_t slabAxis, slabBegin, slabCount;
 };
-static_assert(sizeof(CfProtocol) == 64, "CfProtocol: 5 doubles and 6 int32s, no padding");
+static_assert(sizeof(CfProtocol) == 72, "CfProtocol: 5 doubles and 8 int32s, no padding");
 static_assert(offsetof(CfProtocol, dx) == 32 && offsetof(CfProtocol, beats) == 40 &&
-                  offsetof(CfProtocol, unused) == 60,
+                  offsetof(CfProtocol, slabCount) == 68,
               "CfProtocol's layout is the generated struct's");
 
 // The host-side mirror of CfArgs for one precision (the generated struct has the same
