@@ -38,6 +38,11 @@ struct BenchOptionsCli {
     std::optional<std::string> json;
     int repeats = 10;
     double scale = 1.0;
+    // A case of the user's own (bench_ranks.cpp): the model with these overrides, `steps`
+    // per repeat, on the job's ranks (one rank without mpirun).
+    std::vector<std::string> sets;
+    std::optional<std::uint64_t> steps;
+    dist::Communicator* ranks = nullptr;
 };
 
 // `sweep`: a grid of runs of one scenario (sweep_command.cpp).
@@ -58,6 +63,7 @@ struct SweepOptionsCli {
 
 int runScenario(const ModelRegistry& registry, const RunOptions& options);
 int runBench(const ModelRegistry& registry, const BenchOptionsCli& options);
+int runRankBench(const ModelRegistry& registry, const BenchOptionsCli& options);
 int runSweep(const ModelRegistry& registry, const SweepOptionsCli& options);
 
 }  // namespace cf::cli

@@ -216,6 +216,11 @@ int main(int argc, char** argv) {
         ->check(CLI::Range(1, 100000));
     benchCmd->add_option("--scale", bench.scale, "Problem-size factor (e.g. 0.1 for a quick run)")
         ->check(CLI::Range(1e-6, 100.0));
+    benchCmd->add_option("--set", bench.sets,
+                         "A case of your own: the model with this override, group.name=value "
+                         "(repeatable), timed over --steps on the ranks mpirun started");
+    benchCmd->add_option("--steps", bench.steps, "Steps per repeat of a case of your own")
+        ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40));
 
     // Commands the models declare (cardiac: nversion, cellml2cfm).
     const cf::ModelRegistry registry = cf::builtinModels();
@@ -234,6 +239,7 @@ int main(int argc, char** argv) {
         run.commandLine.emplace_back(argv[i]);
     sweep.commandLine = run.commandLine;
     run.ranks = world.get();
+    bench.ranks = world.get();
     sweep.ranks = world.get();
 
     try {
@@ -243,7 +249,9 @@ int main(int argc, char** argv) {
         if (app.got_subcommand("params")) return showParams(registry, paramsModel, paramsMarkdown);
         if (app.got_subcommand("run")) return cf::cli::runScenario(registry, run);
         if (app.got_subcommand("sweep")) return cf::cli::runSweep(registry, sweep);
-        if (app.got_subcommand("bench")) return cf::cli::runBench(registry, bench);
+        if (app.got_subcommand("bench"))
+            return bench.sets.empty() && !bench.steps ? cf::cli::runBench(registry, bench)
+                                                      : cf::cli::runRankBench(registry, bench);
         if (const std::optional<int> status = modelCommands.runChosen(app)) return *status;
     } catch (const std::exception& e) {
         // The one place an error that escapes a subcommand is printed; its type says whether

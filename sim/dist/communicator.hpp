@@ -43,6 +43,8 @@ public:
     virtual int size() const = 0;
     // This rank's host name (MPI_Get_processor_name), for run.json and error messages.
     virtual std::string host() const = 0;
+    // This rank's number among the ranks on its host (0, 1, ...): which GPU it takes.
+    virtual int localRank() const = 0;
     // Whether transfers may name device memory (a CUDA-aware MPI, asked at run time).
     virtual bool deviceBuffers() const = 0;
     // The library's own description ("Open MPI v4.1.4", "one rank, no MPI").
@@ -75,6 +77,7 @@ public:
     int rank() const override { return 0; }
     int size() const override { return 1; }
     std::string host() const override;
+    int localRank() const override { return 0; }
     bool deviceBuffers() const override { return true; }  // nothing is ever sent
     std::string library() const override { return "one rank, no MPI"; }
     std::unique_ptr<PendingExchange> startExchange(std::span<const Transfer> transfers) override;

@@ -78,6 +78,11 @@ public:
         MPI_Get_processor_name(name, &length);
         host_.assign(name, static_cast<std::size_t>(length));
         deviceBuffers_ = queryDeviceBuffers();
+        MPI_Comm local = MPI_COMM_NULL;
+        check(MPI_Comm_split_type(comm_, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &local),
+              "MPI_Comm_split_type");
+        MPI_Comm_rank(local, &localRank_);
+        MPI_Comm_free(&local);
         library_ = libraryVersion();
     }
     ~MpiCommunicator() override { MPI_Comm_free(&comm_); }
@@ -85,6 +90,7 @@ public:
     int rank() const override { return rank_; }
     int size() const override { return size_; }
     std::string host() const override { return host_; }
+    int localRank() const override { return localRank_; }
     bool deviceBuffers() const override { return deviceBuffers_; }
     std::string library() const override { return library_; }
 
@@ -165,7 +171,7 @@ private:
     }
 
     MPI_Comm comm_ = MPI_COMM_NULL;
-    int rank_ = 0, size_ = 1;
+    int rank_ = 0, size_ = 1, localRank_ = 0;
     std::string host_, library_;
     bool deviceBuffers_ = false;
 };
