@@ -8,5 +8,6 @@ endif()
 cellforge_add_test(test_io CPU_ONLY
   SOURCES
     sim/io/test_io.cpp
+    sim/io/test_pieces.cpp
     sim/io/test_snapshot_io.cpp
   LIBS ${cellforge_io_test_libs})
