@@ -11,3 +11,9 @@ cellforge_add_test(test_io CPU_ONLY
     sim/io/test_pieces.cpp
     sim/io/test_snapshot_io.cpp
   LIBS ${cellforge_io_test_libs})
+
+# Snapshots of a distributed run on 1 to 4 ranks (cellforge_add_rank_test, defined in
+# tests/sim/dist/tests.cmake): each rank writes its piece, rank 0 reads them back whole.
+if(CELLFORGE_HAVE_HDF5)
+  cellforge_add_rank_test(test_piece_snapshots CPU_ONLY SOURCES sim/io/test_piece_snapshots.cpp)
+endif()
