@@ -30,7 +30,7 @@ ALLOWED = {
     "sim/dist": {"sim/core"},
     "sim/grid": {"sim/core", "sim/cuda"},
     "sim/geometry": {"sim/core"},
-    "sim/io": {"sim/core"},
+    "sim/io": {"sim/core", "sim/dist"},
     "sim/run": {"sim/core", "sim/cuda", "sim/dist", "sim/io"},
     "sim/models/*": SIM_LOW | {"generated"},
     "sim/models": SIM_LOW | {"sim/models/*"},

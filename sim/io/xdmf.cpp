@@ -125,8 +125,8 @@ bool hasGrid(const XdmfEntry& e) {
 }
 
 void particleGrid(std::ostream& out, const std::string& indent, const XdmfEntry& e,
-                  const XdmfEntry::FieldInfo& pos) {
-    out << indent << "<Grid Name=\"particles\" GridType=\"Uniform\">\n";
+                  const XdmfEntry::FieldInfo& pos, const std::string& name) {
+    out << indent << "<Grid Name=\"" << name << "\" GridType=\"Uniform\">\n";
     const std::string in = indent + "  ";
     out << in << "<Time Value=\"" << formatDouble(e.time) << "\"/>\n";
     // One vertex cell per entity, node i in cell i.
@@ -151,14 +151,16 @@ void particleGrid(std::ostream& out, const std::string& indent, const XdmfEntry&
     out << indent << "</Grid>\n";
 }
 
-void meshGrid(std::ostream& out, const std::string& indent, const XdmfEntry& e) {
+void meshGrid(std::ostream& out, const std::string& indent, const XdmfEntry& e,
+              const std::string& name) {
     std::size_t dims[3];
     double spacing[3];
     bool sheet = false;
+    const bool piece = e.wholeDims[0] != 0 || e.wholeDims[1] != 0 || e.wholeDims[2] != 0;
     for (int i = 0; i < 3; ++i) {
         dims[i] = std::max<std::size_t>(e.gridDims[i], 1);
         spacing[i] = (e.boxHi[i] - e.boxLo[i]) / static_cast<double>(dims[i]);
-        sheet = sheet || dims[i] == 1;
+        sheet = sheet || (piece ? e.wholeDims[i] : dims[i]) <= 1;
     }
     // A volume: the values live on cells, so the mesh has one more point than cells per
     // axis and starts at the box corner. A sheet: the values live on the points, which sit
@@ -170,7 +172,7 @@ void meshGrid(std::ostream& out, const std::string& indent, const XdmfEntry& e) 
         points[i] = sheet ? dims[i] : dims[i] + 1;
     }
     const std::string in = indent + "  ";
-    out << indent << "<Grid Name=\"grid\" GridType=\"Uniform\">\n";
+    out << indent << "<Grid Name=\"" << name << "\" GridType=\"Uniform\">\n";
     out << in << "<Time Value=\"" << formatDouble(e.time) << "\"/>\n";
     // XDMF lists structured dimensions, origin and spacing slowest axis first (z, y, x).
     out << in << "<Topology TopologyType=\"3DCoRectMesh\" Dimensions=\"" << points[2] << " "
@@ -218,24 +220,69 @@ bool holdsMesh(const XdmfEntry& entry, XdmfMesh mesh) {
     return mesh == XdmfMesh::Particles ? positionsOf(entry) != nullptr : hasGrid(entry);
 }
 
-std::string xdmfDocument(const std::string& collectionName, const std::vector<XdmfEntry>& entries,
-                         XdmfMesh mesh) {
-    std::ostringstream out;
+namespace {
+
+void uniformGrid(std::ostream& out, const std::string& indent, const XdmfEntry& e, XdmfMesh mesh,
+                 const std::string& name) {
+    if (mesh == XdmfMesh::Particles)
+        particleGrid(out, indent, e, *positionsOf(e), name);
+    else
+        meshGrid(out, indent, e, name);
+}
+
+const char* meshName(XdmfMesh mesh) {
+    return mesh == XdmfMesh::Particles ? "particles" : "grid";
+}
+
+void documentStart(std::ostream& out, const std::string& collectionName) {
     out << "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
         << "<!DOCTYPE Xdmf SYSTEM \"Xdmf.dtd\" []>\n"
         << "<Xdmf Version=\"3.0\" xmlns:xi=\"http://www.w3.org/2001/XInclude\">\n"
         << "  <Domain>\n"
         << "    <Grid Name=\"" << escapeXml(collectionName)
         << "\" GridType=\"Collection\" CollectionType=\"Temporal\">\n";
-    const std::string in = "      ";
-    for (const XdmfEntry& e : entries) {
-        if (!holdsMesh(e, mesh)) continue;
-        if (mesh == XdmfMesh::Particles)
-            particleGrid(out, in, e, *positionsOf(e));
-        else
-            meshGrid(out, in, e);
-    }
+}
+
+void documentEnd(std::ostream& out) {
     out << "    </Grid>\n  </Domain>\n</Xdmf>\n";
+}
+
+}  // namespace
+
+std::string xdmfDocument(const std::string& collectionName, const std::vector<XdmfEntry>& entries,
+                         XdmfMesh mesh) {
+    std::ostringstream out;
+    documentStart(out, collectionName);
+    for (const XdmfEntry& e : entries)
+        if (holdsMesh(e, mesh)) uniformGrid(out, "      ", e, mesh, meshName(mesh));
+    documentEnd(out);
+    return out.str();
+}
+
+std::string xdmfPiecesDocument(const std::string& collectionName,
+                               const std::vector<std::vector<XdmfEntry>>& steps, XdmfMesh mesh) {
+    std::ostringstream out;
+    documentStart(out, collectionName);
+    const std::string in = "      ";
+    for (const std::vector<XdmfEntry>& pieces : steps) {
+        if (pieces.size() == 1) {
+            if (holdsMesh(pieces[0], mesh)) uniformGrid(out, in, pieces[0], mesh, meshName(mesh));
+            continue;
+        }
+        const auto holding = std::count_if(pieces.begin(), pieces.end(),
+                                           [&](const XdmfEntry& e) { return holdsMesh(e, mesh); });
+        if (holding == 0) continue;
+        const XdmfEntry& first = pieces.front();
+        out << in << "<Grid Name=\"step " << first.step
+            << "\" GridType=\"Collection\" CollectionType=\"Spatial\">\n"
+            << in << "  <Time Value=\"" << formatDouble(first.time) << "\"/>\n";
+        for (std::size_t r = 0; r < pieces.size(); ++r)
+            if (holdsMesh(pieces[r], mesh))
+                uniformGrid(out, in + "  ", pieces[r], mesh,
+                            std::string(meshName(mesh)) + " " + std::to_string(r));
+        out << in << "</Grid>\n";
+    }
+    documentEnd(out);
     return out.str();
 }
 

@@ -37,6 +37,10 @@ struct XdmfEntry {
     // The particles' vertex cells in `file` (kVertexDataset); empty for files written
     // before it existed, whose particles then keep the implicit Polyvertex topology.
     std::string vertexDataset;
+    // The whole grid's dims when this entry is one piece of a distributed snapshot (zeros:
+    // the entry is the whole). Whether the grid is a sheet is the whole grid's shape: a
+    // volume's piece one plane thick still holds cells.
+    std::size_t wholeDims[3] = {0, 0, 0};
 
     // Assumes the file holds kVertexDataset when the snapshot has particles.
     static XdmfEntry describe(const Snapshot& snapshot, std::string file);
@@ -74,5 +78,18 @@ bool holdsMesh(const XdmfEntry& entry, XdmfMesh mesh);
 // mesh (ParaView would reject the whole file).
 std::string xdmfDocument(const std::string& collectionName, const std::vector<XdmfEntry>& entries,
                          XdmfMesh mesh);
+
+// The same for a distributed run: `steps` holds, per time step, every rank's piece in rank
+// order (entries with wholeDims and their own box and gridDims). A step of several pieces
+// becomes a spatial collection (GridType="Collection" CollectionType="Spatial", with the
+// step's Time) of the pieces' grids, named "<grid|particles> <rank>", each laid out as
+// above in its own box: ParaView reads one multiblock dataset per time step whose merged
+// cells (grid volumes), points (grid sheets) or particles are those of the whole. Pieces
+// without `mesh` are left out. A step of one piece is written as xdmfDocument writes it, so
+// a run on one rank gets the document of a serial run. Piece meshes of a sheet do not share
+// points: ParaView draws a gap one cell wide between neighbouring pieces' slices (the
+// values are all there; docs/reference/output-files.md says so).
+std::string xdmfPiecesDocument(const std::string& collectionName,
+                               const std::vector<std::vector<XdmfEntry>>& steps, XdmfMesh mesh);
 
 }  // namespace cf::io
