@@ -4,9 +4,12 @@
 // failures (prefixed with the rank), and every rank exits 1 when a case failed on any.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 
+#include "sim/core/backend.hpp"
+#include "sim/cuda/cuda_device.hpp"
 #include "sim/dist/mpi_communicator.hpp"
 #include "tests/support/ranks.hpp"
 
@@ -42,6 +45,9 @@ int main(int argc, char** argv) {
     ::testing::InitGoogleTest(&argc, argv);
     const std::unique_ptr<cf::dist::Communicator> world = session.world();
     g_ranks = world.get();
+    // One GPU per rank where there are several (ranks on one host share them round robin).
+    if (cf::isAvailable(cf::Backend::Cuda))
+        cf::useCudaDevice(world->localRank() % std::max(1, cf::cudaDeviceCount()));
     if (world->rank() != 0) {
         ::testing::TestEventListeners& listeners = ::testing::UnitTest::GetInstance()->listeners();
         delete listeners.Release(listeners.default_result_printer());
