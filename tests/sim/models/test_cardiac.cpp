@@ -549,9 +549,9 @@ TEST(CardiacCuda, LiveEditsReachTheConstantBlocks) {
         EXPECT_EQ(p.nx, 20);
         EXPECT_EQ(p.ny, 10);
         EXPECT_EQ(p.nz, 1);
-        EXPECT_EQ(p.slabAxis, 2);  // one rank: the whole grid is the slab
+        EXPECT_EQ(p.slabAxis, 0);  // one rank: the slab is the whole grid, along x (longest)
         EXPECT_EQ(p.slabBegin, 0);
-        EXPECT_EQ(p.slabCount, 1);
+        EXPECT_EQ(p.slabCount, 20);
     };
     ParamSet ps{cardiac::descriptor().parameters()};
     for (const char* a : {"tissue.nx=20", "tissue.ny=10", "tissue.dx=0.25",

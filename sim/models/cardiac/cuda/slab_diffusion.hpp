@@ -103,7 +103,9 @@ public:
         cuda::launchFromExtended<Real>(in, v, shape_, stream_);
     }
 
-    // Host seconds spent waiting for halo planes (the packed planes, then MPI) since reset.
+    // Host seconds spent in the MPI exchange of halo planes since reset (the GPU works on the
+    // interior meanwhile; the wait for the planes' packing, which queues behind the previous
+    // step's work, is not counted).
     double haloSeconds() const { return haloSeconds_; }
 
 private:
@@ -123,8 +125,8 @@ private:
     }
 
     void receivePlanes(Real* in) {
-        const auto start = std::chrono::steady_clock::now();
         CF_CUDA_CHECK(cudaEventSynchronize(packed_));  // the interior kernel goes on meanwhile
+        const auto start = std::chrono::steady_clock::now();
         const std::size_t plane = slab_.planeNodes(), bytes = plane * sizeof(Real);
         Real* send[2] = {device_ ? dSend_[0].data() : hSend_[0].data(),
                          device_ ? dSend_[1].data() : hSend_[1].data()};
