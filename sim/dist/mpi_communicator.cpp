@@ -151,7 +151,43 @@ public:
         return out;
     }
 
+    void send(std::span<const std::byte> bytes, int to, int tag) override {
+        check(MPI_Send(bytes.data(), countOf(bytes.size()), MPI_BYTE, to, tag, comm_), "MPI_Send");
+    }
+
+    Message receive(int from, int tag) override {
+        MPI_Message message;
+        MPI_Status status;
+        check(MPI_Mprobe(from == kAnyRank ? MPI_ANY_SOURCE : from, tag, comm_, &message, &status),
+              "MPI_Mprobe");
+        return take(message, status);
+    }
+
+    std::optional<Message> tryReceive(int from, int tag) override {
+        int found = 0;
+        MPI_Message message;
+        MPI_Status status;
+        check(MPI_Improbe(from == kAnyRank ? MPI_ANY_SOURCE : from, tag, comm_, &found, &message,
+                          &status),
+              "MPI_Improbe");
+        if (!found) return std::nullopt;
+        return take(message, status);
+    }
+
 private:
+    // Receives the message a matched probe found (MPI_Mprobe: no other thread can take it
+    // between the probe and the receive).
+    static Message take(MPI_Message& message, const MPI_Status& status) {
+        int count = 0;
+        check(MPI_Get_count(&status, MPI_BYTE, &count), "MPI_Get_count");
+        Message m;
+        m.from = status.MPI_SOURCE;
+        m.tag = status.MPI_TAG;
+        m.bytes.resize(static_cast<std::size_t>(count));
+        check(MPI_Mrecv(m.bytes.data(), count, MPI_BYTE, &message, MPI_STATUS_IGNORE), "MPI_Mrecv");
+        return m;
+    }
+
     static MPI_Op mpiOp(ReduceOp op) {
         switch (op) {
             case ReduceOp::Sum:
