@@ -213,7 +213,10 @@ void injectedWorkerFault(int rank) {
         throw SimulationError("fault injected by CELLFORGE_FAULTS=sweep-worker-error");
 }
 
-void worker(const SweepPlan& plan, dist::Communicator& ranks, int device) {
+// Runs what the manager hands out until it says Done. Returns 0, or the exit status when
+// this rank failed and could not tell the manager.
+int worker(const SweepPlan& plan, dist::Communicator& ranks, const std::vector<std::string>& hosts,
+           int device) {
     const int me = ranks.rank();
     try {
         ranks.send(message(ToManager::Ready).bytes(), kManager, kTagToManager);
@@ -221,7 +224,7 @@ void worker(const SweepPlan& plan, dist::Communicator& ranks, int device) {
             const dist::Message m = ranks.receive(kManager, kTagToWorker);
             Reader in(m.bytes);
             const auto type = static_cast<ToWorker>(in.u64());
-            if (type == ToWorker::Done) return;
+            if (type == ToWorker::Done) return 0;
             if (type == ToWorker::Stop) continue;  // for a run that ended before it came
             const std::size_t i = in.u64();
             injectedWorkerFault(me);
@@ -248,8 +251,24 @@ void worker(const SweepPlan& plan, dist::Communicator& ranks, int device) {
         // The manager names this rank and its host and stops the sweep.
         Writer failed = message(ToManager::Failed);
         failed.u64(static_cast<std::uint64_t>(exitStatusFor(e))).str(e.what());
-        ranks.send(failed.bytes(), kManager, kTagToManager);
+        try {
+            ranks.send(failed.bytes(), kManager, kTagToManager);
+            // Take what the manager sent meanwhile (a Stop), up to its Done: every message
+            // sent is received.
+            while (
+                static_cast<ToWorker>(Reader(ranks.receive(kManager, kTagToWorker).bytes).u64()) !=
+                ToWorker::Done) {
+            }
+        } catch (const std::exception& link) {
+            // The manager cannot be told: say it here, and leave without the final
+            // collective (mpirun ends the job when a rank returns non-zero).
+            std::fprintf(stderr,
+                         "cellforge-sim: error: %s: %s (and the manager cannot be told: %s)\n",
+                         rankName(me, hosts).c_str(), e.what(), link.what());
+            return exitStatusFor(e);
+        }
     }
+    return 0;
 }
 
 struct ManagerResult {
@@ -366,6 +385,7 @@ ManagerResult manage(const SweepPlan& plan, dist::Communicator& ranks,
                 std::fprintf(stderr, "%scellforge-sim: error: %s; stopping the sweep\n", clear,
                              error.c_str());
                 out.rankErrors.push_back(error);
+                send(w, message(ToWorker::Done));
                 --active;
                 stopRuns();
                 break;
@@ -437,7 +457,7 @@ int runSweepOnRanks(const ModelRegistry& registry, const SweepOptionsCli& option
     if (const int code = agreeOnPlan(ranks, hosts, mine); code != 0) return code;
 
     if (me != kManager) {
-        worker(*plan, ranks, device);
+        if (const int code = worker(*plan, ranks, hosts, device); code != 0) return code;
         // The manager's exit status, so that every rank (and mpirun) returns it.
         return static_cast<int>(ranks.broadcastDoubles({}, kManager)[0]);
     }

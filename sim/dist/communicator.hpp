@@ -73,9 +73,9 @@ public:
     virtual std::vector<std::vector<std::byte>> gather(std::span<const std::byte> mine,
                                                        int root) = 0;
 
-    // Point-to-point messages, outside any collective. send() returns once `bytes` may be
-    // reused (a small message may still be on its way); messages from one rank with one
-    // tag arrive in the order they were sent.
+    // Point-to-point messages, outside any collective. send() never waits for the
+    // receiver (the bytes are copied; `bytes` may be reused at once); every message sent
+    // must be received, and messages from one rank with one tag arrive in the order sent.
     virtual void send(std::span<const std::byte> bytes, int to, int tag) = 0;
     // The next message with `tag` from rank `from` (kAnyRank: any rank), waiting for it.
     virtual Message receive(int from, int tag) = 0;

@@ -9,6 +9,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <list>
+#include <mutex>
 
 #include "sim/core/errors.hpp"
 
@@ -80,7 +82,12 @@ public:
         deviceBuffers_ = queryDeviceBuffers();
         library_ = libraryVersion();
     }
-    ~MpiCommunicator() override { MPI_Comm_free(&comm_); }
+    ~MpiCommunicator() override {
+        // Messages still on their way are the receivers' (every one sent is received).
+        for (Outgoing& o : outgoing_)
+            MPI_Wait(&o.request, MPI_STATUS_IGNORE);
+        MPI_Comm_free(&comm_);
+    }
 
     int rank() const override { return rank_; }
     int size() const override { return size_; }
@@ -151,8 +158,21 @@ public:
         return out;
     }
 
+    // A copy goes out in the background (MPI_Isend), so a send never waits for its
+    // receiver: not for a large message to this rank itself, nor for two ranks sending
+    // to each other at once. Sent copies are released as they complete.
     void send(std::span<const std::byte> bytes, int to, int tag) override {
-        check(MPI_Send(bytes.data(), countOf(bytes.size()), MPI_BYTE, to, tag, comm_), "MPI_Send");
+        std::lock_guard lock(outgoingMutex_);
+        outgoing_.remove_if([](Outgoing& o) {
+            int done = 0;
+            MPI_Test(&o.request, &done, MPI_STATUS_IGNORE);
+            return done != 0;
+        });
+        Outgoing& o = outgoing_.emplace_back();
+        o.bytes.assign(bytes.begin(), bytes.end());
+        check(MPI_Isend(o.bytes.data(), countOf(o.bytes.size()), MPI_BYTE, to, tag, comm_,
+                        &o.request),
+              "MPI_Isend");
     }
 
     Message receive(int from, int tag) override {
@@ -200,6 +220,12 @@ private:
         return MPI_SUM;
     }
 
+    struct Outgoing {
+        std::vector<std::byte> bytes;
+        MPI_Request request = MPI_REQUEST_NULL;
+    };
+    std::mutex outgoingMutex_;
+    std::list<Outgoing> outgoing_;  // sent, maybe not yet delivered (a list: stable buffers)
     MPI_Comm comm_ = MPI_COMM_NULL;
     int rank_ = 0, size_ = 1;
     std::string host_, library_;
