@@ -438,8 +438,8 @@ int runSweepOnRanks(const ModelRegistry& registry, const SweepOptionsCli& option
     const int me = ranks.rank();
     const std::vector<std::string> hosts = allHosts(ranks);
 
-    // Every rank checks the whole sweep (same files, same checks as one process); only the
-    // manager creates the output directory.
+    // Every rank checks the whole sweep (same files, same checks as one process), as it
+    // sees them on its host; then the manager creates the output directory.
     std::optional<SweepPlan> plan;
     int device = -1;
     std::exception_ptr mine;
@@ -450,9 +450,17 @@ int runSweepOnRanks(const ModelRegistry& registry, const SweepOptionsCli& option
                 "--jobs is for one process; under mpirun each worker rank runs one run at a "
                 "time (start more ranks)");
         if (plan->backend == Backend::Cuda) device = workerDevice(options, me, hosts);
-        if (me == kManager) createSweepDirectory(plan->dir);
     } catch (const std::exception&) {
         mine = std::current_exception();
+    }
+    if (const int code = agreeOnPlan(ranks, hosts, mine); code != 0) return code;
+    // Only once every rank can run the sweep: nothing is written for bad input.
+    if (me == kManager) {
+        try {
+            createSweepDirectory(plan->dir);
+        } catch (const std::exception&) {
+            mine = std::current_exception();
+        }
     }
     if (const int code = agreeOnPlan(ranks, hosts, mine); code != 0) return code;
 

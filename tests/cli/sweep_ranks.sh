@@ -138,6 +138,15 @@ check bad-input-exit-2 $([ $code -eq 2 ]; echo $?) "exit $code"
 said=$(grep -c "unknown parameter 'system.cont'" <<<"$out")
 check bad-input-said-once $([ "$said" -eq 1 ]; echo $?) "$out"
 check bad-input-nothing-written $([ ! -e "$work/bad" ]; echo $?)
+# What only a worker refuses (here its own command line: mpirun's MPMD form) is said by
+# rank 0, naming the worker's rank and host; nothing is written.
+out=$(timeout 120 "$mpirun" --oversubscribe -n 1 "$sim" "${grid[@]}" --out "$work/worker-bad" : \
+  -n 2 "$sim" sweep "$scenarios/default.toml" --vary system.cont=1:2:2 --out "$work/worker-bad" 2>&1)
+code=$?
+check worker-bad-input-exit-2 $([ $code -eq 2 ]; echo $?) "exit $code: $out"
+grep -q "^cellforge-sim: error: rank 1 on $host: unknown parameter 'system.cont'" <<<"$out"
+check worker-bad-input-names-rank $? "$out"
+check worker-bad-input-nothing-written $([ ! -e "$work/worker-bad" ]; echo $?)
 out=$(ranks 3 "${grid[@]}" --jobs 2 --out "$work/jobs" 2>&1)
 code=$?
 check jobs-refused $([ $code -eq 2 ] && grep -q -- "--jobs is for one process" <<<"$out"; echo $?) \
