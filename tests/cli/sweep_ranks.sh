@@ -4,8 +4,9 @@
 # summary.csv (every column but `wall [s]`, the only one that is timing) and run folders
 # (series.csv byte for byte); a failed run is a failed row and exit 3 as in serial; a
 # worker that fails outside a run stops the sweep naming its rank and host (exit 3, no
-# hang); signals to the ranks stop cleanly (exit 130, finished runs kept, the missing ones
-# named); bad input is refused once, with exit 2, writing nothing; `-n 1` is the serial path.
+# hang), one that dies ends the job through mpirun; signals to the ranks stop cleanly
+# (exit 130, finished runs kept, the missing ones named); bad input, the manager's or a
+# worker's, is refused once with exit 2, writing nothing; `-n 1` is the serial path.
 #   usage: sweep_ranks.sh path/to/cellforge-sim path/to/assets/scenarios path/to/mpirun
 set -u
 sim="$1"
@@ -95,16 +96,27 @@ check failed-run-summary-is-serial $? "$(cat "$work/d")"
 
 # A worker that fails outside a run (injected: rank 2 throws when handed its first run):
 # the sweep stops, naming the rank and its host, exit 3, the summary written.
-host=$(hostname)
+# The host as MPI names it: Open MPI drops the domain unless told to keep it.
+host="($(hostname -s)|$(hostname))"
 out=$(CELLFORGE_FAULTS=sweep-worker-error=2 ranks 3 "${grid[@]}" --out "$work/rank-error" 2>&1)
 code=$?
 check rank-error-exit-3 $([ $code -eq 3 ]; echo $?) "exit $code: $out"
-grep -q "cellforge-sim: error: rank 2 on $host: fault injected by CELLFORGE_FAULTS" <<<"$out"
+grep -qE "cellforge-sim: error: rank 2 on $host: fault injected by CELLFORGE_FAULTS" <<<"$out"
 check rank-error-names-rank-and-host $? "$out (host $host)"
 grep -q "the sweep stopped; missing: " <<<"$out"
 check rank-error-names-missing $? "$out"
 rows=$(tail -n +2 "$work/rank-error/summary.csv" | wc -l)
 check rank-error-summary $([ "$rows" -eq 6 ]; echo $?) "got $rows rows"
+
+# A worker that dies (injected: rank 2 aborts): mpirun ends the job, naming the rank and
+# its node, non-zero and without a hang; the summary on disk is a whole one.
+out=$(CELLFORGE_FAULTS=sweep-worker-abort=2 ranks 3 "${grid[@]}" --out "$work/rank-dies" 2>&1)
+code=$?
+check rank-dies-exit-nonzero $([ $code -ne 0 ] && [ $code -ne 124 ]; echo $?) "exit $code: $out"
+grep -qE "process rank 2 .* on node $host exited on signal" <<<"$out"
+check rank-dies-named $? "$out"
+rows=$(tail -n +2 "$work/rank-dies/summary.csv" | wc -l)
+check rank-dies-summary $([ "$rows" -eq 6 ]; echo $?) "got $rows rows"
 
 # Signals to the ranks (as a batch system sends them; mpirun itself answers Ctrl-C with
 # SIGTERM to every rank): runs long enough to be in flight stop at a step boundary with
@@ -144,7 +156,7 @@ out=$(timeout 120 "$mpirun" --oversubscribe -n 1 "$sim" "${grid[@]}" --out "$wor
   -n 2 "$sim" sweep "$scenarios/default.toml" --vary system.cont=1:2:2 --out "$work/worker-bad" 2>&1)
 code=$?
 check worker-bad-input-exit-2 $([ $code -eq 2 ]; echo $?) "exit $code: $out"
-grep -q "^cellforge-sim: error: rank 1 on $host: unknown parameter 'system.cont'" <<<"$out"
+grep -qE "^cellforge-sim: error: rank 1 on $host: unknown parameter 'system.cont'" <<<"$out"
 check worker-bad-input-names-rank $? "$out"
 check worker-bad-input-nothing-written $([ ! -e "$work/worker-bad" ]; echo $?)
 out=$(ranks 3 "${grid[@]}" --jobs 2 --out "$work/jobs" 2>&1)
