@@ -351,19 +351,21 @@ ManagerResult manage(const SweepPlan& plan, dist::Communicator& ranks,
                 RunRecord record = decodeRecord(in);
                 held[static_cast<std::size_t>(w)].reset();
                 --running;
-                if (record.state == RunRecord::State::Done) {
-                    const bool interrupted =
-                        record.error.empty() && record.outcome.status == "interrupted";
-                    const bool ok = record.error.empty() && record.outcome.status == "completed";
-                    if (!interrupted) ++finished;
-                    if (!ok && !interrupted) ++failed;
-                    // A worker's own signal interrupts the whole sweep, as Ctrl-C would.
-                    if (interrupted && out.rankErrors.empty() && !out.interrupted) {
-                        out.interrupted = true;
-                        stopRuns();
-                    }
-                    std::fprintf(stderr, "%s%s\n", clear, runLine(plan, i, record).c_str());
+                const bool done = record.state == RunRecord::State::Done;
+                // Stopped, or not started because the worker had a signal already.
+                const bool interrupted =
+                    !done || (record.error.empty() && record.outcome.status == "interrupted");
+                const bool ok =
+                    done && record.error.empty() && record.outcome.status == "completed";
+                if (!interrupted) ++finished;
+                if (!ok && !interrupted) ++failed;
+                // A worker's own signal interrupts the whole sweep, as Ctrl-C would (unless
+                // the manager stopped it for another rank's error).
+                if (interrupted && out.rankErrors.empty() && !out.interrupted) {
+                    out.interrupted = true;
+                    stopRuns();
                 }
+                if (done) std::fprintf(stderr, "%s%s\n", clear, runLine(plan, i, record).c_str());
                 records[i] = std::move(record);
                 try {
                     writeSummary(plan, records);
@@ -433,7 +435,8 @@ int agreeOnPlan(dist::Communicator& ranks, const std::vector<std::string>& hosts
 
 int runSweepOnRanks(const ModelRegistry& registry, const SweepOptionsCli& options,
                     dist::Communicator& ranks) {
-    // mpirun passes Ctrl-C on to every rank (as SIGTERM, then SIGKILL a few seconds later).
+    // mpirun passes Ctrl-C on to every rank as SIGTERM, and SIGKILL after Open MPI's
+    // odls_base_sigkill_timeout (1 s unless set): runs stop at their next step boundary.
     installInterruptHandler();
     const int me = ranks.rank();
     const std::vector<std::string> hosts = allHosts(ranks);

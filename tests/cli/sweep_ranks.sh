@@ -143,6 +143,24 @@ n=$(grep -l '"status": "interrupted"' "$work"/stop/run-000*/run.json 2>/dev/null
 check stop-runs-checkpointed $([ "$n" -eq 2 ] && [ -s "$work/stop/run-0001/checkpoint.cfchk" ]
   echo $?) "$n run.json interrupted"
 
+# A signal to one worker alone (rank 2, found by its environment) stops the whole sweep:
+# the manager tells the other worker to stop its run, which it does as on Ctrl-C.
+"$mpirun" --oversubscribe -n 3 "$sim" "${long[@]}" --out "$work/stop2" >"$work/stop2.out" 2>&1 &
+job=$!
+for _ in $(seq 100); do
+  [ "$(find "$work/stop2" -name scenario.toml 2>/dev/null | wc -l)" -ge 2 ] && break
+  sleep 0.1
+done
+sleep 1
+for pid in $(pgrep -P "$job"); do
+  tr '\0' '\n' <"/proc/$pid/environ" | grep -qx OMPI_COMM_WORLD_RANK=2 && kill -TERM "$pid"
+done
+wait "$job"
+code=$?
+check stop-one-exit-130 $([ $code -eq 130 ]; echo $?) "exit $code: $(cat "$work/stop2.out")"
+stopped=$(grep -c ',interrupted at step [0-9]*,' "$work/stop2/summary.csv")
+check stop-one-stops-both $([ "$stopped" -eq 2 ]; echo $?) "$(cat "$work/stop2/summary.csv")"
+
 # Bad input: said once (by rank 0), exit 2, nothing written.
 out=$(ranks 3 sweep "$scenarios/default.toml" --vary system.cont=1:2:2 --out "$work/bad" 2>&1)
 code=$?
