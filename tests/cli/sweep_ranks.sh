@@ -33,6 +33,18 @@ ranks() {  # ranks N ARGS...: cellforge-sim ARGS on N ranks, bounded so a hang f
   timeout 120 "$mpirun" --oversubscribe -n "$n" "$sim" "$@"
 }
 
+children() {  # the processes whose parent is $1 (from /proc: no procps needed)
+  local status key value
+  for status in /proc/[0-9]*/status; do
+    while read -r key value; do
+      if [ "$key" = PPid: ]; then
+        [ "$value" = "$1" ] && basename "$(dirname "$status")"
+        break
+      fi
+    done <"$status" 2>/dev/null
+  done
+}
+
 # The summary without the wall-time column (found by its header, not its position), read
 # as CSV (a failed run's status is quoted when it holds a comma).
 without_wall() {
@@ -130,7 +142,7 @@ for _ in $(seq 100); do  # until both workers have a run
   sleep 0.1
 done
 sleep 1
-kill -TERM $(pgrep -P "$job")
+kill -TERM $(children "$job")
 wait "$job"
 code=$?
 check stop-exit-130 $([ $code -eq 130 ]; echo $?) "exit $code: $(cat "$work/stop.out")"
@@ -152,7 +164,7 @@ for _ in $(seq 100); do
   sleep 0.1
 done
 sleep 1
-for pid in $(pgrep -P "$job"); do
+for pid in $(children "$job"); do
   tr '\0' '\n' <"/proc/$pid/environ" | grep -qx OMPI_COMM_WORLD_RANK=2 && kill -TERM "$pid"
 done
 wait "$job"
