@@ -198,11 +198,15 @@ int main(int argc, char** argv) {
         "row per run: the varied values, status, wall time and the last value of each metric.\n"
         "Integer parameters take rounded, distinct values. The first --vary varies slowest.\n"
         "Every value is checked before anything runs. Ctrl-C stops cleanly: finished runs are\n"
-        "kept and the summary says which are missing. Exit 3 when a run failed.\n\n"
+        "kept and the summary says which are missing. Exit 3 when a run failed.\n"
+        "Under `mpirun -n K` rank 0 hands the runs to K-1 worker ranks, one run each at a time\n"
+        "(CUDA: a worker's device is its place among the workers of its host, of --gpus if\n"
+        "given), with the same folders and summary; OUT must be shared by every host.\n\n"
         "Example (4 x 3 = 12 runs):\n"
         "  cellforge-sim sweep assets/scenarios/default.toml --steps 500 \\\n"
         "    --vary system.count=1000:8000:4 --vary dynamics.dt=1e-4:1e-2:3 --log dynamics.dt \\\n"
-        "    --out out/sweep-dt");
+        "    --out out/sweep-dt\n"
+        "  mpirun -n 5 cellforge-sim sweep ... --backend cuda   (a host with 4 GPUs: 4 workers)");
 
     cf::cli::BenchOptionsCli bench;
     CLI::App* benchCmd = app.add_subcommand("bench", "Run a model's benchmark cases");

@@ -2,7 +2,9 @@
 // `cellforge-sim sweep`: the Cartesian grid of --vary axes, one ordinary run (executeRun,
 // as `run` does it) per grid point into OUT/run-0001 ..., a progress bar, and
 // OUT/summary.csv with the varied values, the status, the wall time and the last value of
-// every metric of each run. Everything is checked before the first run starts.
+// every metric of each run. Everything is checked before the first run starts. Under
+// mpirun the ranks share the runs instead (sweep_ranks.cpp, with what sweep_execution.hpp
+// declares).
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -11,13 +13,12 @@
 #include <mutex>
 #include <thread>
 
-#include "sim/cli/commands.hpp"
-#include "sim/cli/run_execution.hpp"
+#include "sim/cli/sweep_execution.hpp"
 #include "sim/cli/terminal.hpp"
 #include "sim/core/data_paths.hpp"
 #include "sim/core/interrupt.hpp"
-#include "sim/core/sweep_grid.hpp"
 #include "sim/cuda/cuda_device.hpp"
+#include "sim/dist/communicator.hpp"
 #include "sim/io/series_writer.hpp"
 
 namespace cf::cli {
@@ -26,27 +27,33 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// What the summary knows about one grid point.
-struct RunRecord {
-    enum class State { NotRun, Running, Done } state = State::NotRun;
-    RunOutcome outcome;
-    std::string error;  // bad input found when the run started (no outcome then)
-};
-
 std::string label(const std::string& name, const std::string& unit) {
     return unit.empty() ? name : name + " [" + unit + "]";
-}
-
-std::string runName(std::size_t index) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "run-%04zu", index + 1);
-    return buf;
 }
 
 std::string oneLine(std::string text) {
     std::replace(text.begin(), text.end(), '\n', ' ');
     std::replace(text.begin(), text.end(), '\r', ' ');
     return text;
+}
+
+// Whether the model refuses `parameters` (the scenario's, without a grid point's values)
+// with the same message as `error`.
+bool refusedAlike(const ModelDescriptor& model, const ParamSet& parameters, const Error& error) {
+    try {
+        if (model.validate) model.validate(parameters);
+    } catch (const Error& e) {
+        return std::string(e.what()) == error.what();
+    }
+    return false;
+}
+
+}  // namespace
+
+std::string runName(std::size_t index) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "run-%04zu", index + 1);
+    return buf;
 }
 
 std::string statusText(const RunRecord& r) {
@@ -66,11 +73,14 @@ std::string pointText(const std::vector<SweepAxis>& axes, const std::vector<Para
     return text;
 }
 
-// The whole summary, rewritten after every run (to a temporary file, then renamed) so
-// that it is complete at any moment, even if the sweep itself is killed.
-void writeSummary(const std::filesystem::path& dir, const std::vector<SweepAxis>& axes,
-                  const std::vector<std::vector<ParamValue>>& grid,
-                  const std::vector<RunRecord>& records) {
+std::string runLine(const SweepPlan& plan, std::size_t index, const RunRecord& r) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, " in %.2f s (", r.outcome.wallSeconds);
+    return runName(index) + " of " + std::to_string(plan.grid.size()) + ": " + statusText(r) + buf +
+           pointText(plan.axes, plan.grid[index]) + ")";
+}
+
+void writeSummary(const SweepPlan& plan, const std::vector<RunRecord>& records) {
     // Metric columns in the order they first appear (runs of one model share them; a run
     // that failed early may have none).
     std::vector<std::pair<std::string, std::string>> columns;
@@ -80,7 +90,7 @@ void writeSummary(const std::filesystem::path& dir, const std::vector<SweepAxis>
                 columns.end())
                 columns.emplace_back(m.name, m.unit);
     std::string text = "run";
-    for (const SweepAxis& a : axes)
+    for (const SweepAxis& a : plan.axes)
         text += "," + io::csvCell(label(a.spec->key(), a.spec->unit));
     text += ",status,wall [s]";
     for (const auto& [name, unit] : columns)
@@ -89,7 +99,7 @@ void writeSummary(const std::filesystem::path& dir, const std::vector<SweepAxis>
     for (std::size_t i = 0; i < records.size(); ++i) {
         const RunRecord& r = records[i];
         text += std::to_string(i + 1);
-        for (const ParamValue& v : grid[i])
+        for (const ParamValue& v : plan.grid[i])
             text += "," + io::csvCell(formatValue(v));
         text += "," + io::csvCell(statusText(r)) + ",";
         if (r.state == RunRecord::State::Done) text += io::formatDouble(r.outcome.wallSeconds);
@@ -103,8 +113,8 @@ void writeSummary(const std::filesystem::path& dir, const std::vector<SweepAxis>
         }
         text += "\n";
     }
-    const std::filesystem::path path = dir / "summary.csv";
-    const std::filesystem::path tmp = dir / "summary.csv.tmp";
+    const std::filesystem::path path = plan.dir / "summary.csv";
+    const std::filesystem::path tmp = plan.dir / "summary.csv.tmp";
     {
         std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
         out << text;
@@ -115,7 +125,6 @@ void writeSummary(const std::filesystem::path& dir, const std::vector<SweepAxis>
     if (ec) throw IoError(path.string() + ": cannot write: " + ec.message());
 }
 
-// "[########............]  3/8 runs  2 running  1 failed  ETA 0:01:10"
 std::string sweepBar(std::size_t finished, std::size_t running, std::size_t failed,
                      std::size_t total, double fractionDone, double eta) {
     constexpr int kWidth = 24;
@@ -128,24 +137,14 @@ std::string sweepBar(std::size_t finished, std::size_t running, std::size_t fail
     return buf;
 }
 
-// Whether the model refuses `parameters` (the scenario's, without a grid point's values)
-// with the same message as `error`.
-bool refusedAlike(const ModelDescriptor& model, const ParamSet& parameters, const Error& error) {
-    try {
-        if (model.validate) model.validate(parameters);
-    } catch (const Error& e) {
-        return std::string(e.what()) == error.what();
-    }
-    return false;
-}
-
-}  // namespace
-
-int runSweep(const ModelRegistry& registry, const SweepOptionsCli& options) {
+SweepPlan planSweep(const ModelRegistry& registry, const SweepOptionsCli& options) {
     // Input checking: every error up to the first run is bad input (InputError, printed by
     // main()) and writes nothing. The models' validate() loads the files they name.
     const std::filesystem::path scenarioPath = resolveScenarioArgument(options.scenario);
-    Scenario base = loadScenario(scenarioPath, registry);
+    SweepPlan plan(loadScenario(scenarioPath, registry));
+    plan.scenarioPath = scenarioPath;
+    plan.commandLine = options.commandLine;
+    Scenario& base = plan.base;
     for (const std::string& assignment : options.sets)
         base.parameters.setFromAssignment(assignment);
     resolveFilePaths(base.parameters, std::filesystem::current_path());
@@ -154,14 +153,16 @@ int runSweep(const ModelRegistry& registry, const SweepOptionsCli& options) {
     std::vector<SweepAxisText> texts;
     for (const std::string& v : options.vary)
         texts.push_back(parseSweepAxis(v));
-    const std::vector<SweepAxis> axes =
-        expandSweepAxes(base.parameters.table(), texts, options.logKeys);
-    const std::vector<std::vector<ParamValue>> grid = sweepGrid(axes);
+    plan.axes = expandSweepAxes(base.parameters.table(), texts, options.logKeys);
+    plan.grid = sweepGrid(plan.axes);
+    const auto& axes = plan.axes;
+    const auto& grid = plan.grid;
 
     const Backend backend = resolveModelBackend(*base.model, options.backend, base.backend);
+    plan.backend = backend;
     // Slots: what runs at the same time. CUDA: one per listed GPU (none listed: the
     // current device); CPU: one (each run already uses every core) unless --jobs.
-    std::vector<int> slots;
+    std::vector<int>& slots = plan.slots;
     if (backend == Backend::Cuda) {
         if (options.jobs) throw ParameterError("--jobs is for CPU runs; use --gpus with cuda");
         for (int g : options.gpus) {
@@ -183,7 +184,6 @@ int runSweep(const ModelRegistry& registry, const SweepOptionsCli& options) {
 
     // Every grid point as a full parameter set, checked across parameters too, so that a
     // combination the model refuses is reported now rather than as a failed run.
-    std::vector<ParamSet> pointParameters;
     for (std::size_t i = 0; i < grid.size(); ++i) {
         ParamSet p = base.parameters;
         try {
@@ -196,10 +196,13 @@ int runSweep(const ModelRegistry& registry, const SweepOptionsCli& options) {
             if (i == 0 && refusedAlike(*base.model, base.parameters, e)) throw;
             throw ParameterError(runName(i) + " (" + pointText(axes, grid[i]) + "): " + e.what());
         }
-        pointParameters.push_back(std::move(p));
+        plan.pointParameters.push_back(std::move(p));
     }
+    plan.dir = options.outDir.value_or(base.output.dir + "/sweep");
+    return plan;
+}
 
-    const std::filesystem::path dir = options.outDir.value_or(base.output.dir + "/sweep");
+void createSweepDirectory(const std::filesystem::path& dir) {
     std::error_code ec;
     if (std::filesystem::exists(dir, ec) && !std::filesystem::is_empty(dir, ec))
         throw InputFileError(dir.string() +
@@ -207,10 +210,75 @@ int runSweep(const ModelRegistry& registry, const SweepOptionsCli& options) {
     std::filesystem::create_directories(dir, ec);
     if (ec)
         throw InputFileError(dir.string() + ": cannot create output directory: " + ec.message());
+}
 
-    std::vector<RunRecord> records(grid.size());
+RunRecord executeSweepRun(const SweepPlan& plan, std::size_t index, int cudaDevice,
+                          const RunCallbacks& callbacks) {
+    RunRequest request(plan.base);
+    request.scenario.parameters = plan.pointParameters[index];
+    request.scenario.output.dir = (plan.dir / runName(index)).string();
+    request.backend = plan.backend;
+    request.cudaDevice = cudaDevice;
+    request.scenarioPath = plan.scenarioPath.string();
+    request.commandLine = plan.commandLine;
+    RunRecord record;
+    record.state = RunRecord::State::Done;
+    try {
+        record.outcome = executeRun(request, callbacks);
+    } catch (const std::exception& e) {  // the model refused its parameters, ...
+        record.error = e.what();
+    }
+    return record;
+}
+
+std::vector<std::string> missingRuns(const std::vector<RunRecord>& records) {
+    std::vector<std::string> missing;
+    for (std::size_t i = 0; i < records.size(); ++i)
+        if (records[i].state != RunRecord::State::Done ||
+            records[i].outcome.status == "interrupted")
+            missing.push_back(runName(i));
+    return missing;
+}
+
+std::string runList(const std::vector<std::string>& names) {
+    std::string list;
+    for (const std::string& n : names)
+        list += (list.empty() ? "" : ", ") + n;
+    return list.empty() ? "none" : list;
+}
+
+int finishSweep(const SweepPlan& plan, const std::vector<RunRecord>& records, bool interrupted) {
+    writeSummary(plan, records);
+    const std::vector<std::string> missing = missingRuns(records);
+    std::size_t ok = 0;
+    for (const RunRecord& r : records)
+        if (r.state == RunRecord::State::Done && r.error.empty() && r.outcome.status == "completed")
+            ++ok;
+    const std::size_t failed = records.size() - ok - missing.size();
+    std::printf("sweep of %zu runs of '%s' on %s: %zu ok, %zu failed, %zu missing\nsummary: %s\n",
+                records.size(), plan.base.model->name.c_str(),
+                std::string(toString(plan.backend)).c_str(), ok, failed, missing.size(),
+                (plan.dir / "summary.csv").string().c_str());
+    if (interrupted) {
+        std::fprintf(stderr, "cellforge-sim: interrupted; missing: %s (finished runs kept)\n",
+                     runList(missing).c_str());
+        return kExitInterrupted;
+    }
+    return failed > 0 ? kExitRunFailed : kExitOk;
+}
+
+int runSweep(const ModelRegistry& registry, const SweepOptionsCli& options) {
+    // Several ranks (mpirun -n K, K > 1): a manager and workers. One rank: this process.
+    if (options.ranks && options.ranks->size() > 1)
+        return runSweepOnRanks(registry, options, *options.ranks);
+    const SweepPlan plan = planSweep(registry, options);
+    const std::vector<int>& slots = plan.slots;
+    const std::size_t total = plan.grid.size();
+    createSweepDirectory(plan.dir);
+
+    std::vector<RunRecord> records(total);
     std::mutex mutex;  // guards records, the summary file and stderr
-    writeSummary(dir, axes, grid, records);
+    writeSummary(plan, records);
 
     installInterruptHandler();
     const bool showBar = stderrIsTerminal();
@@ -227,21 +295,15 @@ int runSweep(const ModelRegistry& registry, const SweepOptionsCli& options) {
             {
                 // Taken and marked running at once, so the bar never sees a run in between.
                 std::lock_guard lock(mutex);
-                if (interruptRequested() || next >= grid.size()) return;
+                if (interruptRequested() || next >= total) return;
                 i = next++;
                 records[i].state = RunRecord::State::Running;
                 ++running;
             }
-            RunRequest request(base);
-            request.scenario.parameters = pointParameters[i];
-            request.scenario.output.dir = (dir / runName(i)).string();
-            request.backend = backend;
-            request.cudaDevice = slots[slot];
-            request.scenarioPath = scenarioPath.string();
-            request.commandLine = options.commandLine;
+            const double steps = static_cast<double>(plan.base.steps);
             RunCallbacks callbacks;
             callbacks.progress = [&, slot](const Frame& frame, std::uint64_t first) {
-                const double span = static_cast<double>(request.scenario.steps - first);
+                const double span = steps - static_cast<double>(first);
                 inFlight[slot] = span > 0 ? static_cast<double>(frame.step - first) / span : 1.0;
             };
             callbacks.note = [&, i](const std::string& n) {
@@ -249,13 +311,7 @@ int runSweep(const ModelRegistry& registry, const SweepOptionsCli& options) {
                 std::fprintf(stderr, "%scellforge-sim: %s: note: %s\n", showBar ? "\r\033[K" : "",
                              runName(i).c_str(), n.c_str());
             };
-            RunRecord record;
-            record.state = RunRecord::State::Done;
-            try {
-                record.outcome = executeRun(request, callbacks);
-            } catch (const std::exception& e) {  // the model refused its parameters, ...
-                record.error = e.what();
-            }
+            RunRecord record = executeSweepRun(plan, i, slots[slot], callbacks);
             inFlight[slot] = 0.0;
             std::lock_guard lock(mutex);
             --running;
@@ -264,11 +320,10 @@ int runSweep(const ModelRegistry& registry, const SweepOptionsCli& options) {
             const bool ok = record.error.empty() && record.outcome.status == "completed";
             if (!ok && !interrupted) ++failed;
             records[i] = std::move(record);
-            std::fprintf(stderr, "%s%s of %zu: %s in %.2f s (%s)\n", showBar ? "\r\033[K" : "",
-                         runName(i).c_str(), grid.size(), statusText(records[i]).c_str(),
-                         records[i].outcome.wallSeconds, pointText(axes, grid[i]).c_str());
+            std::fprintf(stderr, "%s%s\n", showBar ? "\r\033[K" : "",
+                         runLine(plan, i, records[i]).c_str());
             try {
-                writeSummary(dir, axes, grid, records);
+                writeSummary(plan, records);
             } catch (const Error& e) {
                 std::fprintf(stderr, "cellforge-sim: %s\n", e.what());
             }
@@ -283,43 +338,23 @@ int runSweep(const ModelRegistry& registry, const SweepOptionsCli& options) {
         std::this_thread::sleep_for(std::chrono::milliseconds(200));
         std::lock_guard lock(mutex);
         const bool over =
-            (finished == grid.size() || next >= grid.size() || interruptRequested()) &&
-            running == 0;
+            (finished == total || next >= total || interruptRequested()) && running == 0;
         if (showBar) {
             double done = static_cast<double>(finished);
             for (const auto& f : inFlight)
                 done += f.load();
             const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
             const double eta =
-                done > 0 ? elapsed * (static_cast<double>(grid.size()) - done) / done : -1.0;
-            std::fprintf(
-                stderr, "\r\033[K%s",
-                sweepBar(finished, running, failed, grid.size(), done, over ? 0 : eta).c_str());
+                done > 0 ? elapsed * (static_cast<double>(total) - done) / done : -1.0;
+            std::fprintf(stderr, "\r\033[K%s",
+                         sweepBar(finished, running, failed, total, done, over ? 0 : eta).c_str());
             if (over) std::fputc('\n', stderr);
         }
         if (over) break;
     }
     for (std::thread& t : threads)
         t.join();
-    writeSummary(dir, axes, grid, records);
-
-    std::vector<std::string> missing;  // interrupted or never started
-    for (std::size_t i = 0; i < records.size(); ++i)
-        if (records[i].state != RunRecord::State::Done ||
-            records[i].outcome.status == "interrupted")
-            missing.push_back(runName(i));
-    std::printf("sweep of %zu runs of '%s' on %s: %zu ok, %zu failed, %zu missing\nsummary: %s\n",
-                grid.size(), base.model->name.c_str(), std::string(toString(backend)).c_str(),
-                finished - failed, failed, missing.size(), (dir / "summary.csv").string().c_str());
-    if (interruptRequested()) {
-        std::string list;
-        for (const std::string& m : missing)
-            list += (list.empty() ? "" : ", ") + m;
-        std::fprintf(stderr, "cellforge-sim: interrupted; missing: %s (finished runs kept)\n",
-                     list.c_str());
-        return kExitInterrupted;
-    }
-    return failed > 0 ? kExitRunFailed : kExitOk;
+    return finishSweep(plan, records, interruptRequested());
 }
 
 }  // namespace cf::cli

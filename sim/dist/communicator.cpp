@@ -59,4 +59,27 @@ std::vector<std::vector<std::byte>> SelfCommunicator::gather(std::span<const std
     return {std::vector<std::byte>(mine.begin(), mine.end())};
 }
 
+void SelfCommunicator::send(std::span<const std::byte> bytes, int to, int tag) {
+    if (to != 0) throw Error("a one-rank run has no rank " + std::to_string(to));
+    mailbox_.push_back(Message{0, tag, std::vector<std::byte>(bytes.begin(), bytes.end())});
+}
+
+std::optional<Message> SelfCommunicator::tryReceive(int from, int tag) {
+    if (from != 0 && from != kAnyRank)
+        throw Error("a one-rank run has no rank " + std::to_string(from));
+    for (auto it = mailbox_.begin(); it != mailbox_.end(); ++it)
+        if (it->tag == tag) {
+            Message m = std::move(*it);
+            mailbox_.erase(it);
+            return m;
+        }
+    return std::nullopt;
+}
+
+Message SelfCommunicator::receive(int from, int tag) {
+    if (std::optional<Message> m = tryReceive(from, tag)) return std::move(*m);
+    throw Error("a one-rank run has no message with tag " + std::to_string(tag) +
+                " to receive (nothing else could send one)");
+}
+
 }  // namespace cf::dist

@@ -9,7 +9,9 @@
 // unless deviceBuffers() says the library takes device pointers (a CUDA-aware MPI).
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -35,6 +37,16 @@ public:
 };
 
 enum class ReduceOp { Sum, Min, Max };
+
+// A point-to-point message of any size (a sweep's manager and its workers,
+// sim/cli/sweep_ranks.cpp): who sent it, its tag and its bytes.
+struct Message {
+    int from = -1;
+    int tag = 0;
+    std::vector<std::byte> bytes;
+};
+// `from` of receive()/tryReceive(): a message of any rank.
+inline constexpr int kAnyRank = -1;
 
 class Communicator {
 public:
@@ -63,6 +75,16 @@ public:
     virtual std::vector<std::vector<std::byte>> gather(std::span<const std::byte> mine,
                                                        int root) = 0;
 
+    // Point-to-point messages, outside any collective. send() never waits for the
+    // receiver (the bytes are copied; `bytes` may be reused at once); every message sent
+    // must be received, and messages from one rank with one tag arrive in the order sent.
+    virtual void send(std::span<const std::byte> bytes, int to, int tag) = 0;
+    // The next message with `tag` from rank `from` (kAnyRank: any rank), waiting for it.
+    virtual Message receive(int from, int tag) = 0;
+    // The same without waiting: nullopt while none has arrived (a rank that polls between
+    // other work).
+    virtual std::optional<Message> tryReceive(int from, int tag) = 0;
+
     // Convenience collectives over the ones above.
     bool anyOf(bool mine);
     std::uint64_t min(std::uint64_t mine);
@@ -72,6 +94,7 @@ public:
 };
 
 // One rank: every collective returns its input, an exchange with a peer is an error.
+// Messages to rank 0 (itself) wait in a mailbox until received.
 class SelfCommunicator final : public Communicator {
 public:
     int rank() const override { return 0; }
@@ -86,6 +109,13 @@ public:
     void allreduce(std::span<std::uint64_t>, ReduceOp) override {}
     void broadcast(std::vector<std::byte>&, int) override {}
     std::vector<std::vector<std::byte>> gather(std::span<const std::byte> mine, int root) override;
+    void send(std::span<const std::byte> bytes, int to, int tag) override;
+    // A message that was never sent is an error (waiting would never end).
+    Message receive(int from, int tag) override;
+    std::optional<Message> tryReceive(int from, int tag) override;
+
+private:
+    std::deque<Message> mailbox_;
 };
 
 }  // namespace cf::dist

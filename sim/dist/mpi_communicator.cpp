@@ -9,6 +9,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <list>
+#include <mutex>
 
 #include "sim/core/errors.hpp"
 
@@ -85,7 +87,12 @@ public:
         MPI_Comm_free(&local);
         library_ = libraryVersion();
     }
-    ~MpiCommunicator() override { MPI_Comm_free(&comm_); }
+    ~MpiCommunicator() override {
+        // Messages still on their way are the receivers' (every one sent is received).
+        for (Outgoing& o : outgoing_)
+            MPI_Wait(&o.request, MPI_STATUS_IGNORE);
+        MPI_Comm_free(&comm_);
+    }
 
     int rank() const override { return rank_; }
     int size() const override { return size_; }
@@ -157,7 +164,56 @@ public:
         return out;
     }
 
+    // A copy goes out in the background (MPI_Isend), so a send never waits for its
+    // receiver: not for a large message to this rank itself, nor for two ranks sending
+    // to each other at once. Sent copies are released as they complete.
+    void send(std::span<const std::byte> bytes, int to, int tag) override {
+        std::lock_guard lock(outgoingMutex_);
+        outgoing_.remove_if([](Outgoing& o) {
+            int done = 0;
+            MPI_Test(&o.request, &done, MPI_STATUS_IGNORE);
+            return done != 0;
+        });
+        Outgoing& o = outgoing_.emplace_back();
+        o.bytes.assign(bytes.begin(), bytes.end());
+        check(MPI_Isend(o.bytes.data(), countOf(o.bytes.size()), MPI_BYTE, to, tag, comm_,
+                        &o.request),
+              "MPI_Isend");
+    }
+
+    Message receive(int from, int tag) override {
+        MPI_Message message;
+        MPI_Status status;
+        check(MPI_Mprobe(from == kAnyRank ? MPI_ANY_SOURCE : from, tag, comm_, &message, &status),
+              "MPI_Mprobe");
+        return take(message, status);
+    }
+
+    std::optional<Message> tryReceive(int from, int tag) override {
+        int found = 0;
+        MPI_Message message;
+        MPI_Status status;
+        check(MPI_Improbe(from == kAnyRank ? MPI_ANY_SOURCE : from, tag, comm_, &found, &message,
+                          &status),
+              "MPI_Improbe");
+        if (!found) return std::nullopt;
+        return take(message, status);
+    }
+
 private:
+    // Receives the message a matched probe found (MPI_Mprobe: no other thread can take it
+    // between the probe and the receive).
+    static Message take(MPI_Message& message, const MPI_Status& status) {
+        int count = 0;
+        check(MPI_Get_count(&status, MPI_BYTE, &count), "MPI_Get_count");
+        Message m;
+        m.from = status.MPI_SOURCE;
+        m.tag = status.MPI_TAG;
+        m.bytes.resize(static_cast<std::size_t>(count));
+        check(MPI_Mrecv(m.bytes.data(), count, MPI_BYTE, &message, MPI_STATUS_IGNORE), "MPI_Mrecv");
+        return m;
+    }
+
     static MPI_Op mpiOp(ReduceOp op) {
         switch (op) {
             case ReduceOp::Sum:
@@ -170,6 +226,12 @@ private:
         return MPI_SUM;
     }
 
+    struct Outgoing {
+        std::vector<std::byte> bytes;
+        MPI_Request request = MPI_REQUEST_NULL;
+    };
+    std::mutex outgoingMutex_;
+    std::list<Outgoing> outgoing_;  // sent, maybe not yet delivered (a list: stable buffers)
     MPI_Comm comm_ = MPI_COMM_NULL;
     int rank_ = 0, size_ = 1, localRank_ = 0;
     std::string host_, library_;

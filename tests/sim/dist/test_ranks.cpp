@@ -103,5 +103,64 @@ TEST(Ranks, CollectivesAgreeOnEveryRank) {
     }
 }
 
+// Point-to-point messages (a sweep's manager and workers): every other rank sends rank 0 a
+// message of its own size and an empty one; rank 0 receives them from any rank, each
+// sender's in order, and answers each; nothing is left to receive afterwards.
+TEST(Ranks, MessagesOfAnySizeArriveInOrderFromEveryRank) {
+    Communicator& comm = cf::test::ranks();
+    constexpr int kTag = 41;
+    auto payload = [](int rank) {
+        std::vector<std::byte> b(static_cast<std::size_t>(rank) * 10007);
+        for (std::size_t i = 0; i < b.size(); ++i)
+            b[i] = static_cast<std::byte>((i * 7 + static_cast<std::size_t>(rank)) & 0xff);
+        return b;
+    };
+    if (comm.size() == 1) {  // a message to itself waits until received
+        const std::vector<std::byte> b = payload(3);
+        comm.send(b, 0, kTag);
+        std::optional<Message> m = comm.tryReceive(0, kTag);
+        ASSERT_TRUE(m);
+        EXPECT_EQ(m->bytes, b);
+        EXPECT_FALSE(comm.tryReceive(kAnyRank, kTag));
+        return;
+    }
+    if (comm.rank() == 0) {
+        std::vector<int> seen(static_cast<std::size_t>(comm.size()), 0);
+        for (int k = 0; k < 2 * (comm.size() - 1); ++k) {
+            const Message m = comm.receive(kAnyRank, kTag);
+            ASSERT_GT(m.from, 0);
+            EXPECT_EQ(m.tag, kTag);
+            int& n = seen[static_cast<std::size_t>(m.from)];
+            EXPECT_EQ(m.bytes, n == 0 ? payload(m.from) : std::vector<std::byte>{})
+                << "message " << n << " of rank " << m.from;
+            if (++n == 2) {
+                const std::byte answer{42};
+                comm.send(std::span<const std::byte>(&answer, 1), m.from, kTag + 1);
+            }
+        }
+        EXPECT_FALSE(comm.tryReceive(kAnyRank, kTag));
+    } else {
+        comm.send(payload(comm.rank()), 0, kTag);
+        comm.send({}, 0, kTag);
+        const Message answer = comm.receive(0, kTag + 1);
+        EXPECT_EQ(answer.from, 0);
+        EXPECT_EQ(answer.bytes, std::vector<std::byte>{std::byte{42}});
+    }
+    comm.barrier();
+}
+
+TEST(SelfCommunicator, KeepsMessagesToItselfByTagAndRefusesPeers) {
+    SelfCommunicator self;
+    const std::vector<std::byte> a{std::byte{1}}, b{std::byte{2}, std::byte{3}};
+    self.send(a, 0, 1);
+    self.send(b, 0, 2);
+    EXPECT_FALSE(self.tryReceive(0, 3));
+    EXPECT_EQ(self.receive(kAnyRank, 2).bytes, b);
+    EXPECT_EQ(self.tryReceive(0, 1)->bytes, a);
+    EXPECT_THROW(self.receive(0, 1), Error);  // none left: waiting would never end
+    EXPECT_THROW(self.send(a, 1, 1), Error);
+    EXPECT_THROW(self.tryReceive(1, 1), Error);
+}
+
 }  // namespace
 }  // namespace cf::dist
