@@ -4,12 +4,11 @@
 // measured with. The ranks start each repeat together (a barrier) and the repeat ends
 // when the slowest has finished; each rank reports its wait for halo data, so the table
 // can say how much of a step the exchange costs where the interior work does not hide it.
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "sim/cli/commands.hpp"
 #include "sim/core/backend.hpp"
@@ -78,8 +77,7 @@ int runRankBench(const ModelRegistry& registry, const BenchOptionsCli& options) 
     std::vector<double> halo = {haloMine, haloMine};
     comm.allreduce(std::span<double>(&halo[0], 1), dist::ReduceOp::Max);
     comm.allreduce(std::span<double>(&halo[1], 1), dist::ReduceOp::Min);
-    const std::vector<std::string> where =
-        comm.gatherStrings(comm.host() + ": " + device, 0);
+    const std::vector<std::string> where = comm.gatherStrings(comm.host() + ": " + device, 0);
     if (!lead) return kExitOk;
 
     std::vector<double> sorted = times;

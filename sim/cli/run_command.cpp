@@ -11,6 +11,7 @@
 #include "sim/core/data_paths.hpp"
 #include "sim/core/interrupt.hpp"
 #include "sim/core/scenario.hpp"
+#include "sim/dist/communicator.hpp"
 #include "sim/io/run_info.hpp"
 #include "sim/io/snapshot_writer.hpp"
 #include "sim/run/output_observers.hpp"
@@ -228,13 +229,20 @@ int runScenario(const ModelRegistry& registry, const RunOptions& options) {
     request.resume = options.resume;
     const std::uint64_t steps = request.scenario.steps;
 
-    std::fprintf(stderr, "cellforge-sim: backend %s\n", backendLine(request.backend).c_str());
+    // Under mpirun every rank runs its part of one simulation; rank 0 speaks for them.
+    dist::Communicator* ranks =
+        options.ranks && options.ranks->size() > 1 ? options.ranks : nullptr;
+    const bool lead = !ranks || ranks->rank() == 0;
+    if (lead)
+        std::fprintf(stderr, "cellforge-sim: backend %s%s\n", backendLine(request.backend).c_str(),
+                     ranks ? (", on " + std::to_string(ranks->size()) + " MPI ranks").c_str() : "");
     installInterruptHandler();
-    const bool showProgress = stderrIsTerminal();
+    const bool showProgress = lead && stderrIsTerminal();
     bool lineOpen = false;  // a progress line waits for its newline
     auto lastPrint = std::chrono::steady_clock::now() - std::chrono::seconds(1);
     RunCallbacks callbacks;
     callbacks.note = [&](const std::string& n) {
+        if (!lead) return;
         if (lineOpen) std::fputc('\n', stderr);
         lineOpen = false;
         std::fprintf(stderr, "cellforge-sim: note: %s\n", n.c_str());
@@ -248,7 +256,9 @@ int runScenario(const ModelRegistry& registry, const RunOptions& options) {
         lineOpen = true;
         lastPrint = std::chrono::steady_clock::now();
     };
-    const RunOutcome out = executeRun(request, callbacks);
+    const RunOutcome out =
+        ranks ? executeRunOnRanks(request, *ranks, callbacks) : executeRun(request, callbacks);
+    if (!lead) return out.exitCode;
 
     if (lineOpen) std::fputc('\n', stderr);
     if (out.exitCode == kExitRunFailed) {

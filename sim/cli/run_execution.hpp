@@ -13,6 +13,10 @@
 #include "sim/core/scenario.hpp"
 #include "sim/run/runner.hpp"
 
+namespace cf::dist {
+class Communicator;
+}
+
 namespace cf::cli {
 
 // A scenario with every override applied (output.dir is where the run writes).
@@ -50,5 +54,13 @@ struct RunOutcome {
 // before the run starts (an InputError: the output directory, a parameter or file the model
 // refuses, the checkpoint to resume), and for output it cannot write before then.
 RunOutcome executeRun(const RunRequest& request, const RunCallbacks& callbacks);
+
+// The same over the ranks of `comm` (run_ranks.cpp), every rank calling it: one model split
+// over them (dist::Distributable), snapshots as one dataset of per-rank pieces, a checkpoint
+// file per rank, run.json and series.csv by rank 0. Errors raised on every rank alike are
+// returned (or thrown, for bad input) on every rank; a rank that fails alone ends the job,
+// naming its rank and host.
+RunOutcome executeRunOnRanks(const RunRequest& request, dist::Communicator& comm,
+                             const RunCallbacks& callbacks);
 
 }  // namespace cf::cli

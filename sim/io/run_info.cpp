@@ -71,6 +71,8 @@ void writeRunJson(const std::filesystem::path& path, const RunInfo& info) {
     j["seed"] = info.seed;
     j["backend"] = std::string(toString(info.backend));
     j["device"] = info.device;
+    if (!info.ranks.empty())
+        j["ranks"] = {{"count", info.ranks.size()}, {"mpi", info.mpi}, {"per_rank", info.ranks}};
     j["scenario"] = info.scenarioPath;
     j["command_line"] = info.commandLine;
     j["status"] = info.status;

@@ -30,6 +30,10 @@ struct RunInfo {
     std::string startedAt;  // ISO 8601 UTC
     std::string finishedAt;
     std::vector<std::pair<std::string, double>> timings;  // phase name, seconds
+    // A run over several MPI ranks: "host: device" per rank, in rank order, and the MPI
+    // library (empty for a run on one process).
+    std::vector<std::string> ranks;
+    std::string mpi;
 };
 
 // Writes atomically (temporary file + rename); creates the parent directory. The JSON
