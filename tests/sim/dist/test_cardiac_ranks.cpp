@@ -50,7 +50,7 @@ TEST_P(CardiacRanks, NVersionSlabIsBitIdentical) {
     o.dx = 0.5;
     o.dt = 0.05;
     set(cardiac::nversionOverrides(o));
-    compare(300, 3, "N-version slab");
+    compare(200, 2, "N-version slab");
 }
 
 // A tissue shaped by a mesh (a box over the first 21 of 40 nodes along x): ranks whose
