@@ -77,6 +77,21 @@ endif()
 cellforge_feature("MPI (several ranks)" CELLFORGE_MPI CELLFORGE_HAVE_MPI
                   "libopenmpi-dev openmpi-bin" "MPI (C library and mpirun) was not found")
 
+# NCCL: halo planes GPU to GPU on the CUDA stream in distributed runs (sim/dist/nccl_exchange).
+# Only its header is needed to build: the library is opened at run time where installed
+# (NCCL is not a Debian package; without it the halos go through MPI). A CUDA feature.
+set(CELLFORGE_HAVE_NCCL OFF)
+if(CELLFORGE_HAVE_CUDA AND CELLFORGE_HAVE_MPI)
+  if(NOT CELLFORGE_NCCL STREQUAL "OFF")
+    find_path(CELLFORGE_NCCL_INCLUDE_DIR nccl.h HINTS ${CUDAToolkit_INCLUDE_DIRS})
+    if(CELLFORGE_NCCL_INCLUDE_DIR)
+      set(CELLFORGE_HAVE_NCCL ON)
+    endif()
+  endif()
+  cellforge_feature("NCCL between GPUs" CELLFORGE_NCCL CELLFORGE_HAVE_NCCL ""
+                    "nccl.h was not found (NVIDIA's NCCL, not a Debian package)")
+endif()
+
 # An optional dependency found through pkg-config, recorded as a feature:
 #   cellforge_optional_pkg(OPTION HAVE PREFIX "module ..." LABEL "debian packages")
 function(cellforge_optional_pkg option have prefix modules label packages)

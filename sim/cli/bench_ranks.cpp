@@ -91,10 +91,11 @@ int runRankBench(const ModelRegistry& registry, const BenchOptionsCli& options) 
     const double haloShare = total > 0 ? halo[0] / total : 0.0;
     std::printf("%-10s %-5s %5s %14s %12s %12s %14s %10s\n", "model", "backend", "ranks",
                 "entities", "median ms", "steps/s", "entity-steps/s", "halo wait");
-    std::printf("%-10s %-5s %5d %14llu %12.4g %12.4g %14.4g %9.1f%%\n", desc.name.c_str(),
-                std::string(toString(backend)).c_str(), comm.size(),
+    std::printf("%-10s %-5s %5d %14llu %12.4g %12.4g %14.4g %9.1f%%  halos: %s\n",
+                desc.name.c_str(), std::string(toString(backend)).c_str(), comm.size(),
                 static_cast<unsigned long long>(entities), median * 1e3, stepsPerSecond,
-                stepsPerSecond * static_cast<double>(entities), 100.0 * haloShare);
+                stepsPerSecond * static_cast<double>(entities), 100.0 * haloShare,
+                pieces && comm.size() > 1 ? pieces->haloTransport().c_str() : "none");
     if (options.json) {
         const nlohmann::json doc = {
             {"cellforge_version", CELLFORGE_VERSION},
@@ -105,6 +106,7 @@ int runRankBench(const ModelRegistry& registry, const BenchOptionsCli& options) 
             {"rank_devices", where},
             {"mpi", comm.library()},
             {"halo_in_device_memory", comm.deviceBuffers()},
+            {"halo_transport", pieces ? pieces->haloTransport() : "none"},
             {"entities", entities},
             {"steps_per_repeat", steps},
             {"repeats", options.repeats},

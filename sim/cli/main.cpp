@@ -23,6 +23,9 @@
 #if CELLFORGE_HAVE_MPI
 #include "sim/dist/mpi_communicator.hpp"
 #endif
+#if CELLFORGE_HAVE_NCCL
+#include "sim/dist/nccl_exchange.hpp"
+#endif
 
 namespace {
 
@@ -99,6 +102,14 @@ int showBackends(cf::dist::Communicator* ranks) {
         std::printf("%-5s %-11s %s\n", "mpi", "available", cf::dist::mpiDescription().c_str());
         for (const std::string& line : lines)
             std::printf("%-5s %-11s %s\n", "", "", line.c_str());
+#if CELLFORGE_HAVE_NCCL
+        const std::string nccl = cf::dist::ncclDescription();
+        const bool ncclOk = nccl.rfind("NCCL ", 0) == 0;
+        std::printf("%-5s %-11s %s\n", "nccl", ncclOk ? "available" : "unavailable",
+                    (nccl + (ncclOk ? ": halo planes GPU to GPU on the stream in distributed runs"
+                                    : "; halos between GPUs go through MPI"))
+                        .c_str());
+#endif
     }
 #else
     (void)ranks;
@@ -122,6 +133,9 @@ int main(int argc, char** argv) {
         try {
             mpi = std::make_unique<cf::dist::MpiSession>(&argc, &argv);
             world = mpi->world();
+#if CELLFORGE_HAVE_NCCL
+            world->provideStreamExchange(&cf::dist::makeNcclExchange);
+#endif
         } catch (const std::exception& e) {
             std::fprintf(stderr, "cellforge-sim: error: %s\n", e.what());
             return cf::kExitRunFailed;

@@ -10,6 +10,24 @@
 
 namespace cf::dist {
 
+StreamExchange* Communicator::streamExchange() {
+    if (!streamTried_) {
+        streamTried_ = true;
+        if (maker_) {
+            std::string why;
+            std::unique_ptr<StreamExchange> made = maker_(*this, why);
+            // Every rank uses it, or none does.
+            if (anyOf(!made)) {
+                whyNoStream_ = made ? "another rank could not make it" : why;
+            } else {
+                stream_ = std::move(made);
+                whyNoStream_.clear();
+            }
+        }
+    }
+    return stream_.get();
+}
+
 bool Communicator::anyOf(bool mine) {
     std::uint64_t v = mine ? 1 : 0;
     allreduce(std::span<std::uint64_t>(&v, 1), ReduceOp::Max);

@@ -48,6 +48,18 @@ struct Message {
 // `from` of receive()/tryReceive(): a message of any rank.
 inline constexpr int kAnyRank = -1;
 
+// Halo traffic between GPUs queued on a CUDA stream (NCCL, nccl_exchange.hpp): nothing waits
+// on the host, so a model queues whole batches of steps. Where it exists it replaces the
+// host-driven exchange for device buffers; it is never required.
+class StreamExchange {
+public:
+    virtual ~StreamExchange() = default;
+    // Queues every transfer (device buffers) on `stream` (a cudaStream_t). Transfers with one
+    // peer are matched in the order of their tags on both sides.
+    virtual void exchange(std::span<const Transfer> transfers, void* stream) = 0;
+    virtual std::string name() const = 0;  // "NCCL 2.28.9"
+};
+
 class Communicator {
 public:
     virtual ~Communicator() = default;
@@ -85,12 +97,27 @@ public:
     // other work).
     virtual std::optional<Message> tryReceive(int from, int tag) = 0;
 
+    // The stream-ordered exchange for device buffers, made on first use (after the rank has
+    // chosen its GPU) by the maker the program provided; null without one, or when it could
+    // not be made (whyNoStreamExchange() says why). Collective on first use.
+    StreamExchange* streamExchange();
+    std::string whyNoStreamExchange() const { return whyNoStream_; }
+    using StreamExchangeMaker = std::unique_ptr<StreamExchange> (*)(Communicator&,
+                                                                    std::string& why);
+    void provideStreamExchange(StreamExchangeMaker maker) { maker_ = maker; }
+
     // Convenience collectives over the ones above.
     bool anyOf(bool mine);
     std::uint64_t min(std::uint64_t mine);
     std::vector<std::string> gatherStrings(const std::string& mine, int root);
     // The values of `mine` of rank `root` on every rank.
     std::vector<double> broadcastDoubles(std::vector<double> mine, int root);
+
+private:
+    StreamExchangeMaker maker_ = nullptr;
+    std::unique_ptr<StreamExchange> stream_;
+    bool streamTried_ = false;
+    std::string whyNoStream_ = "the program offers no stream-ordered exchange";
 };
 
 // One rank: every collective returns its input, an exchange with a peer is an error.

@@ -12,6 +12,8 @@
 //               written by the same rank of a run on as many ranks;
 //   checkFinite() is collective.
 // Views (the window) are not offered: a distributed run is headless.
+#include <string>
+
 #include "sim/dist/communicator.hpp"
 #include "sim/dist/slab.hpp"
 
@@ -28,6 +30,8 @@ public:
     // Wall seconds this rank has spent waiting for halo data since reset, for the scaling
     // benchmarks' split of a step (0 where the model does not measure it).
     virtual double haloSeconds() const { return 0.0; }
+    // What carries the halo data: "MPI" (host memory or a CUDA-aware library), "NCCL 2.28.9".
+    virtual std::string haloTransport() const { return "MPI"; }
 };
 
 }  // namespace cf::dist

@@ -18,11 +18,15 @@ tp06=(--set model.bundled=tentusscher_2006 --set model.precision=float --set tim
       --set protocol.region=corner --set protocol.region_size=1.5
       --set protocol.amplitude=-35.714285714 --set protocol.duration=2 --set protocol.beats=1
       --set protocol.cycle_length=0 --set protocol.start=0)
-run() {  # run NAME RANKS ARGS...: one measurement
+run() {  # run NAME RANKS ARGS...: one measurement (halos through NCCL where it is installed)
   local name=$1 n=$2
   shift 2
   "${mpi[@]}" -n "$n" "$sim" bench cardiac --backend cuda "$@" --json "$out/$name-$n.json" \
     > "$out/$name-$n.log" 2>&1 || { echo "$name on $n ranks failed:"; tail -5 "$out/$name-$n.log"; }
+  # The same through MPI (pinned host buffers), for the comparison.
+  [ "$n" -gt 1 ] && "${mpi[@]}" -x CELLFORGE_NCCL=0 -n "$n" "$sim" bench cardiac --backend cuda "$@" \
+    --json "$out/$name-mpi-$n.json" > "$out/$name-mpi-$n.log" 2>&1
+  return 0
 }
 for n in "${gpus[@]}"; do
   # Strong: 800 x 250 x 250 = 5.0e7 nodes whatever the ranks.
@@ -38,17 +42,19 @@ done
 python3 - "$out" "${gpus[@]}" <<'PY'
 import json, sys, os
 out, gpus = sys.argv[1], [int(g) for g in sys.argv[2:]]
-print(f"{'case':10} {'ranks':>5} {'nodes':>12} {'ms/step':>9} {'Gnode-steps/s':>14} {'efficiency':>10} {'halo wait':>9}")
-for case in ("strong", "weak", "nversion"):
+print(f"{'case':12} {'ranks':>5} {'nodes':>12} {'ms/step':>9} {'Gnode-steps/s':>14} {'efficiency':>10} {'MPI wait':>9}  halos")
+for case in ("strong", "strong-mpi", "weak", "weak-mpi", "nversion", "nversion-mpi"):
     base = None
     for n in gpus:
         p = os.path.join(out, f"{case}-{n}.json")
+        if n == 1 and case.endswith("-mpi"):
+            p = os.path.join(out, f"{case[:-4]}-1.json")
         if not os.path.exists(p):
-            print(f"{case:10} {n:5} (failed)"); continue
+            print(f"{case:12} {n:5} (failed)"); continue
         d = json.load(open(p))
         ms = 1e3 * d["median_s"] / d["steps_per_repeat"]
         if base is None: base = (n, ms)
         if case == "weak": eff = base[1] / ms
         else: eff = base[1] * base[0] / (ms * n)
-        print(f"{case:10} {n:5} {d['entities']:12d} {ms:9.3f} {d['entity_steps_per_s']/1e9:14.3f} {100*eff:9.1f}% {100*d['halo_wait_share']:8.1f}%")
+        print(f"{case:12} {n:5} {d['entities']:12d} {ms:9.3f} {d['entity_steps_per_s']/1e9:14.3f} {100*eff:9.1f}% {100*d['halo_wait_share']:8.1f}%  {d.get('halo_transport', '')}")
 PY

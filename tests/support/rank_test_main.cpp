@@ -11,6 +11,9 @@
 #include "sim/core/backend.hpp"
 #include "sim/cuda/cuda_device.hpp"
 #include "sim/dist/mpi_communicator.hpp"
+#if CELLFORGE_HAVE_NCCL
+#include "sim/dist/nccl_exchange.hpp"
+#endif
 #include "tests/support/ranks.hpp"
 
 namespace {
@@ -45,6 +48,9 @@ int main(int argc, char** argv) {
     ::testing::InitGoogleTest(&argc, argv);
     const std::unique_ptr<cf::dist::Communicator> world = session.world();
     g_ranks = world.get();
+#if CELLFORGE_HAVE_NCCL
+    world->provideStreamExchange(&cf::dist::makeNcclExchange);
+#endif
     // One GPU per rank where there are several (ranks on one host share them round robin).
     if (cf::isAvailable(cf::Backend::Cuda))
         cf::useCudaDevice(world->localRank() % std::max(1, cf::cudaDeviceCount()));

@@ -291,6 +291,7 @@ public:
 
     // Host seconds this rank has waited for halo planes since reset (docs/SCALING.md).
     double haloSeconds() const override { return gpu_ ? gpu_->haloSeconds() : 0.0; }
+    std::string haloTransport() const override { return gpu_ ? gpu_->haloTransport() : "MPI"; }
 
 private:
     std::unique_ptr<TissueGpuBase> makeGpu(const CheckedModel& m, const CardiacParams& p,

@@ -2,10 +2,14 @@
 #pragma once
 // The CUDA backend's diffusion over several ranks (tissue_slab.hpp): the potential on the
 // extended layout, one halo plane exchanged with each neighbouring rank per sub-step.
-// Per sub-step, in stream order: pack the two boundary planes (and copy them to pinned host
-// memory unless the MPI library takes device pointers), the interior planes' kernel, then,
-// once the host has exchanged the planes (while that kernel runs), the halos are unpacked
-// and the two boundary planes computed. Each node's update is that of one rank, bit for bit.
+// With a stream-ordered exchange (NCCL, Communicator::streamExchange) a sub-step is, all on
+// the stream: pack the two boundary planes, exchange them GPU to GPU, unpack the halos,
+// one diffusion kernel; the host never waits, so it queues whole batches of steps.
+// Otherwise through MPI, per sub-step in stream order: pack the two boundary planes (and
+// copy them to pinned host memory unless the MPI library takes device pointers), the
+// interior planes' kernel, then, once the host has exchanged the planes (while that kernel
+// runs), the halos are unpacked and the two boundary planes computed. Either way each
+// node's update is that of one rank, bit for bit.
 #include <chrono>
 #include <cstring>
 #include <cuda_runtime_api.h>
@@ -46,7 +50,11 @@ template <typename Real>
 class SlabDiffusion {
 public:
     SlabDiffusion(const TissueSlab& slab, dist::Communicator& comm, cudaStream_t stream)
-        : slab_(slab), comm_(comm), stream_(stream), device_(comm.deviceBuffers()) {
+        : slab_(slab),
+          comm_(comm),
+          stream_(stream),
+          onStream_(comm.streamExchange()),
+          device_(onStream_ != nullptr || comm.deviceBuffers()) {
         for (int a = 0; a < 3; ++a) {
             shape_.owned[a] = slab.owned[a];
             shape_.extended[a] = slab.extended[a];
@@ -90,6 +98,12 @@ public:
         const int count = slab_.owned[slab_.slab.axis];
         const unsigned char* tissue = hasTissue_ ? tissue_.data() : nullptr;
         for (int s = 0; s < substeps; ++s) {
+            if (onStream_) {
+                exchangeOnStream(in);
+                cuda::launchDiffusePlanes<Real>(in, out, shape_, tissue, 0, count, stream_);
+                std::swap(in, out);
+                continue;
+            }
             sendPlanes(in);
             cuda::launchDiffusePlanes<Real>(in, out, shape_, tissue, slab_.haloBelow,
                                             count - slab_.haloAbove, stream_);
@@ -108,7 +122,32 @@ public:
     // step's work, is not counted).
     double haloSeconds() const { return haloSeconds_; }
 
+    // What carries the halo planes: "NCCL 2.28.9", else "MPI".
+    std::string transport() const { return onStream_ ? onStream_->name() : "MPI"; }
+
 private:
+    void exchangeOnStream(Real* in) {
+        const std::size_t plane = slab_.planeNodes(), bytes = plane * sizeof(Real);
+        const int last = slab_.extended[slab_.slab.axis] - 1;
+        dist::Transfer t[4];
+        std::size_t n = 0;
+        if (slab_.haloBelow) {
+            cuda::launchPackPlane<Real>(in, dSend_[0].data(), shape_, 1, stream_);
+            t[n++] = {nullptr, dRecv_[0].data(), bytes, slab_.slab.below, 0};
+            t[n++] = {dSend_[0].data(), nullptr, bytes, slab_.slab.below, 1};
+        }
+        if (slab_.haloAbove) {
+            cuda::launchPackPlane<Real>(in, dSend_[1].data(), shape_, last - 1, stream_);
+            t[n++] = {nullptr, dRecv_[1].data(), bytes, slab_.slab.above, 1};
+            t[n++] = {dSend_[1].data(), nullptr, bytes, slab_.slab.above, 0};
+        }
+        onStream_->exchange(std::span<const dist::Transfer>(t, n), stream_);
+        if (slab_.haloBelow)
+            cuda::launchUnpackPlane<Real>(dRecv_[0].data(), in, shape_, 0, stream_);
+        if (slab_.haloAbove)
+            cuda::launchUnpackPlane<Real>(dRecv_[1].data(), in, shape_, last, stream_);
+    }
+
     // Side 0: the plane below (sent down, received into the lower halo); 1: above.
     void sendPlanes(const Real* in) {
         const std::size_t plane = slab_.planeNodes();
@@ -160,7 +199,8 @@ private:
     const TissueSlab& slab_;
     dist::Communicator& comm_;
     cudaStream_t stream_;
-    bool device_;  // the MPI library takes device pointers
+    dist::StreamExchange* onStream_;  // NCCL, where the program offers it (else null)
+    bool device_;                     // the halos stay in device memory
     cuda::SlabShape shape_{};
     cf::cuda::DeviceBuffer<Real> a_, b_, dSend_[2], dRecv_[2];
     cf::cuda::DeviceBuffer<unsigned char> tissue_;

@@ -49,8 +49,9 @@ public:
     // The tissue mask on the owned and the extended layout (tissue_slab.hpp; empty: all).
     virtual void setTissue(const std::vector<unsigned char>& owned,
                            const std::vector<unsigned char>& extended) = 0;
-    // Host seconds spent waiting for halo planes (0 on one rank).
+    // Host seconds spent waiting for halo planes (0 on one rank), and what carries them.
     virtual double haloSeconds() const = 0;
+    virtual std::string haloTransport() const = 0;
     // One step from t; `live` is what TissueLive holds (bound by the caller), `substeps` its
     // diffusion sub-steps.
     virtual void step(const CardiacParams& p, const cuda::TissueLive& live, int substeps,
@@ -180,6 +181,9 @@ public:
 
     double haloSeconds() const override {
         return slabDiffusion_ ? slabDiffusion_->haloSeconds() : 0.0;
+    }
+    std::string haloTransport() const override {
+        return slabDiffusion_ ? slabDiffusion_->transport() : "none (one rank)";
     }
 
     void step(const CardiacParams& p, const cuda::TissueLive& live, int substeps,
