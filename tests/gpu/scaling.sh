@@ -54,7 +54,7 @@ for case in ("strong", "strong-mpi", "weak", "weak-mpi", "nversion", "nversion-m
         d = json.load(open(p))
         ms = 1e3 * d["median_s"] / d["steps_per_repeat"]
         if base is None: base = (n, ms)
-        if case == "weak": eff = base[1] / ms
+        if case.startswith("weak"): eff = base[1] / ms
         else: eff = base[1] * base[0] / (ms * n)
         print(f"{case:12} {n:5} {d['entities']:12d} {ms:9.3f} {d['entity_steps_per_s']/1e9:14.3f} {100*eff:9.1f}% {100*d['halo_wait_share']:8.1f}%  {d.get('halo_transport', '')}")
 PY
