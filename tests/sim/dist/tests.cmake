@@ -43,3 +43,6 @@ endfunction()
 
 # Slabs, halo exchange and grid gathering of the communicator itself.
 cellforge_add_rank_test(test_ranks CPU_ONLY SOURCES sim/dist/test_ranks.cpp)
+# The lattice model in z-slabs against one rank (free diffusion, a crowded cell with
+# overflows, reactions, checkpoint restart); CPU cases only so far.
+cellforge_add_rank_test(test_lattice_ranks CPU_ONLY SOURCES sim/dist/test_lattice_ranks.cpp)
