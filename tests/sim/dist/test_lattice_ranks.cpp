@@ -118,10 +118,17 @@ void expectSame(Model& distributed, Model* serial, const std::string& when) {
             << when << ": metric " << mine[k].name << " on rank " << comm.rank();
 }
 
+double valueOf(const std::vector<Metric>& metrics, const std::string& name) {
+    for (const Metric& x : metrics)
+        if (x.name == name) return x.value;
+    ADD_FAILURE() << "no metric " << name;
+    return 0;
+}
+
 // `steps` steps in `chunks` chunks on the ranks and (rank 0) on one rank, compared after
-// each chunk. Returns the distributed model's overflows_total.
-double runCase(Backend b, const std::vector<std::string>& assignments, std::uint32_t seed,
-               int steps, int chunks, const char* name) {
+// each chunk. Returns the distributed model's final metrics (equal on every rank).
+std::vector<Metric> runCase(Backend b, const std::vector<std::string>& assignments,
+                            std::uint32_t seed, int steps, int chunks, const char* name) {
     Communicator& comm = test::ranks();
     const ParamSet p = paramsOf(assignments);
     std::unique_ptr<Model> serial;
@@ -142,13 +149,11 @@ double runCase(Backend b, const std::vector<std::string>& assignments, std::uint
         expectSame(*ranks, serial.get(),
                    std::string(name) + " after " + std::to_string(n * (c + 1)) + " steps");
     }
-    double overflows = 0;
-    for (const Metric& x : ranks->metrics())
-        if (x.name == "overflows_total") overflows = x.value;
+    std::vector<Metric> metrics = ranks->metrics();
     if (comm.rank() == 0)
-        std::printf("%s on %d ranks: %d steps in %.2f s, %.0f overflows\n", name, comm.size(),
-                    steps, seconds, overflows);
-    return overflows;
+        std::printf("%s on %d ranks: %d steps in %.3f s, %.0f overflows\n", name, comm.size(),
+                    steps, seconds, valueOf(metrics, "overflows_total"));
+    return metrics;
 }
 
 // Free diffusion in a periodic box, identities tracked: particles and their ids cross the
@@ -166,7 +171,7 @@ TEST(LatticeRanks, FreeDiffusionEqualsOneRankCpu) {
 // packed32 layout with 2 slots per site overflows often, at the slab boundaries too, and
 // the re-inserted particles must land where one rank puts them.
 TEST(LatticeRanks, CrowdedCellWithObstaclesAndOverflowsEqualsOneRankCpu) {
-    const double overflows = runCase(
+    const std::vector<Metric> m = runCase(
         Backend::Cpu,
         {"lattice.nx=14",
          "lattice.ny=12",
@@ -194,13 +199,13 @@ TEST(LatticeRanks, CrowdedCellWithObstaclesAndOverflowsEqualsOneRankCpu) {
          "tracking.per_species=150",
          "validation.check_counts=true"},
         5, 80, 4, "crowded cell");
-    EXPECT_GT(overflows, 100);  // the case exercises re-insertion
+    EXPECT_GT(valueOf(m, "overflows_total"), 100);  // the case exercises re-insertion
 }
 
 // A + B <-> C (the bimolecular scenario's rates, a smaller box): reactions per site on
 // every slab, with tracked reactants that reactions retire on some rank.
 TEST(LatticeRanks, BimolecularReactionEqualsOneRankCpu) {
-    runCase(
+    const std::vector<Metric> m = runCase(
         Backend::Cpu,
         {"lattice.nx=8", "lattice.ny=8", "lattice.nz=8", "lattice.lambda=125",
          "lattice.tau=10000000", "species.count=3", "species.names=A, B, C", "species.d1=0.75",
@@ -208,6 +213,21 @@ TEST(LatticeRanks, BimolecularReactionEqualsOneRankCpu) {
          "tracking.per_species=200", "reactions.network=A + B -> C @ 1.07e5; C -> A + B @ 0.351",
          "validation.check_counts=true"},
         5, 200, 4, "bimolecular");
+    EXPECT_GT(valueOf(m, "count_C"), 50);  // reactions fired
+}
+
+// One plane per rank (on 4 ranks; 1, 1, 2 on 3), periodic z, two slots per site: overflow
+// searches reach past the next rank and around the periodic end, and the halo planes of a
+// rank are both neighbours' only planes.
+TEST(LatticeRanks, OnePlanePerRankEqualsOneRankCpu) {
+    const std::vector<Metric> m =
+        runCase(Backend::Cpu,
+                {"lattice.nx=6", "lattice.ny=6", "lattice.nz=4", "lattice.lambda=2",
+                 "lattice.tau=10", "lattice.layout=packed32", "lattice.n_max=2", "species.count=2",
+                 "species.d1=200", "species.d2=100", "species.n1=70", "species.n2=45",
+                 "tracking.per_species=40", "validation.check_counts=true"},
+                3, 120, 4, "one plane per rank");
+    EXPECT_GT(valueOf(m, "overflows_total"), 100);
 }
 
 // Checkpoint restart: each rank's snapshot at step k, restored into a fresh distributed

@@ -78,9 +78,11 @@ public:
         LatticeParams next = checkedParams(merged);  // a refusal changes nothing
         Geometry g = g_;
         updateThresholds(next, g);
-        if (slab_) updateThresholds(next, slab_->whole);
+        Geometry whole = slab_ ? slab_->whole : g;
+        if (slab_) updateThresholds(next, whole);
         p_ = std::move(next);
         g_ = g;
+        if (slab_) slab_->whole = whole;
         inEffect_ = std::move(merged);
     }
 
