@@ -180,20 +180,16 @@ void SlabOverflows::wantAround(const SlabLayout& l, std::int32_t z, std::int32_t
     }
 }
 
-void SlabOverflows::fetch(dist::Communicator& comm, const SlabLayout& l, const std::uint32_t* words,
-                          const std::uint8_t* types) {
-    std::sort(want_.begin(), want_.end());
-    want_.erase(std::unique(want_.begin(), want_.end()), want_.end());
-    if (want_.empty()) return;
-    // Each rank packs the wanted planes it owns; in rank order they are in plane order.
+void SlabOverflows::pack(const SlabLayout& l, int rank, const std::uint32_t* words,
+                         const std::uint8_t* types) {
     const auto mine =
         static_cast<std::size_t>(std::count_if(want_.begin(), want_.end(), [&](std::int32_t z) {
-            return l.owner[static_cast<std::size_t>(z)] == comm.rank();
+            return l.owner[static_cast<std::size_t>(z)] == rank;
         }));
     message_.resize(mine * l.plane * sizeof(std::uint16_t));
     std::size_t at = 0;
     for (std::int32_t z : want_) {
-        if (l.owner[static_cast<std::size_t>(z)] != comm.rank()) continue;
+        if (l.owner[static_cast<std::size_t>(z)] != rank) continue;
         const std::uint32_t first = l.localOf(static_cast<std::uint32_t>(z) * l.plane);
         for (std::uint32_t i = first; i < first + l.plane; ++i, at += sizeof(std::uint16_t)) {
             const auto v = static_cast<std::uint16_t>(siteType(l.local, words, types, i) << 8 |
@@ -201,13 +197,9 @@ void SlabOverflows::fetch(dist::Communicator& comm, const SlabLayout& l, const s
             std::memcpy(message_.data() + at, &v, sizeof v);
         }
     }
-    std::vector<std::vector<std::byte>> parts = comm.gather(message_, 0);
-    if (comm.rank() == 0) {
-        message_.clear();
-        for (const std::vector<std::byte>& p : parts)
-            message_.insert(message_.end(), p.begin(), p.end());
-    }
-    comm.broadcast(message_, 0);
+}
+
+void SlabOverflows::store(const SlabLayout& l) {
     if (message_.size() != want_.size() * l.plane * sizeof(std::uint16_t))
         throw Error("lattice: overflow planes of " + std::to_string(message_.size()) + " bytes");
     const std::size_t slot0 = cached_.size();
@@ -220,57 +212,151 @@ void SlabOverflows::fetch(dist::Communicator& comm, const SlabLayout& l, const s
     want_.clear();
 }
 
-// One overflow's search over the cached planes (searchShells' visit and shell hook).
+void SlabOverflows::fetch(dist::Communicator& comm, const SlabLayout& l, const std::uint32_t* words,
+                          const std::uint8_t* types) {
+    std::sort(want_.begin(), want_.end());
+    want_.erase(std::unique(want_.begin(), want_.end()), want_.end());
+    if (want_.empty()) return;
+    // Each rank packs the wanted planes it owns; in rank order they are in plane order.
+    pack(l, comm.rank(), words, types);
+    std::vector<std::vector<std::byte>> parts = comm.gather(message_, 0);
+    if (comm.rank() == 0) {
+        message_.clear();
+        for (const std::vector<std::byte>& p : parts)
+            message_.insert(message_.end(), p.begin(), p.end());
+    }
+    comm.broadcast(message_, 0);
+    store(l);
+}
+
+bool SlabOverflows::fetchOwn(const SlabLayout& l, int rank, const std::uint32_t* words,
+                             const std::uint8_t* types) {
+    std::sort(want_.begin(), want_.end());
+    want_.erase(std::unique(want_.begin(), want_.end()), want_.end());
+    for (std::int32_t z : want_)
+        if (l.owner[static_cast<std::size_t>(z)] != rank) {
+            want_.clear();
+            return false;
+        }
+    if (want_.empty()) return true;
+    pack(l, rank, words, types);
+    store(l);
+    return true;
+}
+
+void SlabOverflows::clearCache(const SlabLayout& l) {
+    slotOf_.assign(static_cast<std::size_t>(l.whole.n[2]), -1);
+    cached_.clear();
+    want_.clear();
+}
+
+// One overflow's search over the cached planes (searchShells' visit and shell hook). A
+// trial (this rank's overflows alone) reads this rank's planes only, records where each
+// particle goes and stops at the first shell reaching another rank's plane (`escaped`);
+// otherwise every rank runs the same search, fetching planes together, and the owner of
+// the chosen site appends the particle.
 struct SlabOverflows::Search {
     SlabOverflows& self;
     dist::Communicator& comm;
     const SlabLayout& l;
-    std::uint32_t* words;
+    const std::uint32_t* words;
+    std::uint32_t* out;  // the lattice to append to; null in a trial
     const std::uint8_t* types;
     std::uint32_t* ids;
     std::int32_t* displacement;
     const Overflow& o;
     std::int32_t z;  // the overflow's plane
-    std::uint16_t type;
+    bool trial;
+    std::uint32_t index;  // the overflow's position in its list (trial)
+    std::uint16_t type = 0;
+    bool escaped = false;
 
     std::uint16_t& entry(std::uint32_t j) const {
         const std::uint32_t p = j / l.plane;
         return self.cache_[static_cast<std::size_t>(self.slotOf_[p]) * l.plane + j % l.plane];
     }
-    void operator()(std::int32_t r) const {  // before shell r
+    void operator()(std::int32_t r) {  // before shell r
+        if (escaped) return;
         self.wantAround(l, z, r);
-        // Every rank runs the same search on the same data, so all of them fetch here or
-        // none does.
-        self.fetch(comm, l, words, types);
+        if (trial)
+            escaped = !self.fetchOwn(l, comm.rank(), words, types);
+        else
+            // Every rank runs the same search on the same data, so all of them fetch here
+            // or none does.
+            self.fetch(comm, l, words, types);
     }
-    bool operator()(std::uint32_t j, const std::int32_t d[3]) const {
+    bool operator()(std::uint32_t j, const std::int32_t d[3]) {
+        if (escaped) return true;  // ends the search
         std::uint16_t& e = entry(j);
         if ((e >> 8) != type || static_cast<int>(e & 0xFFu) >= l.whole.capacity) return false;
         const int slot = e & 0xFF;
         ++e;
-        if (l.owner[j / l.plane] != comm.rank()) return true;
-        const std::uint32_t i = l.localOf(j);
-        if (appendParticle(l.local, words, types, i, o.species) != slot)
-            throw Error("lattice: overflow cache out of step with site " + std::to_string(j));
-        if (ids) {
-            ids[static_cast<std::size_t>(slot) * l.local.sites + i] = o.id;
-            if (o.id != 0)
-                for (int a = 0; a < 3; ++a)
-                    displacement[3 * (o.id - 1) + a] += d[a];
+        if (trial) {
+            self.placed_.push_back({index, j, slot, {d[0], d[1], d[2]}});
+            return true;
         }
+        if (l.owner[j / l.plane] == comm.rank())
+            self.place(l, o, j, slot, d, out, types, ids, displacement);
         return true;
     }
 };
+
+void SlabOverflows::place(const SlabLayout& l, const Overflow& o, std::uint32_t j, int slot,
+                          const std::int32_t d[3], std::uint32_t* words, const std::uint8_t* types,
+                          std::uint32_t* ids, std::int32_t* displacement) {
+    const std::uint32_t i = l.localOf(j);
+    if (appendParticle(l.local, words, types, i, o.species) != slot)
+        throw Error("lattice: overflow cache out of step with site " + std::to_string(j));
+    if (ids) {
+        ids[static_cast<std::size_t>(slot) * l.local.sites + i] = o.id;
+        if (o.id != 0)
+            for (int a = 0; a < 3; ++a)
+                displacement[3 * (o.id - 1) + a] += d[a];
+    }
+}
+
+bool SlabOverflows::trialOnOwnPlanes(dist::Communicator& comm, const SlabLayout& l,
+                                     const std::vector<Overflow>& list, const std::uint32_t* words,
+                                     const std::uint8_t* types) {
+    clearCache(l);
+    for (std::uint32_t k = 0; k < list.size(); ++k) {
+        const Overflow& o = list[k];
+        const std::int32_t c[3] = {coordOf(l.whole, o.site, 0), coordOf(l.whole, o.site, 1),
+                                   coordOf(l.whole, o.site, 2)};
+        if (slotOf_[static_cast<std::size_t>(c[2])] < 0) want_.push_back(c[2]);
+        if (!fetchOwn(l, comm.rank(), words, types)) return false;
+        Search s{*this, comm, l, words, nullptr, types, nullptr, nullptr, o, c[2], true, k};
+        s.type = static_cast<std::uint16_t>(s.entry(o.site) >> 8);
+        if (!searchShells(l.whole, c, s, s) || s.escaped) return false;
+    }
+    return true;
+}
 
 std::uint64_t SlabOverflows::reinsert(dist::Communicator& comm, const SlabLayout& l,
                                       std::vector<Overflow>& list, std::uint32_t* words,
                                       const std::uint8_t* types, std::uint32_t* ids,
                                       std::int32_t* displacement) {
-    std::uint64_t total = list.size();
-    comm.allreduce(std::span<std::uint64_t>(&total, 1), dist::ReduceOp::Sum);
-    if (total == 0) return 0;
     for (Overflow& o : list)
         o.site = l.wholeOf(o.site);
+    const auto byKey = [](const Overflow& a, const Overflow& b) {
+        return overflowKey(a) < overflowKey(b);
+    };
+    std::sort(list.begin(), list.end(), byKey);
+    // The one-rank order places the overflows by site, so by plane, so rank by rank. When
+    // every rank's particles find room on its own planes, no search reads another rank's
+    // planes: the ranks' placements are independent and each equals the one rank's. One
+    // sum tells the overflows of the whole lattice and whether any rank's search escaped.
+    std::uint64_t sums[2] = {list.size(), 0};
+    placed_.clear();
+    if (!list.empty() && !trialOnOwnPlanes(comm, l, list, words, types)) sums[1] = 1;
+    comm.allreduce(std::span<std::uint64_t>(sums), dist::ReduceOp::Sum);
+    if (sums[0] == 0) return 0;
+    if (sums[1] == 0) {
+        for (const Placement& p : placed_)
+            place(l, list[p.overflow], p.site, p.slot, p.d, words, types, ids, displacement);
+        return sums[0];
+    }
+    // Otherwise every rank places every overflow, in the one-rank order.
     std::vector<std::vector<std::byte>> parts =
         comm.gather(std::as_bytes(std::span<const Overflow>(list)), 0);
     message_.clear();
@@ -279,17 +365,15 @@ std::uint64_t SlabOverflows::reinsert(dist::Communicator& comm, const SlabLayout
     comm.broadcast(message_, 0);
     all_.resize(message_.size() / sizeof(Overflow));
     std::memcpy(all_.data(), message_.data(), all_.size() * sizeof(Overflow));
-    std::sort(all_.begin(), all_.end(),
-              [](const Overflow& a, const Overflow& b) { return overflowKey(a) < overflowKey(b); });
-    slotOf_.assign(static_cast<std::size_t>(l.whole.n[2]), -1);
-    cached_.clear();
+    std::sort(all_.begin(), all_.end(), byKey);
+    clearCache(l);
     for (const Overflow& o : all_)  // most particles land within one plane of their own
         wantAround(l, coordOf(l.whole, o.site, 2), 1);
     fetch(comm, l, words, types);
     for (const Overflow& o : all_) {
         const std::int32_t c[3] = {coordOf(l.whole, o.site, 0), coordOf(l.whole, o.site, 1),
                                    coordOf(l.whole, o.site, 2)};
-        Search s{*this, comm, l, words, types, ids, displacement, o, c[2], 0};
+        Search s{*this, comm, l, words, words, types, ids, displacement, o, c[2], false, 0};
         s.type = static_cast<std::uint16_t>(s.entry(o.site) >> 8);
         if (!searchShells(l.whole, c, s, s))
             throw SimulationError("lattice: no free slot for an overflowing particle of species " +
@@ -297,7 +381,7 @@ std::uint64_t SlabOverflows::reinsert(dist::Communicator& comm, const SlabLayout
                                   std::to_string(o.site) +
                                   " in any site of its type: the region is full");
     }
-    return total;
+    return sums[0];
 }
 
 }  // namespace cf::lattice

@@ -63,12 +63,15 @@ void globalDisplacement(dist::Communicator& comm, const std::vector<std::int32_t
 void sumOverRanks(dist::Communicator& comm, std::vector<std::int64_t>& counts,
                   std::vector<std::uint64_t>& scratch);
 
-// Overflow re-insertion over the ranks, identical to reinsertOverflows on one rank: the
-// ranks' overflows are gathered into one list in overflowKey order (whole-lattice site
-// ids) and every rank runs the same search (searchShells) on a copy of the (type, count) of
-// the z-planes it reaches, fetched from their owners plane by plane as the shells grow;
-// the owner of the chosen site appends the particle. Overflows are rare, so the exchange
-// costs a sum of the counts per phase when there are none.
+// Overflow re-insertion over the ranks, identical to reinsertOverflows on one rank. The
+// one rank places overflows in overflowKey order, i.e. plane by plane, rank by rank. Each
+// rank first tries its own overflows on its own planes; when no search reaches another
+// rank's plane (the common case with thick slabs), the ranks' placements touch disjoint
+// planes, so each rank's equals the one rank's, and one sum of two counts is all the
+// traffic. Otherwise the ranks' overflows are gathered into one list and every rank runs
+// the same search (searchShells) on a copy of the (type, count) of the z-planes it
+// reaches, fetched from their owners as the shells grow; the owner of the chosen site
+// appends the particle.
 class SlabOverflows {
 public:
     // Collective. `list` holds this rank's overflows with local site ids (it is changed).
@@ -81,9 +84,33 @@ public:
 
 private:
     struct Search;
-    // Collective: the planes want_ names (ascending, none cached yet) into the cache.
+    struct Placement {
+        std::uint32_t overflow;  // position in this rank's list
+        std::uint32_t site;      // whole-lattice site
+        int slot;
+        std::int32_t d[3];
+    };
+    // This rank's overflows (whole-lattice ids, sorted) on its own planes into placed_;
+    // false as soon as a search needs another rank's plane.
+    bool trialOnOwnPlanes(dist::Communicator& comm, const SlabLayout& l,
+                          const std::vector<Overflow>& list, const std::uint32_t* words,
+                          const std::uint8_t* types);
+    // Appends o at whole-lattice site j (this rank's), in slot `slot`, offset d.
+    static void place(const SlabLayout& l, const Overflow& o, std::uint32_t j, int slot,
+                      const std::int32_t d[3], std::uint32_t* words, const std::uint8_t* types,
+                      std::uint32_t* ids, std::int32_t* displacement);
+    // Collective: the planes want_ names (none cached yet) into the cache.
     void fetch(dist::Communicator& comm, const SlabLayout& l, const std::uint32_t* words,
                const std::uint8_t* types);
+    // The same without communication when this rank owns every plane of want_; false
+    // (nothing cached) otherwise.
+    bool fetchOwn(const SlabLayout& l, int rank, const std::uint32_t* words,
+                  const std::uint8_t* types);
+    // want_'s planes that `rank` owns into message_, and message_ (all of want_'s planes in
+    // order) into the cache.
+    void pack(const SlabLayout& l, int rank, const std::uint32_t* words, const std::uint8_t* types);
+    void store(const SlabLayout& l);
+    void clearCache(const SlabLayout& l);
     // Adds the planes z - r .. z + r not cached yet to want_ (wrapped or clipped).
     void wantAround(const SlabLayout& l, std::int32_t z, std::int32_t r);
 
@@ -91,6 +118,7 @@ private:
     std::vector<std::int32_t> cached_;  // the planes in the cache, by slot
     std::vector<std::uint16_t> cache_;  // (type << 8) | count per site of the cached planes
     std::vector<std::int32_t> want_;
+    std::vector<Placement> placed_;  // a trial's placements, in order
     std::vector<Overflow> all_;
     std::vector<std::byte> message_;
 };

@@ -230,6 +230,20 @@ TEST(LatticeRanks, OnePlanePerRankEqualsOneRankCpu) {
     EXPECT_GT(valueOf(m, "overflows_total"), 100);
 }
 
+// Thick slabs and rare overflows (a few per sweep at 0.8 particles per site of 4 slots):
+// most sweeps' overflows find room on their own rank's planes, which the ranks then place
+// without exchanging them; the others go through the shared search.
+TEST(LatticeRanks, RareOverflowsInThickSlabsEqualOneRankCpu) {
+    const std::vector<Metric> m =
+        runCase(Backend::Cpu,
+                {"lattice.nx=6", "lattice.ny=6", "lattice.nz=40", "lattice.lambda=2",
+                 "lattice.tau=10", "lattice.layout=packed32", "lattice.n_max=4", "species.count=2",
+                 "species.d1=200", "species.d2=100", "species.n1=700", "species.n2=450",
+                 "tracking.per_species=300", "validation.check_counts=true"},
+                8, 200, 4, "rare overflows");
+    EXPECT_GT(valueOf(m, "overflows_total"), 50);
+}
+
 // Checkpoint restart: each rank's snapshot at step k, restored into a fresh distributed
 // model, continues to step 2k exactly as the straight run (and as one rank does).
 TEST(LatticeRanks, CheckpointRestartIsBitIdenticalCpu) {
