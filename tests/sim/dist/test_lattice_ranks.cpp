@@ -54,6 +54,11 @@ Snapshot assembled(Model& m, const Snapshot& mine) {
     Communicator& comm = test::ranks();
     const dist::GridPiece piece = dynamic_cast<dist::Distributable&>(m).piece();
     const std::size_t pieceSites = piece.dims[0] * piece.dims[1] * piece.dims[2];
+    for (std::size_t a = 0; a < 3; ++a)  // the piece's own grid and box
+        EXPECT_EQ(mine.gridDims[a], piece.dims[a]);
+    const double lambda = mine.boxHi[0] / static_cast<double>(piece.dims[0]);
+    EXPECT_EQ(mine.boxLo[2], lambda * static_cast<double>(piece.offset[2]));
+    EXPECT_EQ(mine.boxHi[2], lambda * static_cast<double>(piece.offset[2] + piece.dims[2]));
     Snapshot out = mine;
     for (std::size_t a = 0; a < 3; ++a)
         out.gridDims[a] = piece.globalDims[a];
@@ -137,6 +142,10 @@ std::vector<Metric> runCase(Backend b, const std::vector<std::string>& assignmen
         serial->reset(p, seed);
     }
     std::unique_ptr<Model> ranks = onRanks(b, p, seed);
+    if (comm.size() > 1) {  // a distributed run is headless
+        const ModelViews v = ranks->views();
+        EXPECT_TRUE(v.clouds.empty() && v.planes.empty() && v.volumes.empty());
+    }
     expectSame(*ranks, serial.get(), std::string(name) + " at reset");
     double seconds = 0;
     for (int c = 0; c < chunks; ++c) {
