@@ -39,18 +39,21 @@ CF_HD int appendParticle(const Geometry& g, std::uint32_t* words, const std::uin
     return n;
 }
 
-// Places `o` at the nearest site of its site's type with room: Chebyshev shells r = 1, 2,
-// ... around the site (r = 0 is full by construction), each shell scanned dz, dy, dx from
-// -r to r (x fastest), wrapping periodic axes and skipping offsets across reflective ones.
-// A tracked particle's identity moves along and its displacement gains the offset. Returns
-// false when no site of that type has room.
-CF_HD bool placeOverflow(const Geometry& g, std::uint32_t* words, const std::uint8_t* types,
-                         std::uint32_t* ids, std::int32_t* displacement, const Overflow& o) {
-    const std::uint8_t type = siteType(g, words, types, o.site);
-    const std::int32_t c[3] = {coordOf(g, o.site, 0), coordOf(g, o.site, 1), coordOf(g, o.site, 2)};
+// Visits the candidate sites of an overflow from the site at coordinates c: Chebyshev
+// shells r = 1, 2, ... around it (r = 0 is full by construction), each shell scanned dz,
+// dy, dx from -r to r (x fastest), wrapping periodic axes and skipping offsets across
+// reflective ones. visit(j, d) gets the site index j and the offset d[3]; returning true
+// ends the search. `beforeShell(r)` runs before shell r is scanned (a distributed search
+// fetches the planes the shell reaches). Returns whether a visit returned true. The one
+// order of the search, shared by placeOverflow and the slab-distributed re-insertion
+// (lattice_slab.cpp), so both place every particle at the same site.
+template <typename Visit, typename BeforeShell>
+CF_HD bool searchShells(const Geometry& g, const std::int32_t c[3], Visit& visit,
+                        BeforeShell& beforeShell) {
     std::int32_t rMax = g.n[0] > g.n[1] ? g.n[0] : g.n[1];
     rMax = rMax > g.n[2] ? rMax : g.n[2];
-    for (std::int32_t r = 1; r <= rMax; ++r)
+    for (std::int32_t r = 1; r <= rMax; ++r) {
+        beforeShell(r);
         for (std::int32_t dz = -r; dz <= r; ++dz)
             for (std::int32_t dy = -r; dy <= r; ++dy) {
                 // Inner rows of the shell only visit dx = -r and dx = +r.
@@ -69,19 +72,54 @@ CF_HD bool placeOverflow(const Geometry& g, std::uint32_t* words, const std::uin
                         j += static_cast<std::uint32_t>(t) * stride;
                         stride *= static_cast<std::uint32_t>(g.n[a]);
                     }
-                    if (!inside || siteType(g, words, types, j) != type) continue;
-                    const int slot = appendParticle(g, words, types, j, o.species);
-                    if (slot < 0) continue;
-                    if (ids) {
-                        ids[static_cast<std::size_t>(slot) * g.sites + j] = o.id;
-                        if (o.id != 0)
-                            for (int a = 0; a < 3; ++a)
-                                displacement[3 * (o.id - 1) + a] += d[a];
-                    }
-                    return true;
+                    if (inside && visit(j, d)) return true;
                 }
             }
+    }
     return false;
+}
+
+namespace overflow_detail {
+
+struct NoShellHook {
+    CF_HD void operator()(std::int32_t) const {}
+};
+
+// placeOverflow's visit: the first site of the type with room takes the particle.
+struct PlaceAt {
+    const Geometry& g;
+    std::uint32_t* words;
+    const std::uint8_t* types;
+    std::uint32_t* ids;
+    std::int32_t* displacement;
+    const Overflow& o;
+    std::uint8_t type;
+    CF_HD bool operator()(std::uint32_t j, const std::int32_t d[3]) const {
+        if (siteType(g, words, types, j) != type) return false;
+        const int slot = appendParticle(g, words, types, j, o.species);
+        if (slot < 0) return false;
+        if (ids) {
+            ids[static_cast<std::size_t>(slot) * g.sites + j] = o.id;
+            if (o.id != 0)
+                for (int a = 0; a < 3; ++a)
+                    displacement[3 * (o.id - 1) + a] += d[a];
+        }
+        return true;
+    }
+};
+
+}  // namespace overflow_detail
+
+// Places `o` at the nearest site of its site's type with room, in searchShells' order. A
+// tracked particle's identity moves along and its displacement gains the offset. Returns
+// false when no site of that type has room.
+CF_HD bool placeOverflow(const Geometry& g, std::uint32_t* words, const std::uint8_t* types,
+                         std::uint32_t* ids, std::int32_t* displacement, const Overflow& o) {
+    const std::int32_t c[3] = {coordOf(g, o.site, 0), coordOf(g, o.site, 1), coordOf(g, o.site, 2)};
+    overflow_detail::PlaceAt visit{
+        g, words, types, ids, displacement, o, siteType(g, words, types, o.site)};
+    overflow_detail::NoShellHook none;
+    return searchShells(g, c, visit, none);
 }
 
 }  // namespace cf::lattice

@@ -37,7 +37,8 @@ CF_HD SiteReactionOutcome reactInSite(const Geometry& g, std::uint32_t* words,
     if (ids)
         for (int k = 0; k < n; ++k)
             id[k] = ids[static_cast<std::size_t>(k) * g.sites + i];
-    const SiteReaction r = reactSite(g.reactions, type, sp, ids ? id : nullptr, n, step, i, g.seed);
+    const SiteReaction r =
+        reactSite(g.reactions, type, sp, ids ? id : nullptr, n, step, globalSiteOf(g, i), g.seed);
     if (r.reaction < 0) return out;
     out.reaction = r.reaction;
     const int keep = r.count < g.capacity ? r.count : g.capacity;

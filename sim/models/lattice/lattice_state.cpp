@@ -148,10 +148,11 @@ std::string memoryReport(const LatticeParams& p, const Geometry& g) {
 }
 
 std::vector<std::int64_t> countByRegion(const LatticeParams& p, const Geometry& g,
-                                        const std::uint32_t* words, const std::uint8_t* types) {
+                                        const std::uint32_t* words, const std::uint8_t* types,
+                                        std::uint32_t first, std::uint32_t last) {
     std::vector<std::int64_t> counts(kRegionCountsSize, 0);
     std::uint16_t sp[kMaxSlots];
-    for (std::uint32_t i = 0; i < g.sites; ++i) {
+    for (std::uint32_t i = first; i < std::min(last, g.sites); ++i) {
         const int n = decodeSite(g, words, i, sp);
         const std::size_t row = (siteType(g, words, types, i) % kSiteTypeCount) * (kMaxSpecies + 1);
         for (int k = 0; k < n; ++k)

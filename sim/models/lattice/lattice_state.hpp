@@ -62,10 +62,11 @@ Snapshot makeSnapshot(const LatticeParams& p, const Geometry& g, const HostState
 HostState readSnapshot(const LatticeParams& p, const Geometry& g, const Snapshot& s);
 
 // Particles per (site type t, species s) at t * (kMaxSpecies + 1) + s; s = 0 counts ids
-// no species has.
+// no species has. Over sites [first, last) (a slab's own planes), by default all.
 inline constexpr std::size_t kRegionCountsSize = kSiteTypeCount * (kMaxSpecies + 1);
 std::vector<std::int64_t> countByRegion(const LatticeParams& p, const Geometry& g,
-                                        const std::uint32_t* words, const std::uint8_t* types);
+                                        const std::uint32_t* words, const std::uint8_t* types,
+                                        std::uint32_t first = 0, std::uint32_t last = UINT32_MAX);
 // countSpecies' layout from countByRegion's.
 std::vector<std::int64_t> speciesTotals(const LatticeParams& p,
                                         const std::vector<std::int64_t>& byRegion);

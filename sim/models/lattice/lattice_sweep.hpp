@@ -8,7 +8,8 @@
 //   2. particles of i-1 (along the axis) that move +1 (in their slot order),
 //   3. particles of i+1 that move -1 (in their slot order).
 // Particle (site j, slot k) decides with the 32-bit word w of
-//   Philox(seed, kDiffusionStream)(step, j, axis * 4 + k / 4), word k % 4:
+//   Philox(seed, kDiffusionStream)(step, j, axis * 4 + k / 4), word k % 4 (j the site's id
+//   in the whole lattice, globalSiteOf):
 //   -1 if w < Q-, +1 if 2^31 <= w < 2^31 + Q+, else stay, with Q = floor(q 2^32) and
 //   q = D(species, source type, destination type) tau / lambda^2 <= 0.5 (Lattice Microbes'
 // rule with u = w / 2^32, compared in integers so no rounding can differ between host and
@@ -41,6 +42,11 @@ struct Geometry {
     std::uint32_t fieldMask;    // packed32: (1 << bits) - 1
     std::int32_t wordsPerSite;  // 1 or 4 (planes: word w of site i at words[i + w * sites])
     std::uint32_t seed;
+    // Global site ids (the random-number keys) of a piece of a larger lattice: local site i
+    // is global site i + siteBase, minus siteWrap when that reaches siteWrap (a z-slab whose
+    // halo planes wrap around a periodic axis). Both 0 for a whole lattice.
+    std::uint32_t siteBase;
+    std::uint32_t siteWrap;
     // floor(q 2^32) <= 2^31 per (species id, source type, destination type); 0 blocks.
     std::uint32_t qInt[kSpeciesRows][kSiteTypeCount][kSiteTypeCount];
     ReactionTable reactions;  // count 0: diffusion only (no reaction phase)
@@ -162,10 +168,17 @@ struct Gathered {
     std::uint8_t slot[kMaxGathered];
 };
 
+// The id of site i in the whole lattice (see Geometry::siteBase): the key of its draws, so
+// that a lattice split over ranks draws the same numbers as one rank.
+CF_HD std::uint32_t globalSiteOf(const Geometry& g, std::uint32_t i) {
+    const std::uint64_t j = static_cast<std::uint64_t>(i) + g.siteBase;
+    return static_cast<std::uint32_t>(g.siteWrap != 0u && j >= g.siteWrap ? j - g.siteWrap : j);
+}
+
 // The 32-bit draws of the particles in slots k0..k0+3 of site j (see the header comment).
 CF_HD rng::Word4 drawsOf(const Geometry& g, std::uint64_t step, int axis, std::uint32_t j, int k0) {
     const rng::Philox gen(g.seed, 2u /* kDiffusionStream */);
-    return gen(step, j, static_cast<std::uint32_t>(axis * 4 + k0 / 4));
+    return gen(step, globalSiteOf(g, j), static_cast<std::uint32_t>(axis * 4 + k0 / 4));
 }
 
 CF_HD std::uint32_t wordOf(const rng::Word4& r, int k) {

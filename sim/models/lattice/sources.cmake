@@ -6,6 +6,7 @@ list(APPEND CELLFORGE_SIM_SOURCES
   models/lattice/lattice_geometry.cpp
   models/lattice/lattice_config.cpp
   models/lattice/lattice_views.cpp
+  models/lattice/lattice_slab.cpp
   models/lattice/lattice_bench.cpp
   models/lattice/cpu/lattice_cpu.cpp
   models/lattice/reactions/reaction_parser.cpp
