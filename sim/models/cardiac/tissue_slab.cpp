@@ -4,6 +4,8 @@
 #include <cstdint>
 
 #include "sim/dist/grid_gather.hpp"
+#include "sim/dist/metric_exchange.hpp"
+#include "sim/models/cardiac/cardiac_model.hpp"
 
 namespace cf::cardiac {
 
@@ -23,6 +25,14 @@ std::size_t indexIn(const int n[3], int i, int j, int k) {
     return static_cast<std::size_t>(i) +
            static_cast<std::size_t>(n[0]) *
                (static_cast<std::size_t>(j) + static_cast<std::size_t>(n[1]) * k);
+}
+
+// The coordinates of node m of the box `n` (x fastest).
+void coordsIn(const int n[3], std::size_t m, int c[3]) {
+    const std::size_t nx = static_cast<std::size_t>(n[0]), ny = static_cast<std::size_t>(n[1]);
+    c[0] = static_cast<int>(m % nx);
+    c[1] = static_cast<int>((m / nx) % ny);
+    c[2] = static_cast<int>(m / (nx * ny));
 }
 
 // The extended box's node (i, j, k) in the whole grid (the halo planes included).
@@ -74,10 +84,8 @@ int TissueSlab::planeOf(std::size_t m) const {
 }
 
 std::size_t TissueSlab::ownedIndexOf(std::size_t w) const {
-    const std::size_t nx = static_cast<std::size_t>(whole[0]);
-    const std::size_t ny = static_cast<std::size_t>(whole[1]);
-    int c[3] = {static_cast<int>(w % nx), static_cast<int>((w / nx) % ny),
-                static_cast<int>(w / (nx * ny))};
+    int c[3];
+    coordsIn(whole, w, c);
     if (c[slab.axis] < slab.begin || c[slab.axis] >= slab.end) return SIZE_MAX;
     c[slab.axis] -= slab.begin;
     return indexIn(owned, c[0], c[1], c[2]);
@@ -145,6 +153,25 @@ void unpackPlane(const TissueSlab& s, const double* buffer, int plane, double* e
         c[s.slab.axis] = plane;
         extended[indexIn(s.extended, c[0], c[1], c[2])] = buffer[b++];
     });
+}
+
+std::vector<Metric> slabMetrics(dist::Communicator& comm, const TissueSlab& s,
+                                const CardiacParams& p, const std::vector<double>& potential,
+                                const std::vector<double>& activation, const BeatMeter& meter,
+                                int meterRank, const std::vector<unsigned char>& tissueWhole) {
+    const std::vector<double> v =
+        dist::gatherGrid(comm, s.piece, std::span<const double>(potential));
+    const std::vector<double> a =
+        dist::gatherGrid(comm, s.piece, std::span<const double>(activation));
+    const std::vector<double> meterState = comm.broadcastDoubles(
+        comm.rank() == meterRank ? meter.state() : std::vector<double>{}, meterRank);
+    std::vector<Metric> m;
+    if (comm.rank() == 0) {
+        BeatMeter whole(p.start, p.cycleLength, p.beats);
+        whole.restore(meterState);
+        m = tissueMetrics(p, v, a, whole, tissueWhole);
+    }
+    return dist::broadcastMetrics(comm, std::move(m), 0);
 }
 
 HaloExchange::HaloExchange(const TissueSlab& s, dist::Communicator* comm) : slab_(&s), comm_(comm) {

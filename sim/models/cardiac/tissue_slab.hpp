@@ -16,8 +16,10 @@
 #include <memory>
 #include <vector>
 
+#include "sim/core/model.hpp"
 #include "sim/dist/communicator.hpp"
 #include "sim/dist/slab.hpp"
+#include "sim/models/cardiac/beat_meter.hpp"
 #include "sim/models/cardiac/cardiac_params.hpp"
 
 namespace cf::cardiac {
@@ -66,6 +68,15 @@ std::vector<unsigned char> extendedPart(const TissueSlab& s,
 // contiguous buffer of planeNodes() values.
 void packPlane(const TissueSlab& s, const double* extended, int plane, double* buffer);
 void unpackPlane(const TissueSlab& s, const double* buffer, int plane, double* extended);
+
+// The metrics of the whole tissue over several ranks (collective): the ranks' potential
+// and activation pieces gathered on rank 0, tissueMetrics computed there as on one rank
+// with the beat meter of rank `meterRank` (`meter`: that rank's, ignored elsewhere), and the
+// result sent to every rank. `tissueWhole`: tissueMask of the whole grid.
+std::vector<Metric> slabMetrics(dist::Communicator& comm, const TissueSlab& s,
+                                const CardiacParams& p, const std::vector<double>& potential,
+                                const std::vector<double>& activation, const BeatMeter& meter,
+                                int meterRank, const std::vector<unsigned char>& tissueWhole);
 
 // The halo planes of an extended host field, exchanged with the neighbouring ranks: start()
 // sends the slab's first and last owned planes, so the interior can be computed meanwhile;

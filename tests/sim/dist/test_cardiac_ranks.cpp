@@ -12,6 +12,7 @@
 #include "sim/models/cardiac/cardiac_model.hpp"
 #include "sim/models/cardiac/nversion.hpp"
 #include "tests/support/backends.hpp"
+#include "tests/support/box_mesh.hpp"
 #include "tests/support/rank_compare.hpp"
 
 namespace cf {
@@ -59,14 +60,8 @@ TEST_P(CardiacRanks, NVersionSlabIsBitIdentical) {
 TEST_P(CardiacRanks, MeshedTissueIsBitIdentical) {
     const std::string obj =
         testing::TempDir() + "cardiac_ranks_box_" + std::to_string(test::ranks().rank()) + ".obj";
-    {
-        std::ofstream out(obj);
-        const double lo[3] = {-0.1, -0.1, -1.0}, hi[3] = {5.1, 3.1, 1.0};
-        for (int c = 0; c < 8; ++c)
-            out << "v " << (c & 1 ? hi[0] : lo[0]) << ' ' << (c & 2 ? hi[1] : lo[1]) << ' '
-                << (c & 4 ? hi[2] : lo[2]) << '\n';
-        out << "f 1 3 4 2\nf 5 6 8 7\nf 1 2 6 5\nf 3 7 8 4\nf 1 5 7 3\nf 2 4 8 6\n";
-    }
+    const double lo[3] = {-0.1, -0.1, -1.0}, hi[3] = {5.1, 3.1, 1.0};
+    test::writeBoxObj(obj, lo, hi);
     set({"tissue.nx=40", "tissue.ny=12", "tissue.dx=0.25", "tissue.mesh=" + obj});
     compare(3000, 2, "meshed tissue");
 }

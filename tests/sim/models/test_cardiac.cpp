@@ -17,6 +17,7 @@
 #include "sim/models/cardiac/cardiac_model.hpp"
 #include "sim/models/cardiac/lang/cuda_emitter.hpp"
 #include "tests/support/backends.hpp"
+#include "tests/support/box_mesh.hpp"
 #include "tests/support/model_fixture.hpp"
 
 namespace cf {
@@ -146,15 +147,8 @@ TEST_P(CardiacTest, TracePointsAndStateChannels) {
 // only. A missing file or a mesh around no node is refused naming tissue.mesh.
 TEST_P(CardiacTest, MeshShapesTheTissue) {
     const std::string obj = testing::TempDir() + "cardiac_box.obj";
-    {
-        std::ofstream out(obj);
-        const double lo[3] = {-0.1, -0.1, -1.0}, hi[3] = {5.1, 3.1, 1.0};
-        for (int c = 0; c < 8; ++c)
-            out << "v " << (c & 1 ? hi[0] : lo[0]) << ' ' << (c & 2 ? hi[1] : lo[1]) << ' '
-                << (c & 4 ? hi[2] : lo[2]) << '\n';
-        // Outward faces of the cube with vertices numbered by bits (x, y, z) + 1.
-        out << "f 1 3 4 2\nf 5 6 8 7\nf 1 2 6 5\nf 3 7 8 4\nf 1 5 7 3\nf 2 4 8 6\n";
-    }
+    const double lo[3] = {-0.1, -0.1, -1.0}, hi[3] = {5.1, 3.1, 1.0};
+    test::writeBoxObj(obj, lo, hi);
     set({"tissue.nx=40", "tissue.ny=12", "tissue.dx=0.25", "tissue.mesh=" + obj});
     auto masked = make(1);
     set({"tissue.nx=21", "tissue.mesh="});

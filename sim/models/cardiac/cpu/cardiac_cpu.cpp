@@ -15,8 +15,6 @@
 
 #include "sim/core/parallel.hpp"
 #include "sim/dist/distributable.hpp"
-#include "sim/dist/grid_gather.hpp"
-#include "sim/dist/metric_exchange.hpp"
 #include "sim/models/cardiac/cardiac_model.hpp"
 #include "sim/models/cardiac/cardiac_views.hpp"
 #include "sim/models/cardiac/tissue_slab.hpp"
@@ -135,20 +133,8 @@ public:
     std::vector<Metric> metrics() override {
         if (!slab_.distributed())
             return tissueMetrics(p_, column(potential_), activation_, meter_, tissue_);
-        const std::vector<double> v = column(potential_);
-        const std::vector<double> potential =
-            dist::gatherGrid(*comm_, slab_.piece, std::span<const double>(v));
-        const std::vector<double> activation =
-            dist::gatherGrid(*comm_, slab_.piece, std::span<const double>(activation_));
-        const std::vector<double> meterState = comm_->broadcastDoubles(
-            centre_ != SIZE_MAX ? meter_.state() : std::vector<double>{}, centreRank_);
-        std::vector<Metric> m;
-        if (comm_->rank() == 0) {
-            BeatMeter meter(p_.start, p_.cycleLength, p_.beats);
-            meter.restore(meterState);
-            m = tissueMetrics(p_, potential, activation, meter, tissueWhole_);
-        }
-        return dist::broadcastMetrics(*comm_, std::move(m), 0);
+        return slabMetrics(*comm_, slab_, p_, column(potential_), activation_, meter_, centreRank_,
+                           tissueWhole_);
     }
 
     // This rank's piece (the whole grid on one rank): its own dims, its box in the domain.

@@ -22,8 +22,6 @@
 #include <optional>
 
 #include "sim/dist/distributable.hpp"
-#include "sim/dist/grid_gather.hpp"
-#include "sim/dist/metric_exchange.hpp"
 #include "sim/models/cardiac/cuda/tissue_gpu.hpp"
 #include "sim/models/cardiac/nvrtc/nvrtc_compiler.hpp"
 
@@ -227,20 +225,8 @@ public:
     std::vector<Metric> metrics() override {
         if (!slab_.distributed())
             return tissueMetrics(p_, gpu_->potential(), gpu_->activation(), meter_, tissue_);
-        const std::vector<double> v = gpu_->potential(), a = gpu_->activation();
-        const std::vector<double> potential =
-            dist::gatherGrid(*comm_, slab_.piece, std::span<const double>(v));
-        const std::vector<double> activation =
-            dist::gatherGrid(*comm_, slab_.piece, std::span<const double>(a));
-        const std::vector<double> meterState = comm_->broadcastDoubles(
-            centre_ != SIZE_MAX ? meter_.state() : std::vector<double>{}, centreRank_);
-        std::vector<Metric> m;
-        if (comm_->rank() == 0) {
-            BeatMeter meter(p_.start, p_.cycleLength, p_.beats);
-            meter.restore(meterState);
-            m = tissueMetrics(p_, potential, activation, meter, tissue_);
-        }
-        return dist::broadcastMetrics(*comm_, std::move(m), 0);
+        return slabMetrics(*comm_, slab_, p_, gpu_->potential(), gpu_->activation(), meter_,
+                           centreRank_, tissue_);
     }
 
     // This rank's piece (the whole grid on one rank): its own dims, its box in the domain.
