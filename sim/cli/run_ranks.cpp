@@ -280,6 +280,9 @@ RunOutcome executeRunOnRanks(const RunRequest& request, dist::Communicator& comm
             const double rate = seconds > 0 ? static_cast<double>(next - now) / seconds : 0.0;
             batch = static_cast<std::uint64_t>(
                 comm.broadcastDoubles({std::clamp(rate / 10.0, 1.0, 1e9)}, 0)[0]);
+            if (lead && callbacks.note)  // rank 0's notes speak for all (the same model)
+                for (const std::string& n : model->takeNotes())
+                    callbacks.note(n);
             if (lead && callbacks.progress) {
                 Frame frame;
                 frame.step = at;
