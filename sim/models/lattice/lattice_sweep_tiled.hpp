@@ -173,7 +173,7 @@ CF_HD TileSite tileSiteOf(const Geometry& g, int axis, std::uint32_t bx, std::ui
     const std::uint32_t c = axis == 0 ? x : (axis == 1 ? y : z);
     const std::uint32_t start =
         Tile::kAlongX ? bx * kTileWidth : (axis == 2 ? z0 : 0u) + by * Tile::kRows;
-    const auto n = static_cast<std::uint32_t>(g.n[axis]);
+    const std::uint32_t n = axis == 0 ? n0 : (axis == 1 ? n1 : static_cast<std::uint32_t>(g.n[2]));
     const std::uint32_t limit = axis == 2 ? z1 : n;  // the tile's last site is below it
     const std::uint32_t end = start + (Tile::kAlongX ? kTileWidth : Tile::kRows) < limit
                                   ? start + (Tile::kAlongX ? kTileWidth : Tile::kRows)
