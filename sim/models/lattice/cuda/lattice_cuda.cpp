@@ -274,10 +274,10 @@ private:
         // At most every particle overflows in one sweep; the list is a power of two (the
         // device sort pads it) and capped: more than 2^20 overflows in one sweep means
         // the lattice is far too full for its capacity, reported as an error.
-        const std::vector<std::int64_t> counts = countSpecies(p_, g_, h_.words.data());
         std::int64_t total = 0;
-        for (std::int64_t c : counts)
-            total += c;
+        if (!slab_)
+            for (std::int64_t c : countSpecies(p_, g_, h_.words.data()))
+                total += c;
         std::size_t capacity = 1;
         while (capacity < static_cast<std::size_t>(total) && capacity < kMaxOverflowList)
             capacity <<= 1;
@@ -375,7 +375,8 @@ private:
                 cuda::launchSweep(a, g_, stream_);
             } else {
                 for (int w = 0; w < g_.wordsPerSite; ++w)
-                    haloBase_[static_cast<std::size_t>(w)] = words_.data() + w * g_.sites;
+                    haloBase_[static_cast<std::size_t>(w)] =
+                        words_.data() + static_cast<std::size_t>(w) * g_.sites;
                 if (!ids_.empty())
                     for (int k = 0; k < g_.capacity; ++k)
                         haloBase_[static_cast<std::size_t>(g_.wordsPerSite + k)] =
