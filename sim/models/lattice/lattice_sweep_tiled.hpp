@@ -125,45 +125,59 @@ struct TileSite {
 };
 
 // The grid of a tiled sweep along `axis`: x tiles, tiles along the second axis (y, or z for
-// axis 2), and the third coordinate (z, or y for axis 2).
+// axis 2), and the third coordinate (z, or y for axis 2). Only z-planes [zBegin, zEnd) are
+// swept (zEnd < 0: to the last plane): a z-slab's own planes, or part of them
+// (lattice_slab.hpp); the other planes are read, never written.
 struct TileGrid {
     std::uint32_t blocks[3];
     int rows;
     bool alongX;
 };
 
-inline TileGrid tileGridOf(const Geometry& g, int axis) {
+inline TileGrid tileGridOf(const Geometry& g, int axis, std::int32_t zBegin = 0,
+                           std::int32_t zEnd = -1) {
     TileGrid t{};
     t.alongX = axis == 0;
     t.rows = t.alongX ? kTileRowsAlongX : kTileRowsAcross;
-    const int second = axis == 2 ? 2 : 1;
-    const int third = axis == 2 ? 1 : 2;
+    const std::int32_t planes = (zEnd < 0 ? g.n[2] : zEnd) - zBegin;
     t.blocks[0] = static_cast<std::uint32_t>((g.n[0] + kTileWidth - 1) / kTileWidth);
-    t.blocks[1] = static_cast<std::uint32_t>((g.n[second] + t.rows - 1) / t.rows);
-    t.blocks[2] = static_cast<std::uint32_t>(g.n[third]);
+    if (axis == 2) {
+        t.blocks[1] = static_cast<std::uint32_t>((planes + t.rows - 1) / t.rows);
+        t.blocks[2] = static_cast<std::uint32_t>(g.n[1]);
+    } else {
+        t.blocks[1] = static_cast<std::uint32_t>((g.n[1] + t.rows - 1) / t.rows);
+        t.blocks[2] = static_cast<std::uint32_t>(planes);
+    }
     return t;
 }
 
-// Thread (tx, ty) of block (bx, by, bz): coordinates by multiplication only (the per-site
-// kernel's divisions by runtime sizes were a large part of its instructions).
+// Thread (tx, ty) of block (bx, by, bz) of tileGridOf(g, axis, zBegin, zEnd): coordinates by
+// multiplication only (the per-site kernel's divisions by runtime sizes were a large part of
+// its instructions). A z sweep's tiles start at zBegin and end at zEnd at the latest: the
+// tile's last valid site then loads the apron from the plane above, as at the lattice's end.
 template <class Tile>
 CF_HD TileSite tileSiteOf(const Geometry& g, int axis, std::uint32_t bx, std::uint32_t by,
-                          std::uint32_t bz, int tx, int ty) {
+                          std::uint32_t bz, int tx, int ty, std::int32_t zBegin = 0,
+                          std::int32_t zEnd = -1) {
+    const auto z0 = static_cast<std::uint32_t>(zBegin);
+    const auto z1 = static_cast<std::uint32_t>(zEnd < 0 ? g.n[2] : zEnd);
     const std::uint32_t x = bx * kTileWidth + static_cast<std::uint32_t>(tx);
     const std::uint32_t r = by * Tile::kRows + static_cast<std::uint32_t>(ty);
     const std::uint32_t y = axis == 2 ? bz : r;
-    const std::uint32_t z = axis == 2 ? r : bz;
+    const std::uint32_t z = z0 + (axis == 2 ? r : bz);
     const auto n0 = static_cast<std::uint32_t>(g.n[0]), n1 = static_cast<std::uint32_t>(g.n[1]);
     TileSite t{};
-    t.valid = x < n0 && y < n1 && z < static_cast<std::uint32_t>(g.n[2]);
+    t.valid = x < n0 && y < n1 && z < z1;
     t.i = x + n0 * (y + n1 * z);
     t.slot = Tile::kAlongX ? ty * (kTileWidth + 2) + tx + 1 : (ty + 1) * kTileWidth + tx;
     const std::uint32_t c = axis == 0 ? x : (axis == 1 ? y : z);
-    const std::uint32_t start = Tile::kAlongX ? bx * kTileWidth : by * Tile::kRows;
-    const auto n = static_cast<std::uint32_t>(g.n[axis]);
-    const std::uint32_t end = start + (Tile::kAlongX ? kTileWidth : Tile::kRows) < n
+    const std::uint32_t start =
+        Tile::kAlongX ? bx * kTileWidth : (axis == 2 ? z0 : 0u) + by * Tile::kRows;
+    const std::uint32_t n = axis == 0 ? n0 : (axis == 1 ? n1 : static_cast<std::uint32_t>(g.n[2]));
+    const std::uint32_t limit = axis == 2 ? z1 : n;  // the tile's last site is below it
+    const std::uint32_t end = start + (Tile::kAlongX ? kTileWidth : Tile::kRows) < limit
                                   ? start + (Tile::kAlongX ? kTileWidth : Tile::kRows)
-                                  : n;
+                                  : limit;
     t.first = c == start;
     t.last = c + 1 == end;
     const std::uint32_t stride = axis == 0 ? 1u : (axis == 1 ? n0 : n0 * n1);

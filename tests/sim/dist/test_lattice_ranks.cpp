@@ -6,8 +6,8 @@
 // the same random numbers, place overflows at the same sites and reduce integers only, so
 // equality holds by construction, not within a tolerance).
 //
-// Each case names its backend (runCase(Backend::Cpu, ...)); a CUDA case calls the same
-// helpers with Backend::Cuda and "Cuda" in its name (tests.cmake runs those as .gpu).
+// Each case runs on the CPU and on CUDA ranks (LATTICE_RANK_CASE: "Cpu" and "Cuda" in the
+// names; tests.cmake runs the CUDA ones as .gpu entries, one GPU per rank).
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -21,6 +21,7 @@
 #include "sim/dist/grid_gather.hpp"
 #include "sim/models/lattice/lattice_model.hpp"
 #include "sim/models/lattice/lattice_slab.hpp"
+#include "tests/support/backends.hpp"
 #include "tests/support/ranks.hpp"
 
 namespace cf::lattice {
@@ -165,10 +166,23 @@ std::vector<Metric> runCase(Backend b, const std::vector<std::string>& assignmen
     return metrics;
 }
 
+// Each case runs on both backends: NameCpu, and NameCuda (ctest's .gpu entries), which
+// skips, saying why, where no CUDA device is.
+#define LATTICE_RANK_CASE(name)            \
+    void name(Backend b);                  \
+    TEST(LatticeRanks, name##Cpu) {        \
+        name(Backend::Cpu);                \
+    }                                      \
+    TEST(LatticeRanks, name##Cuda) {       \
+        CF_REQUIRE_BACKEND(Backend::Cuda); \
+        name(Backend::Cuda);               \
+    }                                      \
+    void name(Backend b)
+
 // Free diffusion in a periodic box, identities tracked: particles and their ids cross the
 // slab boundaries in both directions and around the periodic z.
-TEST(LatticeRanks, FreeDiffusionEqualsOneRankCpu) {
-    runCase(Backend::Cpu,
+LATTICE_RANK_CASE(FreeDiffusionEqualsOneRank) {
+    runCase(b,
             {"lattice.nx=12", "lattice.ny=10", "lattice.nz=9", "lattice.lambda=2", "lattice.tau=10",
              "species.count=2", "species.d1=200", "species.d2=60", "species.n1=1500",
              "species.n2=800", "tracking.per_species=300"},
@@ -179,9 +193,9 @@ TEST(LatticeRanks, FreeDiffusionEqualsOneRankCpu) {
 // cytoplasm, reflective walls, species crossing the membrane by diffusion rules; the
 // packed32 layout with 2 slots per site overflows often, at the slab boundaries too, and
 // the re-inserted particles must land where one rank puts them.
-TEST(LatticeRanks, CrowdedCellWithObstaclesAndOverflowsEqualsOneRankCpu) {
+LATTICE_RANK_CASE(CrowdedCellWithObstaclesAndOverflowsEqualsOneRank) {
     const std::vector<Metric> m = runCase(
-        Backend::Cpu,
+        b,
         {"lattice.nx=14",
          "lattice.ny=12",
          "lattice.nz=11",
@@ -213,9 +227,9 @@ TEST(LatticeRanks, CrowdedCellWithObstaclesAndOverflowsEqualsOneRankCpu) {
 
 // A + B <-> C (the bimolecular scenario's rates, a smaller box): reactions per site on
 // every slab, with tracked reactants that reactions retire on some rank.
-TEST(LatticeRanks, BimolecularReactionEqualsOneRankCpu) {
+LATTICE_RANK_CASE(BimolecularReactionEqualsOneRank) {
     const std::vector<Metric> m = runCase(
-        Backend::Cpu,
+        b,
         {"lattice.nx=8", "lattice.ny=8", "lattice.nz=8", "lattice.lambda=125",
          "lattice.tau=10000000", "species.count=3", "species.names=A, B, C", "species.d1=0.75",
          "species.d2=0.75", "species.d3=0.75", "species.n1=1000", "species.n2=1000", "species.n3=0",
@@ -228,9 +242,9 @@ TEST(LatticeRanks, BimolecularReactionEqualsOneRankCpu) {
 // One plane per rank (on 4 ranks; 1, 1, 2 on 3), periodic z, two slots per site: overflow
 // searches reach past the next rank and around the periodic end, and the halo planes of a
 // rank are both neighbours' only planes.
-TEST(LatticeRanks, OnePlanePerRankEqualsOneRankCpu) {
+LATTICE_RANK_CASE(OnePlanePerRankEqualsOneRank) {
     const std::vector<Metric> m =
-        runCase(Backend::Cpu,
+        runCase(b,
                 {"lattice.nx=6", "lattice.ny=6", "lattice.nz=4", "lattice.lambda=2",
                  "lattice.tau=10", "lattice.layout=packed32", "lattice.n_max=2", "species.count=2",
                  "species.d1=200", "species.d2=100", "species.n1=70", "species.n2=45",
@@ -242,9 +256,9 @@ TEST(LatticeRanks, OnePlanePerRankEqualsOneRankCpu) {
 // Thick slabs and rare overflows (a few per sweep at 0.8 particles per site of 4 slots):
 // most sweeps' overflows find room on their own rank's planes, which the ranks then place
 // without exchanging them; the others go through the shared search.
-TEST(LatticeRanks, RareOverflowsInThickSlabsEqualOneRankCpu) {
+LATTICE_RANK_CASE(RareOverflowsInThickSlabsEqualOneRank) {
     const std::vector<Metric> m =
-        runCase(Backend::Cpu,
+        runCase(b,
                 {"lattice.nx=6", "lattice.ny=6", "lattice.nz=40", "lattice.lambda=2",
                  "lattice.tau=10", "lattice.layout=packed32", "lattice.n_max=4", "species.count=2",
                  "species.d1=200", "species.d2=100", "species.n1=700", "species.n2=450",
@@ -255,28 +269,28 @@ TEST(LatticeRanks, RareOverflowsInThickSlabsEqualOneRankCpu) {
 
 // Checkpoint restart: each rank's snapshot at step k, restored into a fresh distributed
 // model, continues to step 2k exactly as the straight run (and as one rank does).
-TEST(LatticeRanks, CheckpointRestartIsBitIdenticalCpu) {
+LATTICE_RANK_CASE(CheckpointRestartIsBitIdentical) {
     Communicator& comm = test::ranks();
     const ParamSet p =
         paramsOf({"lattice.nx=10", "lattice.ny=9", "lattice.nz=10", "lattice.layout=packed32",
                   "lattice.n_max=2", "lattice.boundary_z=reflective", "species.count=2",
                   "species.d1=100", "species.d2=40", "species.n1=700", "species.n2=500",
                   "tracking.per_species=200", "validation.check_counts=true"});
-    std::unique_ptr<Model> straight = onRanks(Backend::Cpu, p, 21);
+    std::unique_ptr<Model> straight = onRanks(b, p, 21);
     straight->advance(30);
     const Snapshot mid = straight->snapshot();
     straight->advance(30);
-    std::unique_ptr<Model> resumed = onRanks(Backend::Cpu, p, 21);
+    std::unique_ptr<Model> resumed = onRanks(b, p, 21);
     resumed->restore(mid);
     resumed->advance(30);
-    const Snapshot a = straight->snapshot(), b = resumed->snapshot();
-    EXPECT_EQ(b.step, a.step);
-    EXPECT_EQ(b.time, a.time);
+    const Snapshot sa = straight->snapshot(), sb = resumed->snapshot();
+    EXPECT_EQ(sb.step, sa.step);
+    EXPECT_EQ(sb.time, sa.time);
     // EXPECT only: a rank leaving early would leave the others waiting in a collective.
-    EXPECT_EQ(b.fields.size(), a.fields.size());
-    for (std::size_t f = 0; f < a.fields.size() && f < b.fields.size(); ++f)
-        EXPECT_TRUE(b.fields[f].bytes == a.fields[f].bytes)
-            << a.fields[f].name << " differs on rank " << comm.rank();
+    EXPECT_EQ(sb.fields.size(), sa.fields.size());
+    for (std::size_t f = 0; f < sa.fields.size() && f < sb.fields.size(); ++f)
+        EXPECT_TRUE(sb.fields[f].bytes == sa.fields[f].bytes)
+            << sa.fields[f].name << " differs on rank " << comm.rank();
     const std::vector<Metric> ma = straight->metrics(), mb = resumed->metrics();
     EXPECT_EQ(ma.size(), mb.size());
     for (std::size_t k = 0; k < ma.size() && k < mb.size(); ++k)
@@ -284,7 +298,7 @@ TEST(LatticeRanks, CheckpointRestartIsBitIdenticalCpu) {
     // And both equal one rank's run.
     std::unique_ptr<Model> serial;
     if (comm.rank() == 0) {
-        serial = descriptor().create(Backend::Cpu);
+        serial = descriptor().create(b);
         serial->reset(p, 21);
         serial->advance(60);
     }
@@ -292,14 +306,14 @@ TEST(LatticeRanks, CheckpointRestartIsBitIdenticalCpu) {
 }
 
 // More ranks than z-planes: every rank refuses at reset, naming the parameter.
-TEST(LatticeRanks, MoreRanksThanPlanesIsRefusedByNameCpu) {
+LATTICE_RANK_CASE(MoreRanksThanPlanesIsRefusedByName) {
     Communicator& comm = test::ranks();
     if (comm.size() < 2) GTEST_SKIP() << "one rank holds any number of planes";
     const int nz = comm.size() - 1;
     const ParamSet p = paramsOf({"lattice.nx=4", "lattice.ny=4", "lattice.nz=" + std::to_string(nz),
                                  "species.n1=10", "species.n2=10", "tracking.per_species=0"});
     try {
-        onRanks(Backend::Cpu, p, 1);
+        onRanks(b, p, 1);
         ADD_FAILURE() << nz << " planes on " << comm.size() << " ranks accepted";
     } catch (const ParameterError& e) {
         EXPECT_NE(std::string(e.what()).find("lattice.nz = " + std::to_string(nz)),

@@ -50,5 +50,5 @@ cellforge_add_rank_test(test_ranks CPU_ONLY SOURCES sim/dist/test_ranks.cpp)
 # Cardiac tissue in slabs: N-version slab, a meshed tissue, a paced sheet, a checkpoint.
 cellforge_add_rank_test(test_cardiac_ranks SOURCES sim/dist/test_cardiac_ranks.cpp)
 # The lattice model in z-slabs against one rank (free diffusion, a crowded cell with
-# overflows, reactions, checkpoint restart); CPU cases only so far.
-cellforge_add_rank_test(test_lattice_ranks CPU_ONLY SOURCES sim/dist/test_lattice_ranks.cpp)
+# overflows, reactions, checkpoint restart), CPU and CUDA ranks.
+cellforge_add_rank_test(test_lattice_ranks SOURCES sim/dist/test_lattice_ranks.cpp)

@@ -81,10 +81,13 @@ Lattice latticeOf(const Geometry& g, std::mt19937& rng) {
 }
 
 // Runs the kernel's phases on every block of the grid, thread by thread, and compares
-// each site with gatherSite and encodeSite. Returns the number of sites checked.
+// each site with gatherSite and encodeSite. Only z-planes [zBegin, zEnd) are swept (zEnd
+// < 0: all), as for a z-slab's own planes; each of their sites exactly once, no other.
+// Returns the number of sites checked.
 template <class Tile>
-std::uint32_t checkTiledSweep(const Geometry& g, const Lattice& l, std::uint64_t step, int axis) {
-    const TileGrid grid = tileGridOf(g, axis);
+std::uint32_t checkTiledSweep(const Geometry& g, const Lattice& l, std::uint64_t step, int axis,
+                              std::int32_t zBegin = 0, std::int32_t zEnd = -1) {
+    const TileGrid grid = tileGridOf(g, axis, zBegin, zEnd);
     EXPECT_EQ(grid.rows, Tile::kRows);
     EXPECT_EQ(grid.alongX, Tile::kAlongX);
     constexpr int kThreads = kTileWidth * Tile::kRows;
@@ -101,7 +104,8 @@ std::uint32_t checkTiledSweep(const Geometry& g, const Lattice& l, std::uint64_t
                 TileSite t[kThreads];
                 OwnSite own[kThreads];
                 for (int th = 0; th < kThreads; ++th) {
-                    t[th] = tileSiteOf<Tile>(g, axis, bx, by, bz, th % kTileWidth, th / kTileWidth);
+                    t[th] = tileSiteOf<Tile>(g, axis, bx, by, bz, th % kTileWidth, th / kTileWidth,
+                                             zBegin, zEnd);
                     own[th] =
                         publishSite(g, l.words.data(), l.types.data(), step, axis, t[th], *tile);
                 }
@@ -145,8 +149,12 @@ std::uint32_t checkTiledSweep(const Geometry& g, const Lattice& l, std::uint64_t
                     ++checked;
                 }
             }
-    for (std::uint32_t i = 0; i < g.sites; ++i)
-        EXPECT_EQ(visits[i], 1) << "site " << i;
+    const std::uint32_t plane = static_cast<std::uint32_t>(g.n[0] * g.n[1]);
+    const auto z1 = static_cast<std::uint32_t>(zEnd < 0 ? g.n[2] : zEnd);
+    for (std::uint32_t i = 0; i < g.sites; ++i) {
+        const bool inside = i / plane >= static_cast<std::uint32_t>(zBegin) && i / plane < z1;
+        EXPECT_EQ(visits[i], inside ? 1 : 0) << "site " << i;
+    }
     return checked;
 }
 
@@ -183,6 +191,39 @@ TEST(LatticeTiledSweep, MatchesGatherSiteOnRandomLattices) {
     std::printf("tiled sweep: %llu site gathers, %llu gathered particles compared\n",
                 static_cast<unsigned long long>(sites), static_cast<unsigned long long>(gathered));
     EXPECT_GT(gathered, 1000u);  // the lattices were not trivially empty
+}
+
+// Planes [zBegin, zEnd) only (lattice_slab.hpp: a slab's own planes between its halos,
+// the inner ones while the halos arrive, then the two next to them): z tiles start at
+// zBegin and stop at zEnd, whose last site loads the apron from the plane above.
+TEST(LatticeTiledSweep, PlaneRangesMatchGatherSite) {
+    const Case cases[] = {
+        {{37, 5, 40}, {1, 0, 0}, 1, 8},
+        {{33, 3, 21}, {0, 1, 0}, 0, 2},
+        {{5, 4, 7}, {1, 1, 0}, 0, 4},
+    };
+    std::mt19937 rng(20261128u);
+    std::uint64_t sites = 0;
+    for (const Case& c : cases) {
+        const Geometry g = geometryOf(c, rng);
+        const Lattice l = latticeOf(g, rng);
+        const int nz = c.n[2];
+        // Own planes 1..nz-2 between halos 0 and nz-1; inner planes; either boundary plane;
+        // a range longer than one tile that starts inside one.
+        const std::int32_t ranges[][2] = {{1, nz - 1},      {2, nz - 2}, {1, 2},
+                                          {nz - 2, nz - 1}, {3, nz - 1}, {0, nz}};
+        for (const auto& r : ranges)
+            for (int axis = 0; axis < 3; ++axis) {
+                SCOPED_TRACE(::testing::Message()
+                             << "n " << c.n[0] << "x" << c.n[1] << "x" << nz << " planes " << r[0]
+                             << ".." << r[1] - 1 << " axis " << axis);
+                sites += axis == 0 ? checkTiledSweep<SweepTile<kTileRowsAlongX, true>>(
+                                         g, l, 99, axis, r[0], r[1])
+                                   : checkTiledSweep<SweepTile<kTileRowsAcross, false>>(
+                                         g, l, 99, axis, r[0], r[1]);
+            }
+    }
+    EXPECT_GT(sites, 10000u);
 }
 
 // storeSite over every old count (the lattice of two sweeps ago in dst) and new count:

@@ -17,34 +17,13 @@
 
 #include "sim/cuda/cuda_check.hpp"
 #include "sim/cuda/device_buffer.hpp"
+#include "sim/cuda/pinned_buffer.hpp"
 #include "sim/models/cardiac/cuda/tissue_kernels.cuh"
 #include "sim/models/cardiac/tissue_slab.hpp"
 
 namespace cf::cardiac {
 
-// Page-locked host memory, so that the copies of halo planes are asynchronous.
-template <typename T>
-class PinnedBuffer {
-public:
-    PinnedBuffer() = default;
-    explicit PinnedBuffer(std::size_t n) : n_(n) {
-        if (n > 0) CF_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&p_), n * sizeof(T)));
-    }
-    ~PinnedBuffer() {
-        if (p_) cudaFreeHost(p_);
-    }
-    PinnedBuffer(PinnedBuffer&& o) noexcept : p_(std::exchange(o.p_, nullptr)), n_(o.n_) {}
-    PinnedBuffer& operator=(PinnedBuffer&& o) noexcept {
-        std::swap(p_, o.p_);
-        std::swap(n_, o.n_);
-        return *this;
-    }
-    T* data() { return p_; }
-
-private:
-    T* p_ = nullptr;
-    std::size_t n_ = 0;
-};
+using cf::cuda::PinnedBuffer;
 
 template <typename Real>
 class SlabDiffusion {

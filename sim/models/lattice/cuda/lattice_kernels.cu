@@ -28,9 +28,22 @@ unsigned blocksFor(std::uint32_t n) {
     return (n + kBlock - 1) / kBlock;
 }
 
+// The sites of planes [zBegin, zEnd) (SweepArgs), one per thread of a 1-D grid.
+__device__ __forceinline__ bool phaseSite(const SweepArgs& a, std::uint32_t& i) {
+    const std::uint32_t plane =
+        static_cast<std::uint32_t>(cGeom.n[0]) * static_cast<std::uint32_t>(cGeom.n[1]);
+    i = static_cast<std::uint32_t>(a.zBegin) * plane + blockIdx.x * blockDim.x + threadIdx.x;
+    return i < static_cast<std::uint32_t>(a.zEnd) * plane;
+}
+
+std::uint32_t phaseSites(const SweepArgs& a, const Geometry& g) {
+    return static_cast<std::uint32_t>(a.zEnd - a.zBegin) * static_cast<std::uint32_t>(g.n[0]) *
+           static_cast<std::uint32_t>(g.n[1]);
+}
+
 __global__ void sweepKernel(SweepArgs a) {
-    const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= a.sites) return;
+    std::uint32_t i = 0;
+    if (!phaseSite(a, i)) return;
     const Geometry& g = cGeom;
     Gathered gth;
     gatherSite(g, a.src, a.types, a.step, a.axis, i, gth);
@@ -80,9 +93,9 @@ __global__ void __launch_bounds__(kTileWidth* Rows, AlongX ? 5 : 2) tiledSweepKe
     const int tid = static_cast<int>(threadIdx.y) * kTileWidth + static_cast<int>(threadIdx.x);
     for (int k = tid; k < kThresholdCount; k += kTileWidth * Rows)
         tile.q[k] = (&g.qInt[0][0][0])[k];
-    const TileSite t =
-        tileSiteOf<Tile>(g, a.axis, blockIdx.x, blockIdx.y, blockIdx.z,
-                         static_cast<int>(threadIdx.x), static_cast<int>(threadIdx.y));
+    const TileSite t = tileSiteOf<Tile>(g, a.axis, blockIdx.x, blockIdx.y, blockIdx.z,
+                                        static_cast<int>(threadIdx.x),
+                                        static_cast<int>(threadIdx.y), a.zBegin, a.zEnd);
     __syncthreads();
     const OwnSite own = publishSite(g, a.src, a.types, a.step, a.axis, t, tile);
     __syncthreads();
@@ -123,8 +136,8 @@ __global__ void __launch_bounds__(kTileWidth* Rows, AlongX ? 5 : 2) tiledSweepKe
 }
 
 __global__ void reactionKernel(SweepArgs a) {
-    const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= a.sites) return;
+    std::uint32_t i = 0;
+    if (!phaseSite(a, i)) return;
     const SiteReactionOutcome r =
         reactInSite(cGeom, a.dst, a.types, a.nextIds, a.displacement, a.step, i);
     if (r.reaction < 0) return;
@@ -183,13 +196,14 @@ __global__ void reinsertKernel(SweepArgs a) {
 
 // counts[t * (kMaxSpecies + 1) + s]: particles of species s in sites of type t.
 __global__ void countKernel(const std::uint32_t* words, const std::uint8_t* types,
-                            std::uint32_t sites, int speciesCount, unsigned long long* counts) {
+                            std::uint32_t first, std::uint32_t end, int speciesCount,
+                            unsigned long long* counts) {
     constexpr int kCells = kSiteTypeCount * (kMaxSpecies + 1);
     __shared__ unsigned int local[kCells];
     if (threadIdx.x < kCells) local[threadIdx.x] = 0;
     __syncthreads();
-    const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < sites) {
+    const std::uint32_t i = first + blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < end) {
         std::uint16_t sp[kMaxSlots];
         const int n = decodeSite(cGeom, words, i, sp);
         const int t = siteType(cGeom, words, types, i) % kSiteTypeCount;
@@ -275,12 +289,13 @@ void downloadGeometry(Geometry& g, cudaStream_t stream) {
 }
 
 void launchSweep(const SweepArgs& args, const Geometry& g, cudaStream_t stream) {
-    if (args.sites == 0) return;
-    const TileGrid tg = tileGridOf(g, args.axis);
+    const std::uint32_t sites = phaseSites(args, g);
+    if (sites == 0) return;
+    const TileGrid tg = tileGridOf(g, args.axis, args.zBegin, args.zEnd);
     // Grid y and z are limited to 65535 blocks; the per-site kernel has no such limit.
     const bool fits = tg.blocks[1] <= 65535u && tg.blocks[2] <= 65535u;
     if (args.kernel == SweepKernel::PerSite || !fits) {
-        sweepKernel<<<blocksFor(args.sites), kBlock, 0, stream>>>(args);
+        sweepKernel<<<blocksFor(sites), kBlock, 0, stream>>>(args);
         CF_CUDA_CHECK_LAUNCH("lattice::sweepKernel", stream);
         return;
     }
@@ -295,9 +310,10 @@ void launchSweep(const SweepArgs& args, const Geometry& g, cudaStream_t stream) 
     CF_CUDA_CHECK_LAUNCH("lattice::tiledSweepKernel", stream);
 }
 
-void launchReactions(const SweepArgs& args, cudaStream_t stream) {
-    if (args.sites == 0) return;
-    reactionKernel<<<blocksFor(args.sites), kBlock, 0, stream>>>(args);
+void launchReactions(const SweepArgs& args, const Geometry& g, cudaStream_t stream) {
+    const std::uint32_t sites = phaseSites(args, g);
+    if (sites == 0) return;
+    reactionKernel<<<blocksFor(sites), kBlock, 0, stream>>>(args);
     CF_CUDA_CHECK_LAUNCH("lattice::reactionKernel", stream);
 }
 
@@ -306,10 +322,12 @@ void launchReinsert(const SweepArgs& args, cudaStream_t stream) {
     CF_CUDA_CHECK_LAUNCH("lattice::reinsertKernel", stream);
 }
 
-void launchCountSpecies(const std::uint32_t* words, const std::uint8_t* types, std::uint32_t sites,
-                        int speciesCount, unsigned long long* counts, cudaStream_t stream) {
-    if (sites == 0) return;
-    countKernel<<<blocksFor(sites), kBlock, 0, stream>>>(words, types, sites, speciesCount, counts);
+void launchCountSpecies(const std::uint32_t* words, const std::uint8_t* types, std::uint32_t first,
+                        std::uint32_t end, int speciesCount, unsigned long long* counts,
+                        cudaStream_t stream) {
+    if (end <= first) return;
+    countKernel<<<blocksFor(end - first), kBlock, 0, stream>>>(words, types, first, end,
+                                                               speciesCount, counts);
     CF_CUDA_CHECK_LAUNCH("lattice::countKernel", stream);
 }
 

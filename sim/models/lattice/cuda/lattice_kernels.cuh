@@ -37,6 +37,11 @@ struct SweepArgs {
     // 1: every byte of dst past its site's count is zero (it was written by a sweep, or
     // zeroed), so the tiled kernel may leave planes that stay zero unwritten (storeSite).
     std::int32_t dstClean;
+    // The z-planes [zBegin, zEnd) the phase covers: 0 and n[2] for the whole lattice; a
+    // z-slab's own planes, or some of them (lattice_slab.hpp). Only their sites are
+    // written or overflow; the planes next to them are read.
+    std::int32_t zBegin;
+    std::int32_t zEnd;
 };
 static_assert(std::is_trivially_copyable_v<SweepArgs>);
 
@@ -51,16 +56,17 @@ void releaseGeometry(const void* owner);
 // Reads the constant-memory copy back, ordered after the work queued on `stream`.
 void downloadGeometry(Geometry& g, cudaStream_t stream);
 
-// One 1-D sweep: every site gathers as gatherSite (lattice_sweep.hpp) does on the CPU,
-// and appends what does not fit to the overflow list. `g` (the host copy of the geometry
-// in constant memory) sizes the tiled kernel's grid.
+// One 1-D sweep of planes [zBegin, zEnd): every site gathers as gatherSite (lattice_sweep.hpp) does
+// on the CPU, and appends what does not fit to the overflow list. `g` (the host copy of the
+// geometry in constant memory) sizes the tiled kernel's grid.
 void launchSweep(const SweepArgs& args, const Geometry& g, cudaStream_t stream);
 
 inline constexpr int kStatsSize = 3 + kMaxReactions;
 
-// The reaction phase (lattice_react.hpp) on every site, in place on args.dst / nextIds;
-// what does not fit goes to the overflow list (launchReinsert with axis 3 follows).
-void launchReactions(const SweepArgs& args, cudaStream_t stream);
+// The reaction phase (lattice_react.hpp) on every site of planes [zBegin, zEnd), in place on
+// args.dst / nextIds; what does not fit goes to the overflow list (launchReinsert with axis 3
+// follows).
+void launchReactions(const SweepArgs& args, const Geometry& g, cudaStream_t stream);
 
 // After a sweep, on the device: sorts the overflow list by overflowKey (one block, bitonic)
 // and places the particles in that order with placeOverflow, exactly as the CPU does;
@@ -68,11 +74,12 @@ void launchReactions(const SweepArgs& args, cudaStream_t stream);
 // is read back, and an empty list costs one short launch.
 void launchReinsert(const SweepArgs& args, cudaStream_t stream);
 
-// counts[t * (kMaxSpecies + 1) + s] += particles of species s in sites of type t, for
-// s = 1..speciesCount; s = 0 counts ids no species has. counts holds
+// counts[t * (kMaxSpecies + 1) + s] += particles of species s in sites [first, end) of type
+// t, for s = 1..speciesCount; s = 0 counts ids no species has. counts holds
 // kSiteTypeCount * (kMaxSpecies + 1) zeroed values (countByRegion's layout).
-void launchCountSpecies(const std::uint32_t* words, const std::uint8_t* types, std::uint32_t sites,
-                        int speciesCount, unsigned long long* counts, cudaStream_t stream);
+void launchCountSpecies(const std::uint32_t* words, const std::uint8_t* types, std::uint32_t first,
+                        std::uint32_t end, int speciesCount, unsigned long long* counts,
+                        cudaStream_t stream);
 
 // The volume view's data (lattice_views.hpp ViewBuffers layout): occupancy planes
 // (speciesCount + 1) x sites and the site type per site.
