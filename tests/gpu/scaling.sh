@@ -32,8 +32,8 @@ run() {  # run MODEL NAME RANKS ARGS...: one measurement (halos through NCCL whe
   shift 3
   "${mpi[@]}" -n "$n" "$sim" bench "$model" --backend cuda "$@" --json "$out/$name-$n.json" \
     > "$out/$name-$n.log" 2>&1 || { echo "$name on $n ranks failed:"; tail -5 "$out/$name-$n.log"; }
-  # The same through MPI (pinned host buffers), for the comparison.
-  [ "$n" -gt 1 ] && { "${mpi[@]}" -x CELLFORGE_NCCL=0 -n "$n" "$sim" bench "$model" --backend cuda \
+  # The same through MPI (pinned host buffers), for the comparison (NCCL_ONLY=1: not).
+  [ "$n" -gt 1 ] && [ -z "${NCCL_ONLY:-}" ] && { "${mpi[@]}" -x CELLFORGE_NCCL=0 -n "$n" "$sim" bench "$model" --backend cuda \
     "$@" --json "$out/$name-mpi-$n.json" > "$out/$name-mpi-$n.log" 2>&1 ||
     { echo "$name-mpi on $n ranks failed:"; tail -5 "$out/$name-mpi-$n.log"; }; }
   return 0
@@ -55,19 +55,22 @@ for n in "${gpus[@]}"; do
   # Lattice, strong: 512 x 512 x 1024 = 2.68e8 sites whatever the ranks (z-slabs of 1024 / n
   # planes), both layouts of the diffusion benchmark.
   big=$((512 * 512 * 1024))
-  run lattice lattice-strong "$n" $(lattice_args packed32 4 $big) --set lattice.nx=512 \
+  [ -n "${BYTE16_ONLY:-}" ] || run lattice lattice-strong "$n" $(lattice_args packed32 4 $big) --set lattice.nx=512 \
     --set lattice.ny=512 --set lattice.nz=1024 --steps 50 --repeats 5
   run lattice lattice-strong-byte16 "$n" $(lattice_args byte16 8 $big) --set lattice.nx=512 \
     --set lattice.ny=512 --set lattice.nz=1024 --steps 50 --repeats 5
   # Lattice, weak: 512 x 512 x 256 = 6.7e7 sites per rank.
-  run lattice lattice-weak "$n" $(lattice_args packed32 4 $((512 * 512 * 256 * n))) \
+  [ -n "${BYTE16_ONLY:-}" ] || run lattice lattice-weak "$n" $(lattice_args packed32 4 $((512 * 512 * 256 * n))) \
+    --set lattice.nx=512 --set lattice.ny=512 --set lattice.nz=$((256 * n)) --steps 50 --repeats 5
+  run lattice lattice-weak-byte16 "$n" $(lattice_args byte16 8 $((512 * 512 * 256 * n))) \
     --set lattice.nx=512 --set lattice.ny=512 --set lattice.nz=$((256 * n)) --steps 50 --repeats 5
 done
 python3 - "$out" "${gpus[@]}" <<'PY'
 import json, sys, os
 out, gpus = sys.argv[1], [int(g) for g in sys.argv[2:]]
 print(f"{'case':24} {'ranks':>5} {'nodes/sites':>12} {'ms/step':>9} {'G entity-steps/s':>16} {'efficiency':>10} {'MPI wait':>9}  halos")
-cases = ("strong", "weak", "nversion", "lattice-strong", "lattice-strong-byte16", "lattice-weak")
+cases = ("strong", "weak", "nversion", "lattice-strong", "lattice-strong-byte16", "lattice-weak",
+         "lattice-weak-byte16")
 for case in [c + m for c in cases for m in ("", "-mpi")]:
     base = None
     for n in gpus:
