@@ -54,23 +54,15 @@ std::size_t TissueSlab::planeNodes() const {
 }
 
 std::size_t TissueSlab::wholeOf(std::size_t m) const {
-    const std::size_t i = m % static_cast<std::size_t>(owned[0]);
-    const std::size_t j =
-        (m / static_cast<std::size_t>(owned[0])) % static_cast<std::size_t>(owned[1]);
-    const std::size_t k =
-        m / (static_cast<std::size_t>(owned[0]) * static_cast<std::size_t>(owned[1]));
-    int c[3] = {static_cast<int>(i), static_cast<int>(j), static_cast<int>(k)};
+    int c[3];
+    coordsIn(owned, m, c);
     c[slab.axis] += slab.begin;
     return indexIn(whole, c[0], c[1], c[2]);
 }
 
 std::size_t TissueSlab::extendedOf(std::size_t m) const {
-    const std::size_t i = m % static_cast<std::size_t>(owned[0]);
-    const std::size_t j =
-        (m / static_cast<std::size_t>(owned[0])) % static_cast<std::size_t>(owned[1]);
-    const std::size_t k =
-        m / (static_cast<std::size_t>(owned[0]) * static_cast<std::size_t>(owned[1]));
-    int c[3] = {static_cast<int>(i), static_cast<int>(j), static_cast<int>(k)};
+    int c[3];
+    coordsIn(owned, m, c);
     c[slab.axis] += haloBelow;
     return indexIn(extended, c[0], c[1], c[2]);
 }
