@@ -164,12 +164,20 @@ void meshGrid(std::ostream& out, const std::string& indent, const XdmfEntry& e,
     }
     // A volume: the values live on cells, so the mesh has one more point than cells per
     // axis and starts at the box corner. A sheet: the values live on the points, which sit
-    // at the cell centres (a flat axis has its one point on the sheet's mid-plane).
+    // at the cell centres (a flat axis has its one point on the sheet's mid-plane). A piece
+    // of a sheet (a distributed run) keeps its values on cells, one cell thick, so that the
+    // pieces meet edge to edge: points at the cell centres would leave a cell's gap
+    // between neighbouring pieces.
+    // (A "piece" that is the whole grid, on one rank, is laid out as a serial run's.)
+    const bool split =
+        piece && (e.wholeDims[0] != e.gridDims[0] || e.wholeDims[1] != e.gridDims[1] ||
+                  e.wholeDims[2] != e.gridDims[2]);
+    const bool onPoints = sheet && !split;
     double origin[3];
     std::size_t points[3];
     for (int i = 0; i < 3; ++i) {
-        origin[i] = sheet ? e.boxLo[i] + 0.5 * spacing[i] : e.boxLo[i];
-        points[i] = sheet ? dims[i] : dims[i] + 1;
+        origin[i] = onPoints ? e.boxLo[i] + 0.5 * spacing[i] : e.boxLo[i];
+        points[i] = onPoints ? dims[i] : dims[i] + 1;
     }
     const std::string in = indent + "  ";
     out << indent << "<Grid Name=\"" << name << "\" GridType=\"Uniform\">\n";
@@ -188,7 +196,7 @@ void meshGrid(std::ostream& out, const std::string& indent, const XdmfEntry& e,
     const std::size_t cells = cellsOf(e);
     for (const auto& f : e.fields)
         if (f.role == FieldRole::Grid && f.count == cells)
-            attribute(out, in, e, f, sheet ? "Node" : "Cell");
+            attribute(out, in, e, f, onPoints ? "Node" : "Cell");
     out << indent << "</Grid>\n";
 }
 

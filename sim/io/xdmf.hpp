@@ -84,11 +84,11 @@ std::string xdmfDocument(const std::string& collectionName, const std::vector<Xd
 // becomes a spatial collection (GridType="Collection" CollectionType="Spatial", with the
 // step's Time) of the pieces' grids, named "<grid|particles> <rank>", each laid out as
 // above in its own box: ParaView reads one multiblock dataset per time step whose merged
-// cells (grid volumes), points (grid sheets) or particles are those of the whole. Pieces
-// without `mesh` are left out. A step of one piece is written as xdmfDocument writes it, so
-// a run on one rank gets the document of a serial run. Piece meshes of a sheet do not share
-// points: ParaView draws a gap one cell wide between neighbouring pieces' slices (the
-// values are all there; docs/reference/output-files.md says so).
+// cells or particles are those of the whole. Pieces without `mesh` are left out. A step of
+// one piece is written as xdmfDocument writes it, so a run on one rank gets the document of
+// a serial run. The pieces of a split sheet hold cell attributes one cell thick (not node
+// attributes at the cell centres, which would leave a cell's gap between neighbouring
+// pieces), so that they meet edge to edge.
 std::string xdmfPiecesDocument(const std::string& collectionName,
                                const std::vector<std::vector<XdmfEntry>>& steps, XdmfMesh mesh);
 

@@ -47,24 +47,19 @@ def check_step(label, merged, exp, step):
     """The merged dataset of one time step against the whole grid."""
     dims, lo, hi = exp["dims"], exp["lo"], exp["hi"]
     n = dims[0] * dims[1] * dims[2]
-    sheet = min(dims) == 1
     data = sm.Fetch(merged)
-    if sheet:  # values on the points, which sit at the cell centres
-        arrays = data.GetPointData()
-        places = vtk_to_numpy(data.GetPoints().GetData())
-        check(data.GetNumberOfPoints() == n,
-              f"{label}: {data.GetNumberOfPoints()} points, the whole sheet has {n} cells")
-    else:  # values on the cells; neighbouring pieces share their boundary points
-        arrays = data.GetCellData()
-        centres = vtkCellCenters()
-        centres.SetInputData(data)
-        centres.Update()
-        places = vtk_to_numpy(centres.GetOutput().GetPoints().GetData())
-        points = (dims[0] + 1) * (dims[1] + 1) * (dims[2] + 1)
-        check(data.GetNumberOfCells() == n,
-              f"{label}: {data.GetNumberOfCells()} cells, the whole grid has {n}")
-        check(data.GetNumberOfPoints() == points,
-              f"{label}: {data.GetNumberOfPoints()} merged points, one grid has {points}")
+    # Values on the cells (a sheet's pieces too, one cell thick, so that they meet edge to
+    # edge); neighbouring pieces share their boundary points.
+    arrays = data.GetCellData()
+    centres = vtkCellCenters()
+    centres.SetInputData(data)
+    centres.Update()
+    places = vtk_to_numpy(centres.GetOutput().GetPoints().GetData())
+    points = (dims[0] + 1) * (dims[1] + 1) * (dims[2] + 1)
+    check(data.GetNumberOfCells() == n,
+          f"{label}: {data.GetNumberOfCells()} cells, the whole grid has {n}")
+    check(data.GetNumberOfPoints() == points,
+          f"{label}: {data.GetNumberOfPoints()} merged points, one grid has {points}")
     got = {}
     for name in ("index", "where", "odd"):
         a = arrays.GetArray(name)

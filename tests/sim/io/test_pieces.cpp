@@ -9,11 +9,13 @@
 #include <cstring>
 #include <fstream>
 #include <regex>
+#include <sstream>
 #include <thread>
 
 #include "sim/core/errors.hpp"
 #include "sim/io/checkpoint.hpp"
 #include "sim/io/piece_snapshot_writer.hpp"
+#include "sim/io/series_writer.hpp"
 #include "sim/io/snapshot_writer.hpp"
 #include "sim/io/xdmf.hpp"
 #include "tests/sim/io/io_test_support.hpp"
@@ -129,21 +131,32 @@ TEST(XdmfPieces, AVolumePieceOnePlaneThickKeepsCells) {
     EXPECT_NE(xml.find(">3.25 0 -1</DataItem>"), std::string::npos) << "the last plane's origin";
 }
 
-TEST(XdmfPieces, PiecesOfASheetAreFlatGridsOfTheirCellCentres) {
+// Pieces of a sheet keep their values on cells one cell thick (a serial sheet puts them on
+// the points at the cell centres): so neighbouring pieces meet edge to edge in ParaView,
+// where points at the centres would leave a cell's gap between them.
+TEST(XdmfPieces, PiecesOfASheetAreCellGridsThatMeetEdgeToEdge) {
     const std::size_t sheet[3] = {6, 4, 1};
     const Snapshot whole = makeWholeGrid(sheet, kLo, kHi, 2);
     const std::vector<XdmfEntry> pieces = pieceEntries(whole, 0, 3);
     const std::string xml = xdmfPiecesDocument("gl", {pieces}, XdmfMesh::Grid);
-    EXPECT_EQ(occurrences(xml, "Center=\"Node\""), 9u);
-    EXPECT_EQ(occurrences(xml, "3DCoRectMesh\" Dimensions=\"1 4 2\""), 3u)
-        << "2 x 4 centres each, flat";
-    // Cell centres of the whole sheet: x = -1 + (offset + 0.5) * 2/3.
+    EXPECT_EQ(occurrences(xml, "Center=\"Node\""), 0u);
+    EXPECT_EQ(occurrences(xml, "Center=\"Cell\""), 9u);
+    EXPECT_EQ(occurrences(xml, "3DCoRectMesh\" Dimensions=\"2 5 3\""), 3u)
+        << "2 x 4 x 1 cells each: 3 x 5 x 2 points";
     for (int r = 0; r < 3; ++r) {
         EXPECT_NE(xml.find(gridBlock(xdmfDocument("gl", {pieces[r]}, XdmfMesh::Grid),
                                      "grid " + std::to_string(r))),
                   std::string::npos);
+        // Piece r starts where piece r - 1 ends: at its box's lower corner.
+        std::ostringstream origin;
+        origin << ">" << formatDouble(kLo[2]) << " " << formatDouble(kLo[1]) << " "
+               << formatDouble(pieces[static_cast<std::size_t>(r)].boxLo[0]) << "</DataItem>";
+        EXPECT_NE(xml.find(origin.str()), std::string::npos) << origin.str() << "\n" << xml;
+        if (r > 0) {
+            EXPECT_DOUBLE_EQ(pieces[static_cast<std::size_t>(r)].boxLo[0],
+                             pieces[static_cast<std::size_t>(r - 1)].boxHi[0]);
+        }
     }
-    EXPECT_NE(xml.find(">2.75 0.1875 -0.6666666666666667</DataItem>"), std::string::npos) << xml;
 }
 
 TEST(XdmfPieces, PiecesWithoutTheMeshAreLeftOut) {
