@@ -131,6 +131,25 @@ std::unique_ptr<StreamExchange> makeNcclExchange(Communicator& comm, std::string
             usable = api.open(why);
         }
     }
+    // NCCL wants one GPU per rank: with more ranks than GPUs on a host (oversubscribed) its
+    // set-up would not return. Every rank names its device; rank 0 looks for a repeat.
+    std::string device;
+    if (usable) {
+        int d = 0;
+        char bus[64] = {};
+        if (cudaGetDevice(&d) == cudaSuccess &&
+            cudaDeviceGetPCIBusId(bus, static_cast<int>(sizeof bus), d) == cudaSuccess)
+            device = comm.host() + " " + bus;
+    }
+    std::vector<std::string> devices = comm.gatherStrings(device, 0);
+    devices.erase(std::remove(devices.begin(), devices.end(), std::string()), devices.end());
+    std::sort(devices.begin(), devices.end());
+    const bool shared =
+        comm.rank() == 0 && std::adjacent_find(devices.begin(), devices.end()) != devices.end();
+    if (comm.anyOf(shared)) {
+        why = "two ranks share a GPU (NCCL needs one GPU per rank)";
+        usable = false;
+    }
     ncclUniqueId id{};
     if (comm.rank() == 0 && usable && api.getUniqueId(&id) != ncclSuccess) {
         why = "ncclGetUniqueId failed";
