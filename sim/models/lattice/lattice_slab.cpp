@@ -8,6 +8,7 @@
 #include <string>
 
 #include "sim/core/errors.hpp"
+#include "sim/models/lattice/lattice_model.hpp"
 #include "sim/models/lattice/lattice_react.hpp"
 
 namespace cf::lattice {
@@ -160,6 +161,18 @@ void sumOverRanks(dist::Communicator& comm, std::vector<std::int64_t>& counts,
     comm.allreduce(std::span<std::uint64_t>(scratch), dist::ReduceOp::Sum);
     for (std::size_t k = 0; k < counts.size(); ++k)
         counts[k] = static_cast<std::int64_t>(scratch[k]);
+}
+
+std::vector<Metric> slabMetrics(dist::Communicator& comm, const LatticeParams& p,
+                                std::vector<std::int64_t> byRegion, std::size_t freeSites,
+                                const HostState& mine, HostState& work,
+                                std::vector<std::uint64_t>& scratch) {
+    sumOverRanks(comm, byRegion, scratch);
+    work.overflowsLastStep = mine.overflowsLastStep;
+    work.overflowsTotal = mine.overflowsTotal;
+    work.trackedSpecies = mine.trackedSpecies;
+    globalDisplacement(comm, mine.displacement, work.displacement, scratch);
+    return metricsFromCounts(p, byRegion, freeSites, work);
 }
 
 void SlabOverflows::wantAround(const SlabLayout& l, std::int32_t z, std::int32_t r) {

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "sim/core/model.hpp"
 #include "sim/dist/communicator.hpp"
 #include "sim/dist/slab.hpp"
 #include "sim/models/lattice/lattice_state.hpp"
@@ -62,6 +63,15 @@ void globalDisplacement(dist::Communicator& comm, const std::vector<std::int32_t
 // Sums int64 counts over the ranks in place (two's complement in uint64: exact).
 void sumOverRanks(dist::Communicator& comm, std::vector<std::int64_t>& counts,
                   std::vector<std::uint64_t>& scratch);
+
+// The whole lattice's metrics on every rank (collective), equal to one rank's: this rank's
+// counts by region (countByRegion's layout) summed over the ranks, the displacement shares
+// of `mine` combined (globalDisplacement), then metricsFromCounts on those equal inputs.
+// `work` and `scratch` are buffers kept by the caller.
+std::vector<Metric> slabMetrics(dist::Communicator& comm, const LatticeParams& p,
+                                std::vector<std::int64_t> byRegion, std::size_t freeSites,
+                                const HostState& mine, HostState& work,
+                                std::vector<std::uint64_t>& scratch);
 
 // Overflow re-insertion over the ranks, identical to reinsertOverflows on one rank. The
 // one rank places overflows in overflowKey order, i.e. plane by plane, rank by rank. Each

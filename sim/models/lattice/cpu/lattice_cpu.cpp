@@ -99,15 +99,10 @@ public:
         if (!slab_) return hostMetrics(p_, g_, s_);
         // Integer counts summed over the ranks and the displacement summed exactly, then
         // the one rank's arithmetic on equal inputs: bit-identical on every rank.
-        std::vector<std::int64_t> byRegion = countByRegion(p_, g_, s_.words.data(), s_.types.data(),
-                                                           slab_->firstOwned(), slab_->endOwned());
-        sumOverRanks(*comm_, byRegion, scratch_);
-        HostState& m = metricState_;
-        m.overflowsLastStep = s_.overflowsLastStep;
-        m.overflowsTotal = s_.overflowsTotal;
-        m.trackedSpecies = s_.trackedSpecies;
-        globalDisplacement(*comm_, s_.displacement, m.displacement, scratch_);
-        return metricsFromCounts(p_, byRegion, freeSites_, m);
+        return slabMetrics(*comm_, p_,
+                           countByRegion(p_, g_, s_.words.data(), s_.types.data(),
+                                         slab_->firstOwned(), slab_->endOwned()),
+                           freeSites_, s_, metricState_, scratch_);
     }
 
     // A distributed snapshot is this rank's planes (piece()); `displacement` and

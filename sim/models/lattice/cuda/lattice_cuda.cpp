@@ -150,14 +150,8 @@ public:
         if (!slab_) return metricsFromCounts(p_, deviceRegionCounts(), freeSites_, h_);
         // As on the CPU: integer counts and displacement shares summed over the ranks, then
         // the one rank's arithmetic on equal inputs.
-        std::vector<std::int64_t> byRegion = deviceRegionCounts();
-        sumOverRanks(*comm_, byRegion, scratch64_);
-        HostState& m = metricState_;
-        m.overflowsLastStep = h_.overflowsLastStep;
-        m.overflowsTotal = h_.overflowsTotal;
-        m.trackedSpecies = h_.trackedSpecies;
-        globalDisplacement(*comm_, h_.displacement, m.displacement, scratch64_);
-        return metricsFromCounts(p_, byRegion, freeSites_, m);
+        return slabMetrics(*comm_, p_, deviceRegionCounts(), freeSites_, h_, metricState_,
+                           scratch64_);
     }
 
     // A distributed snapshot is this rank's planes (piece()), with this rank's shares of
