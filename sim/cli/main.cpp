@@ -182,6 +182,12 @@ int main(int argc, char** argv) {
                        "Steps between HDF5 snapshots (overrides [output] snapshot_every)");
     runCmd->add_option("--resume", run.resume,
                        "Continue from a checkpoint written by an earlier run");
+    runCmd->footer(
+        "Under mpirun (or a batch system's launcher) one simulation is split over the ranks,\n"
+        "one GPU each (cardiac and lattice): rank 0 prints and writes series.csv and run.json,\n"
+        "snapshots are one .xmf over per-rank pieces, each rank writes its own checkpoint file\n"
+        "and --resume needs as many ranks. docs/SCALING.md has the details.\n"
+        "Example: mpirun -n 4 cellforge-sim run cardiac-niederer --backend cuda --out out/t");
 
     cf::cli::SweepOptionsCli sweep;
     CLI::App* sweepCmd = app.add_subcommand(
