@@ -125,26 +125,29 @@ std::vector<unsigned char> extendedPart(const TissueSlab& s,
     return out;
 }
 
-void packPlane(const TissueSlab& s, const double* extended, int plane, double* buffer) {
+namespace {
+
+// Calls f(b, e) for node b of plane `plane` (extended coordinate along the slab's axis) and
+// its index e in the extended layout.
+template <typename F>
+void forPlane(const TissueSlab& s, int plane, F&& f) {
     int box[3] = {s.extended[0], s.extended[1], s.extended[2]};
     box[s.slab.axis] = 1;
-    std::size_t b = 0;
-    forEachNode(box, [&](int i, int j, int k, std::size_t) {
+    forEachNode(box, [&](int i, int j, int k, std::size_t b) {
         int c[3] = {i, j, k};
         c[s.slab.axis] = plane;
-        buffer[b++] = extended[indexIn(s.extended, c[0], c[1], c[2])];
+        f(b, indexIn(s.extended, c[0], c[1], c[2]));
     });
 }
 
+}  // namespace
+
+void packPlane(const TissueSlab& s, const double* extended, int plane, double* buffer) {
+    forPlane(s, plane, [&](std::size_t b, std::size_t e) { buffer[b] = extended[e]; });
+}
+
 void unpackPlane(const TissueSlab& s, const double* buffer, int plane, double* extended) {
-    int box[3] = {s.extended[0], s.extended[1], s.extended[2]};
-    box[s.slab.axis] = 1;
-    std::size_t b = 0;
-    forEachNode(box, [&](int i, int j, int k, std::size_t) {
-        int c[3] = {i, j, k};
-        c[s.slab.axis] = plane;
-        extended[indexIn(s.extended, c[0], c[1], c[2])] = buffer[b++];
-    });
+    forPlane(s, plane, [&](std::size_t b, std::size_t e) { extended[e] = buffer[b]; });
 }
 
 std::vector<Metric> slabMetrics(dist::Communicator& comm, const TissueSlab& s,
@@ -166,6 +169,20 @@ std::vector<Metric> slabMetrics(dist::Communicator& comm, const TissueSlab& s,
     return dist::broadcastMetrics(comm, std::move(m), 0);
 }
 
+std::size_t haloTransfers(const TissueSlab& s, const void* const send[2], void* const recv[2],
+                          std::size_t bytes, dist::Transfer t[4]) {
+    std::size_t n = 0;
+    if (s.haloBelow) {
+        t[n++] = {nullptr, recv[0], bytes, s.slab.below, 0};
+        t[n++] = {send[0], nullptr, bytes, s.slab.below, 1};
+    }
+    if (s.haloAbove) {
+        t[n++] = {nullptr, recv[1], bytes, s.slab.above, 1};
+        t[n++] = {send[1], nullptr, bytes, s.slab.above, 0};
+    }
+    return n;
+}
+
 HaloExchange::HaloExchange(const TissueSlab& s, dist::Communicator* comm) : slab_(&s), comm_(comm) {
     const std::size_t n = s.planeNodes();
     if (s.haloBelow) {
@@ -182,18 +199,12 @@ void HaloExchange::start(const double* extended) {
     if (!comm_ || !slab_->distributed()) return;
     const TissueSlab& s = *slab_;
     const std::size_t bytes = s.planeNodes() * sizeof(double);
+    if (s.haloBelow) packPlane(s, extended, s.haloBelow, sendDown_.data());  // first owned
+    if (s.haloAbove) packPlane(s, extended, s.haloBelow + s.owned[s.slab.axis] - 1, sendUp_.data());
+    const void* const send[2] = {sendDown_.data(), sendUp_.data()};
+    void* const recv[2] = {fromBelow_.data(), fromAbove_.data()};
     dist::Transfer t[4];
-    std::size_t count = 0;
-    if (s.haloBelow) {
-        packPlane(s, extended, s.haloBelow, sendDown_.data());  // the first owned plane
-        t[count++] = {nullptr, fromBelow_.data(), bytes, s.slab.below, 0};
-        t[count++] = {sendDown_.data(), nullptr, bytes, s.slab.below, 1};
-    }
-    if (s.haloAbove) {
-        packPlane(s, extended, s.haloBelow + s.owned[s.slab.axis] - 1, sendUp_.data());
-        t[count++] = {nullptr, fromAbove_.data(), bytes, s.slab.above, 1};
-        t[count++] = {sendUp_.data(), nullptr, bytes, s.slab.above, 0};
-    }
+    const std::size_t count = haloTransfers(s, send, recv, bytes, t);
     pending_ = comm_->startExchange(std::span<const dist::Transfer>(t, count));
 }
 

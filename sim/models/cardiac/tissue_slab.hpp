@@ -78,10 +78,16 @@ std::vector<Metric> slabMetrics(dist::Communicator& comm, const TissueSlab& s,
                                 const std::vector<double>& activation, const BeatMeter& meter,
                                 int meterRank, const std::vector<unsigned char>& tissueWhole);
 
+// The transfers of one halo exchange of slab `s` (at most 4, into `t`; returns how many):
+// `send[0]`/`recv[0]` the plane sent down and the lower halo, `[1]` those above, `bytes`
+// each. Tags name the side a plane arrives on: 0 the receiver's lower halo (sent up), 1 its
+// upper one (sent down), so both sides of an exchange agree.
+std::size_t haloTransfers(const TissueSlab& s, const void* const send[2], void* const recv[2],
+                          std::size_t bytes, dist::Transfer t[4]);
+
 // The halo planes of an extended host field, exchanged with the neighbouring ranks: start()
 // sends the slab's first and last owned planes, so the interior can be computed meanwhile;
-// finish() waits and fills the halo planes. Buffers are allocated once. Tags name the side
-// a plane arrives on: 0 the receiver's lower halo (sent up), 1 its upper one (sent down).
+// finish() waits and fills the halo planes. Buffers are allocated once.
 class HaloExchange {
 public:
     HaloExchange() = default;

@@ -163,6 +163,13 @@ void sumOverRanks(dist::Communicator& comm, std::vector<std::int64_t>& counts,
         counts[k] = static_cast<std::int64_t>(scratch[k]);
 }
 
+dist::GridPiece slabPiece(const LatticeParams& p, const SlabLayout* slab) {
+    const std::size_t dims[3] = {static_cast<std::size_t>(p.nx), static_cast<std::size_t>(p.ny),
+                                 static_cast<std::size_t>(p.nz)};
+    return dist::pieceOf(slab ? slab->slab : dist::slabOf(2, p.nz, 0, 1, false, "lattice.nz"),
+                         dims);
+}
+
 std::vector<Metric> slabMetrics(dist::Communicator& comm, const LatticeParams& p,
                                 std::vector<std::int64_t> byRegion, std::size_t freeSites,
                                 const HostState& mine, HostState& work,

@@ -64,6 +64,10 @@ void globalDisplacement(dist::Communicator& comm, const std::vector<std::int32_t
 void sumOverRanks(dist::Communicator& comm, std::vector<std::int64_t>& counts,
                   std::vector<std::uint64_t>& scratch);
 
+// Where a snapshot of the lattice `p` lies in the whole grid: this rank's slab (`slab`),
+// or the whole lattice on one rank (null).
+dist::GridPiece slabPiece(const LatticeParams& p, const SlabLayout* slab);
+
 // The whole lattice's metrics on every rank (collective), equal to one rank's: this rank's
 // counts by region (countByRegion's layout) summed over the ranks, the displacement shares
 // of `mine` combined (globalDisplacement), then metricsFromCounts on those equal inputs.

@@ -108,18 +108,13 @@ private:
     void exchangeOnStream(Real* in) {
         const std::size_t plane = slab_.planeNodes(), bytes = plane * sizeof(Real);
         const int last = slab_.extended[slab_.slab.axis] - 1;
-        dist::Transfer t[4];
-        std::size_t n = 0;
-        if (slab_.haloBelow) {
-            cuda::launchPackPlane<Real>(in, dSend_[0].data(), shape_, 1, stream_);
-            t[n++] = {nullptr, dRecv_[0].data(), bytes, slab_.slab.below, 0};
-            t[n++] = {dSend_[0].data(), nullptr, bytes, slab_.slab.below, 1};
-        }
-        if (slab_.haloAbove) {
+        if (slab_.haloBelow) cuda::launchPackPlane<Real>(in, dSend_[0].data(), shape_, 1, stream_);
+        if (slab_.haloAbove)
             cuda::launchPackPlane<Real>(in, dSend_[1].data(), shape_, last - 1, stream_);
-            t[n++] = {nullptr, dRecv_[1].data(), bytes, slab_.slab.above, 1};
-            t[n++] = {dSend_[1].data(), nullptr, bytes, slab_.slab.above, 0};
-        }
+        const void* const send[2] = {dSend_[0].data(), dSend_[1].data()};
+        void* const recv[2] = {dRecv_[0].data(), dRecv_[1].data()};
+        dist::Transfer t[4];
+        const std::size_t n = haloTransfers(slab_, send, recv, bytes, t);
         onStream_->exchange(std::span<const dist::Transfer>(t, n), stream_);
         if (slab_.haloBelow)
             cuda::launchUnpackPlane<Real>(dRecv_[0].data(), in, shape_, 0, stream_);
@@ -146,21 +141,12 @@ private:
         CF_CUDA_CHECK(cudaEventSynchronize(packed_));  // the interior kernel goes on meanwhile
         const auto start = std::chrono::steady_clock::now();
         const std::size_t plane = slab_.planeNodes(), bytes = plane * sizeof(Real);
-        Real* send[2] = {device_ ? dSend_[0].data() : hSend_[0].data(),
-                         device_ ? dSend_[1].data() : hSend_[1].data()};
-        Real* recv[2] = {device_ ? dRecv_[0].data() : hRecv_[0].data(),
-                         device_ ? dRecv_[1].data() : hRecv_[1].data()};
+        const void* const send[2] = {device_ ? dSend_[0].data() : hSend_[0].data(),
+                                     device_ ? dSend_[1].data() : hSend_[1].data()};
+        void* const recv[2] = {device_ ? dRecv_[0].data() : hRecv_[0].data(),
+                               device_ ? dRecv_[1].data() : hRecv_[1].data()};
         dist::Transfer t[4];
-        std::size_t n = 0;
-        // Tags: the side a plane arrives on at its receiver (0 lower halo, 1 upper halo).
-        if (slab_.haloBelow) {
-            t[n++] = {nullptr, recv[0], bytes, slab_.slab.below, 0};
-            t[n++] = {send[0], nullptr, bytes, slab_.slab.below, 1};
-        }
-        if (slab_.haloAbove) {
-            t[n++] = {nullptr, recv[1], bytes, slab_.slab.above, 1};
-            t[n++] = {send[1], nullptr, bytes, slab_.slab.above, 0};
-        }
+        const std::size_t n = haloTransfers(slab_, send, recv, bytes, t);
         comm_.exchange(std::span<const dist::Transfer>(t, n));
         haloSeconds_ +=
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

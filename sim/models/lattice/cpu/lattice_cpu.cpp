@@ -25,16 +25,7 @@ public:
 
     void distribute(dist::Communicator& comm) override { comm_ = &comm; }
 
-    dist::GridPiece piece() const override {
-        const std::size_t dims[3] = {static_cast<std::size_t>(p_.nx),
-                                     static_cast<std::size_t>(p_.ny),
-                                     static_cast<std::size_t>(p_.nz)};
-        if (slab_) return dist::pieceOf(slab_->slab, dims);
-        dist::GridPiece whole;
-        for (int a = 0; a < 3; ++a)
-            whole.globalDims[a] = whole.dims[a] = dims[a];
-        return whole;
-    }
+    dist::GridPiece piece() const override { return slabPiece(p_, slab_ ? &*slab_ : nullptr); }
 
     void reset(const ParamSet& params, std::uint32_t seed) override {
         // Everything is built before anything is replaced: a bad file or parameter leaves
