@@ -3,10 +3,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 
 #include "sim/core/rng.hpp"
 #include "sim/models/epidermis/epidermis_physics.hpp"
+#include "sim/models/epidermis/stratification.hpp"
 
 namespace cf::epidermis {
 
@@ -73,43 +73,43 @@ EpidermisParams checkedParams(const ParamSet& params) {
 }
 
 std::vector<Metric> hostMetrics(const EpidermisParams& p, const HostState& s,
-                                const std::vector<float>& centreZ) {
+                                const CellCentres& centres) {
     const double cells = s.cells;
     double meanZ = 0.0, maxZ = 0.0, attachedZ = 0.0;
-    std::int32_t attached = 0;
-    std::map<long, int> bins;
     for (std::int32_t c = 0; c < s.cells; ++c) {
-        const double z = centreZ[static_cast<std::size_t>(c)];
+        const double z = centres.z[static_cast<std::size_t>(c)];
         meanZ += z;
         maxZ = std::max(maxZ, z);
-        ++bins[static_cast<long>(std::floor(z / p.layerHeight))];
         bool adheres = false;
         for (std::int32_t e = 0; e < s.count[static_cast<std::size_t>(c)] && !adheres; ++e)
             adheres = s.type[s.slot(c, e)] == 1;
-        if (adheres) {
-            attachedZ += z;
-            ++attached;
-        }
+        if (adheres) attachedZ += z;
     }
-    int layers = 0;
-    for (const auto& [bin, n] : bins)
-        if (n >= std::max(1.0, 0.01 * cells)) ++layers;
+    const Stratification strata = stratification(p, s, centres);
+    const int attached = strata.adherent;
     // Stratification: cells lifted off the basal layer, i.e. whose centre lies more than one
     // layer height above the mean centre of the cells that adhere to the membrane.
     const double basal = attached > 0 ? attachedZ / attached : 0.0;
     int above = 0;
     for (std::int32_t c = 0; c < s.cells; ++c)
-        above += centreZ[static_cast<std::size_t>(c)] > basal + p.layerHeight;
+        above += centres.z[static_cast<std::size_t>(c)] > basal + p.layerHeight;
     std::vector<Metric> m = {
         {"cells", "1", cells, "Cells in the tissue"},
         {"elements", "1", static_cast<double>(s.elements()), "Subcellular elements of all cells"},
         {"mean_height", "L", cells > 0 ? meanZ / cells : 0.0,
          "Mean height of the cell centres above the basement membrane"},
         {"max_height", "L", maxZ, "Height of the highest cell centre"},
-        {"layers", "1", static_cast<double>(layers),
-         "Layers: z bins of analysis.layer_height holding at least 1% of the cells"},
+        {"layers", "1", static_cast<double>(strata.layers),
+         "Cell layers reached by at least 10% of the vertical columns (a column: the cells "
+         "within analysis.column_radius of a cell horizontally)"},
+        {"column_layers", "1", strata.meanColumnLayers,
+         "Mean number of cell layers in the vertical columns"},
         {"adherent_cells", "1", static_cast<double>(attached),
-         "Cells with elements adhering to the basement membrane (the basal layer)"},
+         "Cells with elements adhering to the basement membrane (basal by adhesion)"},
+        {"detached_cells", "1", static_cast<double>(strata.detached),
+         "Cells without an adhesive element (suprabasal by adhesion)"},
+        {"off_membrane_fraction", "1", cells > 0 ? strata.offMembrane / cells : 0.0,
+         "Share of the cells whose lowest element is above analysis.contact_height"},
         {"suprabasal_cells", "1", static_cast<double>(above),
          "Cells whose centre lies more than analysis.layer_height above the mean centre of "
          "the adherent cells (stratified off the basal layer)"}};

@@ -31,7 +31,8 @@
 //     neighbours = other cells with |c_a - c_b| <= neighbor_dist (minimum image);
 //     <N>, <D>, <B> = neighbour means (0 without neighbours); networkStep() (RK2, clamp).
 //  7. step += 1. If growth.enabled and step % growth.interval == 0, for cells in index
-//     order: a cell grows when D < <D> (rule lateral) or D < threshold (absolute); growing
+//     order: a cell grows by growth_rule.hpp's test (the share growth.fraction of lowest
+//     Delta, D < <D> or D < threshold; the cut is taken before any cell grows); growing
 //     appends one type-0 element at its centre (from 5). A cell that reaches
 //     division_elements divides: elements [0, n/2) stay, elements [n/2, n) become cell
 //     `cells + (number of earlier dividing cells)`, in order; both get half of every
@@ -44,6 +45,7 @@
 #include "sim/core/model.hpp"
 #include "sim/models/epidermis/epidermis_params.hpp"
 #include "sim/models/epidermis/epidermis_state.hpp"
+#include "sim/models/epidermis/stratification.hpp"
 
 namespace cf::epidermis {
 
@@ -53,12 +55,12 @@ ModelDescriptor descriptor();
 // ParameterError naming the parameters.
 EpidermisParams checkedParams(const ParamSet& params);
 
-// Metrics from a host state: cells, elements, mean and max centre height, layers
-// (z bins of analysis.layer_height holding at least 1% of the cells), adherent_cells (cells
-// with an adhesive element), suprabasal_cells (centre more than analysis.layer_height above
-// the adherent cells' mean centre: stratification), species means.
+// Metrics from a host state and its cell centres: cells, elements, mean and max centre
+// height, layers and column_layers (stratification.hpp), adherent_cells and detached_cells
+// (with and without an adhesive element), off_membrane_fraction, suprabasal_cells (centre
+// more than analysis.layer_height above the adherent cells' mean centre), species means.
 std::vector<Metric> hostMetrics(const EpidermisParams& p, const HostState& s,
-                                const std::vector<float>& centreZ);
+                                const CellCentres& centres);
 
 std::unique_ptr<Model> makeCpuModel();
 std::unique_ptr<Model> makeCudaModel();  // CUDA builds only

@@ -136,17 +136,32 @@ const ParamTable& parameterTable() {
         b.boolean("growth", "enabled", &P::growth, true, "Cells grow and divide", L);
         b.integer("growth", "interval", &P::growthInterval, 2000, 1, 100'000'000, "steps",
                   "Steps between growth events (one element per event)", L);
-        b.choice("growth", "rule", &P::growthRule, {"lateral", "absolute"}, "lateral",
-                 "Low-Delta test: lateral (D < neighbour mean) or absolute (D < threshold); "
-                 "UNCONFIRMED, A.12",
+        b.choice("growth", "rule", &P::growthRule, {"lateral", "absolute", "lowest"}, "lowest",
+                 "Low-Delta test (UNCONFIRMED, A.12): lowest (the growth.fraction of the cells "
+                 "with the lowest Delta, fitted to the paper's counts), lateral (D < neighbour "
+                 "mean) or absolute (D < growth.threshold)",
                  L);
         b.real("growth", "threshold", &P::growthThreshold, 0.5, 0.0, 1.0e6, "1",
                "Delta threshold of the absolute rule", L);
+        b.real("growth", "fraction", &P::growthFraction, kCalibratedGrowthFraction, 0.0, 1.0, "1",
+               "Share of the cells, lowest Delta first, that grow at each growth event (rule "
+               "lowest; calibrated on Table 3's 1000 cells without boundary, docs/EPIDERMIS.md)",
+               L);
         b.integer("growth", "division_elements", &P::divisionElements, 40, 4, 256, "1",
                   "A cell divides into two halves when it reaches this many elements", S);
 
         b.real("analysis", "layer_height", &P::layerHeight, 0.5, 0.01, 100.0, "L",
-               "Height of the z bins that count epidermal layers (metric)", L);
+               "Vertical spacing of stacked cell layers: in one column, centres more than half "
+               "of it apart are in different layers (metrics)",
+               L);
+        b.real("analysis", "column_radius", &P::columnRadius, 0.3, 0.01, 100.0, "L",
+               "Radius of the vertical column around each cell in which layers are counted "
+               "(metrics; half the confluent cell pitch)",
+               L);
+        b.real("analysis", "contact_height", &P::contactHeight, 0.35, 0.0, 100.0, "L",
+               "A cell is on the membrane while its lowest element is below this height "
+               "(metrics; adhesive elements rest at 0.198)",
+               L);
         return b.build();
     }();
     return table;

@@ -17,8 +17,8 @@ enum class NeighborMethod : std::int32_t { Naive = 0, Center = 1, Grid = 2 };
 // pair within inter_dist (centre distance > inter_dist + both cell radii), so all methods
 // give the same forces; `paper` skips when the centre distance > inter_dist (Algorithm 2).
 enum class CullRule : std::int32_t { Exact = 0, Paper = 1 };
-enum class HillForm : std::int32_t { Code = 0, Paper = 1 };          // A.9
-enum class GrowthRule : std::int32_t { Lateral = 0, Absolute = 1 };  // A.12
+enum class HillForm : std::int32_t { Code = 0, Paper = 1 };                      // A.9
+enum class GrowthRule : std::int32_t { Lateral = 0, Absolute = 1, Lowest = 2 };  // A.12
 
 // Everything the kernels read, as one plain struct (the CUDA backend's __constant__).
 struct EpidermisParams {
@@ -61,10 +61,16 @@ struct EpidermisParams {
     std::int32_t growthInterval;
     std::int32_t growthRule;  // GrowthRule
     float growthThreshold;    // absolute rule: grow when D < threshold
+    float growthFraction;     // lowest rule: the share of cells (lowest Delta) that grows
     std::int32_t divisionElements;
     // analysis
     float layerHeight;
+    float columnRadius;
+    float contactHeight;
 };
+
+// growth.fraction's default: calibrated on one published count (docs/EPIDERMIS.md).
+inline constexpr float kCalibratedGrowthFraction = 0.78f;
 
 const ParamTable& parameterTable();
 

@@ -5,6 +5,8 @@ list(APPEND CELLFORGE_SIM_SOURCES
   models/epidermis/epidermis_state.cpp
   models/epidermis/epidermis_bench.cpp
   models/epidermis/epidermis_views.cpp
+  models/epidermis/growth_rule.cpp
+  models/epidermis/stratification.cpp
   models/epidermis/cpu/epidermis_cpu.cpp)
 list(APPEND CELLFORGE_SIM_CUDA_SOURCES
   models/epidermis/cuda/epidermis_cuda.cpp

@@ -14,6 +14,7 @@
 #include "sim/models/epidermis/epidermis_model.hpp"
 #include "sim/models/epidermis/epidermis_physics.hpp"
 #include "sim/models/epidermis/epidermis_views.hpp"
+#include "sim/models/epidermis/growth_rule.hpp"
 
 namespace cf::epidermis {
 
@@ -126,7 +127,11 @@ public:
 
     std::vector<Metric> metrics() override {
         computeCentres(stateCoords());
-        return hostMetrics(p_, state_, cz_);
+        const auto n = static_cast<std::ptrdiff_t>(state_.cells);
+        const CellCentres centres{{cx_.begin(), cx_.begin() + n},
+                                  {cy_.begin(), cy_.begin() + n},
+                                  {cz_.begin(), cz_.begin() + n}};
+        return hostMetrics(p_, state_, centres);
     }
 
     Snapshot snapshot() override { return makeSnapshot(p_, state_); }
@@ -413,13 +418,15 @@ private:
         const std::int32_t before = state_.cells;
         const std::int32_t E = state_.slotsPerCell;
         std::int32_t dividing = 0;
+        // Without the network D and <D> count as 0.
+        std::vector<float> delta(static_cast<std::size_t>(before), 0.0f);
+        if (p_.network)
+            for (std::int32_t c = 0; c < before; ++c)
+                delta[idx(c)] = state_.s(kDelta, c);
+        const GrowthCut cut = growthCut(p_, delta);
         for (std::int32_t c = 0; c < before; ++c) {
-            // Without the network D and <D> count as 0.
-            const double D = p_.network ? state_.s(kDelta, c) : 0.0;
-            const double avgD = p_.network ? avgD_[idx(c)] : 0.0;
-            const bool grows = p_.growthRule == static_cast<int>(GrowthRule::Lateral)
-                                   ? D < avgD
-                                   : D < static_cast<double>(p_.growthThreshold);
+            const float avgD = p_.network ? avgD_[idx(c)] : 0.0f;
+            const bool grows = cellGrows(cut, delta[idx(c)], avgD, c);
             std::int32_t n = state_.count[idx(c)];
             if (grows && n < E) {
                 const std::size_t i = state_.slot(c, n);

@@ -7,11 +7,14 @@
 #include <cstring>
 #include <type_traits>
 
+#include "sim/core/stage_profile.hpp"
 #include "sim/cuda/device_buffer.hpp"
+#include "sim/cuda/stage_timer.hpp"
 #include "sim/grid/cuda/uniform_grid_cuda.cuh"
 #include "sim/models/epidermis/cuda/epidermis_kernels.cuh"
 #include "sim/models/epidermis/epidermis_model.hpp"
 #include "sim/models/epidermis/epidermis_views.hpp"
+#include "sim/models/epidermis/growth_rule.hpp"
 
 namespace cf::epidermis {
 
@@ -19,7 +22,7 @@ namespace {
 
 using cf::cuda::DeviceBuffer;
 
-class CudaEpidermis final : public Model {
+class CudaEpidermis final : public Model, public StageProfiling {
 public:
     CudaEpidermis() { CF_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
     ~CudaEpidermis() override {
@@ -61,13 +64,19 @@ public:
         gridCurrent_ = false;
     }
 
+    void startStageProfile() override { timer_.start(); }
+    std::vector<std::pair<std::string, double>> stopStageProfile() override {
+        return timer_.stop();
+    }
+
     // Runs of kGraphSteps steps without a growth event replay a captured CUDA graph: a step
     // is a dozen small launches, and at a few thousand cells launch latency is a large
     // part of the step time.
     void advance(std::uint64_t steps) override {
         cuda::bindParams(p_, this, stream_);  // another instance may have run since
         while (steps > 0) {
-            if (warmedUp_ && steps >= kGraphSteps && !growthWithin(kGraphSteps)) {
+            if (warmedUp_ && !timer_.active() && steps >= kGraphSteps &&
+                !growthWithin(kGraphSteps)) {
                 replayGraph();
                 steps -= kGraphSteps;
             } else {
@@ -83,7 +92,10 @@ public:
     std::vector<Metric> metrics() override {
         cuda::bindParams(p_, this, stream_);  // another instance may have run since
         const HostState h = download();
-        return hostMetrics(p_, h, cz_.toHost(stream_));
+        CellCentres centres{cx_.toHost(stream_), cy_.toHost(stream_), cz_.toHost(stream_)};
+        for (auto* v : {&centres.x, &centres.y, &centres.z})
+            v->resize(static_cast<std::size_t>(cells_));
+        return hostMetrics(p_, h, centres);
     }
 
     Snapshot snapshot() override { return makeSnapshot(p_, download()); }
@@ -308,7 +320,9 @@ private:
     }
 
     void stepOnce() {
+        timer_.beginStep(stream_);
         deviceStep();
+        timer_.endStep();
         ++step_;
         time_ += dt_;
         // The first plain step has grown every scratch buffer to this size: capture is safe.
@@ -377,20 +391,26 @@ private:
         // Steps 1-3 (epidermis_model.hpp): the centres of X are current since the previous
         // step; candidate cells once per step; X1 = X + dt/2 f(X).
         ensureGrid();
+        timer_.mark("centre grid", stream_);
         buildCellLists();
+        timer_.mark("candidate cells", stream_);
         const bool skin = p_.cullRule == static_cast<int>(CullRule::Exact) &&
                           p_.neighborMethod != static_cast<int>(NeighborMethod::Naive);
         cuda::launchForceStage(stageArgs(x_.data(), y_.data(), z_.data(), 0.5f * dt, x1_.data(),
                                          y1_.data(), z1_.data(), skin),
                                stream_);
+        timer_.mark("forces, stage 1", stream_);
         // Step 4: X' = X + dt f(X1) with the same candidates.
         cuda::launchForceStage(stageArgs(x1_.data(), y1_.data(), z1_.data(), dt, xn_.data(),
                                          yn_.data(), zn_.data(), false),
                                stream_);
+        timer_.mark("forces, stage 2", stream_);
         swapPositions();
         computeCentres(check);
+        timer_.mark("centres", stream_);
         if (p_.network) {
             ensureGrid();
+            timer_.mark("centre grid", stream_);
             cuda::NetworkArgs n{};
             n.state = view();
             n.centres = centres();
@@ -400,22 +420,38 @@ private:
             n.avgB = avgB_.data();
             n.dt = dt;
             cuda::launchNetwork(n, stream_);
+            timer_.mark("gene network", stream_);
         }
     }
 
     void grow() {
         dropGraphs();  // cell count and maybe capacity change
-        cuda::GrowthArgs g{view(), centres(), avgD_.data(), divides_.data(), offsets_.data()};
+        const GrowthCut cut = growthCut(p_, deltaForGrowth());
+        cuda::GrowthArgs g{view(), centres(), avgD_.data(), divides_.data(), offsets_.data(), cut};
         cuda::launchGrowth(g, stream_);
         const std::int32_t dividing = cuda::scanDivisions(g, scratch_, stream_);
         if (dividing > 0) {
             if (cells_ + dividing > capacity_)
                 growCapacity(std::max(2 * capacity_, cells_ + dividing));
-            g = cuda::GrowthArgs{view(), centres(), avgD_.data(), divides_.data(), offsets_.data()};
+            g = cuda::GrowthArgs{view(),          centres(),       avgD_.data(),
+                                 divides_.data(), offsets_.data(), cut};
             cuda::launchDivision(g, stream_);
             cells_ += dividing;
         }
         computeCentres(gridMethod());
+    }
+
+    // Every cell's Delta as the growth test reads it (0 without the network); the rank rule
+    // needs all of them, so this event copies one float per cell to the host.
+    std::vector<float> deltaForGrowth() {
+        std::vector<float> delta(static_cast<std::size_t>(cells_), 0.0f);
+        if (p_.network && cells_ > 0 && p_.growthRule != static_cast<int>(GrowthRule::Lateral)) {
+            CF_CUDA_CHECK(cudaMemcpyAsync(
+                delta.data(), species_.data() + static_cast<std::size_t>(kDelta) * capacity_,
+                delta.size() * sizeof(float), cudaMemcpyDeviceToHost, stream_));
+            CF_CUDA_CHECK(cudaStreamSynchronize(stream_));
+        }
+        return delta;
     }
 
     // Reallocates every per-cell array, keeping the active cells (growth never drops one).
@@ -480,6 +516,7 @@ private:
     grid::GridGeometry geometry_{};
     std::optional<ParamSet> inEffect_;  // the set p_ comes from
     grid::CudaUniformGrid grid_;
+    cf::cuda::StageTimer timer_;
     bool gridCurrent_ = false;
 
     static constexpr std::uint64_t kGraphSteps = 10;  // even: the buffers end where they began

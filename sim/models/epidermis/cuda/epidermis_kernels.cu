@@ -249,8 +249,7 @@ __global__ void growthKernel(GrowthArgs a) {
     const EpidermisParams& p = cP;
     const float d = p.network ? speciesAt(a.state, kDelta, cell) : 0.0f;
     const float mean = p.network ? a.avgD[cell] : 0.0f;
-    const bool grow =
-        p.growthRule == static_cast<int>(GrowthRule::Lateral) ? d < mean : d < p.growthThreshold;
+    const bool grow = cellGrows(a.cut, d, mean, cell);
     int n = a.state.count[cell];
     if (grow && n < a.state.slotsPerCell) {
         const std::int64_t slot = static_cast<std::int64_t>(cell) * a.state.slotsPerCell + n;

@@ -10,6 +10,7 @@
 #include "sim/cuda/device_buffer.hpp"
 #include "sim/grid/uniform_grid.hpp"
 #include "sim/models/epidermis/epidermis_params.hpp"
+#include "sim/models/epidermis/growth_rule.hpp"
 
 namespace cf::epidermis::cuda {
 
@@ -101,6 +102,7 @@ struct GrowthArgs {
     const float* avgD;
     std::int32_t* divides;  // 1 when the cell reached division_elements
     std::int32_t* offsets;  // exclusive scan of `divides`
+    GrowthCut cut;          // this event's growth test (growth_rule.hpp)
 };
 static_assert(std::is_trivially_copyable_v<GrowthArgs>);
 // Appends one element to growing cells and flags the cells that must divide.
