@@ -8,20 +8,27 @@
 # t. Each radius gets its own lattice spacing lambda = max(1 nm, r / R) (R = 2 sites reduced,
 # 4 full), so an obstacle spans a few sites and the periodic box of L^3 sites holds hundreds
 # of them; tau = lambda^2 / (4 D0) keeps q = D0 tau / lambda^2 = 0.25 (the paper's case 1).
-# 1 nm is the smallest spacing (a site no smaller than a protein), so 1 and 2 nm obstacles
-# span only 1 and 2 sites. Fig. 5: the in-vivo classes (obstacles.shape = invivo, 30 %) at
+# 1 nm is the finest spacing used (the paper's finest, its Fig. 3; a site already smaller than
+# the proteins it holds), so 1 and 2 nm obstacles span only 1 and 2 sites. Fig. 5: the in-vivo classes (obstacles.shape = invivo, 30 %) at
 # lambda = 2 nm (reduced) or 1 nm (full), replicates with different seeds, against free
 # diffusion at the same spacing.
 #
-# Writes OUTDIR/runs/* (every run), OUTDIR/curves/*.csv (t [us], D/D0 per case),
-# OUTDIR/lattice-crowding-SIZE.csv (per radius and fraction: spacing, obstructed share, D/D0
-# at the end, long-time D/D0 from the MSD slope over the second half, crossover time),
-# OUTDIR/lattice-invivo-SIZE.csv (per replicate) and OUTDIR/lattice-crowding-SIZE.txt (the
-# numbers the docs quote), and draws docs/images/figures/lattice-crowding-{10,20,30}-SIZE.svg
-# and lattice-invivo-SIZE.svg with plot_svg.py (the two summary CSVs are copied there too).
-# Cost: sum of sites x steps = 4.6e8 reduced (about 2 minutes of CPU on two cores),
-# 8.2e11 full (about 1.5-2 minutes on one H100 at ~1e10 site updates per second, plus
-# ~55 process starts).
+# Writes OUTDIR/runs/* (every run's series.csv, run.json and log; the end-of-run checkpoints,
+# up to 600 MB each at full size, are deleted), OUTDIR/curves/*.csv (t_us, d_ratio = D/D0, per
+# case), OUTDIR/lattice-crowding-SIZE.csv (per radius and fraction: spacing, obstructed share,
+# D/D0 at the first step and the end, long-time D/D0 from the MSD slope over the second half,
+# crossover time), OUTDIR/lattice-invivo-SIZE.csv (per replicate and free) and
+# OUTDIR/lattice-crowding-SIZE.txt (the numbers docs/LATTICE.md quotes); draws, with
+# plot_svg.py, into docs/images/figures/: lattice-crowding-10-reduced.svg,
+# lattice-crowding-20-reduced.svg, lattice-crowding-30-reduced.svg and
+# lattice-invivo-reduced.svg (--size full: lattice-crowding-10-full.svg,
+# lattice-crowding-20-full.svg, lattice-crowding-30-full.svg, lattice-invivo-full.svg), and
+# copies the two summary CSVs there (lattice-crowding-reduced.csv, lattice-invivo-reduced.csv;
+# or -full).
+# Cost, in site updates (sites x steps): reduced 5.0e8, about 3 minutes on two shared CPU cores
+# (2026-11-28, 2.9e6 site updates per second with the runs' start-up); full 8.2e11, about 1.5
+# minutes of stepping on one H100 at ~1e10 site updates per second (docs/PERFORMANCE.md) plus
+# 52 process starts with their obstacle placement and checkpoint (~1 s each): 3-4 minutes.
 set -euo pipefail
 
 usage() {
@@ -132,12 +139,16 @@ while read -r name; do
         tail -n 30 "$OUT/runs/$name.log" >&2
         exit 1
     fi
+    rm -f "$OUT/runs/$name/checkpoint.cfchk"
 done < "$OUT/cases.txt"
 
 python3 "$HERE/lattice_crowding_analysis.py" "$OUT" "$SIZE" "$BACKEND"
 cp "$OUT/lattice-crowding-$SIZE.csv" "$OUT/lattice-invivo-$SIZE.csv" "$FIG/"
 
 for frac in 10 20 30; do
+    # Maxwell's continuum estimate for point tracers among impermeable spheres (also the
+    # Hashin-Shtrikman upper bound): D/D0 = 1 / (1 + phi / 2).
+    maxwell=$(python3 -c "print(1 / (1 + $frac / 200))")
     args=()
     for r in 1 2 5 10 20 50 100; do
         args+=(--line "$OUT/curves/r$r-f$frac.csv" t_us d_ratio "r = $r nm")
@@ -145,7 +156,8 @@ for frac in 10 20 30; do
     "${PLOT[@]}" --out "$FIG/lattice-crowding-$frac-$SIZE.svg" \
         --title "Lattice: D(t)/D0 among hard spheres, $frac % of the volume ($SIZE, $BACKEND)" \
         --xlabel "time t [µs] (log scale)" --ylabel "D(t) / D0 = MSD / (6 D0 t)" --xlog \
-        --ymin 0.3 --ymax 1.05 --legend bl "${args[@]}"
+        --ymin 0.3 --ymax 1.05 --legend bl "${args[@]}" \
+        --hline "$maxwell" "continuum (Maxwell): 1 / (1 + φ/2)"
 done
 "${PLOT[@]}" --out "$FIG/lattice-invivo-$SIZE.svg" \
     --title "Lattice: in-vivo crowders (30 %) against free diffusion ($SIZE, $BACKEND)" \
