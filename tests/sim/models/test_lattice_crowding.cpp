@@ -64,16 +64,17 @@ void print(const char* what, const Curve& c) {
 }
 
 // Spheres of radius 1 and 3 sites (2 and 6 nm at lambda = 2 nm) at 10 and 30 % of a
-// periodic 32^3 lattice, 8000 tracers, 256 steps (2.56 us; the crossovers are at 3 and ~20
-// steps). tools/docs/lattice_crowding.sh measures long-time D/D0 of 0.91-0.93 at 10 % and
-// 0.64 (1 site) to 0.73 (2 sites) at 30 %. Noise: the MSD of 8000 tracers has a relative
-// error of sqrt(2 / (3 N)) = 0.9 %, the slope over the second half about twice that, and the
-// 32^3 box's obstacle configuration adds ~1 % (the script's spread over radii): the margins
-// below (0.03 under D(1 step), 0.10 between fractions, a factor 2 between crossovers whose
-// expected ratio is ~5) are each more than 4 of those errors away from the expectation,
-// and each fails if obstacles stopped obstructing or the size stopped mattering. The
-// crossover is compared at 30 % only: at 10 % the drop (~0.05) is too small for its
-// midpoint to be placed well.
+// periodic 32^3 lattice, 8000 tracers, 256 steps (2.56 us). tools/docs/lattice_crowding.sh
+// measures long-time D/D0 of 0.91-0.93 at 10 % and 0.64 (1 site) to 0.73 (2 sites) at 30 %.
+// Noise: the MSD of 8000 tracers has a relative error of sqrt(2 / (3 N)) = 0.9 %, the slope
+// over the second half about as much, and the 32^3 box's obstacle configuration adds ~1 %
+// (the script's spread over radii, sd 0.008-0.016): the margins (0.03 under D(1 step), 0.10
+// between the fractions, whose plateaus differ by ~0.25) are each more than 4 of those away
+// from the expectation, and fail if obstacles stop obstructing or density stops mattering.
+// Crossover: at 30 % the script finds 0.8 r^2/D0 for 1-site and 0.4-0.5 r^2/D0 for resolved
+// obstacles, so 3 sites should cross over ~5 times later than 1 (measured here: 3.4x, at 4
+// and 12 steps); asking for 2x leaves room for the midpoint's placement between samples a
+// factor 2 apart. At 10 % the drop (~0.05) is too small to place the midpoint well.
 TEST_P(LatticeCrowdingTest, SpheresLowerDMoreWhenDenserAndCrossOverLaterWhenLarger) {
     const auto t0 = std::chrono::steady_clock::now();
     const double radii[2] = {2.0, 6.0};  // nm: 1 and 3 sites
