@@ -9,8 +9,8 @@
 # actually used (its scenario.toml). Needs python3 (3.11: tomllib) and h5dump (Debian's
 # hdf5-tools) for the two figures read from snapshots. The crowding figures (Roberts et al.
 # 2009, Fig. 4 and 5) come from tools/docs/lattice_crowding.sh at its reduced size, into
-# OUTDIR/lattice-crowding. About 4.5 minutes on two cores (Debian 12, 2026-11-28; 1.5 without
-# the crowding runs).
+# OUTDIR/lattice-crowding. About 5 minutes on two shared cores (Debian 12, 2026-11-28), 3 to 5
+# of them the crowding runs (1.5 minutes without them, 2026-11-23).
 set -euo pipefail
 
 if [[ $# -ne 2 ]]; then

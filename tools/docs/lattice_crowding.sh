@@ -2,6 +2,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Obstructed and in-vivo diffusion on the lattice (Roberts et al. 2009, Fig. 4 and Fig. 5):
 #   tools/docs/lattice_crowding.sh CELLFORGE_SIM OUTDIR [--backend cuda|cpu] [--size full|reduced]
+#                                  [--replot]
+# (--replot: analyse and draw the runs already in OUTDIR, run nothing.)
 #
 # Fig. 4: tracers of in-vitro D0 = 100 nm^2/us among hard-sphere obstacles of radius 1, 2, 5,
 # 10, 20, 50 and 100 nm at 10, 20 and 30 % of the volume; D(t)/D0 = MSD(t) / (6 D0 t) against
@@ -32,7 +34,7 @@
 set -euo pipefail
 
 usage() {
-    echo "usage: $0 CELLFORGE_SIM OUTDIR [--backend cuda|cpu] [--size full|reduced]" >&2
+    echo "usage: $0 CELLFORGE_SIM OUTDIR [--backend cuda|cpu] [--size full|reduced] [--replot]" >&2
     exit 2
 }
 [[ $# -ge 2 ]] || usage
@@ -41,8 +43,10 @@ OUT=$(mkdir -p "$2" && realpath "$2")
 shift 2
 BACKEND=cpu
 SIZE=reduced
+REPLOT=0
 while [[ $# -gt 0 ]]; do
     case $1 in
+        --replot) REPLOT=1; shift ;;
         --backend) [[ $# -ge 2 ]] || usage; BACKEND=$2; shift 2 ;;
         --size) [[ $# -ge 2 ]] || usage; SIZE=$2; shift 2 ;;
         *) usage ;;
@@ -57,6 +61,7 @@ PLOT=(python3 "$HERE/plot_svg.py")
 mkdir -p "$FIG" "$OUT/runs" "$OUT/curves"
 START=$SECONDS
 
+if [[ $REPLOT -eq 0 ]]; then
 # The cases, one scenario file each: OUTDIR/runs/NAME.toml, listed with their steps in
 # OUTDIR/cases.txt. A case longer than 1000 steps runs twice with the same seed: its first 100
 # steps with a series row every step (the short times of the log axis), then whole with 200
@@ -141,6 +146,8 @@ while read -r name; do
     fi
     rm -f "$OUT/runs/$name/checkpoint.cfchk"
 done < "$OUT/cases.txt"
+fi
+total=$(wc -l < "$OUT/cases.txt")
 
 python3 "$HERE/lattice_crowding_analysis.py" "$OUT" "$SIZE" "$BACKEND"
 cp "$OUT/lattice-crowding-$SIZE.csv" "$OUT/lattice-invivo-$SIZE.csv" "$FIG/"
@@ -156,7 +163,7 @@ for frac in 10 20 30; do
     "${PLOT[@]}" --out "$FIG/lattice-crowding-$frac-$SIZE.svg" \
         --title "Lattice: D(t)/D0 among hard spheres, $frac % of the volume ($SIZE, $BACKEND)" \
         --xlabel "time t [µs] (log scale)" --ylabel "D(t) / D0 = MSD / (6 D0 t)" --xlog \
-        --ymin 0.3 --ymax 1.05 --legend bl "${args[@]}" \
+        --ymin 0.3 --ymax 1.0 --legend br "${args[@]}" \
         --hline "$maxwell" "continuum (Maxwell): 1 / (1 + φ/2)"
 done
 "${PLOT[@]}" --out "$FIG/lattice-invivo-$SIZE.svg" \
