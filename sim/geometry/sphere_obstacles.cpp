@@ -110,7 +110,7 @@ void forEachSite(const LatticeFrame& frame, const Sphere& s, std::array<bool, 3>
 // Placed spheres of one radius binned by centre into cells at least one diameter (and two
 // sites) wide; a candidate looks at the cells its reach (its radius plus theirs) touches.
 // One grid per class, so that thousands of small crowders are not searched through cells
-// sized for ribosomes (a 256^2 x 512 in-vivo lattice at 4 nm places ~1.5 million spheres).
+// sized for ribosomes (a 256^2 x 512 in-vivo lattice at 4 nm places about 2 million spheres).
 // Which spheres overlap does not depend on the binning: the answers, and the placement, are
 // those of a plain search. Linked lists in two arrays: 4 bytes per cell, 4 per sphere.
 class SphereGrid {
