@@ -2,12 +2,13 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Every picture the docs show is made by the project: each image or data file that README.md
 # and docs/**/*.md link to exists, lies under docs/images/guide or docs/images/figures, and is
-# named by the script that makes it (tools/docs/guide_images.sh, tools/docs/figures.sh); and
+# named by the script that makes it (tools/docs/guide_images.sh, tools/docs/figures.sh,
+# tools/docs/lattice_crowding.sh); and
 # no file sits in those folders that no page shows (a stale picture).
 #   usage: images.sh REPO_ROOT
 set -euo pipefail
 root=$1
-makers="$root/tools/docs/guide_images.sh $root/tools/docs/figures.sh"
+makers="$root/tools/docs/guide_images.sh $root/tools/docs/figures.sh $root/tools/docs/lattice_crowding.sh"
 bad=0
 declare -A linked=()
 while IFS= read -r md; do

@@ -7,7 +7,10 @@
 # agreement of every figure is printed and kept in OUTDIR/agreement.txt (the captions in
 # docs/*.md quote it). Every reference curve is computed here from the parameters the run
 # actually used (its scenario.toml). Needs python3 (3.11: tomllib) and h5dump (Debian's
-# hdf5-tools) for the two figures read from snapshots. About 1.5 minutes on two cores (Debian 12, 2026-11-23).
+# hdf5-tools) for the two figures read from snapshots. The crowding figures (Roberts et al.
+# 2009, Fig. 4 and 5) come from tools/docs/lattice_crowding.sh at its reduced size, into
+# OUTDIR/lattice-crowding. About 5 minutes on two shared cores (Debian 12, 2026-11-28), 3 to 5
+# of them the crowding runs (1.5 minutes without them, 2026-11-23).
 set -euo pipefail
 
 if [[ $# -ne 2 ]]; then
@@ -151,6 +154,10 @@ EOF
     --line "$OUT/lat-bim.csv" t C "lattice (CPU)" \
     --ref "$OUT/lat-bim-ode.csv" t C "mass-action ODE" \
     --hline "$(cat "$OUT/lat-bim.level")" "master-equation mean"
+
+echo "== lattice: obstructed and in-vivo diffusion (reduced size; --size full on a GPU)"
+bash "$HERE/lattice_crowding.sh" "$SIM" "$OUT/lattice-crowding" --backend cpu --size reduced
+cat "$OUT/lattice-crowding/lattice-crowding-reduced.txt" >> "$OUT/agreement.txt"
 
 # ---------------------------------------------------------------- spheres
 echo "== spheres: growth and division of benchmark A (16^3 cells)"

@@ -17,3 +17,6 @@ target_compile_definitions(test_lattice_reactions PRIVATE
 # Obstructed diffusion follows tracers past obstacles of three sizes (about 35 s of CPU).
 cellforge_add_test(test_lattice_rdme LONG_CASES "*ObstructedDiffusion*" SOURCES sim/models/test_lattice_rdme.cpp)
 target_compile_definitions(test_lattice_rdme PRIVATE CELLFORGE_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
+# Crowded diffusion at reduced size (Roberts et al. 2009, Fig. 4 and 5): sphere obstacles at
+# two sizes and fractions, and the in-vivo crowders (about 15 s of CPU).
+cellforge_add_test(test_lattice_crowding SOURCES sim/models/test_lattice_crowding.cpp)
