@@ -202,7 +202,7 @@ U0, xi1, W0, xi2 = m["intra_u0"], m["intra_xi1"], m["intra_w0"], m["intra_xi2"]
 # treats the cell as a point, dz/dt = f(z) (RK4).
 zs = math.log(U0 / W0) / (1 / xi1 - 1 / xi2)
 f = lambda z: (U0 * math.exp(-abs(z) / xi1) - W0 * math.exp(-abs(z) / xi2)) * z
-t, z = s["time [1]"], s["mean_height [1]"]
+t, z = s["time [T]"], s["mean_height [L]"]
 ref, zz, h = [], z[0], 0.01
 for n in range(int(round(t[-1] / h)) + 1):
     if n % 50 == 0:

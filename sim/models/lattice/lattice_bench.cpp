@@ -148,9 +148,9 @@ BenchCase table2Case(const Table2Row& row) {
                    {"paper_gtx280_sites_per_s", row.paperMsites * 1e6},
                    {"paper_gtx280_sim_s_per_gpu_day", row.paperSimPerDay},
                    {"paper_tau_us", row.paperTau}};
-        r.note = "entities = sites; paper (GTX280) " + fmtG(row.paperMsites) + "e6 sites/s, " +
+        r.note = "entities = sites; paper (GTX280) " + fmtG(row.paperMsites) + " M sites/s, " +
                  fmtG(row.paperSimPerDay) + " s/GPU-day at tau " + fmtG(row.paperTau) +
-                 " us; ours " + fmtG(r.entityStepsPerSecond() / 1e6) + "e6 sites/s (" +
+                 " us; ours " + fmtG(r.entityStepsPerSecond() / 1e6) + " M sites/s (" +
                  fmtG(r.entityStepsPerSecond() / (row.paperMsites * 1e6)) + "x), " +
                  fmtG(simPerDay) + " s/GPU-day at tau " + fmtG(tau) + " us" +
                  (nz != row.nz ? " (scaled nz: not the paper's lattice)" : "");
