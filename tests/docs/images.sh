@@ -3,12 +3,12 @@
 # Every picture the docs show is made by the project: each image or data file that README.md
 # and docs/**/*.md link to exists, lies under docs/images/guide or docs/images/figures, and is
 # named by the script that makes it (tools/docs/guide_images.sh, tools/docs/figures.sh,
-# tools/docs/lattice_crowding.sh); and
+# tools/docs/lattice_crowding.sh, tools/docs/epidermis_fig4.sh); and
 # no file sits in those folders that no page shows (a stale picture).
 #   usage: images.sh REPO_ROOT
 set -euo pipefail
 root=$1
-makers="$root/tools/docs/guide_images.sh $root/tools/docs/figures.sh $root/tools/docs/lattice_crowding.sh"
+makers="$root/tools/docs/guide_images.sh $root/tools/docs/figures.sh $root/tools/docs/lattice_crowding.sh $root/tools/docs/epidermis_fig4.sh"
 bad=0
 declare -A linked=()
 while IFS= read -r md; do

@@ -26,7 +26,7 @@
 # lattice-invivo-reduced.svg (--size full: lattice-crowding-10-full.svg,
 # lattice-crowding-20-full.svg, lattice-crowding-30-full.svg, lattice-invivo-full.svg), and
 # copies the two summary CSVs there (lattice-crowding-reduced.csv, lattice-invivo-reduced.csv;
-# or -full).
+# --size full: lattice-crowding-full.csv, lattice-invivo-full.csv).
 # Cost, in site updates (sites x steps): reduced 5.0e8, about 3 minutes on two shared CPU cores
 # (2026-11-28, 2.9e6 site updates per second with the runs' start-up); full 8.2e11, about 1.5
 # minutes of stepping on one H100 at ~1e10 site updates per second (docs/PERFORMANCE.md) plus

@@ -19,4 +19,5 @@ cellforge_add_test(test_lattice_rdme LONG_CASES "*ObstructedDiffusion*" SOURCES 
 target_compile_definitions(test_lattice_rdme PRIVATE CELLFORGE_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
 # Crowded diffusion at reduced size (Roberts et al. 2009, Fig. 4 and 5): sphere obstacles at
 # two sizes and fractions, and the in-vivo crowders (about 15 s of CPU).
-cellforge_add_test(test_lattice_crowding SOURCES sim/models/test_lattice_crowding.cpp)
+# Statistics over thousands of steps: the whole executable is a long entry (not under ASan).
+cellforge_add_test(test_lattice_crowding LONG_CASES "*" SOURCES sim/models/test_lattice_crowding.cpp)
