@@ -327,9 +327,8 @@ void rasterizeSpheres(const LatticeFrame& frame, const std::vector<Sphere>& sphe
 std::vector<SphereClass> invivoCrowdingClasses() {
     // Radii (nm) and each class's share of the obstructed volume, as Lattice Microbes (the
     // Luthey-Schulten lab's code, the lab of Roberts et al. 2009) builds its E. coli cell
-    // with `builder.fillWithRandomSpheres(inVivoVolumeFraction * share, radius, ...)`:
-    // github.com/Luthey-Schulten-Lab/Lattice_Microbes, testing/LMv2.0/MultiResolutionRDME/
-    // cell_builder/build_lac.py (commit c27d6b48) and build_lac_multiple_resolutions.py.
+    // with `builder.fillWithRandomSpheres(inVivoVolumeFraction * share, radius, ...)` in its
+    // cell-builder scripts (the source is named in docs/LATTICE.md, UNCONFIRMED choices).
     // The twelve shares sum to 1, so the 30 % obstructed volume of Roberts et al. is
     // 0.30 x share. The table of Ridgway et al. 2008 itself could not be read here; that
     // these are its classes is inferred: the 10.4 nm class at 10.7 % is Ridgway's separate
