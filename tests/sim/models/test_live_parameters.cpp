@@ -97,11 +97,19 @@ std::vector<ModelCase> cases() {
           "growth.rule=absolute", "init.species_noise=0.5"},
          3,
          20,
-         {},
+         // A thin layer makes cells just above the adherent mean count as suprabasal; a
+         // contact height above every element puts all cells on the membrane.
+         {{"analysis.layer_height", {"0.02"}}, {"analysis.contact_height", {"2"}}},
          {},
          {{"mechanics.hard_z", "acts only on elements that reach the floor z = 0"},
           {"mechanics.neighbor_method",
-           "the same forces through another pair search (test_epidermis compares them)"}}},
+           "the same forces through another pair search (test_epidermis compares them)"},
+          {"growth.fraction",
+           "read by growth.rule = lowest only; this state runs the absolute rule so that "
+           "growth.threshold shows (test_epidermis_layers tests the share)"},
+          {"analysis.column_radius",
+           "a column of this one-layer patch holds its own cell at any radius up to the "
+           "pitch; test_epidermis_layers counts stacked tissues"}}},
         {"lattice",
          "lattice-conversion-cell",
          {"lattice.nx=16", "lattice.ny=16", "lattice.nz=16", "species.count=8",
