@@ -75,21 +75,17 @@ EpidermisParams checkedParams(const ParamSet& params) {
 std::vector<Metric> hostMetrics(const EpidermisParams& p, const HostState& s,
                                 const CellCentres& centres) {
     const double cells = s.cells;
-    double meanZ = 0.0, maxZ = 0.0, attachedZ = 0.0;
+    double meanZ = 0.0, maxZ = 0.0;
     for (std::int32_t c = 0; c < s.cells; ++c) {
         const double z = centres.z[static_cast<std::size_t>(c)];
         meanZ += z;
         maxZ = std::max(maxZ, z);
-        bool adheres = false;
-        for (std::int32_t e = 0; e < s.count[static_cast<std::size_t>(c)] && !adheres; ++e)
-            adheres = s.type[s.slot(c, e)] == 1;
-        if (adheres) attachedZ += z;
     }
     const Stratification strata = stratification(p, s, centres);
     const int attached = strata.adherent;
     // Stratification: cells lifted off the basal layer, i.e. whose centre lies more than one
     // layer height above the mean centre of the cells that adhere to the membrane.
-    const double basal = attached > 0 ? attachedZ / attached : 0.0;
+    const double basal = strata.adherentMeanHeight;
     int above = 0;
     for (std::int32_t c = 0; c < s.cells; ++c)
         above += centres.z[static_cast<std::size_t>(c)] > basal + p.layerHeight;

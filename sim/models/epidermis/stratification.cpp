@@ -3,73 +3,73 @@
 
 #include <algorithm>
 #include <cmath>
-#include <unordered_map>
 
+#include "sim/grid/uniform_grid_cpu.hpp"
 #include "sim/models/epidermis/epidermis_physics.hpp"
 
 namespace cf::epidermis {
 
 namespace {
 
-// Cells binned on a horizontal grid of edge >= column_radius, so a column's members lie in
-// the 3 x 3 bins around its cell (wrapped on periodic axes).
-class ColumnBins {
+// Calls `heightOf(j)` for every cell j within column_radius of cell i horizontally, i
+// included. The cells' horizontal positions go into the shared uniform grid with z = 0, so
+// its 3-D cut-off query is the horizontal one. A domain too small for the grid's 27-cell
+// search (a periodic axis of fewer than 3 columns) is searched pair by pair.
+class Columns {
 public:
-    ColumnBins(const EpidermisParams& p, const CellCentres& c) : p_(p), c_(c) {
+    Columns(const EpidermisParams& p, const CellCentres& c)
+        : p_(p), c_(c), flat_(c.x.size(), 0.0f) {
         const float r = p.columnRadius;
-        if (p.periodic) {
-            nx_ = std::max(1, static_cast<int>(std::floor(p.sizeX / r)));
-            ny_ = std::max(1, static_cast<int>(std::floor(p.sizeY / r)));
+        const bool tooSmall =
+            p.periodic && (std::floor(p.sizeX / r) < 3.0f || std::floor(p.sizeY / r) < 3.0f);
+        if (c.x.empty() || tooSmall) return;
+        float lo[3] = {0.0f, 0.0f, 0.0f}, hi[3] = {p.sizeX, p.sizeY, r};
+        if (!p.periodic) {  // the cells' own extent; open axes need no wrap
+            const auto [x0, x1] = std::minmax_element(c.x.begin(), c.x.end());
+            const auto [y0, y1] = std::minmax_element(c.y.begin(), c.y.end());
+            lo[0] = *x0, lo[1] = *y0, hi[0] = *x1 + r, hi[1] = *y1 + r;
         }
-        for (std::size_t i = 0; i < c.x.size(); ++i)
-            bins_[key(binX(c.x[i]), binY(c.y[i]))].push_back(static_cast<std::int32_t>(i));
+        const bool periodic[3] = {p.periodic, p.periodic, false};
+        grid_.build(
+            grid::makeGridGeometry(lo, hi, r, periodic),
+            grid::PointsView{c.x.data(), c.y.data(), flat_.data(), static_cast<int>(c.x.size())});
+        useGrid_ = true;
     }
 
-    // Heights of the cells within column_radius of cell `cell`, itself included.
-    void column(std::size_t cell, std::vector<float>& heights) const {
+    void column(std::size_t i, std::vector<float>& heights) const {
         heights.clear();
+        if (useGrid_) {
+            grid::forEachNeighbor(grid_.view(), grid::Vec3{c_.x[i], c_.y[i], 0.0f}, p_.columnRadius,
+                                  [&](std::int32_t j, grid::Vec3, float) {
+                                      heights.push_back(c_.z[static_cast<std::size_t>(j)]);
+                                  });
+            return;
+        }
         const float r2 = p_.columnRadius * p_.columnRadius;
-        const int bx = binX(c_.x[cell]), by = binY(c_.y[cell]);
-        // On a periodic axis of fewer than 3 bins the neighbouring bins repeat: visit once.
-        const int spanX = p_.periodic ? std::min(3, nx_) : 3;
-        const int spanY = p_.periodic ? std::min(3, ny_) : 3;
-        for (int dy = 0; dy < spanY; ++dy)
-            for (int dx = 0; dx < spanX; ++dx) {
-                const auto it = bins_.find(key(wrapX(bx + dx - 1), wrapY(by + dy - 1)));
-                if (it == bins_.end()) continue;
-                for (std::int32_t j : it->second) {
-                    const auto k = static_cast<std::size_t>(j);
-                    const float ddx = wrapDelta(c_.x[k] - c_.x[cell], p_.sizeX, p_.periodic);
-                    const float ddy = wrapDelta(c_.y[k] - c_.y[cell], p_.sizeY, p_.periodic);
-                    if (ddx * ddx + ddy * ddy <= r2) heights.push_back(c_.z[k]);
-                }
-            }
+        for (std::size_t j = 0; j < c_.x.size(); ++j) {
+            const float dx = wrapDelta(c_.x[j] - c_.x[i], p_.sizeX, p_.periodic);
+            const float dy = wrapDelta(c_.y[j] - c_.y[i], p_.sizeY, p_.periodic);
+            if (dx * dx + dy * dy <= r2) heights.push_back(c_.z[j]);
+        }
     }
 
 private:
-    int binX(float x) const { return wrapX(static_cast<int>(std::floor(x / p_.columnRadius))); }
-    int binY(float y) const { return wrapY(static_cast<int>(std::floor(y / p_.columnRadius))); }
-    int wrapX(int b) const { return p_.periodic ? ((b % nx_) + nx_) % nx_ : b; }
-    int wrapY(int b) const { return p_.periodic ? ((b % ny_) + ny_) % ny_ : b; }
-    static std::int64_t key(int bx, int by) {
-        return (static_cast<std::int64_t>(bx) << 32) ^ static_cast<std::uint32_t>(by);
-    }
-
     const EpidermisParams& p_;
     const CellCentres& c_;
-    int nx_ = 1, ny_ = 1;
-    std::unordered_map<std::int64_t, std::vector<std::int32_t>> bins_;
+    std::vector<float> flat_;  // z = 0 for every cell: distances are horizontal
+    grid::CpuUniformGrid grid_;
+    bool useGrid_ = false;
 };
 
 }  // namespace
 
 std::vector<int> columnLayers(const EpidermisParams& p, const CellCentres& c) {
-    const ColumnBins bins(p, c);
+    const Columns columns(p, c);
     std::vector<int> layers(c.x.size(), 0);
     std::vector<float> heights;
     const float gap = 0.5f * p.layerHeight;
     for (std::size_t i = 0; i < c.x.size(); ++i) {
-        bins.column(i, heights);
+        columns.column(i, heights);
         std::sort(heights.begin(), heights.end());
         int n = heights.empty() ? 0 : 1;
         for (std::size_t k = 1; k < heights.size(); ++k)
@@ -105,8 +105,10 @@ Stratification stratification(const EpidermisParams& p, const HostState& s, cons
             lowest = e == 0 ? s.z[i] : std::min(lowest, s.z[i]);
         }
         ++(adheres ? out.adherent : out.detached);
+        if (adheres) out.adherentMeanHeight += c.z[static_cast<std::size_t>(cell)];
         out.offMembrane += n > 0 && lowest > p.contactHeight;
     }
+    if (out.adherent > 0) out.adherentMeanHeight /= out.adherent;
     return out;
 }
 

@@ -26,6 +26,7 @@ struct Stratification {
     int layers = 0;                 // reached by at least 10 % of the columns
     double meanColumnLayers = 0.0;  // mean over all columns
     int adherent = 0;               // cells with an element that adheres to the membrane
+    double adherentMeanHeight = 0;  // mean centre height of those cells (0 without any)
     int detached = 0;               // cells without one (suprabasal by adhesion)
     int offMembrane = 0;            // cells whose lowest element is above contact_height
 };

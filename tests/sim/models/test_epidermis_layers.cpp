@@ -78,6 +78,20 @@ TEST_P(EpidermisLayers, OneTwoAndThreeLayersAreCountedExactly) {
     }
 }
 
+TEST_P(EpidermisLayers, ColumnsAreFoundOnOpenDomainsAndWideColumnsAlike) {
+    // An open domain (the grid spans the cells' own extent) and columns too wide for the
+    // grid's search on a 6 L period (pair by pair) count the same layers.
+    for (const char* setting : {"domain.periodic=false", "analysis.column_radius=2.5"}) {
+        set({"domain.periodic=true", "analysis.column_radius=0.3", setting});
+        for (int layers = 1; layers <= 3; ++layers) {
+            auto m = restored(tissue(layers, 0.25f, 0.45f, 0.06f));
+            SCOPED_TRACE(std::string(setting) + ", " + std::to_string(layers) + " layers");
+            EXPECT_EQ(metric(*m, "layers"), layers);
+            EXPECT_NEAR(metric(*m, "column_layers"), layers, 1e-9);
+        }
+    }
+}
+
 TEST_P(EpidermisLayers, AMonolayerAcrossTheOldBinEdgeIsOneLayer) {
     // Centres straddle z = 0.5 (the edge of the former 0.5-high bins, which counted this
     // tissue as two layers): one layer.
