@@ -55,11 +55,7 @@ int runRankBench(const ModelRegistry& registry, const BenchOptionsCli& options) 
         pieces->distribute(comm);
     }
     model->reset(params, 1u);
-    std::uint64_t entities = 0;
-    if (pieces) {
-        const dist::GridPiece p = pieces->piece();
-        entities = p.globalDims[0] * p.globalDims[1] * p.globalDims[2];
-    }
+    const std::uint64_t entities = pieces ? pieces->entities() : 0;
     // Warm-up: kernels compiled and loaded, caches and pools filled.
     model->advance(std::max<std::uint64_t>(1, steps / 10));
     model->synchronize();

@@ -12,6 +12,7 @@
 //               written by the same rank of a run on as many ranks;
 //   checkFinite() is collective.
 // Views (the window) are not offered: a distributed run is headless.
+#include <cstdint>
 #include <string>
 
 #include "sim/dist/communicator.hpp"
@@ -32,6 +33,12 @@ public:
     virtual double haloSeconds() const { return 0.0; }
     // What carries the halo data: "MPI" (host memory or a CUDA-aware library), "NCCL 2.28.9".
     virtual std::string haloTransport() const { return "MPI"; }
+    // What the benchmarks count per step over all ranks (collective where the count is
+    // spread over them, e.g. agents): the whole grid's nodes unless the model says otherwise.
+    virtual std::uint64_t entities() {
+        const GridPiece p = piece();
+        return p.globalDims[0] * p.globalDims[1] * p.globalDims[2];
+    }
 };
 
 }  // namespace cf::dist
