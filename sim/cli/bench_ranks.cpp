@@ -74,6 +74,11 @@ int runRankBench(const ModelRegistry& registry, const BenchOptionsCli& options) 
     comm.allreduce(std::span<double>(&halo[0], 1), dist::ReduceOp::Max);
     comm.allreduce(std::span<double>(&halo[1], 1), dist::ReduceOp::Min);
     const std::vector<std::string> where = comm.gatherStrings(comm.host() + ": " + device, 0);
+    // A model that times its stages reports them as "time <stage>" metrics (ms per step of the
+    // last repeat, the slowest rank's: metrics are collective).
+    std::vector<std::pair<std::string, double>> stages;
+    for (const Metric& m : model->metrics())
+        if (m.name.rfind("time ", 0) == 0) stages.emplace_back(m.name.substr(5), m.value);
     if (!lead) return kExitOk;
 
     std::vector<double> sorted = times;
@@ -92,8 +97,14 @@ int runRankBench(const ModelRegistry& registry, const BenchOptionsCli& options) 
                 static_cast<unsigned long long>(entities), median * 1e3, stepsPerSecond,
                 stepsPerSecond * static_cast<double>(entities), 100.0 * haloShare,
                 pieces && comm.size() > 1 ? pieces->haloTransport().c_str() : "none");
+    if (!stages.empty()) {
+        std::printf("stages (ms per step, slowest rank):");
+        for (const auto& [name, ms] : stages)
+            std::printf("  %s %.4g", name.c_str(), ms);
+        std::printf("\n");
+    }
     if (options.json) {
-        const nlohmann::json doc = {
+        nlohmann::json doc = {
             {"cellforge_version", CELLFORGE_VERSION},
             {"model", desc.name},
             {"backend", std::string(toString(backend))},
@@ -114,6 +125,10 @@ int runRankBench(const ModelRegistry& registry, const BenchOptionsCli& options) 
             {"halo_wait_s_max_rank", halo[0]},
             {"halo_wait_s_min_rank", halo[1]},
             {"halo_wait_share", haloShare}};
+        nlohmann::json stageJson = nlohmann::json::object();
+        for (const auto& [name, ms] : stages)
+            stageJson[name] = ms;
+        if (!stages.empty()) doc["stages_ms"] = stageJson;
         std::ofstream out(*options.json, std::ios::trunc);
         out << doc.dump(2) << '\n';
         if (!out) throw IoError(*options.json + ": cannot write benchmark results");

@@ -27,6 +27,7 @@ struct NcclApi {
     decltype(&::ncclGroupEnd) groupEnd = nullptr;
     decltype(&::ncclSend) send = nullptr;
     decltype(&::ncclRecv) recv = nullptr;
+    decltype(&::ncclAllReduce) allReduce = nullptr;
     decltype(&::ncclGetErrorString) errorString = nullptr;
 
     // Opens the library; `why` says what is missing when it returns false.
@@ -49,6 +50,7 @@ struct NcclApi {
         get(groupEnd, "ncclGroupEnd");
         get(send, "ncclSend");
         get(recv, "ncclRecv");
+        get(allReduce, "ncclAllReduce");
         get(errorString, "ncclGetErrorString");
         if (!ok) why = "libnccl.so.2 lacks a function this program needs";
         return ok;
@@ -79,6 +81,12 @@ public:
             if (t.send) check(api_.send(t.send, t.bytes, ncclChar, t.peer, comm_, s), "ncclSend");
         }
         check(api_.groupEnd(), "ncclGroupEnd");
+    }
+
+    void sumDoubles(double* data, std::size_t count, void* stream) override {
+        check(api_.allReduce(data, data, count, ncclDouble, ncclSum, comm_,
+                             static_cast<cudaStream_t>(stream)),
+              "ncclAllReduce");
     }
 
     std::string name() const override { return name_; }

@@ -101,8 +101,10 @@ std::vector<double> takeField(const Snapshot& snap, const char* name, std::size_
 
 }  // namespace
 
-RunState readSnapshot(const GlidingParams& p, const GlidingTables& t, const Snapshot& snap) {
+RunState readSnapshot(const GlidingParams& p, const GlidingTables& t, const Snapshot& snap,
+                      std::size_t packedAnchors) {
     const std::size_t cells = static_cast<std::size_t>(p.n) * p.n;
+    if (packedAnchors == 0) packedAnchors = cells;
     RunState s;
     s.filaments.n = p.n;
     s.filaments.ntheta = t.ntheta;
@@ -114,7 +116,7 @@ RunState readSnapshot(const GlidingParams& p, const GlidingTables& t, const Snap
     s.boundCoarse = takeField(snap, "bound_motors", cells, 1);
     s.free = takeField(snap, "free_motors", cells, 1);
     s.boundPacked =
-        takeField(snap, "bound_packed", cells * static_cast<std::size_t>(t.sliceSize), 1);
+        takeField(snap, "bound_packed", packedAnchors * static_cast<std::size_t>(t.sliceSize), 1);
     deinterleave(takeField(snap, "flow", cells, 2), {&s.u, &s.v});
     deinterleave(takeField(snap, "flow_gradient", cells, 4), {&s.dudx, &s.dudy, &s.dvdx, &s.dvdy});
     s.step = snap.step;
@@ -249,6 +251,22 @@ std::vector<Metric> GlidingModelBase::metricsOf(std::int32_t substepsMax,
                  "Motor states clamped to stay non-negative, since the start (cumulative)"});
     appendStageTimes(m, stageSeconds_, stageSteps_);
     return m;
+}
+
+std::vector<Metric> GlidingModelBase::metricsOverRanks(dist::Communicator& comm,
+                                                       std::int32_t substepsMax,
+                                                       std::int64_t clampCount) {
+    std::vector<double> most = {static_cast<double>(substepsMax)};
+    most.insert(most.end(), stageSeconds_.begin(), stageSeconds_.end());
+    comm.allreduce(std::span<double>(most), dist::ReduceOp::Max);
+    std::uint64_t clamps = static_cast<std::uint64_t>(clampCount);
+    comm.allreduce(std::span<std::uint64_t>(&clamps, 1), dist::ReduceOp::Sum);
+    const StageSeconds mine = stageSeconds_;
+    std::copy(most.begin() + 1, most.end(), stageSeconds_.begin());
+    std::vector<Metric> out =
+        metricsOf(static_cast<std::int32_t>(most[0]), static_cast<std::int64_t>(clamps));
+    stageSeconds_ = mine;
+    return out;
 }
 
 ModelDescriptor descriptor() {

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "sim/core/model.hpp"
+#include "sim/dist/communicator.hpp"
 #include "sim/models/gliding/gliding_params.hpp"
 #include "sim/models/gliding/gliding_state.hpp"
 #include "sim/models/gliding/gliding_tables.hpp"
@@ -54,8 +55,10 @@ void initialMotorsAndFlow(const GlidingParams& p, RunState& s);
 
 Snapshot makeSnapshot(const GlidingParams& p, const GlidingTables& t, const RunState& s);
 // Throws IoError naming the field when a snapshot's field is missing or mis-sized (a
-// checkpoint of another grid).
-RunState readSnapshot(const GlidingParams& p, const GlidingTables& t, const Snapshot& snap);
+// checkpoint of another grid). `packedAnchors`: the anchors whose packed bound motors it holds
+// (0: every anchor; a rank of a distributed run holds its own rows', anchor_rows.hpp).
+RunState readSnapshot(const GlidingParams& p, const GlidingTables& t, const Snapshot& snap,
+                      std::size_t packedAnchors = 0);
 
 // Scalar observables of a state (host arithmetic; backends add their own counters).
 std::vector<Metric> stateMetrics(const GlidingParams& p, const GlidingTables& t, const RunState& s);
@@ -111,6 +114,10 @@ protected:
     // stateMetrics of s_ (which the backend brought up to date), the motor counters of
     // `motors` and the stage times.
     std::vector<Metric> metricsOf(std::int32_t substepsMax, std::int64_t clampCount) const;
+    // The same on one of several ranks, collective (s_ holds every rank's motor sums): the
+    // largest substep count, the clamps summed and each stage's time of the slowest rank.
+    std::vector<Metric> metricsOverRanks(dist::Communicator& comm, std::int32_t substepsMax,
+                                         std::int64_t clampCount);
     // After a successful reset: the parameters it used.
     void adopt(const ParamSet& params, const GlidingParams& p) {
         params_.emplace(params);

@@ -37,8 +37,13 @@ std::string withThousands(std::size_t v) {
     return out;
 }
 
-std::size_t tails(const GlidingTables& t) {
+std::size_t cellsOf(const GlidingTables& t) {
     return static_cast<std::size_t>(t.n) * t.n;
+}
+
+// The anchors whose motors a process holds: every one (0), or a rank's rows.
+std::size_t tailsOf(const GlidingTables& t, std::size_t anchors) {
+    return anchors == 0 ? cellsOf(t) : anchors;
 }
 
 }  // namespace
@@ -47,18 +52,18 @@ std::size_t motorRealBytes(const GlidingParams& p) {
     return p.precision == static_cast<std::int32_t>(MotorPrecision::Double) ? 8 : 4;
 }
 
-std::size_t boundMotorBytes(const GlidingParams& p, const GlidingTables& t) {
-    return tails(t) * static_cast<std::size_t>(t.sliceSize) * motorRealBytes(p);
+std::size_t boundMotorBytes(const GlidingParams& p, const GlidingTables& t, std::size_t anchors) {
+    return tailsOf(t, anchors) * static_cast<std::size_t>(t.sliceSize) * motorRealBytes(p);
 }
 
-std::size_t motorDeviceBytes(const GlidingParams& p, const GlidingTables& t) {
-    const std::size_t cells = tails(t), real = motorRealBytes(p);
+std::size_t motorDeviceBytes(const GlidingParams& p, const GlidingTables& t, std::size_t anchors) {
+    const std::size_t cells = cellsOf(t), tails = tailsOf(t, anchors), real = motorRealBytes(p);
     const std::size_t configs = static_cast<std::size_t>(t.ntheta) * t.ns;
-    std::size_t bytes = boundMotorBytes(p, t);
-    bytes += cells * configs * real;              // W
-    bytes += 2 * cells * real;                    // Mb,coarse, Mf
+    std::size_t bytes = boundMotorBytes(p, t, anchors);
+    bytes += cells * configs * real;              // W (every row: a rank's anchors reach further)
+    bytes += 2 * tails * real;                    // Mb,coarse, Mf
     bytes += 2 * cells * sizeof(double);          // F2 (fx, fy)
-    bytes += cells * (sizeof(std::int32_t) * 2);  // substeps and clamps per tail
+    bytes += tails * (sizeof(std::int32_t) * 2);  // substeps and clamps per tail
     bytes += sizeof(std::int32_t);                // the failed-tail flag
     bytes += t.chords.size() * (sizeof(Chord) + sizeof(std::int32_t));  // chords, orbit order
     bytes += (configs + 1) * sizeof(std::int32_t) + t.gather.size() * sizeof(GatherEntry);
@@ -67,38 +72,40 @@ std::size_t motorDeviceBytes(const GlidingParams& p, const GlidingTables& t) {
 }
 
 void checkMotorMemory(const GlidingParams& p, const GlidingTables& t, std::size_t freeBytes,
-                      const std::string& deviceName, std::size_t otherBytes) {
-    const std::size_t need = motorDeviceBytes(p, t) + otherBytes;
+                      const std::string& deviceName, std::size_t otherBytes, std::size_t anchors) {
+    const std::size_t need = motorDeviceBytes(p, t, anchors) + otherBytes;
     // 0.9 x free, in integers (free sizes reach 1e11; no rounding question).
     if (need <= freeBytes / 10 * 9) return;
     const bool dbl = motorRealBytes(p) == 8;
-    throw SimulationError("gliding: the run needs " + formatBytes(need) +
-                          " of device memory (bound motors " + formatBytes(boundMotorBytes(p, t)) +
-                          " = " + withThousands(tails(t)) + " tails × " +
-                          withThousands(static_cast<std::size_t>(t.sliceSize)) +
-                          " configurations × " + std::to_string(motorRealBytes(p)) + " B); " +
-                          formatBytes(freeBytes) + " are free on " + deviceName + ". Use " +
-                          (dbl ? "motors.precision = float or a smaller grid.n / grid.ninner"
-                               : "a smaller grid.n / grid.ninner"));
+    throw SimulationError(
+        "gliding: the run needs " + formatBytes(need) + " of device memory (bound motors " +
+        formatBytes(boundMotorBytes(p, t, anchors)) + " = " + withThousands(tailsOf(t, anchors)) +
+        " tails × " + withThousands(static_cast<std::size_t>(t.sliceSize)) + " configurations × " +
+        std::to_string(motorRealBytes(p)) + " B); " + formatBytes(freeBytes) + " are free on " +
+        deviceName + ". Use " +
+        (dbl ? "motors.precision = float or a smaller grid.n / grid.ninner"
+             : "a smaller grid.n / grid.ninner"));
 }
 
-std::size_t hostRunBytes(const GlidingParams& p, const GlidingTables& t) {
+std::size_t hostRunBytes(const GlidingParams& p, const GlidingTables& t, std::size_t anchors) {
     const std::size_t cells = static_cast<std::size_t>(p.n) * static_cast<std::size_t>(p.n);
     const std::size_t configs = static_cast<std::size_t>(t.ntheta) * static_cast<std::size_t>(t.ns);
-    std::size_t bytes = cells * static_cast<std::size_t>(t.sliceSize) * sizeof(double);  // Mb
-    bytes += cells * configs * sizeof(double);                                           // W
+    std::size_t bytes =
+        tailsOf(t, anchors) * static_cast<std::size_t>(t.sliceSize) * sizeof(double);  // Mb
+    bytes += cells * configs * sizeof(double);                                         // W
     bytes += 8 * cells * static_cast<std::size_t>(t.ntheta) * sizeof(double);  // Psi and co.
     bytes += 40 * cells * sizeof(double);  // moments, stresses, flow, motor sums, FFT fields
     return bytes;
 }
 
-void checkHostMemory(const GlidingParams& p, const GlidingTables& t, std::size_t availableBytes) {
-    const std::size_t need = hostRunBytes(p, t);
+void checkHostMemory(const GlidingParams& p, const GlidingTables& t, std::size_t availableBytes,
+                     std::size_t anchors) {
+    const std::size_t need = hostRunBytes(p, t, anchors);
     if (availableBytes == 0 || need <= availableBytes / 10 * 9) return;
     throw SimulationError(
         "gliding: the run needs " + formatBytes(need) + " of memory (bound motors " +
-        formatBytes(tails(t) * static_cast<std::size_t>(t.sliceSize) * sizeof(double)) + " = " +
-        withThousands(tails(t)) + " tails × " +
+        formatBytes(tailsOf(t, anchors) * static_cast<std::size_t>(t.sliceSize) * sizeof(double)) +
+        " = " + withThousands(tailsOf(t, anchors)) + " tails × " +
         withThousands(static_cast<std::size_t>(t.sliceSize)) + " configurations × 8 B); " +
         formatBytes(availableBytes) +
         " are available on this computer. Use a smaller grid.n / grid.ninner or the CUDA backend");

@@ -14,12 +14,16 @@ namespace cf::gliding {
 // Bytes of one motor real on the device: 4 (motors.precision = float) or 8 (double).
 std::size_t motorRealBytes(const GlidingParams& p);
 
+// `anchors` below: the tails whose motors this process holds (a rank of a distributed run holds
+// its rows', anchor_rows.hpp); 0 = every anchor.
 // Bytes of the packed bound motors alone: N^2 tails x S configurations x motorRealBytes.
-std::size_t boundMotorBytes(const GlidingParams& p, const GlidingTables& t);
+std::size_t boundMotorBytes(const GlidingParams& p, const GlidingTables& t,
+                            std::size_t anchors = 0);
 
 // Everything MotorsCuda allocates (motors_cuda.hpp): packed Mb, W, Mb,coarse and Mf in the
 // motor real; F2 (fx, fy) in double; the per-tail counters and the uploaded tables.
-std::size_t motorDeviceBytes(const GlidingParams& p, const GlidingTables& t);
+std::size_t motorDeviceBytes(const GlidingParams& p, const GlidingTables& t,
+                             std::size_t anchors = 0);
 
 // Throws SimulationError when need = motorDeviceBytes + otherBytes exceeds 0.9 x freeBytes
 // (the margin leaves room for the driver, cuFFT plans and fragmentation), with the message of
@@ -29,7 +33,8 @@ std::size_t motorDeviceBytes(const GlidingParams& p, const GlidingTables& t);
 // the run holds on the device (filament arrays, cuFFT work areas, profiles): 0 when only the
 // motors are checked.
 void checkMotorMemory(const GlidingParams& p, const GlidingTables& t, std::size_t freeBytes,
-                      const std::string& deviceName, std::size_t otherBytes = 0);
+                      const std::string& deviceName, std::size_t otherBytes = 0,
+                      std::size_t anchors = 0);
 
 // The CPU backend (double everywhere): the packed motors, W, the filament arrays (Psi, the AB2
 // history, the operators and the FFT buffers: about 8 copies) and the per-cell fields. Throws
@@ -37,8 +42,9 @@ void checkMotorMemory(const GlidingParams& p, const GlidingTables& t, std::size_
 // memory ...; N GiB are available on this computer. Use a smaller grid.n / grid.ninner or the
 // CUDA backend"), before anything is allocated (a large std::vector would otherwise be killed
 // by the kernel's out-of-memory handler instead of failing cleanly).
-std::size_t hostRunBytes(const GlidingParams& p, const GlidingTables& t);
-void checkHostMemory(const GlidingParams& p, const GlidingTables& t, std::size_t availableBytes);
+std::size_t hostRunBytes(const GlidingParams& p, const GlidingTables& t, std::size_t anchors = 0);
+void checkHostMemory(const GlidingParams& p, const GlidingTables& t, std::size_t availableBytes,
+                     std::size_t anchors = 0);
 // MemAvailable of /proc/meminfo in bytes; 0 when it cannot be read (then nothing is checked).
 std::size_t availableHostMemory();
 

@@ -9,12 +9,14 @@ list(APPEND CELLFORGE_SIM_SOURCES
   models/gliding/gliding_state.cpp
   models/gliding/gliding_zgrid.cpp
   models/gliding/cpu/motors_cpu.cpp
+  models/gliding/anchor_rows.cpp
   models/gliding/motor_memory.cpp)
 list(APPEND CELLFORGE_SIM_FFTW_SOURCES
   models/gliding/cpu/fftw_plans.cpp
   models/gliding/cpu/smoluchowski_cpu.cpp
   models/gliding/cpu/fluid_cpu.cpp
   models/gliding/gliding_model.cpp
+  models/gliding/rows_snapshot.cpp
   models/gliding/gliding_views.cpp
   models/gliding/gliding_bench.cpp
   models/gliding/cpu/gliding_cpu.cpp)

@@ -52,3 +52,6 @@ cellforge_add_rank_test(test_cardiac_ranks SOURCES sim/dist/test_cardiac_ranks.c
 # The lattice model in z-slabs against one rank (free diffusion, a crowded cell with
 # overflows, reactions, checkpoint restart), CPU and CUDA ranks.
 cellforge_add_rank_test(test_lattice_ranks SOURCES sim/dist/test_lattice_ranks.cpp)
+# The gliding assay with its bound motors split by rows of anchors (the force summed over the
+# ranks): bitwise without the fluid, to round-off with it, a restart from pieces.
+cellforge_add_rank_test(test_gliding_ranks SOURCES sim/dist/test_gliding_ranks.cpp)

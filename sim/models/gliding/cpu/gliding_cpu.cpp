@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The CPU reference backend of `gliding` (docs/design/gliding.md 3.1): double everywhere,
 // parallelFor over cells and anchors with per-item writes only, so results do not depend on
-// the thread count.
+// the thread count. After distribute() on several ranks it holds one band of anchor rows
+// (anchor_rows.hpp): filaments and fluid on every rank, its own motors, the force summed.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -11,6 +12,7 @@
 
 #include "sim/core/errors.hpp"
 #include "sim/core/number_format.hpp"
+#include "sim/dist/distributable.hpp"
 #include "sim/models/gliding/cpu/fluid_cpu.hpp"
 #include "sim/models/gliding/cpu/motors_cpu.hpp"
 #include "sim/models/gliding/cpu/smoluchowski_cpu.hpp"
@@ -23,14 +25,19 @@ namespace cf::gliding {
 
 namespace {
 
-class GlidingCpu final : public GlidingModelBase {
+class GlidingCpu final : public GlidingModelBase, public dist::Distributable {
 public:
     Backend backend() const override { return Backend::Cpu; }
+
+    void distribute(dist::Communicator& comm) override { comm_ = &comm; }
+    dist::GridPiece piece() const override { return rowsPiece(motors_.rows); }
+    double haloSeconds() const override { return reduceSeconds_; }
 
     void reset(const ParamSet& params, std::uint32_t seed) override {
         GlidingParams p = checkedParams(params);
         GlidingTables t = buildTables(p);
-        checkHostMemory(p, t, availableHostMemory());
+        const AnchorRows rows = comm_ ? anchorRows(t, *comm_) : wholeGrid(t);
+        checkHostMemory(p, t, availableHostMemory(), rows.anchors());
         if (std::string capture = applyTables(p, t); !capture.empty()) note(std::move(capture));
         RunState s;
         s.filaments = initialState(p, t, seed);
@@ -43,7 +50,7 @@ public:
         const std::string lag = checkLag(p, fluid->lagFactor(p, cmax));
         initialMotorsAndFlow(p, s);
         MotorState motors;
-        initMotors(p, t, motors);
+        initMotors(p, t, motors, rows);
         // design M15: the motors may first settle on the initial filaments, frozen.
         if (p.motorsEnabled && p.burnIn > 0) advanceMotors(p, t, s.filaments, p.burnIn, motors);
         auto smol = std::make_unique<SmoluchowskiCpu>(t);
@@ -56,29 +63,39 @@ public:
         fluid_ = std::move(fluid);
         profiles_ = std::move(profiles);
         flow_ = {};
+        fx_.clear();
+        fy_.clear();
+        fxPart_.clear();
+        fyPart_.clear();
+        w_.clear();
+        reduceSeconds_ = 0;
         if (!lag.empty()) note(lag);
         illPosed_ = false;
     }
 
+    // Collective on several ranks: the motor sums of every rank, the counters summed and the
+    // stage times of the slowest rank.
     std::vector<Metric> metrics() override {
         requireReset();
         syncState(false);
-        return metricsOf(motors_.substepsMax, motors_.clampCount);
+        if (!distributed()) return metricsOf(motors_.substepsMax, motors_.clampCount);
+        return metricsOverRanks(*comm_, motors_.substepsMax, motors_.clampCount);
     }
 
     Snapshot snapshot() override {
         requireReset();
         syncState(true);
-        return makeSnapshot(p_, t_, s_);
+        return rowsSnapshot(p_, t_, s_, motors_.rows);
     }
 
     void restore(const Snapshot& snap) override {
         requireReset();
-        RunState s = readSnapshot(p_, t_, snap);
+        RunState s = distributed() ? readRowsSnapshot(*comm_, p_, t_, snap, motors_.rows)
+                                   : readSnapshot(p_, t_, snap);
         smol_->setHistory(s.aPrev, s.dtPrev, s.ab2Steps);
         motors_.mb = s.boundPacked;
-        motors_.coarse = s.boundCoarse;
-        motors_.free = s.free;
+        motors_.coarse = ownRows(s.boundCoarse);
+        motors_.free = ownRows(s.free);
         flow_ = {s.u, s.v, s.dudx, s.dudy, s.dvdx, s.dvdy};
         s_ = std::move(s);
     }
@@ -91,6 +108,7 @@ public:
 
     ModelViews views() override {
         requireReset();
+        if (distributed()) return {};  // a distributed run is headless
         syncState(false);
         ModelViews views = hostViews(p_, t_, s_, viewBuffers_);
         if (profiles_) {
@@ -113,8 +131,13 @@ private:
             s_.ab2Steps = smol_->steps();
             s_.boundPacked = motors_.mb;
         }
-        s_.boundCoarse = motors_.coarse;
-        s_.free = motors_.free;
+        if (distributed()) {  // collective: every rank's motor sums
+            s_.boundCoarse = gatherAnchors(*comm_, motors_.rows, motors_.coarse, 1);
+            s_.free = gatherAnchors(*comm_, motors_.rows, motors_.free, 1);
+        } else {
+            s_.boundCoarse = motors_.coarse;
+            s_.free = motors_.free;
+        }
         if (!flow_.u.empty()) {
             s_.u = flow_.u;
             s_.v = flow_.v;
@@ -166,7 +189,23 @@ private:
             lap(Stage::Motors);
             if (p_.fluidEnabled) {
                 boundGather(p_, t_, s_.filaments, motors_, w_);
-                forceGather(p_, t_, w_, fx_, fy_);
+                if (!distributed()) {
+                    forceGather(p_, t_, w_, fx_, fy_);
+                } else {
+                    // This rank's anchors' force, then the sum over the ranks: the same bytes
+                    // on every rank, so their fluid solves stay identical.
+                    forceGather(p_, t_, w_, fxPart_, fyPart_, motors_.rows.f);
+                    const auto waitStart = std::chrono::steady_clock::now();
+                    fx_ = fxPart_;
+                    fx_.insert(fx_.end(), fyPart_.begin(), fyPart_.end());
+                    sumInRankOrder(*comm_, fx_);
+                    fy_.assign(fx_.begin() + static_cast<std::ptrdiff_t>(fxPart_.size()),
+                               fx_.end());
+                    fx_.resize(fxPart_.size());
+                    reduceSeconds_ +=
+                        std::chrono::duration<double>(std::chrono::steady_clock::now() - waitStart)
+                            .count();
+                }
                 lap(Stage::Force);
             }
         }
@@ -202,9 +241,21 @@ private:
         illPosed_ = ill;
     }
 
+    bool distributed() const { return comm_ && comm_->size() > 1; }
+
+    // This rank's anchors of a whole-grid per-anchor array.
+    std::vector<double> ownRows(const std::vector<double>& whole) const {
+        const auto first = static_cast<std::ptrdiff_t>(motors_.rows.firstAnchor());
+        return {whole.begin() + first,
+                whole.begin() + first + static_cast<std::ptrdiff_t>(motors_.rows.anchors())};
+    }
+
+    dist::Communicator* comm_ = nullptr;
+    double reduceSeconds_ = 0;  // waiting in the force's sum over ranks
     std::unique_ptr<SmoluchowskiCpu> smol_;
     MotorState motors_;
-    std::vector<double> w_, fx_, fy_;  // W and the motor force F2 at the nodes
+    std::vector<double> w_, fx_, fy_;      // W and the motor force F2 at the nodes
+    std::vector<double> fxPart_, fyPart_;  // this rank's anchors' part of F2
     std::unique_ptr<FluidCpu> fluid_;
     std::unique_ptr<FlowProfiles> profiles_;  // output.profiles only
     FlowField flow_;                          // empty: at rest

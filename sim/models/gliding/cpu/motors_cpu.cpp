@@ -141,7 +141,13 @@ MotorOrbits buildMotorOrbits(const GlidingTables& t) {
 }
 
 void initMotors(const GlidingParams& p, const GlidingTables& t, MotorState& m) {
-    const std::size_t cells = static_cast<std::size_t>(t.n) * t.n;
+    initMotors(p, t, m, wholeGrid(t));
+}
+
+void initMotors(const GlidingParams& p, const GlidingTables& t, MotorState& m,
+                const AnchorRows& rows) {
+    const std::size_t cells = rows.anchors();
+    m.rows = rows;
     m.mb.assign(cells * t.sliceSize, 0.0);
     m.coarse.assign(cells, 0.0);
     m.free.assign(cells, p.mtot);
@@ -201,14 +207,15 @@ AnchorStep advanceAnchor(const GlidingParams& p, const GlidingTables& t, const M
 void advanceMotors(const GlidingParams& p, const GlidingTables& t, const HostState& s, double dt,
                    MotorState& m) {
     const std::size_t cells = static_cast<std::size_t>(t.n) * t.n;
-    if (s.psi.size() != cells * t.ntheta || m.mb.size() != cells * t.sliceSize)
+    const std::size_t tails = m.rows.anchors(), first = m.rows.firstAnchor();
+    if (s.psi.size() != cells * t.ntheta || m.mb.size() != tails * t.sliceSize || m.rows.n != t.n)
         throw SimulationError("gliding: motor state does not match the grid");
-    std::vector<AnchorStep> steps(cells);
+    std::vector<AnchorStep> steps(tails);
     parallelFor(
-        cells,
-        [&](std::size_t r0) {
-            steps[r0] = advanceAnchor(p, t, m.orbits, s, static_cast<std::int32_t>(r0), dt,
-                                      m.mb.data() + r0 * t.sliceSize, m.coarse[r0], m.free[r0]);
+        tails,
+        [&](std::size_t a) {
+            steps[a] = advanceAnchor(p, t, m.orbits, s, static_cast<std::int32_t>(first + a), dt,
+                                     m.mb.data() + a * t.sliceSize, m.coarse[a], m.free[a]);
         },
         16);
     std::int64_t clamps = 0, total = 0;
@@ -220,7 +227,7 @@ void advanceMotors(const GlidingParams& p, const GlidingTables& t, const HostSta
     }
     m.clampCount += clamps;
     m.substepsMax = most;
-    m.substepsMean = static_cast<double>(total) / static_cast<double>(cells);
+    m.substepsMean = static_cast<double>(total) / static_cast<double>(tails);
 }
 
 void boundGather(const GlidingParams& /*p*/, const GlidingTables& t, const HostState& s,
@@ -228,12 +235,17 @@ void boundGather(const GlidingParams& /*p*/, const GlidingTables& t, const HostS
     const int n = t.n, nt = t.ntheta, nk = t.ns;
     const std::size_t cells = static_cast<std::size_t>(n) * n;
     const std::size_t S = static_cast<std::size_t>(t.sliceSize);
-    w.resize(cells * nt * nk);
+    const AnchorRows& rows = m.rows;
+    // Rows outside the band are never written: zero once, when W is made.
+    if (w.size() != cells * nt * nk) w.assign(cells * nt * nk, 0.0);
     const MotorOrbits& o = m.orbits;
+    const bool all = rows.whole();
     parallelFor(
-        cells,
-        [&](std::size_t y) {
-            const int ix = static_cast<int>(y % n), iy = static_cast<int>(y / n);
+        static_cast<std::size_t>(rows.w.count) * n,
+        [&](std::size_t i) {
+            const int ix = static_cast<int>(i % n);
+            const int iy = (rows.w.first + static_cast<int>(i / n)) % n;
+            const std::size_t y = static_cast<std::size_t>(iy) * n + ix;
             for (int j = 0; j < nt; ++j) {
                 const double psi = s.psi[y * nt + j];
                 for (int k = 0; k < nk; ++k) {
@@ -241,7 +253,9 @@ void boundGather(const GlidingParams& /*p*/, const GlidingTables& t, const HostS
                     double sum = 0.0;
                     for (int e = o.gatherStart[b]; e < o.gatherStart[b + 1]; ++e) {
                         const GatherEntry& g = o.gather[e];
-                        const std::size_t tail = static_cast<std::size_t>(wrap(iy - g.oy, n)) * n +
+                        const int row = wrap(iy - g.oy, n);
+                        if (!all && (row < rows.begin || row >= rows.end)) continue;
+                        const std::size_t tail = static_cast<std::size_t>(row - rows.begin) * n +
                                                  static_cast<std::size_t>(wrap(ix - g.ox, n));
                         sum += m.mb[tail * S + g.slot];
                     }
@@ -253,19 +267,23 @@ void boundGather(const GlidingParams& /*p*/, const GlidingTables& t, const HostS
 }
 
 void forceGather(const GlidingParams& p, const GlidingTables& t, const std::vector<double>& w,
-                 std::vector<double>& fx, std::vector<double>& fy) {
+                 std::vector<double>& fx, std::vector<double>& fy, RowBand rows) {
     const int n = t.n, nt = t.ntheta, nk = t.ns, quarter = nt / 4;
     const std::size_t cells = static_cast<std::size_t>(n) * n;
     if (w.size() != cells * nt * nk)
         throw SimulationError("gliding: force source W does not match the grid");
-    fx.resize(cells);
-    fy.resize(cells);
+    if (rows.count == 0) rows = {0, n};
+    // Rows outside the band are never written: zero once, when F2 is made.
+    if (fx.size() != cells) fx.assign(cells, 0.0);
+    if (fy.size() != cells) fy.assign(cells, 0.0);
     // F dx dy dtheta ds (design M8 with delta_h = phi phi / (dx dy), design 2.7).
     const double scale = p.force * (t.dx * t.dx * t.dtheta * t.ds);
     parallelFor(
-        cells,
-        [&](std::size_t g) {
-            const int gx = static_cast<int>(g % n), gy = static_cast<int>(g / n);
+        static_cast<std::size_t>(rows.count) * n,
+        [&](std::size_t i) {
+            const int gx = static_cast<int>(i % n);
+            const int gy = (rows.first + static_cast<int>(i / n)) % n;
+            const std::size_t g = static_cast<std::size_t>(gy) * n + gx;
             // The sum over the 4 x 4 block of phi_x phi_y W(g - m, j, k) in stencil orbits.
             const auto block = [&](int j, int k) {
                 const PeskinStencil& st = t.peskin[j * nk + k];

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "sim/models/gliding/anchor_rows.hpp"
 #include "sim/models/gliding/gliding_params.hpp"
 #include "sim/models/gliding/gliding_state.hpp"
 #include "sim/models/gliding/gliding_tables.hpp"
@@ -41,9 +42,12 @@ struct MotorOrbits {
 MotorOrbits buildMotorOrbits(const GlidingTables& t);
 
 struct MotorState {
-    // Packed bound motors: mb[r0 * S + chord.off + l], r0 = iy * n + ix, S = t.sliceSize.
+    // The anchors this state holds: every one, or a rank's rows (anchor_rows.hpp). Arrays are
+    // indexed by a = r0 - rows.firstAnchor().
+    AnchorRows rows;
+    // Packed bound motors: mb[a * S + chord.off + l], r0 = iy * n + ix, S = t.sliceSize.
     std::vector<double> mb;
-    // Per tail r0: Mb,coarse (design M7) and the free motors Mf = M - Mb,coarse.
+    // Per tail: Mb,coarse (design M7) and the free motors Mf = M - Mb,coarse.
     std::vector<double> coarse, free;
     // Round-off clamps of Mb < 0 to 0 since initMotors (design M13; expected 0).
     std::int64_t clampCount = 0;
@@ -53,8 +57,11 @@ struct MotorState {
     MotorOrbits orbits;  // built by initMotors from the tables
 };
 
-// Mb = 0, Mf = M (= motors.Mtot), Mb,coarse = 0 (design M15), and the orbit tables.
+// Mb = 0, Mf = M (= motors.Mtot), Mb,coarse = 0 (design M15), and the orbit tables, for the
+// anchors of `rows` (without: every anchor).
 void initMotors(const GlidingParams& p, const GlidingTables& t, MotorState& m);
+void initMotors(const GlidingParams& p, const GlidingTables& t, MotorState& m,
+                const AnchorRows& rows);
 
 // What one tail did in one advance.
 struct AnchorStep {
@@ -71,20 +78,22 @@ AnchorStep advanceAnchor(const GlidingParams& p, const GlidingTables& t, const M
                          const HostState& s, std::int32_t r0, double dt, double* slice,
                          double& coarse, double& mf);
 
-// advanceAnchor for every tail (parallelFor over r0), then the metrics of MotorState.
+// advanceAnchor for every tail of m.rows (parallelFor), then the metrics of MotorState (over
+// those tails).
 void advanceMotors(const GlidingParams& p, const GlidingTables& t, const HostState& s, double dt,
                    MotorState& m);
 
 // W(y, j, k) = Psi(y, j) * sum over the gather entries of (j, k) of Mb(y - o, slot), stored at
-// [(y * ntheta + j) * ns + k] (design 2.7). Resizes w.
+// [(y * ntheta + j) * ns + k] (design 2.7), summing the entries whose tail m holds: on the
+// rows y of m.rows.w; W stays 0 elsewhere. Resizes w.
 void boundGather(const GlidingParams& p, const GlidingTables& t, const HostState& s,
                  const MotorState& m, std::vector<double>& w);
 
 // F2 at the nodes [iy * n + ix] (design 2.7, design M8):
 // F2(g) = F dx dy dtheta ds sum_{k, j} p_j sum_{4x4 stencil} phi_x phi_y W(g - m, j, k),
 // the filaments whose head lambda s_k p_j lies within the Peskin support of node g.
-// Resizes fx and fy.
+// Resizes fx and fy. `rows` (count 0: every row): the node rows computed; the others are 0.
 void forceGather(const GlidingParams& p, const GlidingTables& t, const std::vector<double>& w,
-                 std::vector<double>& fx, std::vector<double>& fy);
+                 std::vector<double>& fx, std::vector<double>& fy, RowBand rows = {});
 
 }  // namespace cf::gliding

@@ -21,6 +21,8 @@
 #include "sim/core/errors.hpp"
 #include "sim/core/number_format.hpp"
 #include "sim/cuda/cuda_check.hpp"
+#include "sim/cuda/pinned_buffer.hpp"
+#include "sim/dist/distributable.hpp"
 #include "sim/models/gliding/cpu/motors_cpu.hpp"
 #include "sim/models/gliding/cuda/fluid_cuda.hpp"
 #include "sim/models/gliding/cuda/gliding_views_cuda.hpp"
@@ -73,7 +75,10 @@ double maxDensityOf(const HostState& s, const GlidingTables& t) {
     return *std::max_element(c.begin(), c.end());
 }
 
-class GlidingCuda final : public GlidingModelBase {
+// After distribute() on several ranks it holds one band of anchor rows (anchor_rows.hpp): the
+// filaments and the fluid on every rank, its own motors, and the force summed over the ranks on
+// the stream (NCCL) or through pinned host memory and MPI.
+class GlidingCuda final : public GlidingModelBase, public dist::Distributable {
 public:
     GlidingCuda() { CF_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
     ~GlidingCuda() override {
@@ -85,6 +90,13 @@ public:
 
     Backend backend() const override { return Backend::Cuda; }
 
+    void distribute(dist::Communicator& comm) override { comm_ = &comm; }
+    dist::GridPiece piece() const override { return rowsPiece(rows_); }
+    double haloSeconds() const override { return reduceSeconds_; }
+    std::string haloTransport() const override {
+        return exchange_ ? exchange_->name() : "MPI, host buffers";
+    }
+
     void reset(const ParamSet& params, std::uint32_t seed) override {
         GlidingParams p = checkedParams(params);
         GlidingTables t = buildTables(p);
@@ -94,9 +106,10 @@ public:
         const double cmax = maxDensityOf(s.filaments, t);
         checkWellPosed(p, cmax);
         initialMotorsAndFlow(p, s);
+        const AnchorRows rows = comm_ ? anchorRows(t, *comm_) : wholeGrid(t);
         // Release the previous run's device memory before the memory check of this one.
         parts_.reset();
-        auto parts = std::make_unique<Parts>(p, t, stream_);
+        auto parts = std::make_unique<Parts>(p, t, stream_, rows);
         parts->uploadParams(p);
         const std::string lag = checkLag(p, parts->fluid.lagFactor(p, cmax));
         parts->smol.upload(s.filaments);  // MotorsCuda starts with Mb = 0, Mf = M (design M15)
@@ -104,10 +117,17 @@ public:
         if (p.motorsEnabled && p.burnIn > 0)
             parts->motors.advance(p, parts->smol.devicePsi(), p.burnIn);
         CF_CUDA_CHECK(cudaStreamSynchronize(stream_));
+        // The force's sum over the ranks: on the stream where NCCL is (collective on first use).
+        if (comm_ && comm_->size() > 1) {
+            exchange_ = comm_->streamExchange();
+            if (!exchange_) forceHost_ = cf::cuda::PinnedBuffer<double>(parts->motors.forceCount());
+        }
         adopt(params, p);
         t_ = std::move(t);
         s_ = std::move(s);
         parts_ = std::move(parts);
+        rows_ = rows;
+        reduceSeconds_ = 0;
         maxDensity_ = cmax;
         host_ = HostCopy::Stale;
         flowSolved_ = false;
@@ -118,26 +138,28 @@ public:
     std::vector<Metric> metrics() override {
         requireReset();
         download(HostCopy::Summary);
-        return metricsOf(motorsHost_.substepsMax, motorsHost_.clampCount);
+        if (!distributed()) return metricsOf(motorsHost_.substepsMax, motorsHost_.clampCount);
+        return metricsOverRanks(*comm_, motorsHost_.substepsMax, motorsHost_.clampCount);
     }
 
     Snapshot snapshot() override {
         requireReset();
         download(HostCopy::Full);
-        return makeSnapshot(p_, t_, s_);
+        return rowsSnapshot(p_, t_, s_, rows_);
     }
 
     void restore(const Snapshot& snap) override {
         requireReset();
-        RunState s = readSnapshot(p_, t_, snap);
+        RunState s = distributed() ? readRowsSnapshot(*comm_, p_, t_, snap, rows_)
+                                   : readSnapshot(p_, t_, snap);
         Parts& d = *parts_;
         d.smol.upload(s.filaments);
         d.smol.setHistory(s.aPrev, s.dtPrev, s.ab2Steps);
         MotorState m;
-        initMotors(p_, t_, m);
+        initMotors(p_, t_, m, rows_);
         m.mb = s.boundPacked;
-        m.coarse = s.boundCoarse;
-        m.free = s.free;
+        m.coarse = ownRows(s.boundCoarse);
+        m.free = ownRows(s.free);
         d.motors.upload(m);
         d.fluid.upload(FlowField{s.u, s.v, s.dudx, s.dudy, s.dvdx, s.dvdy});
         CF_CUDA_CHECK(cudaStreamSynchronize(stream_));
@@ -179,6 +201,7 @@ public:
     // the arrays are written on the model's stream (read them after synchronize()).
     ModelViews views() override {
         requireReset();
+        if (distributed()) return {};  // a distributed run is headless
         Parts& d = *parts_;
         const FlowAtZ0 flow = d.fluid.deviceFlow();
         cuda::DeviceViewInputs in;
@@ -203,8 +226,9 @@ public:
 private:
     // The device side of one run: filaments, motors and fluid on the model's stream.
     struct Parts {
-        Parts(const GlidingParams& p, const GlidingTables& t, cudaStream_t stream)
-            : motors(p, t, stream), smol(t, stream), fluid(p, t, stream) {
+        Parts(const GlidingParams& p, const GlidingTables& t, cudaStream_t stream,
+              const AnchorRows& rows)
+            : motors(p, t, stream, rows), smol(t, stream), fluid(p, t, stream) {
             if (p.profiles) profiles = std::make_unique<FlowProfiles>(p, t, fluid.zgrid());
         }
         // p into the __constant__ block of each kernel file, ordered on the stream.
@@ -244,8 +268,13 @@ private:
             d.motors.downloadSummary(motorsHost_);
             s_.dtPrev = d.smol.steps() > 0 ? d.smol.scalars().dt : 0.0;
         }
-        s_.boundCoarse = motorsHost_.coarse;
-        s_.free = motorsHost_.free;
+        if (distributed()) {  // collective: every rank's motor sums
+            s_.boundCoarse = gatherAnchors(*comm_, rows_, motorsHost_.coarse, 1);
+            s_.free = gatherAnchors(*comm_, rows_, motorsHost_.free, 1);
+        } else {
+            s_.boundCoarse = motorsHost_.coarse;
+            s_.free = motorsHost_.free;
+        }
         FlowField flow;
         d.fluid.download(flow);
         s_.u = std::move(flow.u);
@@ -299,7 +328,10 @@ private:
         if (p_.motorsEnabled) d.motors.advance(p_, psi, dt);
         timer_.mark(2, stream_);
         const bool force = p_.motorsEnabled && p_.fluidEnabled;
-        if (force) d.motors.force(p_, psi);
+        if (force) {
+            d.motors.force(p_, psi);
+            if (distributed()) sumForceOverRanks(d.motors);
+        }
         timer_.mark(3, stream_);
         if (p_.fluidEnabled) {
             d.fluid.solve(p_, psi, force ? d.motors.fx() : nullptr, force ? d.motors.fy() : nullptr,
@@ -317,6 +349,40 @@ private:
         host_ = HostCopy::Stale;
     }
 
+    bool distributed() const { return comm_ && comm_->size() > 1; }
+
+    // This rank's anchors of a whole-grid per-anchor array.
+    std::vector<double> ownRows(const std::vector<double>& whole) const {
+        const auto first = static_cast<std::ptrdiff_t>(rows_.firstAnchor());
+        return {whole.begin() + first,
+                whole.begin() + first + static_cast<std::ptrdiff_t>(rows_.anchors())};
+    }
+
+    // F2 of every rank's anchors, the same bytes on every rank (their fluid solves must agree):
+    // queued on the stream through NCCL, else down to pinned memory, summed in rank order
+    // through MPI, and up again (the host waits for the force there).
+    void sumForceOverRanks(MotorsCuda& motors) {
+        if (exchange_) {
+            exchange_->sumDoubles(motors.forceDevice(), motors.forceCount(), stream_);
+            return;
+        }
+        const std::size_t bytes = motors.forceCount() * sizeof(double);
+        CF_CUDA_CHECK(cudaMemcpyAsync(forceHost_.data(), motors.forceDevice(), bytes,
+                                      cudaMemcpyDeviceToHost, stream_));
+        CF_CUDA_CHECK(cudaStreamSynchronize(stream_));
+        const auto start = std::chrono::steady_clock::now();
+        sumInRankOrder(*comm_, std::span<double>(forceHost_.data(), motors.forceCount()));
+        reduceSeconds_ +=
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        CF_CUDA_CHECK(cudaMemcpyAsync(motors.forceDevice(), forceHost_.data(), bytes,
+                                      cudaMemcpyHostToDevice, stream_));
+    }
+
+    dist::Communicator* comm_ = nullptr;
+    dist::StreamExchange* exchange_ = nullptr;  // NCCL where it is, for the force's sum
+    cf::cuda::PinnedBuffer<double> forceHost_;  // the force's sum through MPI otherwise
+    AnchorRows rows_;
+    double reduceSeconds_ = 0;
     cudaStream_t stream_ = nullptr;
     std::unique_ptr<Parts> parts_;
     MotorState motorsHost_;

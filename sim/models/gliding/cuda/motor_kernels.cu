@@ -136,8 +136,10 @@ __global__ void __launch_bounds__(kMaxMotorThreads, 2)
     double* psiC = reinterpret_cast<double*>(smem);
     double* chordSum = psiC + nc;
     double* orbitSum = chordSum + nc;
-    const int r0 = blockIdx.x;
-    MReal* global = m.mb + static_cast<std::size_t>(r0) * S;
+    // Block tailIndex is tail r0 = first anchor + a (a rank holds rows t.rowBegin .. t.rowEnd - 1).
+    const int tailIndex = blockIdx.x;
+    const int r0 = t.rowBegin * t.n + tailIndex;
+    MReal* global = m.mb + static_cast<std::size_t>(tailIndex) * S;
     MReal* slice = sliceInShared ? reinterpret_cast<MReal*>(orbitSum + pad) : global;
 
     // psi_c = Psi(r0 + o, theta_j) dx dy dtheta ds, loaded once per outer step (design M7).
@@ -217,33 +219,40 @@ __global__ void __launch_bounds__(kMaxMotorThreads, 2)
             global[i] = slice[i];
     __syncthreads();
     if (threadIdx.x == 0) {
-        m.coarse[r0] = static_cast<MReal>(coarse);
-        m.free[r0] = static_cast<MReal>(mtot - coarse);
-        m.substeps[r0] = substeps;
-        m.clamps[r0] += tail.clamps;
+        m.coarse[tailIndex] = static_cast<MReal>(coarse);
+        m.free[tailIndex] = static_cast<MReal>(mtot - coarse);
+        m.substeps[tailIndex] = substeps;
+        m.clamps[tailIndex] += tail.clamps;
     }
 }
 
+// Over the rows t.wFirst .. t.wFirst + t.wCount - 1 (mod n) that the held tails reach, summing
+// only the entries whose tail is held (every one on one rank: the same loop as before).
 template <typename MReal>
 __global__ void boundGatherKernel(MotorTables t, const double* __restrict__ psi,
                                   const MReal* __restrict__ mb, MReal* __restrict__ w) {
-    const std::size_t total = static_cast<std::size_t>(t.n) * t.n * t.ntheta * t.ns;
+    const std::size_t total = static_cast<std::size_t>(t.wCount) * t.n * t.ntheta * t.ns;
     const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
     if (i >= total) return;
     const int k = static_cast<int>(i % t.ns);
-    const std::size_t yj = i / t.ns;
-    const int j = static_cast<int>(yj % t.ntheta);
-    const std::size_t y = yj / t.ntheta;
-    const int ix = static_cast<int>(y % t.n), iy = static_cast<int>(y / t.n);
+    const std::size_t bandYj = i / t.ns;
+    const int j = static_cast<int>(bandYj % t.ntheta);
+    const std::size_t bandY = bandYj / t.ntheta;
+    const int ix = static_cast<int>(bandY % t.n);
+    const int iy = (t.wFirst + static_cast<int>(bandY / t.n)) % t.n;
+    const std::size_t yj = (static_cast<std::size_t>(iy) * t.n + ix) * t.ntheta + j;
+    const bool all = t.rowBegin == 0 && t.rowEnd == t.n;
     const int b = j * t.ns + k;
     double sum = 0.0;
     for (int e = t.gatherStart[b]; e < t.gatherStart[b + 1]; ++e) {
         const GatherEntry g = t.gather[e];
-        const std::size_t src = static_cast<std::size_t>(wrapIndex(iy - g.oy, t.n)) * t.n +
+        const int row = wrapIndex(iy - g.oy, t.n);
+        if (!all && (row < t.rowBegin || row >= t.rowEnd)) continue;
+        const std::size_t src = static_cast<std::size_t>(row - t.rowBegin) * t.n +
                                 static_cast<std::size_t>(wrapIndex(ix - g.ox, t.n));
         sum += static_cast<double>(mb[src * t.sliceSize + g.slot]);
     }
-    w[i] = static_cast<MReal>(psi[yj] * sum);
+    w[yj * t.ns + k] = static_cast<MReal>(psi[yj] * sum);
 }
 
 // The 4 x 4 Peskin block in quarter-turn orbits about its centre, as kStencilOrbits of
@@ -284,11 +293,14 @@ __global__ void forceGatherKernel(MotorTables t, int group, const MReal* __restr
                                   double cellVolume, double* __restrict__ fx,
                                   double* __restrict__ fy) {
     // group = nextpow2(ns) capped at 32 lanes per node; lane l takes k = l, l + group, ...
-    const int cells = t.n * t.n;
+    // Nodes of rows t.fFirst .. t.fFirst + t.fCount - 1 (mod n): those the held tails reach.
+    const int cells = t.fCount * t.n;
     const int thread = blockIdx.x * blockDim.x + threadIdx.x;
-    const int g = thread / group, lane = thread % group;
-    const bool active = g < cells;
-    const int gx = active ? g % t.n : 0, gy = active ? g / t.n : 0, quarter = t.ntheta / 4;
+    const int bandG = thread / group, lane = thread % group;
+    const bool active = bandG < cells;
+    const int gx = active ? bandG % t.n : 0;
+    const int gy = active ? (t.fFirst + bandG / t.n) % t.n : 0, quarter = t.ntheta / 4;
+    const int g = gy * t.n + gx;
     double sx = 0.0, sy = 0.0;
     if (active)
         for (int k = lane; k < t.ns; k += group)
@@ -331,7 +343,7 @@ std::size_t motorSharedBytes(const MotorTables& t, std::size_t realBytes, bool s
 template <typename MReal>
 void launchMotorSubcycle(const MotorTables& t, const MotorStepArgs& a, const double* psi,
                          const MotorArrays<MReal>& m, bool sliceInShared, cudaStream_t stream) {
-    const int blocks = t.n * t.n;
+    const int blocks = (t.rowEnd - t.rowBegin) * t.n;
     if (blocks == 0) return;
     const std::size_t shared = motorSharedBytes(t, sizeof(MReal), sliceInShared);
     // Above the default 48 KiB the kernel must opt in (the caller checked the device limit).
@@ -347,7 +359,7 @@ void launchMotorSubcycle(const MotorTables& t, const MotorStepArgs& a, const dou
 template <typename MReal>
 void launchBoundGather(const MotorTables& t, const double* psi, const MReal* mb, MReal* w,
                        cudaStream_t stream) {
-    const std::size_t total = static_cast<std::size_t>(t.n) * t.n * t.ntheta * t.ns;
+    const std::size_t total = static_cast<std::size_t>(t.wCount) * t.n * t.ntheta * t.ns;
     if (total == 0) return;
     const unsigned blocks = static_cast<unsigned>((total + kThreads - 1) / kThreads);
     boundGatherKernel<MReal><<<blocks, kThreads, 0, stream>>>(t, psi, mb, w);
@@ -357,7 +369,7 @@ void launchBoundGather(const MotorTables& t, const double* psi, const MReal* mb,
 template <typename MReal>
 void launchForceGather(const MotorTables& t, const MReal* w, double cellVolume, double* fx,
                        double* fy, cudaStream_t stream) {
-    const int cells = t.n * t.n;
+    const int cells = t.fCount * t.n;
     if (cells == 0) return;
     const int group = std::min(32, nextPow2(t.ns));
     const std::size_t threads = static_cast<std::size_t>(cells) * group;

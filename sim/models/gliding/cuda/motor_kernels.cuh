@@ -29,6 +29,10 @@ struct MotorTables {
     const PeskinStencil* peskin;  // [j * ns + k]
     const double* cosT;
     const double* sinT;
+    // The anchor rows held (AnchorRows, anchor_rows.hpp: all on one rank): the motor arrays
+    // hold tails rowBegin * n .. rowEnd * n - 1; W is computed on rows wFirst .. + wCount - 1
+    // and F2 on node rows fFirst .. + fCount - 1 (mod n), and stays 0 elsewhere.
+    std::int32_t rowBegin, rowEnd, wFirst, wCount, fFirst, fCount;
 };
 static_assert(std::is_trivially_copyable_v<MotorTables>);
 

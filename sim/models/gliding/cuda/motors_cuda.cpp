@@ -32,7 +32,12 @@ std::vector<To> convert(const std::vector<From>& in) {
 }  // namespace
 
 MotorsCuda::MotorsCuda(const GlidingParams& p, const GlidingTables& t, cudaStream_t stream)
+    : MotorsCuda(p, t, stream, wholeGrid(t)) {}
+
+MotorsCuda::MotorsCuda(const GlidingParams& p, const GlidingTables& t, cudaStream_t stream,
+                       const AnchorRows& rows)
     : stream_(stream),
+      rows_(rows),
       double_(p.precision == static_cast<std::int32_t>(MotorPrecision::Double)),
       n_(t.n),
       ntheta_(t.ntheta),
@@ -47,7 +52,7 @@ MotorsCuda::MotorsCuda(const GlidingParams& p, const GlidingTables& t, cudaStrea
     CF_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
     std::size_t freeBytes = 0, totalBytes = 0;
     CF_CUDA_CHECK(cudaMemGetInfo(&freeBytes, &totalBytes));
-    checkMotorMemory(p, t, freeBytes, prop.name);
+    checkMotorMemory(p, t, freeBytes, prop.name, 0, rows.anchors());
 
     orbits_ = buildMotorOrbits(t);
     if (t.maxChord < 1 || t.maxChord > kMotorMaxChord)
@@ -73,7 +78,13 @@ MotorsCuda::MotorsCuda(const GlidingParams& p, const GlidingTables& t, cudaStrea
                gather_.data(),
                peskin_.data(),
                cosT_.data(),
-               sinT_.data()};
+               sinT_.data(),
+               rows.begin,
+               rows.end,
+               rows.w.first,
+               rows.w.count,
+               rows.f.first,
+               rows.f.count};
 
     // Shared memory: the slice there if it fits the opt-in limit (design 2.6), else in global.
     int optin = 0;
@@ -90,26 +101,29 @@ MotorsCuda::MotorsCuda(const GlidingParams& p, const GlidingTables& t, cudaStrea
                               std::to_string(optin) + " B per block of " + prop.name +
                               ": use a smaller motors.rc or grid.n");
 
-    const std::size_t cells = static_cast<std::size_t>(t.n) * t.n;
-    const std::size_t slice = cells * t.sliceSize, w = cells * t.ntheta * t.ns;
+    // The held tails' motors; W and F2 over the whole grid, zero outside the rows the held
+    // tails reach (never written there).
+    const std::size_t cells = static_cast<std::size_t>(t.n) * t.n, tails = rows.anchors();
+    const std::size_t slice = tails * t.sliceSize, w = cells * t.ntheta * t.ns;
     const auto allocate = [&](auto& a) {
         a.mb.resize(slice);
-        a.coarse.resize(cells);
-        a.free.resize(cells);
+        a.coarse.resize(tails);
+        a.free.resize(tails);
         a.w.resize(w);
+        a.w.fillZero(stream_);
     };
     if (double_)
         allocate(d_);
     else
         allocate(f_);
-    fx_.resize(cells);
-    fy_.resize(cells);
-    substeps_.resize(cells);
-    clamps_.resize(cells);
+    force_.resize(2 * cells);
+    force_.fillZero(stream_);
+    substeps_.resize(tails);
+    clamps_.resize(tails);
     failedTail_.resize(1);
 
     MotorState init;
-    initMotors(p, t, init);
+    initMotors(p, t, init, rows);
     upload(init);
 }
 
@@ -194,6 +208,7 @@ void MotorsCuda::download(MotorState& m) {
     else
         downloadAs<float>(m);
     m.orbits = orbits_;
+    m.rows = rows_;
 }
 
 void MotorsCuda::downloadSummary(MotorState& m) {
@@ -232,10 +247,10 @@ void MotorsCuda::force(const GlidingParams& p, const double* psiDevice) {
     const double cellVolume = dx_ * dx_ * dtheta_ * ds_;
     if (double_) {
         cuda::launchBoundGather(tables_, psiDevice, d_.mb.data(), d_.w.data(), stream_);
-        cuda::launchForceGather(tables_, d_.w.data(), cellVolume, fx_.data(), fy_.data(), stream_);
+        cuda::launchForceGather(tables_, d_.w.data(), cellVolume, fx(), fy(), stream_);
     } else {
         cuda::launchBoundGather(tables_, psiDevice, f_.mb.data(), f_.w.data(), stream_);
-        cuda::launchForceGather(tables_, f_.w.data(), cellVolume, fx_.data(), fy_.data(), stream_);
+        cuda::launchForceGather(tables_, f_.w.data(), cellVolume, fx(), fy(), stream_);
     }
 }
 
@@ -244,8 +259,10 @@ std::vector<double> MotorsCuda::downloadW() const {
 }
 
 void MotorsCuda::downloadForce(std::vector<double>& fx, std::vector<double>& fy) const {
-    fx = fx_.toHost(stream_);
-    fy = fy_.toHost(stream_);
+    const std::vector<double> both = force_.toHost(stream_);
+    const auto half = static_cast<std::ptrdiff_t>(both.size() / 2);
+    fx.assign(both.begin(), both.begin() + half);
+    fy.assign(both.begin() + half, both.end());
 }
 
 }  // namespace cf::gliding

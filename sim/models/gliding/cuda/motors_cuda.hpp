@@ -29,6 +29,12 @@ public:
     // tables. The state starts as initMotors leaves it: Mb = 0, Mb,coarse = 0, Mf = M.
     // motors.precision (structural) picks the motor real for the lifetime of the object.
     MotorsCuda(const GlidingParams& p, const GlidingTables& t, cudaStream_t stream);
+    // Only the tails of `rows` (a rank's band, anchor_rows.hpp): the motor arrays and the
+    // MotorStates of upload/download hold those; W and F2 cover the whole grid, computed on the
+    // rows those tails reach (F2 is this rank's part of the force, to be summed over ranks).
+    MotorsCuda(const GlidingParams& p, const GlidingTables& t, cudaStream_t stream,
+               const AnchorRows& rows);
+    const AnchorRows& rows() const { return rows_; }
 
     // The whole motor state (Mb, Mb,coarse, Mf, clampCount) to and from the host, for snapshots
     // and tests; converted from/to double for float motors. download waits for the stream, fills
@@ -54,8 +60,11 @@ public:
     // W by boundGather, then F2 by forceGather (F = p.force), on the device. Asynchronous.
     void force(const GlidingParams& p, const double* psiDevice);
 
-    const double* fx() const { return fx_.data(); }  // device F2, [iy * n + ix]
-    const double* fy() const { return fy_.data(); }
+    // Device F2, [iy * n + ix]: fx, then fy, in one array of 2 n^2 (one sum over the ranks).
+    double* fx() { return force_.data(); }
+    double* fy() { return force_.data() + force_.size() / 2; }
+    double* forceDevice() { return force_.data(); }
+    std::size_t forceCount() const { return force_.size(); }
 
     // Host copies for tests: W (converted to double) and F2. Wait for the stream.
     std::vector<double> downloadW() const;
@@ -95,6 +104,7 @@ private:
     void checkPrecision(const GlidingParams& p) const;
 
     cudaStream_t stream_;
+    AnchorRows rows_;
     bool double_;
     bool sharedFits_ = false, sliceInShared_ = false;
     std::int32_t n_, ntheta_, ns_;
@@ -108,7 +118,7 @@ private:
     cuda::MotorTables tables_{};
     Arrays<float> f_;
     Arrays<double> d_;
-    cf::cuda::DeviceBuffer<double> fx_, fy_;
+    cf::cuda::DeviceBuffer<double> force_;
     cf::cuda::DeviceBuffer<std::int32_t> substeps_, clamps_, failedTail_;
     cuda::ParamsBlock params_;
     std::int64_t clampBase_ = 0;  // clampCount at the last upload
