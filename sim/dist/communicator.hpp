@@ -57,9 +57,9 @@ public:
     // Queues every transfer (device buffers) on `stream` (a cudaStream_t). Transfers with one
     // peer are matched in the order of their tags on both sides.
     virtual void exchange(std::span<const Transfer> transfers, void* stream) = 0;
-    // Queues the sum over the ranks of `count` doubles at `data` (device memory, in place) on
-    // `stream`: every rank gets the same bytes.
-    virtual void sumDoubles(double* data, std::size_t count, void* stream) = 0;
+    // Queues the sum over the ranks of `count` doubles at `send` into `recv` (device memory;
+    // they may be the same) on `stream`: every rank gets the same bytes.
+    virtual void sumDoubles(const double* send, double* recv, std::size_t count, void* stream) = 0;
     virtual std::string name() const = 0;  // "NCCL 2.28.9"
 };
 

@@ -83,8 +83,8 @@ public:
         check(api_.groupEnd(), "ncclGroupEnd");
     }
 
-    void sumDoubles(double* data, std::size_t count, void* stream) override {
-        check(api_.allReduce(data, data, count, ncclDouble, ncclSum, comm_,
+    void sumDoubles(const double* send, double* recv, std::size_t count, void* stream) override {
+        check(api_.allReduce(send, recv, count, ncclDouble, ncclSum, comm_,
                              static_cast<cudaStream_t>(stream)),
               "ncclAllReduce");
     }

@@ -363,18 +363,19 @@ private:
     // through MPI, and up again (the host waits for the force there).
     void sumForceOverRanks(MotorsCuda& motors) {
         if (exchange_) {
-            exchange_->sumDoubles(motors.forceDevice(), motors.forceCount(), stream_);
+            exchange_->sumDoubles(motors.partForce(), motors.sumForce(), motors.forceCount(),
+                                  stream_);
             return;
         }
         const std::size_t bytes = motors.forceCount() * sizeof(double);
-        CF_CUDA_CHECK(cudaMemcpyAsync(forceHost_.data(), motors.forceDevice(), bytes,
+        CF_CUDA_CHECK(cudaMemcpyAsync(forceHost_.data(), motors.partForce(), bytes,
                                       cudaMemcpyDeviceToHost, stream_));
         CF_CUDA_CHECK(cudaStreamSynchronize(stream_));
         const auto start = std::chrono::steady_clock::now();
         sumInRankOrder(*comm_, std::span<double>(forceHost_.data(), motors.forceCount()));
         reduceSeconds_ +=
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        CF_CUDA_CHECK(cudaMemcpyAsync(motors.forceDevice(), forceHost_.data(), bytes,
+        CF_CUDA_CHECK(cudaMemcpyAsync(motors.sumForce(), forceHost_.data(), bytes,
                                       cudaMemcpyHostToDevice, stream_));
     }
 

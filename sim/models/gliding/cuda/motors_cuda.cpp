@@ -118,6 +118,10 @@ MotorsCuda::MotorsCuda(const GlidingParams& p, const GlidingTables& t, cudaStrea
         allocate(f_);
     force_.resize(2 * cells);
     force_.fillZero(stream_);
+    if (!rows.whole()) {
+        part_.resize(2 * cells);
+        part_.fillZero(stream_);
+    }
     substeps_.resize(tails);
     clamps_.resize(tails);
     failedTail_.resize(1);
@@ -245,12 +249,14 @@ void MotorsCuda::force(const GlidingParams& p, const double* psiDevice) {
     // F (dx dy dtheta ds) with the CPU's parentheses (forceGather): the kernel multiplies the
     // live F by this cell volume.
     const double cellVolume = dx_ * dx_ * dtheta_ * ds_;
+    double* fx = rows_.whole() ? force_.data() : part_.data();
+    double* fy = fx + force_.size() / 2;
     if (double_) {
         cuda::launchBoundGather(tables_, psiDevice, d_.mb.data(), d_.w.data(), stream_);
-        cuda::launchForceGather(tables_, d_.w.data(), cellVolume, fx(), fy(), stream_);
+        cuda::launchForceGather(tables_, d_.w.data(), cellVolume, fx, fy, stream_);
     } else {
         cuda::launchBoundGather(tables_, psiDevice, f_.mb.data(), f_.w.data(), stream_);
-        cuda::launchForceGather(tables_, f_.w.data(), cellVolume, fx(), fy(), stream_);
+        cuda::launchForceGather(tables_, f_.w.data(), cellVolume, fx, fy, stream_);
     }
 }
 

@@ -60,10 +60,14 @@ public:
     // W by boundGather, then F2 by forceGather (F = p.force), on the device. Asynchronous.
     void force(const GlidingParams& p, const double* psiDevice);
 
-    // Device F2, [iy * n + ix]: fx, then fy, in one array of 2 n^2 (one sum over the ranks).
+    // Device F2, [iy * n + ix]: fx, then fy, in one array of 2 n^2. With a band of rows,
+    // force() writes this rank's part to partForce() (zero outside the rows it reaches, never
+    // written there) and the caller puts the sum over the ranks into sumForce(); on every row
+    // it is one array.
     double* fx() { return force_.data(); }
     double* fy() { return force_.data() + force_.size() / 2; }
-    double* forceDevice() { return force_.data(); }
+    double* sumForce() { return force_.data(); }
+    const double* partForce() const { return rows_.whole() ? force_.data() : part_.data(); }
     std::size_t forceCount() const { return force_.size(); }
 
     // Host copies for tests: W (converted to double) and F2. Wait for the stream.
@@ -118,7 +122,7 @@ private:
     cuda::MotorTables tables_{};
     Arrays<float> f_;
     Arrays<double> d_;
-    cf::cuda::DeviceBuffer<double> force_;
+    cf::cuda::DeviceBuffer<double> force_, part_;
     cf::cuda::DeviceBuffer<std::int32_t> substeps_, clamps_, failedTail_;
     cuda::ParamsBlock params_;
     std::int64_t clampBase_ = 0;  // clampCount at the last upload
