@@ -272,6 +272,7 @@ __device__ double stencilBlock(const MotorTables& t, const MReal* w, int gx, int
     const auto term = [&](const int(&a)[2]) {
         const int yx = wrapIndex(gx - (st.m0[0] + a[0]), t.n);
         const int yy = wrapIndex(gy - (st.m0[1] + a[1]), t.n);
+        if (t.srcCount < t.n && wrapIndex(yy - t.srcFirst, t.n) >= t.srcCount) return 0.0;
         const std::size_t y = static_cast<std::size_t>(yy) * t.n + yx;
         return (st.w[0][a[0]] * st.w[1][a[1]]) *
                static_cast<double>(w[(y * t.ntheta + j) * t.ns + k]);
@@ -327,7 +328,25 @@ __global__ void forceGatherKernel(MotorTables t, int group, const MReal* __restr
     }
 }
 
+template <typename MReal>
+__global__ void addIntoKernel(MReal* __restrict__ dst, const MReal* __restrict__ src,
+                              std::size_t count) {
+    const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i < count) dst[i] = dst[i] + src[i];
+}
+
 }  // namespace
+
+template <typename MReal>
+void launchAddInto(MReal* dst, const MReal* src, std::size_t count, cudaStream_t stream) {
+    if (count == 0) return;
+    addIntoKernel<MReal>
+        <<<static_cast<unsigned>((count + kThreads - 1) / kThreads), kThreads, 0, stream>>>(
+            dst, src, count);
+    CF_CUDA_CHECK_LAUNCH("gliding addInto", stream);
+}
+template void launchAddInto<float>(float*, const float*, std::size_t, cudaStream_t);
+template void launchAddInto<double>(double*, const double*, std::size_t, cudaStream_t);
 
 ParamsSymbol& motorParamsSymbol() {
     static ParamsSymbol symbol(cParams);

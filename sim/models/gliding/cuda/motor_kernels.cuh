@@ -31,8 +31,9 @@ struct MotorTables {
     const double* sinT;
     // The anchor rows held (AnchorRows, anchor_rows.hpp: all on one rank): the motor arrays
     // hold tails rowBegin * n .. rowEnd * n - 1; W is computed on rows wFirst .. + wCount - 1
-    // and F2 on node rows fFirst .. + fCount - 1 (mod n), and stays 0 elsewhere.
-    std::int32_t rowBegin, rowEnd, wFirst, wCount, fFirst, fCount;
+    // and F2 on node rows fFirst .. + fCount - 1 (mod n), and stays 0 elsewhere; F2 reads the
+    // W rows srcFirst .. + srcCount - 1 only.
+    std::int32_t rowBegin, rowEnd, wFirst, wCount, fFirst, fCount, srcFirst, srcCount;
 };
 static_assert(std::is_trivially_copyable_v<MotorTables>);
 
@@ -78,6 +79,10 @@ void launchBoundGather(const MotorTables& t, const double* psi, const MReal* mb,
 // F2 at the nodes (double): one thread per node, the same fixed-order sum as the CPU
 // forceGather (stencil orbits, orientation orbits, k outermost), times F cellVolume with
 // cellVolume = dx dy dtheta ds and F the __constant__ motors.F.
+// dst[i] = dst[i] + src[i] for i < count (the W halo's additions, anchor_rows.hpp).
+template <typename MReal>
+void launchAddInto(MReal* dst, const MReal* src, std::size_t count, cudaStream_t stream);
+
 template <typename MReal>
 void launchForceGather(const MotorTables& t, const MReal* w, double cellVolume, double* fx,
                        double* fy, cudaStream_t stream);

@@ -84,7 +84,9 @@ MotorsCuda::MotorsCuda(const GlidingParams& p, const GlidingTables& t, cudaStrea
                rows.w.first,
                rows.w.count,
                rows.f.first,
-               rows.f.count};
+               rows.f.count,
+               rows.source.first,
+               rows.source.count};
 
     // Shared memory: the slice there if it fits the opt-in limit (design 2.6), else in global.
     int optin = 0;
@@ -121,6 +123,14 @@ MotorsCuda::MotorsCuda(const GlidingParams& p, const GlidingTables& t, cudaStrea
     if (!rows.whole()) {
         part_.resize(2 * cells);
         part_.fillZero(stream_);
+    }
+    if (rows.haloW) {
+        const std::size_t rowValues = static_cast<std::size_t>(t.n) * t.ntheta * t.ns;
+        const std::size_t halo = static_cast<std::size_t>(rows.lowRows + rows.highRows) * rowValues;
+        if (double_)
+            haloD_.resize(halo);
+        else
+            haloF_.resize(halo);
     }
     substeps_.resize(tails);
     clamps_.resize(tails);
@@ -243,7 +253,16 @@ void MotorsCuda::advance(const GlidingParams& p, const double* psiDevice, double
                                   stream_);
 }
 
-void MotorsCuda::force(const GlidingParams& p, const double* psiDevice) {
+void MotorsCuda::forceW(const GlidingParams& p, const double* psiDevice) {
+    checkPrecision(p);
+    params_.bind(p);
+    if (double_)
+        cuda::launchBoundGather(tables_, psiDevice, d_.mb.data(), d_.w.data(), stream_);
+    else
+        cuda::launchBoundGather(tables_, psiDevice, f_.mb.data(), f_.w.data(), stream_);
+}
+
+void MotorsCuda::forceSpread(const GlidingParams& p) {
     checkPrecision(p);
     params_.bind(p);  // F
     // F (dx dy dtheta ds) with the CPU's parentheses (forceGather): the kernel multiplies the
@@ -251,13 +270,45 @@ void MotorsCuda::force(const GlidingParams& p, const double* psiDevice) {
     const double cellVolume = dx_ * dx_ * dtheta_ * ds_;
     double* fx = rows_.whole() ? force_.data() : part_.data();
     double* fy = fx + force_.size() / 2;
-    if (double_) {
-        cuda::launchBoundGather(tables_, psiDevice, d_.mb.data(), d_.w.data(), stream_);
+    if (double_)
         cuda::launchForceGather(tables_, d_.w.data(), cellVolume, fx, fy, stream_);
-    } else {
-        cuda::launchBoundGather(tables_, psiDevice, f_.mb.data(), f_.w.data(), stream_);
+    else
         cuda::launchForceGather(tables_, f_.w.data(), cellVolume, fx, fy, stream_);
-    }
+}
+
+std::size_t MotorsCuda::wRowBytes() const {
+    return static_cast<std::size_t>(n_) * ntheta_ * ns_ *
+           (double_ ? sizeof(double) : sizeof(float));
+}
+
+std::vector<dist::Transfer> MotorsCuda::wHaloTransfers() {
+    const std::size_t low = static_cast<std::size_t>(rows_.lowRows) * wRowBytes();
+    auto* w = static_cast<std::byte*>(double_ ? static_cast<void*>(d_.w.data()) : f_.w.data());
+    auto* recv =
+        static_cast<std::byte*>(double_ ? static_cast<void*>(haloD_.data()) : haloF_.data());
+    return gliding::wHaloTransfers(rows_, wRowBytes(), w, recv, recv + low);
+}
+
+template <typename MReal>
+void MotorsCuda::addWHaloAs() {
+    Arrays<MReal>& a = arrays<MReal>();
+    const MReal* recv = std::is_same_v<MReal, double>
+                            ? reinterpret_cast<const MReal*>(haloD_.data())
+                            : reinterpret_cast<const MReal*>(haloF_.data());
+    const std::size_t rowValues = static_cast<std::size_t>(n_) * ntheta_ * ns_;
+    const std::size_t low = static_cast<std::size_t>(rows_.lowRows) * rowValues;
+    const std::size_t high = static_cast<std::size_t>(rows_.highRows) * rowValues;
+    cuda::launchAddInto(a.w.data() + static_cast<std::size_t>(topEdgeRow(rows_)) * rowValues, recv,
+                        low, stream_);
+    cuda::launchAddInto(a.w.data() + static_cast<std::size_t>(bottomEdgeRow(rows_)) * rowValues,
+                        recv + low, high, stream_);
+}
+
+void MotorsCuda::addWHalo() {
+    if (double_)
+        addWHaloAs<double>();
+    else
+        addWHaloAs<float>();
 }
 
 std::vector<double> MotorsCuda::downloadW() const {
