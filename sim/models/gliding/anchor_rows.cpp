@@ -62,7 +62,9 @@ AnchorRows anchorRows(const GlidingTables& t, const dist::Communicator& comm) {
     // The smallest slab has n / ranks rows (rounded down): the halo needs each part of W
     // outside a rank's rows to lie on one neighbour's rows.
     const std::int32_t fewest = t.n / comm.size();
-    if (comm.size() > 1 && !r.w.whole(t.n) && fewest >= std::max(r.lowRows, r.highRows)) {
+    // Gathers that stay on their own row (a coarse grid) leave nothing to exchange.
+    const std::int32_t reach = std::max(r.lowRows, r.highRows);
+    if (comm.size() > 1 && !r.w.whole(t.n) && reach > 0 && fewest >= reach) {
         std::int32_t mLo = 0, mHi = 0;
         for (const PeskinStencil& st : t.peskin) {
             mLo = std::min(mLo, st.m0[1]);
@@ -93,12 +95,18 @@ std::vector<dist::Transfer> wHaloTransfers(const AnchorRows& rows, std::size_t r
     };
     const std::size_t low = static_cast<std::size_t>(rows.lowRows) * rowBytes;
     const std::size_t high = static_cast<std::size_t>(rows.highRows) * rowBytes;
-    return {
-        {row(rows.begin - rows.lowRows), nullptr, low, rows.below, 0},
-        {nullptr, fromAbove, low, rows.above, 0},
-        {row(rows.end), nullptr, high, rows.above, 1},
-        {nullptr, fromBelow, high, rows.below, 1},
-    };
+    // A side the gathers do not reach sends and receives nothing (both ranks agree: the
+    // reach is the tables').
+    std::vector<dist::Transfer> out;
+    if (low > 0) {
+        out.push_back({row(rows.begin - rows.lowRows), nullptr, low, rows.below, 0});
+        out.push_back({nullptr, fromAbove, low, rows.above, 0});
+    }
+    if (high > 0) {
+        out.push_back({row(rows.end), nullptr, high, rows.above, 1});
+        out.push_back({nullptr, fromBelow, high, rows.below, 1});
+    }
+    return out;
 }
 
 void exchangeWHalo(dist::Communicator& comm, const AnchorRows& rows, std::size_t rowValues,

@@ -32,6 +32,7 @@
 #include "sim/core/errors.hpp"
 #include "sim/dist/distributable.hpp"
 #include "sim/dist/grid_gather.hpp"
+#include "sim/models/gliding/anchor_rows.hpp"
 #include "sim/models/gliding/gliding_model.hpp"
 #include "tests/support/backends.hpp"
 #include "tests/support/ranks.hpp"
@@ -189,29 +190,54 @@ GLIDING_RANK_CASE(DryLimitEqualsOneRankBitwise) {
     runCase(b, {"fluid.enabled=false"}, 6, 2, 0, "dry limit");
 }
 
-// The coupled model (S1 Fig. 6 ring lattice at 32^2 x 16^2): motors, force, Stokes flow.
+// The coupled model (S1 Fig. 6 ring lattice): motors, force, Stokes flow. At 64^2 x 16^2 the
+// gathers reach one row beyond an anchor's (at 32^2 they stay on it), so the ranks exchange
+// their parts of W on each other's edge rows (the W halo) as well as summing the force.
 GLIDING_RANK_CASE(CoupledRunEqualsOneRankToRoundOff) {
-    runCase(b, {}, 12, 3, 1e-11, "coupled");
+    runCase(b, {"grid.n=64"}, 8, 2, 1e-11, "coupled");
+}
+
+// The same on the coarse grid, where the gathers stay on their rows: no W halo, the force sum
+// only.
+GLIDING_RANK_CASE(CoupledCoarseGridEqualsOneRankToRoundOff) {
+    runCase(b, {}, 8, 2, 1e-11, "coupled 32^2");
 }
 
 // A checkpoint of the ranks (one piece per rank) continues on as many ranks exactly as the run
 // that was not interrupted.
 GLIDING_RANK_CASE(RestartFromPiecesContinuesExactly) {
-    const ParamSet p = paramsOf({});
+    const ParamSet p = paramsOf({"grid.n=64"});
     std::unique_ptr<Model> straight = onRanks(b, p, 3);
-    straight->advance(4);
+    straight->advance(3);
     const Snapshot piece = straight->snapshot();
-    straight->advance(4);
+    straight->advance(3);
     std::unique_ptr<Model> resumed = onRanks(b, p, 3);
     resumed->restore(piece);
-    EXPECT_EQ(resumed->step(), 4u);
-    resumed->advance(4);
+    EXPECT_EQ(resumed->step(), 3u);
+    resumed->advance(3);
     const Snapshot a = resumed->snapshot(), c = straight->snapshot();
     for (const Field& f : c.fields) {
         const Field* g = a.find(f.name);
         ASSERT_NE(g, nullptr) << f.name;
         EXPECT_TRUE(g->bytes == f.bytes)
             << "field " << f.name << " on rank " << test::ranks().rank();
+    }
+}
+
+// The W halo is used where the gathers reach past an anchor's row and every rank holds at
+// least that many rows, so the cases above exercise both ways of building the force.
+TEST(GlidingRanks, HaloWhereTheGathersReachAnotherRow) {
+    for (const char* n : {"grid.n=32", "grid.n=64"}) {
+        const GlidingParams p = checkedParams(paramsOf({n}));
+        const AnchorRows rows = anchorRows(buildTables(p), test::ranks());
+        const bool reach = p.n == 64;
+        EXPECT_EQ(rows.haloW, reach && test::ranks().size() > 1) << n;
+        if (rows.haloW) {
+            EXPECT_EQ(rows.source.first, rows.begin);
+            EXPECT_EQ(rows.source.count, rows.end - rows.begin);
+            EXPECT_EQ(rows.lowRows, 1);
+            EXPECT_EQ(rows.highRows, 1);
+        }
     }
 }
 
