@@ -2,6 +2,7 @@
 list(APPEND CELLFORGE_SIM_SOURCES
   models/spheres/spheres_params.cpp
   models/spheres/spheres_model.cpp
+  models/spheres/spheres_ranks.cpp
   models/spheres/spheres_state.cpp
   models/spheres/spheres_views.cpp
   models/spheres/spheres_bench.cpp

@@ -52,3 +52,6 @@ cellforge_add_rank_test(test_cardiac_ranks SOURCES sim/dist/test_cardiac_ranks.c
 # The lattice model in z-slabs against one rank (free diffusion, a crowded cell with
 # overflows, reactions, checkpoint restart), CPU and CUDA ranks.
 cellforge_add_rank_test(test_lattice_ranks SOURCES sim/dist/test_lattice_ranks.cpp)
+# Spheres in slabs along the domain's longest axis against one rank (growth and division,
+# migration, rebalancing, refusals), CPU and CUDA ranks.
+cellforge_add_rank_test(test_spheres_ranks SOURCES sim/dist/test_spheres_ranks.cpp)
