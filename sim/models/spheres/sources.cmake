@@ -9,5 +9,7 @@ list(APPEND CELLFORGE_SIM_SOURCES
   models/spheres/cpu/spheres_cpu.cpp)
 list(APPEND CELLFORGE_SIM_CUDA_SOURCES
   models/spheres/cuda/spheres_cuda.cpp
+  models/spheres/cuda/spheres_cuda_ranks.cpp
   models/spheres/cuda/spheres_kernels.cu
+  models/spheres/cuda/spheres_rank_kernels.cu
   models/spheres/cuda/substance_kernels.cu)

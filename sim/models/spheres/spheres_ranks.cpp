@@ -5,11 +5,10 @@
 #include <cmath>
 #include <cstring>
 
+#include "sim/core/errors.hpp"
 #include "sim/models/spheres/spheres_model.hpp"
 
 namespace cf::spheres {
-
-static_assert(sizeof(CellRecord) == 64, "CellRecord travels as raw bytes");
 
 int SlabCuts::owner(double v) const {
     // The last rank whose cut is <= v: empty slabs (equal cuts) are skipped.
@@ -35,6 +34,12 @@ SlabCuts balancedCuts(dist::Communicator& comm, int axis, const double lo[3], co
         const int b = f < 0.0 ? 0 : f >= kBalanceBins ? kBalanceBins - 1 : static_cast<int>(f);
         ++bins[static_cast<std::size_t>(b)];
     }
+    return cutsFromHistogram(comm, axis, lo, hi, std::move(bins));
+}
+
+SlabCuts cutsFromHistogram(dist::Communicator& comm, int axis, const double lo[3],
+                           const double hi[3], std::vector<std::uint64_t> bins) {
+    const double a = lo[axis], extent = hi[axis] - lo[axis];
     comm.allreduce(std::span<std::uint64_t>(bins), dist::ReduceOp::Sum);
     std::uint64_t total = 0;
     for (std::uint64_t c : bins)
@@ -160,6 +165,41 @@ std::vector<std::uint32_t> globalDividingIds(dist::Communicator& comm,
     std::vector<std::uint32_t> all(bytes.size() / sizeof(std::uint32_t));
     if (!all.empty()) std::memcpy(all.data(), bytes.data(), bytes.size());
     return all;
+}
+
+HostState splitWhole(dist::Communicator& comm, const HostState& whole, SlabCuts& cuts) {
+    const int axis = longestAxis(whole.boxLo, whole.boxHi);
+    const std::vector<double>& v = axis == 0 ? whole.x : axis == 1 ? whole.y : whole.z;
+    cuts = balancedCuts(comm, axis, whole.boxLo, whole.boxHi,
+                        comm.rank() == 0 ? std::span<const double>(v) : std::span<const double>());
+    HostState mine;
+    mine.step = whole.step;
+    mine.time = whole.time;
+    for (int a = 0; a < 3; ++a) {
+        mine.boxLo[a] = whole.boxLo[a];
+        mine.boxHi[a] = whole.boxHi[a];
+    }
+    for (std::size_t i = 0; i < whole.size(); ++i)
+        if (cuts.owner(v[i]) == comm.rank()) appendRecord(mine, recordOf(whole, i));
+    return mine;
+}
+
+void raiseTogether(dist::Communicator& comm, const std::string& why) {
+    if (!comm.anyOf(!why.empty())) return;
+    std::string first;
+    for (const std::string& w : comm.gatherStrings(why, 0))
+        if (first.empty()) first = w;
+    std::vector<std::byte> bytes(first.size());
+    if (!bytes.empty()) std::memcpy(bytes.data(), first.data(), first.size());
+    comm.broadcast(bytes, 0);
+    throw SimulationError(std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+}
+
+void refuseOnRanks(const SpheresParams& p) {
+    if (p.substance)
+        throw ParameterError(
+            "spheres: substance.enabled: the substance field does not split "
+            "over ranks yet; run it on one rank or turn it off");
 }
 
 std::vector<Metric> rankMetrics(dist::Communicator& comm, const HostState& mine,

@@ -9,9 +9,11 @@
 #include <cstdint>
 #include <limits>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "sim/dist/communicator.hpp"
+#include "sim/models/spheres/cell_record.hpp"
 #include "sim/models/spheres/spheres_state.hpp"
 
 namespace cf::spheres {
@@ -41,21 +43,15 @@ inline constexpr double kBalanceThreshold = 0.10;
 // same cuts on every rank.
 SlabCuts balancedCuts(dist::Communicator& comm, int axis, const double lo[3], const double hi[3],
                       std::span<const double> coord);
+// The same from this rank's histogram (kBalanceBins counts over the box along `axis`, as
+// balancedCuts bins them; a device backend counts on the device). Collective.
+SlabCuts cutsFromHistogram(dist::Communicator& comm, int axis, const double lo[3],
+                           const double hi[3], std::vector<std::uint64_t> bins);
 
 // Every rank's cell count, in rank order (collective).
 std::vector<std::uint64_t> rankCounts(dist::Communicator& comm, std::uint64_t mine);
 // Whether the largest of `counts` exceeds their mean by more than kBalanceThreshold.
 bool unbalanced(std::span<const std::uint64_t> counts);
-
-// One cell on the wire (migrants and ghosts alike).
-struct CellRecord {
-    double x, y, z, diameter, volume;
-    std::uint64_t birthStep;
-    std::uint32_t id, root;
-    float force;
-    std::uint8_t generation;
-    std::uint8_t pad[3];
-};
 
 CellRecord recordOf(const HostState& s, std::size_t i);
 // Appends `r` to the cells of `s`.
@@ -81,6 +77,18 @@ public:
     // Every rank's cell count after the last step (collective).
     virtual std::vector<std::uint64_t> shares() = 0;
 };
+
+// The cells of `whole` (every rank's initial state, the same on all) this rank keeps: the
+// cuts balance the population (rank 0's histogram alone, so nothing counts twice). Collective.
+HostState splitWhole(dist::Communicator& comm, const HostState& whole, SlabCuts& cuts);
+
+// Raises SimulationError on every rank when any rank's `why` is not empty, with the first
+// such rank's message (a collective check: no rank is left waiting). Collective.
+void raiseTogether(dist::Communicator& comm, const std::string& why);
+
+// The substance field is one grid over the whole domain: refused on several ranks
+// (ParameterError naming substance.enabled).
+void refuseOnRanks(const SpheresParams& p);
 
 // hostMetrics over the ranks' cells (collective): counts are exact; mean_diameter and
 // mean_force are sums of per-rank sums, which may differ from one rank's in the last bits.

@@ -42,6 +42,18 @@ using dist::Communicator;
 // anything the model resolves and leaves the contacts' amplification a wide margin.
 constexpr double kPositionTolerance = 1e-9;
 constexpr double kForceTolerance = 1e-6;  // relative to max(1, |F|)
+// CUDA ranks hold positions and sum forces in float (an ulp is ~1e-5 um at 100 um from the
+// origin): the same argument in float precision. Not yet measured on a GPU: the first run on
+// one (the .gpu entries) prints the largest difference.
+constexpr double kCudaPositionTolerance = 1e-3;
+constexpr double kCudaForceTolerance = 1e-3;
+
+double positionTolerance(Backend b) {
+    return b == Backend::Cuda ? kCudaPositionTolerance : kPositionTolerance;
+}
+double forceTolerance(Backend b) {
+    return b == Backend::Cuda ? kCudaForceTolerance : kForceTolerance;
+}
 
 ParamSet paramsOf(const std::vector<std::string>& assignments) {
     ParamSet p{descriptor().parameters()};
@@ -93,7 +105,7 @@ std::vector<CellRecord> cellsOf(Model& serial) {
 // Rank 0: the same population as `serial` (see the top of the file); every rank: the
 // metrics equal one rank's (counts exactly, means within the summation's last bits).
 // Returns the largest position difference. Collective.
-double expectSame(Model& distributed, Model* serial, const std::string& when) {
+double expectSame(Backend backend, Model& distributed, Model* serial, const std::string& when) {
     Communicator& comm = test::ranks();
     const std::vector<CellRecord> ranks = gathered(distributed);
     const std::vector<Metric> mine = distributed.metrics();
@@ -119,9 +131,10 @@ double expectSame(Model& distributed, Model* serial, const std::string& when) {
             const double d =
                 std::max({std::fabs(a.x - b.x), std::fabs(a.y - b.y), std::fabs(a.z - b.z)});
             worst = std::max(worst, d);
-            EXPECT_LE(d, kPositionTolerance) << when << ": cell " << b.id << " moved elsewhere";
+            EXPECT_LE(d, positionTolerance(backend))
+                << when << ": cell " << b.id << " moved elsewhere";
             EXPECT_LE(std::fabs(a.force - b.force),
-                      kForceTolerance * std::max(1.0f, std::fabs(b.force)))
+                      forceTolerance(backend) * std::max(1.0f, std::fabs(b.force)))
                 << when << ": |F| of cell " << b.id;
         }
         for (const Metric& x : serial->metrics())
@@ -133,7 +146,7 @@ double expectSame(Model& distributed, Model* serial, const std::string& when) {
         const bool exact = mine[k].name == "cells" || mine[k].name.rfind("divisions", 0) == 0;
         const double tolerance = exact ? 0.0
                                  : mine[k].name == "mean_force"
-                                     ? 1e-6 * std::fabs(reference[k]) + 1e-9
+                                     ? forceTolerance(backend) * std::fabs(reference[k]) + 1e-9
                                      : 1e-12 * std::fabs(reference[k]);
         EXPECT_LE(std::fabs(mine[k].value - reference[k]), tolerance)
             << when << ": metric " << mine[k].name << " on rank " << comm.rank();
@@ -154,7 +167,7 @@ std::unique_ptr<Model> runCase(Backend b, const std::vector<std::string>& assign
         serial = descriptor().create(b);
         serial->reset(p, seed);
     }
-    expectSame(*ranks, serial.get(), std::string(name) + " at reset");
+    expectSame(b, *ranks, serial.get(), std::string(name) + " at reset");
     double seconds = 0, worst = 0;
     for (int c = 0; c < chunks; ++c) {
         const int n = steps / chunks;
@@ -163,7 +176,7 @@ std::unique_ptr<Model> runCase(Backend b, const std::vector<std::string>& assign
         ranks->advance(static_cast<std::uint64_t>(n));
         seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         if (serial) serial->advance(static_cast<std::uint64_t>(n));
-        worst = std::max(worst, expectSame(*ranks, serial.get(),
+        worst = std::max(worst, expectSame(b, *ranks, serial.get(),
                                            std::string(name) + " after " +
                                                std::to_string(n * (c + 1)) + " steps"));
     }

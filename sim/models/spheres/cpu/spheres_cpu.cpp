@@ -104,22 +104,13 @@ public:
             checkSnapshotFinite(snapshot(), "spheres");
             return;
         }
-        // Collective: every rank raises the first failing rank's error.
         std::string why;
         try {
             checkSnapshotFinite(snapshot(), "spheres");
         } catch (const SimulationError& e) {
             why = e.what();
         }
-        if (!comm_->anyOf(!why.empty())) return;
-        std::string first;
-        for (const std::string& w : comm_->gatherStrings(why, 0))
-            if (first.empty()) first = w;
-        std::vector<std::byte> bytes(first.size());
-        std::memcpy(bytes.data(), first.data(), first.size());
-        comm_->broadcast(bytes, 0);
-        throw SimulationError(
-            std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+        raiseTogether(*comm_, why);
     }
 
     // dist::Distributable
@@ -387,14 +378,6 @@ private:
 
     bool distributed() const { return comm_ != nullptr && comm_->size() > 1; }
 
-    // The substance field is one grid over the whole domain: it is not split yet.
-    static void refuseOnRanks(const SpheresParams& p) {
-        if (p.substance)
-            throw ParameterError(
-                "spheres: substance.enabled: the substance field does not split "
-                "over ranks yet; run it on one rank or turn it off");
-    }
-
     std::vector<double> axisCoords() const {
         const std::vector<double>& v = cuts_.axis == 0 ? s_.x : cuts_.axis == 1 ? s_.y : s_.z;
         return v;
@@ -403,20 +386,11 @@ private:
         return cuts_.axis == 0 ? s_.x[i] : cuts_.axis == 1 ? s_.y[i] : s_.z[i];
     }
 
-    // Every rank made the same initial population: the cuts balance it (rank 0's histogram
-    // alone, so nothing is counted twice), and each keeps its slab's cells.
+    // Every rank made the same initial population: each keeps its slab's cells.
     void splitInitial() {
         nGlobal_ = s_.size();
-        const int axis = longestAxis(s_.boxLo, s_.boxHi);
-        cuts_.axis = axis;
-        const std::vector<double> coords =
-            comm_->rank() == 0 ? axisCoords() : std::vector<double>{};
-        cuts_ = balancedCuts(*comm_, axis, s_.boxLo, s_.boxHi, coords);
-        std::size_t k = 0;
-        for (std::size_t i = 0; i < s_.size(); ++i)
-            if (cuts_.owner(coordOf(i)) == comm_->rank()) moveSlot(i, k++);
-        s_.resize(k);
-        counts_ = rankCounts(*comm_, k);
+        s_ = splitWhole(*comm_, s_, cuts_);
+        counts_ = rankCounts(*comm_, s_.size());
         rebalances_ = 0;
         haloSeconds_ = 0.0;
     }
