@@ -17,4 +17,12 @@ struct CellRecord {
 };
 static_assert(sizeof(CellRecord) == 64, "CellRecord travels as raw bytes");
 
+// A ghost as the CUDA backend sends it: what the force loop reads of a neighbour (float
+// position and diameter, the id for the coincident-centre draw), 20 bytes instead of 64.
+struct GhostRecord {
+    float x, y, z, diameter;
+    std::uint32_t id;
+};
+static_assert(sizeof(GhostRecord) == 20, "GhostRecord travels as raw bytes");
+
 }  // namespace cf::spheres

@@ -233,6 +233,9 @@ public:
     dist::GridPiece piece() const override { return {}; }
     std::uint64_t entities() override;
     double haloSeconds() const override { return haloSeconds_; }
+    std::string haloTransport() const override {
+        return streamExchange_ ? streamExchange_->name() : "MPI";
+    }
     // RankBalance
     std::uint64_t rebalances() const override { return rebalances_; }
     std::vector<std::uint64_t> shares() override;
@@ -249,10 +252,9 @@ private:
     void ensureRoom(std::size_t cells);
     void uploadCuts();
     spheres::cuda::DeviceCuts deviceCuts() const;
-    // Ships `records` (device, `count`) to their ranks: to every rank whose slab meets
-    // [v - depth, v + depth] (ghosts), or to the owner of v (depth < 0: migrants); returns
-    // what arrived, in pinned memory.
-    std::size_t shipRecords(std::size_t count, double depth);
+    // Sends the `count` migrants packed in recordsOut_ to their owners; returns how many
+    // arrived (in pinnedIn_).
+    std::size_t shipRecords(std::size_t count);
 
 private:
     // Replaces the device state by `s` in buffers of `capacity` cells.
@@ -542,6 +544,9 @@ private:
     DeviceBuffer<unsigned long long> bins_;
     cf::cuda::PinnedBuffer<CellRecord> pinnedOut_, pinnedIn_;
     cf::cuda::PinnedBuffer<int> pinnedCounts_;
+    DeviceBuffer<GhostRecord> ghostsOut_, ghostsIn_;
+    cf::cuda::PinnedBuffer<GhostRecord> pinnedGhostsOut_, pinnedGhostsIn_;
+    dist::StreamExchange* streamExchange_ = nullptr;  // NCCL where installed
 };
 
 }  // namespace cf::spheres::cudamodel

@@ -23,6 +23,16 @@ void growDevice(DeviceBuffer<T>& b, std::size_t n) {
     if (b.size() < n) b.resize(std::max<std::size_t>(n, 2 * b.size()));
 }
 
+// The same, keeping the contents (ordered on `stream`).
+template <typename T>
+void growDeviceKeeping(DeviceBuffer<T>& b, std::size_t n, cudaStream_t stream) {
+    if (b.size() >= n) return;
+    DeviceBuffer<T> bigger(std::max<std::size_t>(n, 2 * b.size()));
+    copyDevice(bigger.data(), b.data(), b.size(), stream);
+    CF_CUDA_CHECK(cudaStreamSynchronize(stream));  // before the old buffer goes
+    b = std::move(bigger);
+}
+
 template <typename T>
 void growPinned(cf::cuda::PinnedBuffer<T>& b, std::size_t n) {
     if (b.size() < n) b = cf::cuda::PinnedBuffer<T>(std::max<std::size_t>(n, 2 * b.size()));
@@ -50,6 +60,7 @@ HostState CudaSpheres::splitInitial(HostState whole) {
     haloSeconds_ = 0.0;
     HostState mine = splitWhole(*comm_, whole, cuts_);
     uploadCuts();
+    streamExchange_ = comm_->streamExchange();  // collective on first use
     return mine;
 }
 
@@ -58,6 +69,7 @@ void CudaSpheres::restoreOnRanks() {
     for (std::uint64_t c : rankCounts(*comm_, n_))
         nGlobal_ += c;
     cuts_.axis = longestAxis(boxLo_, boxHi_);
+    streamExchange_ = comm_->streamExchange();  // collective on first use
     growDevice(bins_, kBalanceBins);
     spheres::cuda::launchHistogram(a_.arrays(), n_, cuts_.axis, boxLo_[cuts_.axis],
                                    boxHi_[cuts_.axis] - boxLo_[cuts_.axis], kBalanceBins,
@@ -97,7 +109,7 @@ void CudaSpheres::ensureRoom(std::size_t cells) {
     growPinned(pinnedCounts_, 2);
 }
 
-std::size_t CudaSpheres::shipRecords(std::size_t count, double depth) {
+std::size_t CudaSpheres::shipRecords(std::size_t count) {
     const int me = comm_->rank();
     growPinned(pinnedOut_, count);
     if (count > 0)
@@ -107,11 +119,8 @@ std::size_t CudaSpheres::shipRecords(std::size_t count, double depth) {
     std::vector<std::vector<CellRecord>> out(static_cast<std::size_t>(comm_->size()));
     for (std::size_t k = 0; k < count; ++k) {
         const CellRecord& r = pinnedOut_.data()[k];
-        const double v = axisValue(r, cuts_.axis);
-        const int lo = cuts_.owner(depth < 0.0 ? v : v - depth);
-        const int hi = cuts_.owner(depth < 0.0 ? v : v + depth);
-        for (int p = lo; p <= hi; ++p)
-            if (p != me) out[static_cast<std::size_t>(p)].push_back(r);
+        const int owner = cuts_.owner(axisValue(r, cuts_.axis));
+        if (owner != me) out[static_cast<std::size_t>(owner)].push_back(r);
     }
     const auto t0 = std::chrono::steady_clock::now();
     const std::vector<CellRecord> in = exchangeRecords(*comm_, out);
@@ -140,7 +149,7 @@ void CudaSpheres::migrate() {
         spheres::cuda::launchGather(a_.arrays(), b_.arrays(), stay_.data(), staying, stream_);
         std::swap(a_, b_);
     }
-    const std::size_t arrived = shipRecords(leaving, -1.0);  // synchronises the stream first
+    const std::size_t arrived = shipRecords(leaving);  // synchronises the stream first
     n_ = staying;
     ensureRoom(n_ + arrived);
     growDevice(recordsIn_, arrived);
@@ -154,29 +163,84 @@ void CudaSpheres::migrate() {
 }
 
 // The other ranks' cells within rc of this slab, unpacked after the n_ cells; their count.
+// For each rank whose slab comes within rc, the cells it needs are selected and packed on
+// the device (GhostRecords); counts go first through MPI, then the payloads: device to
+// device on the stream where a stream exchange (NCCL) is, else through pinned host buffers.
 std::size_t CudaSpheres::receiveGhosts(double rc) {
     // A float pair test (d^2 < rc^2 on float differences) may accept a pair a hair beyond rc
     // in double: the depth has a relative margin far above float rounding.
     const double depth = rc * (1.0 + 1e-5);
+    const int me = comm_->rank(), ranks = comm_->size();
+    const auto R = static_cast<std::size_t>(ranks);
     ensureRoom(n_);
-    spheres::cuda::launchSelectGhosts(a_.arrays(), n_, deviceCuts(), depth, flagById_.data(),
-                                      leave_.data(), counts_.data(), scratch_, stream_);
-    CF_CUDA_CHECK(cudaMemcpyAsync(pinnedCounts_.data(), counts_.data(), sizeof(int),
-                                  cudaMemcpyDeviceToHost, stream_));
-    CF_CUDA_CHECK(cudaStreamSynchronize(stream_));
-    const auto sending = static_cast<std::size_t>(pinnedCounts_.data()[0]);
-    growDevice(recordsOut_, sending);
-    spheres::cuda::launchPackRecords(a_.arrays(), leave_.data(), sending, recordsOut_.data(),
-                                     stream_);
-    const std::size_t arrived = shipRecords(sending, depth);
-    ensureRoom(n_ + arrived);
-    growDevice(recordsIn_, arrived);
-    if (arrived > 0) {
-        CF_CUDA_CHECK(cudaMemcpyAsync(recordsIn_.data(), pinnedIn_.data(),
-                                      arrived * sizeof(CellRecord), cudaMemcpyHostToDevice,
-                                      stream_));
-        spheres::cuda::launchUnpackRecords(a_.arrays(), n_, recordsIn_.data(), arrived, stream_);
+    const double reachLo = cuts_.cut[static_cast<std::size_t>(me)] - depth;
+    const double reachHi = cuts_.cut[static_cast<std::size_t>(me) + 1] + depth;
+    std::vector<std::uint64_t> sendCount(R, 0), recvCount(R, 0);
+    std::vector<std::size_t> sendAt(R, 0), recvAt(R + 1, 0);
+    std::size_t sending = 0;
+    for (int p = 0; p < ranks; ++p) {
+        const auto q = static_cast<std::size_t>(p);
+        if (p == me || !(cuts_.cut[q] <= reachHi && cuts_.cut[q + 1] >= reachLo)) continue;
+        spheres::cuda::launchSelectGhostsFor(a_.arrays(), n_, deviceCuts(), depth, p,
+                                             flagById_.data(), leave_.data(), counts_.data(),
+                                             scratch_, stream_);
+        CF_CUDA_CHECK(cudaMemcpyAsync(pinnedCounts_.data(), counts_.data(), sizeof(int),
+                                      cudaMemcpyDeviceToHost, stream_));
+        CF_CUDA_CHECK(cudaStreamSynchronize(stream_));
+        const auto count = static_cast<std::size_t>(pinnedCounts_.data()[0]);
+        growDeviceKeeping(ghostsOut_, sending + count, stream_);
+        spheres::cuda::launchPackGhosts(a_.arrays(), leave_.data(), count,
+                                        ghostsOut_.data() + sending, stream_);
+        sendCount[q] = count;
+        sendAt[q] = sending;
+        sending += count;
     }
+    // Sizes first (every pair, most of them zero), then the payloads.
+    std::vector<dist::Transfer> transfers;
+    for (int p = 0; p < ranks; ++p)
+        if (p != me) {
+            const auto q = static_cast<std::size_t>(p);
+            transfers.push_back({&sendCount[q], &recvCount[q], sizeof(std::uint64_t), p, 2});
+        }
+    comm_->exchange(transfers);
+    for (std::size_t q = 0; q < R; ++q)
+        recvAt[q + 1] = recvAt[q] + recvCount[q];
+    const std::size_t arrived = recvAt[R];
+    growDevice(ghostsIn_, arrived);
+    auto payloads = [&](GhostRecord* out, GhostRecord* in) {
+        transfers.clear();
+        for (int p = 0; p < ranks; ++p) {
+            const auto q = static_cast<std::size_t>(p);
+            if (sendCount[q] > 0)
+                transfers.push_back(
+                    {out + sendAt[q], nullptr, sendCount[q] * sizeof(GhostRecord), p, 3});
+            if (recvCount[q] > 0)
+                transfers.push_back(
+                    {nullptr, in + recvAt[q], recvCount[q] * sizeof(GhostRecord), p, 3});
+        }
+    };
+    if (streamExchange_) {
+        payloads(ghostsOut_.data(), ghostsIn_.data());
+        streamExchange_->exchange(transfers, stream_);
+    } else {
+        growPinned(pinnedGhostsOut_, sending);
+        growPinned(pinnedGhostsIn_, arrived);
+        if (sending > 0)
+            CF_CUDA_CHECK(cudaMemcpyAsync(pinnedGhostsOut_.data(), ghostsOut_.data(),
+                                          sending * sizeof(GhostRecord), cudaMemcpyDeviceToHost,
+                                          stream_));
+        CF_CUDA_CHECK(cudaStreamSynchronize(stream_));
+        payloads(pinnedGhostsOut_.data(), pinnedGhostsIn_.data());
+        const auto t0 = std::chrono::steady_clock::now();
+        comm_->exchange(transfers);
+        haloSeconds_ += secondsSince(t0);
+        if (arrived > 0)
+            CF_CUDA_CHECK(cudaMemcpyAsync(ghostsIn_.data(), pinnedGhostsIn_.data(),
+                                          arrived * sizeof(GhostRecord), cudaMemcpyHostToDevice,
+                                          stream_));
+    }
+    ensureRoom(n_ + arrived);
+    spheres::cuda::launchUnpackGhosts(a_.arrays(), n_, ghostsIn_.data(), arrived, stream_);
     return arrived;
 }
 

@@ -100,15 +100,36 @@ __global__ void leaverKernel(CellArrays c, std::size_t n, DeviceCuts cuts, std::
     flags[i] = ownerOf(cuts, static_cast<double>(axisOf(c, cuts.axis, i))) != cuts.me ? 1 : 0;
 }
 
-__global__ void ghostKernel(CellArrays c, std::size_t n, DeviceCuts cuts, double depth,
-                            std::int32_t* flags) {
+__global__ void ghostForKernel(CellArrays c, std::size_t n, DeviceCuts cuts, double depth, int peer,
+                               std::int32_t* flags) {
     const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
     if (i >= n) return;
     const double v = axisOf(c, cuts.axis, i);
-    flags[i] = c.diameter[i] >= 0.0f &&
-                       (ownerOf(cuts, v - depth) != cuts.me || ownerOf(cuts, v + depth) != cuts.me)
+    flags[i] = c.diameter[i] >= 0.0f && ownerOf(cuts, v - depth) <= peer &&
+                       peer <= ownerOf(cuts, v + depth)
                    ? 1
                    : 0;
+}
+
+__global__ void packGhostKernel(CellArrays c, const std::int32_t* slots, std::size_t count,
+                                GhostRecord* ghosts) {
+    const std::size_t k = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+    if (k >= count) return;
+    const auto i = static_cast<std::size_t>(slots[k]);
+    ghosts[k] = GhostRecord{c.x[i], c.y[i], c.z[i], c.diameter[i], c.id[i]};
+}
+
+__global__ void unpackGhostKernel(CellArrays c, std::size_t at, const GhostRecord* ghosts,
+                                  std::size_t count) {
+    const std::size_t k = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+    if (k >= count) return;
+    const GhostRecord g = ghosts[k];
+    const std::size_t i = at + k;
+    c.x[i] = g.x;
+    c.y[i] = g.y;
+    c.z[i] = g.z;
+    c.diameter[i] = g.diameter;
+    c.id[i] = g.id;
 }
 
 __global__ void packKernel(CellArrays c, const std::int32_t* slots, std::size_t count,
@@ -237,16 +258,30 @@ void launchSplitLeavers(const CellArrays& cells, std::size_t n, const DeviceCuts
     selectFlagged(flags, n, stay, numStay, scratch, stream);
 }
 
-void launchSelectGhosts(const CellArrays& cells, std::size_t n, const DeviceCuts& cuts,
-                        double depth, std::int32_t* flags, std::int32_t* out, int* num,
-                        cf::cuda::DeviceBuffer<unsigned char>& scratch, cudaStream_t stream) {
+void launchSelectGhostsFor(const CellArrays& cells, std::size_t n, const DeviceCuts& cuts,
+                           double depth, int peer, std::int32_t* flags, std::int32_t* out, int* num,
+                           cf::cuda::DeviceBuffer<unsigned char>& scratch, cudaStream_t stream) {
     if (n == 0) {
         CF_CUDA_CHECK(cudaMemsetAsync(num, 0, sizeof(int), stream));
         return;
     }
-    ghostKernel<<<blocksOf(n), kThreads, 0, stream>>>(cells, n, cuts, depth, flags);
-    CF_CUDA_CHECK_LAUNCH("spheres::ghostKernel", stream);
+    ghostForKernel<<<blocksOf(n), kThreads, 0, stream>>>(cells, n, cuts, depth, peer, flags);
+    CF_CUDA_CHECK_LAUNCH("spheres::ghostForKernel", stream);
     selectFlagged(flags, n, out, num, scratch, stream);
+}
+
+void launchPackGhosts(const CellArrays& cells, const std::int32_t* slots, std::size_t count,
+                      GhostRecord* ghosts, cudaStream_t stream) {
+    if (count == 0) return;
+    packGhostKernel<<<blocksOf(count), kThreads, 0, stream>>>(cells, slots, count, ghosts);
+    CF_CUDA_CHECK_LAUNCH("spheres::packGhostKernel", stream);
+}
+
+void launchUnpackGhosts(const CellArrays& cells, std::size_t at, const GhostRecord* ghosts,
+                        std::size_t count, cudaStream_t stream) {
+    if (count == 0) return;
+    unpackGhostKernel<<<blocksOf(count), kThreads, 0, stream>>>(cells, at, ghosts, count);
+    CF_CUDA_CHECK_LAUNCH("spheres::unpackGhostKernel", stream);
 }
 
 void launchPackRecords(const CellArrays& cells, const std::int32_t* slots, std::size_t count,

@@ -44,11 +44,17 @@ void launchSplitLeavers(const CellArrays& cells, std::size_t n, const DeviceCuts
                         int* numStay, cf::cuda::DeviceBuffer<unsigned char>& scratch,
                         cudaStream_t stream);
 
-// The slots of cells 0..n-1 (not newborns) within `depth` of another rank's slab, in slot
-// order, into `out`, their count in *num.
-void launchSelectGhosts(const CellArrays& cells, std::size_t n, const DeviceCuts& cuts,
-                        double depth, std::int32_t* flags, std::int32_t* out, int* num,
-                        cf::cuda::DeviceBuffer<unsigned char>& scratch, cudaStream_t stream);
+// The slots of cells 0..n-1 (not newborns) whose [v - depth, v + depth] along the axis
+// meets the slab of rank `peer`, in slot order, into `out`, their count in *num.
+void launchSelectGhostsFor(const CellArrays& cells, std::size_t n, const DeviceCuts& cuts,
+                           double depth, int peer, std::int32_t* flags, std::int32_t* out, int* num,
+                           cf::cuda::DeviceBuffer<unsigned char>& scratch, cudaStream_t stream);
+// ghosts[k] = position, diameter and id of the cell in slot slots[k], k < count.
+void launchPackGhosts(const CellArrays& cells, const std::int32_t* slots, std::size_t count,
+                      GhostRecord* ghosts, cudaStream_t stream);
+// The ghosts into slots at, at + 1, ... (position, diameter, id: what the force loop reads).
+void launchUnpackGhosts(const CellArrays& cells, std::size_t at, const GhostRecord* ghosts,
+                        std::size_t count, cudaStream_t stream);
 
 // records[k] = the cell in slot slots[k], k < count.
 void launchPackRecords(const CellArrays& cells, const std::int32_t* slots, std::size_t count,
