@@ -253,6 +253,34 @@ SPHERES_RANK_CASE(ExpandingSpheroidRebalances) {
     EXPECT_FALSE(unbalanced(shares)) << "the shares end beyond the threshold";
 }
 
+// A restart: every rank's snapshot piece restored into a fresh model on as many ranks (the
+// cuts are recomputed from the restored cells, which migrate), then continued: the same
+// population as one rank that never stopped.
+SPHERES_RANK_CASE(RestartFromPiecesEqualsOneRank) {
+    const ParamSet p =
+        paramsOf({"init.layout=ball", "init.count=240", "init.radius=60", "init.age_spread=1",
+                  "growth.rate=3000", "domain.margin=100", "mechanics.sort_every=3"});
+    std::unique_ptr<Model> first = onRanks(b, p, 9);
+    SKIP_UNLESS_SPLITS(first);
+    first->advance(20);
+    const Snapshot piece = first->snapshot();
+    first.reset();
+    std::unique_ptr<Model> second = onRanks(b, p, 9);
+    second->restore(piece);
+    EXPECT_EQ(second->step(), 20u);
+    second->advance(20);
+    std::unique_ptr<Model> serial;
+    if (test::ranks().rank() == 0) {
+        serial = descriptor().create(b);
+        serial->reset(p, 9);
+        serial->advance(40);
+    }
+    const double worst = expectSame(b, *second, serial.get(), "restarted after 20 of 40 steps");
+    if (test::ranks().rank() == 0)
+        std::printf("restart on %d ranks: largest position difference %.3g um\n",
+                    test::ranks().size(), worst);
+}
+
 // Refusals: the substance field on several ranks (ParameterError naming substance.enabled),
 // capacity.max_cells exceeded (the same SimulationError on every rank, collective).
 SPHERES_RANK_CASE(RefusalsAreCollective) {
