@@ -311,7 +311,7 @@ void CudaSpheres::stepOnRanks() {
         // Refused on every rank alike (global counts), with the state unchanged.
         (void)capacityFor(p_, step_, nGlobal_, all.size(), nGlobal_ + all.size());
         ensureRoom(n + bornHere);
-        allIds_.resize(std::max<std::size_t>(all.size(), 1));
+        growDevice(allIds_, std::max<std::size_t>(all.size(), 1));
         upload(allIds_.data(), all, stream_);
     }
     if (p_.growth)
