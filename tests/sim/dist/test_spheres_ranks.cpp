@@ -11,8 +11,9 @@
 // migrants, then ghosts) are not one rank's; double sums in another order differ in the last
 // bits, and those differences grow a little with each step.
 //
-// Each case runs on CPU ranks (NameCpu) and CUDA ranks (NameCuda: ctest's .gpu entries),
-// which skip, saying why, without a GPU or while the CUDA backend does not split.
+// Each case runs on CPU ranks (NameCpu) and CUDA ranks (NameCuda: ctest's .gpu entries,
+// one GPU per rank), which skip, saying why, without a GPU. CUDA ranks are compared with one
+// CUDA rank in the same way.
 #include <gtest/gtest.h>
 
 #include <algorithm>
