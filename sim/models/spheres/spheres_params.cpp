@@ -16,7 +16,7 @@ const ParamTable& parameterTable() {
                   "Lattice layout: cells per axis (64 = benchmark A)", S);
         b.real("init", "spacing", &P::spacing, 20.0, 1e-3, 1e4, "um",
                "Lattice layout: distance between neighbouring cells", S);
-        b.integer("init", "count", &P::count, 1000, 1, 50'000'000, "1",
+        b.integer("init", "count", &P::count, 1000, 1, 200'000'000, "1",
                   "Random and ball layouts: number of cells", S);
         b.real("init", "box", &P::box, 500.0, 1.0, 1e6, "um",
                "Random layout: cells uniform in the cube [0, box)", S);

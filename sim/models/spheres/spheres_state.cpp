@@ -205,7 +205,7 @@ Snapshot makeSnapshot(const HostState& s) {
     return out;
 }
 
-HostState readSnapshot(const Snapshot& snap) {
+HostState readSnapshot(const Snapshot& snap, std::uint64_t idBound) {
     HostState s;
     const Field& posField = snap.at("position");
     if (posField.components != 3)
@@ -243,9 +243,10 @@ HostState readSnapshot(const Snapshot& snap) {
                                   " has a non-positive diameter or volume (" +
                                   std::to_string(s.diameter[i]) + " um, " +
                                   std::to_string(s.volume[i]) + " um^3)");
-        if (s.id[i] >= n)
+        if (s.id[i] >= (idBound > 0 ? idBound : n))
             throw IoError("spheres: cell id " + std::to_string(s.id[i]) +
-                          " is not below the cell count " + std::to_string(n));
+                          " is not below the cell count " +
+                          std::to_string(idBound > 0 ? idBound : n));
     }
     s.step = snap.step;
     s.time = snap.time;

@@ -50,7 +50,8 @@ void conformSubstance(const SpheresParams& p, HostState& s);
 // on the grid (gridDims); box = the domain.
 Snapshot makeSnapshot(const HostState& s);
 // Throws IoError when a field is missing or mis-sized, SimulationError when a diameter or
-// volume is not positive (naming the cell id).
-HostState readSnapshot(const Snapshot& snapshot);
+// volume is not positive (naming the cell id). Ids must lie below `idBound`, or below the
+// snapshot's cell count when it is 0 (a rank's piece holds ids of the whole population).
+HostState readSnapshot(const Snapshot& snapshot, std::uint64_t idBound = 0);
 
 }  // namespace cf::spheres

@@ -55,3 +55,6 @@ cellforge_add_rank_test(test_lattice_ranks SOURCES sim/dist/test_lattice_ranks.c
 # The gliding assay with its bound motors split by rows of anchors (the force summed over the
 # ranks): bitwise without the fluid, to round-off with it, a restart from pieces.
 cellforge_add_rank_test(test_gliding_ranks SOURCES sim/dist/test_gliding_ranks.cpp)
+# Spheres in slabs along the domain's longest axis against one rank (growth and division,
+# migration, rebalancing, refusals), CPU and CUDA ranks.
+cellforge_add_rank_test(test_spheres_ranks SOURCES sim/dist/test_spheres_ranks.cpp)

@@ -1,18 +1,24 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // CPU reference backend of `spheres`: the step of spheres_model.hpp in double precision,
 // one parallel loop per phase, every result written per cell (thread-count independent).
+// Over several ranks (dist::Distributable) each rank steps the cells of its slab with the
+// others' cells near it as ghosts (spheres_ranks.hpp; docs/SPHERES.md, "Spheres over ranks").
 #include <algorithm>
 #include <cfloat>
+#include <chrono>
 #include <cmath>
+#include <cstring>
 #include <new>
 #include <optional>
 #include <string>
 
 #include "sim/core/parallel.hpp"
 #include "sim/core/rng.hpp"
+#include "sim/dist/distributable.hpp"
 #include "sim/grid/uniform_grid_cpu.hpp"
 #include "sim/models/spheres/spheres_model.hpp"
 #include "sim/models/spheres/spheres_physics.hpp"
+#include "sim/models/spheres/spheres_ranks.hpp"
 #include "sim/models/spheres/spheres_views.hpp"
 
 namespace cf::spheres {
@@ -23,15 +29,17 @@ namespace {
 // for the capacity note.
 constexpr double kBytesPerCell = 5 * 8 + 4 + 4 + 1 + 8 + 4 + 3 * 4 + 3 * 8 + 4 * 4;
 
-class CpuSpheres final : public Model {
+class CpuSpheres final : public Model, public dist::Distributable, public RankBalance {
 public:
     Backend backend() const override { return Backend::Cpu; }
 
     void reset(const ParamSet& params, std::uint32_t seed) override {
         p_ = checkedParams(params);
+        if (distributed()) refuseOnRanks(p_);
         inEffect_.emplace(params);
         seed_ = seed;
         s_ = initialState(p_, seed);
+        if (distributed()) splitInitial();
         const std::size_t n = s_.size();
         capacity_ = p_.capacityInitial > 0 ? static_cast<std::size_t>(p_.capacityInitial) : 2 * n;
         capacity_ = std::max(capacity_, n);
@@ -43,36 +51,86 @@ public:
     void setLiveParameters(const ParamSet& params) override {
         ParamSet merged = withLiveValues(*inEffect_, params);
         const SpheresParams next = checkedParams(merged);  // a refusal changes nothing
-        checkAgainstPopulation(next, s_.size());
+        if (distributed()) refuseOnRanks(next);
+        checkAgainstPopulation(next, distributed() ? nGlobal_ : s_.size());
         p_ = next;
         inEffect_ = std::move(merged);
     }
 
     void advance(std::uint64_t steps) override {
         for (std::uint64_t k = 0; k < steps; ++k)
-            stepOnce();
+            if (distributed())
+                stepOnRanks();
+            else
+                stepOnce();
     }
 
     std::uint64_t step() const override { return s_.step; }
     double time() const override { return s_.time; }
 
-    std::vector<Metric> metrics() override { return hostMetrics(s_, divisions_); }
+    std::vector<Metric> metrics() override {
+        return distributed() ? rankMetrics(*comm_, s_, divisions_) : hostMetrics(s_, divisions_);
+    }
 
     Snapshot snapshot() override { return makeSnapshot(s_); }
 
     void restore(const Snapshot& snapshot) override {
-        HostState s = readSnapshot(snapshot);  // both throw before anything changes
+        // Both throw before anything changes; a rank's piece holds ids of the whole population.
+        HostState s = readSnapshot(snapshot, distributed() ? std::uint64_t{1} << 32 : 0);
         conformSubstance(p_, s);
         s_ = std::move(s);
+        if (distributed()) {
+            // This rank's piece of a run on as many ranks: the cuts follow the restored cells.
+            nGlobal_ = 0;
+            for (std::uint64_t c : rankCounts(*comm_, s_.size()))
+                nGlobal_ += c;
+            cuts_ = balancedCuts(*comm_, cuts_.axis, s_.boxLo, s_.boxHi, axisCoords());
+            migrate();
+            counts_ = rankCounts(*comm_, s_.size());
+        }
         capacity_ = std::max(capacity_, s_.size());
         reserveAll(capacity_);
         haveGeometry_ = false;
         divisions_ = 0;
     }
 
-    ModelViews views() override { return hostViews(p_, s_, viewBuffers_); }
+    ModelViews views() override {
+        if (distributed()) return {};  // a distributed run is headless
+        return hostViews(p_, s_, viewBuffers_);
+    }
 
-    void checkFinite() override { checkSnapshotFinite(snapshot(), "spheres"); }
+    void checkFinite() override {
+        if (!distributed()) {
+            checkSnapshotFinite(snapshot(), "spheres");
+            return;
+        }
+        std::string why;
+        try {
+            checkSnapshotFinite(snapshot(), "spheres");
+        } catch (const SimulationError& e) {
+            why = e.what();
+        }
+        raiseTogether(*comm_, why);
+    }
+
+    // dist::Distributable
+    void distribute(dist::Communicator& comm) override { comm_ = &comm; }
+    // Cells have no grid: the piece is empty (the substance field, the only grid, is
+    // refused on several ranks); the cells are this rank's in its snapshot.
+    dist::GridPiece piece() const override { return {}; }
+    std::uint64_t entities() override {
+        if (!distributed()) return s_.size();
+        std::uint64_t n = s_.size();
+        comm_->allreduce(std::span<std::uint64_t>(&n, 1), dist::ReduceOp::Sum);
+        return n;
+    }
+    double haloSeconds() const override { return haloSeconds_; }
+
+    // RankBalance
+    std::uint64_t rebalances() const override { return rebalances_; }
+    std::vector<std::uint64_t> shares() override {
+        return comm_ ? rankCounts(*comm_, s_.size()) : std::vector<std::uint64_t>{s_.size()};
+    }
 
 private:
     void reserveAll(std::size_t cells) {
@@ -212,9 +270,9 @@ private:
         }
     }
 
-    // Moves (and |F|) of the cells 0..n-1 from the positions of all cells 0..n-1; newborns
-    // (slots n..) take no part.
-    void forces(std::size_t n, double rc) {
+    // Moves (and |F|) of the cells 0..n-1 from the positions of the cells 0..neighbours-1;
+    // newborns (slots n.. on one rank; ids from idLimit on, wherever they lie) take no part.
+    void forces(std::size_t n, double rc, std::size_t neighbours, std::uint32_t idLimit) {
         mx_.resize(n);
         my_.resize(n);
         mz_.resize(n);
@@ -227,13 +285,17 @@ private:
         const bool chemotaxis = !s_.substance.empty() && p_.chemotaxis != 0.0;
         const FieldGrid g = substanceGrid(s_);
         parallelFor(n, [&](std::size_t i) {
+            if (s_.id[i] >= idLimit) {  // a daughter born this step
+                mx_[i] = my_[i] = mz_[i] = 0.0;
+                return;
+            }
             Vec<double> f{0.0, 0.0, 0.0};
             const double xi = s_.x[i], yi = s_.y[i], zi = s_.z[i], di = s_.diameter[i];
             grid::forEachNeighbor(
                 view, grid::Vec3{xf_[i], yf_[i], zf_[i]}, view.geometry.cutoff,
                 [&](std::int32_t j, grid::Vec3, float) {
                     const auto sj = static_cast<std::size_t>(j);
-                    if (sj == i || sj >= n) return;
+                    if (sj == i || sj >= neighbours || s_.id[sj] >= idLimit) return;
                     const Vec<double> c{xi - s_.x[sj], yi - s_.y[sj], zi - s_.z[sj]};
                     if (!(c.x * c.x + c.y * c.y + c.z * c.z < rc2)) return;
                     const Vec<double> fij = pairForce<double>(c, di, s_.diameter[sj], k, contact,
@@ -260,10 +322,20 @@ private:
 
     // Gathers every per-cell array into the grid's Morton order (the order of this step's
     // binning; the moves since are smaller than a grid cell).
-    void reorder() {
-        const std::vector<std::int32_t>& order = grid_.sortedIndex();
+    // Only the slots below `cells` are kept (the ghosts after them are dropped).
+    void reorder(std::size_t cells) {
+        const std::vector<std::int32_t>& all = grid_.sortedIndex();
+        const std::vector<std::int32_t>* ordered = &all;
+        if (cells < all.size()) {
+            kept_.clear();
+            for (std::int32_t k : all)
+                if (static_cast<std::size_t>(k) < cells) kept_.push_back(k);
+            ordered = &kept_;
+        }
+        const std::vector<std::int32_t>& order = *ordered;
         auto gather = [&](auto& v) {
             auto out = v;
+            out.resize(order.size());
             for (std::size_t k = 0; k < order.size(); ++k)
                 out[k] = v[static_cast<std::size_t>(order[k])];
             v.swap(out);
@@ -290,7 +362,7 @@ private:
         s_.resize(n + born);
         if (p_.growth) biology(n);
         buildGrid(n + born, rc);
-        forces(n, rc);
+        forces(n, rc, n, UINT32_MAX);
         parallelFor(n, [&](std::size_t i) {
             s_.x[i] += mx_[i];
             s_.y[i] += my_[i];
@@ -299,7 +371,189 @@ private:
         divisions_ = born;
         ++s_.step;
         s_.time += p_.dt;
-        if (s_.step % static_cast<std::uint64_t>(p_.sortEvery) == 0) reorder();
+        if (s_.step % static_cast<std::uint64_t>(p_.sortEvery) == 0) reorder(s_.size());
+    }
+
+    // ---- Over ranks ----
+
+    bool distributed() const { return comm_ != nullptr && comm_->size() > 1; }
+
+    std::vector<double> axisCoords() const {
+        const std::vector<double>& v = cuts_.axis == 0 ? s_.x : cuts_.axis == 1 ? s_.y : s_.z;
+        return v;
+    }
+    double coordOf(std::size_t i) const {
+        return cuts_.axis == 0 ? s_.x[i] : cuts_.axis == 1 ? s_.y[i] : s_.z[i];
+    }
+
+    // Every rank made the same initial population: each keeps its slab's cells.
+    void splitInitial() {
+        nGlobal_ = s_.size();
+        s_ = splitWhole(*comm_, s_, cuts_);
+        counts_ = rankCounts(*comm_, s_.size());
+        rebalances_ = 0;
+        haloSeconds_ = 0.0;
+    }
+
+    // Slot `from` to slot `to` (to <= from), for compaction in place.
+    void moveSlot(std::size_t from, std::size_t to) {
+        if (from == to) return;
+        s_.x[to] = s_.x[from];
+        s_.y[to] = s_.y[from];
+        s_.z[to] = s_.z[from];
+        s_.diameter[to] = s_.diameter[from];
+        s_.volume[to] = s_.volume[from];
+        s_.id[to] = s_.id[from];
+        s_.root[to] = s_.root[from];
+        s_.generation[to] = s_.generation[from];
+        s_.birthStep[to] = s_.birthStep[from];
+        s_.force[to] = s_.force[from];
+    }
+
+    // Cells whose centre left this rank's slab go to their owners; theirs arrive here (after
+    // the cells that stayed, in rank order).
+    void migrate() {
+        const int me = comm_->rank();
+        std::vector<std::vector<CellRecord>> out(static_cast<std::size_t>(comm_->size()));
+        std::size_t k = 0;
+        for (std::size_t i = 0; i < s_.size(); ++i) {
+            const int owner = cuts_.owner(coordOf(i));
+            if (owner == me)
+                moveSlot(i, k++);
+            else
+                out[static_cast<std::size_t>(owner)].push_back(recordOf(s_, i));
+        }
+        s_.resize(k);
+        const auto t0 = std::chrono::steady_clock::now();
+        const std::vector<CellRecord> in = exchangeRecords(*comm_, out);
+        haloSeconds_ +=
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        for (const CellRecord& r : in)
+            appendRecord(s_, r);
+    }
+
+    // The other ranks' cells within rc of this slab (not newborns: they exert no force this
+    // step), appended after this rank's `cells`.
+    void receiveGhosts(double rc, std::uint32_t idLimit) {
+        const int me = comm_->rank();
+        std::vector<std::vector<CellRecord>> out(static_cast<std::size_t>(comm_->size()));
+        const std::size_t cells = s_.size();
+        for (std::size_t i = 0; i < cells; ++i) {
+            if (s_.id[i] >= idLimit) continue;
+            const double v = coordOf(i);
+            // Every slab meeting [v - rc, v + rc] holds a cell that may be within rc.
+            const int lo = cuts_.owner(v - rc), hi = cuts_.owner(v + rc);
+            for (int p = lo; p <= hi; ++p)
+                if (p != me) out[static_cast<std::size_t>(p)].push_back(recordOf(s_, i));
+        }
+        const auto t0 = std::chrono::steady_clock::now();
+        const std::vector<CellRecord> in = exchangeRecords(*comm_, out);
+        haloSeconds_ +=
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        for (const CellRecord& r : in)
+            appendRecord(s_, r);
+    }
+
+    // The step of spheres_model.hpp over the ranks: the same rc (a global max), the same
+    // daughters and ids (ranked among every rank's dividing cells), forces from this rank's
+    // cells and the ghosts. Migration follows biology, so every cell sits in its owner's slab
+    // when ghosts are chosen.
+    void stepOnRanks() {
+        dist::Communicator& comm = *comm_;
+        const std::size_t n = s_.size();
+        double rc = interactionRadius();  // this rank's largest diameter when 0
+        if (!(p_.interactionRadius > 0.0))
+            comm.allreduce(std::span<double>(&rc, 1), dist::ReduceOp::Max);
+        // Divisions: flagged here, ranked among all ranks' by id.
+        dividing_.clear();
+        if (p_.growth)
+            for (std::size_t i = 0; i < n; ++i)
+                if (s_.volume[i] > p_.divisionVolume) dividing_.push_back(s_.id[i]);
+        const std::vector<std::uint32_t> all = globalDividingIds(comm, dividing_);
+        const std::size_t bornHere = dividing_.size(), born = all.size();
+        // A step beyond capacity.max_cells is refused on every rank alike (global counts).
+        (void)capacityFor(p_, s_.step, nGlobal_, born, nGlobal_ + born);
+        ensureCapacity(n, bornHere);
+        const auto idLimit = static_cast<std::uint32_t>(nGlobal_);
+        if (p_.growth) {
+            daughterSlot_.assign(n, -1);
+            std::size_t k = n;
+            for (std::size_t i = 0; i < n; ++i)
+                if (s_.volume[i] > p_.divisionVolume)
+                    daughterSlot_[i] = static_cast<std::int32_t>(k++);
+            s_.resize(n + bornHere);
+            biologyOnRanks(n, all, idLimit);
+        }
+        nGlobal_ += born;
+        migrate();
+        const std::size_t cells = s_.size();
+        receiveGhosts(rc, idLimit);
+        const std::size_t total = s_.size();
+        buildGrid(total, rc);
+        forces(cells, rc, total, idLimit);
+        parallelFor(cells, [&](std::size_t i) {
+            s_.x[i] += mx_[i];
+            s_.y[i] += my_[i];
+            s_.z[i] += mz_[i];
+        });
+        divisions_ = born;
+        ++s_.step;
+        s_.time += p_.dt;
+        if (s_.step % static_cast<std::uint64_t>(p_.sortEvery) == 0) {
+            reorder(cells);
+            rebalance();
+        } else {
+            s_.resize(cells);
+        }
+    }
+
+    // Growth and division as in biology(), the daughter of the cell in slot i at
+    // daughterSlot_[i] with id N + its parent's rank in `all` (every rank's dividing ids).
+    void biologyOnRanks(std::size_t n, const std::vector<std::uint32_t>& all,
+                        std::uint32_t idLimit) {
+        const rng::Philox gen(seed_, kDivisionStream);
+        const std::uint64_t step = s_.step;
+        parallelFor(n, [&](std::size_t i) {
+            const std::uint32_t id = s_.id[i];
+            if (daughterSlot_[i] < 0) {
+                s_.volume[i] = grownVolume(s_.volume[i], p_.growthPerStep, p_.volumeFloor);
+                s_.diameter[i] = diameterOf(s_.volume[i]);
+                return;
+            }
+            const DivisionDraw draw = divisionDraw(gen, step, id, p_.ratioMin, p_.ratioMax);
+            const DivisionResult r = divide(s_.volume[i], s_.diameter[i], draw.ratio);
+            const auto k = static_cast<std::size_t>(daughterSlot_[i]);
+            const auto rank = static_cast<std::uint32_t>(
+                std::lower_bound(all.begin(), all.end(), id) - all.begin());
+            s_.x[k] = s_.x[i] + r.daughterShift * draw.ax;
+            s_.y[k] = s_.y[i] + r.daughterShift * draw.ay;
+            s_.z[k] = s_.z[i] + r.daughterShift * draw.az;
+            s_.x[i] -= r.motherShift * draw.ax;
+            s_.y[i] -= r.motherShift * draw.ay;
+            s_.z[i] -= r.motherShift * draw.az;
+            s_.volume[k] = r.daughterVolume;
+            s_.volume[i] = r.motherVolume;
+            s_.diameter[k] = diameterOf(r.daughterVolume);
+            s_.diameter[i] = diameterOf(r.motherVolume);
+            const std::uint8_t g = s_.generation[i];
+            s_.generation[i] = s_.generation[k] = g == 255 ? g : static_cast<std::uint8_t>(g + 1);
+            s_.birthStep[i] = s_.birthStep[k] = step + 1;
+            s_.root[k] = s_.root[i];
+            s_.id[k] = idLimit + rank;
+            s_.force[k] = 0.0f;
+        });
+    }
+
+    // The balance rule (docs/SPHERES.md): every sort interval, when the largest rank's share
+    // exceeds the mean by more than kBalanceThreshold, the cuts are recomputed from the
+    // histogram of all positions and the cells migrate at once. Same decision on every rank.
+    void rebalance() {
+        counts_ = rankCounts(*comm_, s_.size());
+        if (!unbalanced(counts_)) return;
+        cuts_ = balancedCuts(*comm_, cuts_.axis, s_.boxLo, s_.boxHi, axisCoords());
+        migrate();
+        ++rebalances_;
+        counts_ = rankCounts(*comm_, s_.size());
     }
 
     SpheresParams p_{};
@@ -317,6 +571,14 @@ private:
     bool haveGeometry_ = false;
     grid::CpuUniformGrid grid_;
     ViewBuffers viewBuffers_;
+    // Over ranks (null comm_: one rank, the step above).
+    dist::Communicator* comm_ = nullptr;
+    SlabCuts cuts_;
+    std::uint64_t nGlobal_ = 0, rebalances_ = 0;
+    std::vector<std::uint64_t> counts_;
+    std::vector<std::int32_t> kept_, daughterSlot_;
+    std::vector<std::uint32_t> dividing_;
+    double haloSeconds_ = 0.0;
 };
 
 }  // namespace

@@ -112,12 +112,14 @@ __device__ __forceinline__ Vec<float> coincidentPairForce(Vec<float> d, float di
 __global__ void __launch_bounds__(256, 6)
     forceKernel(CellArrays c, std::size_t total, grid::GridView view,
                 const float4* __restrict__ packed, const float* rcPtr, ChemotaxisField field,
-                float* moveX, float* moveY, float* moveZ, std::uint32_t seed, std::uint64_t step) {
+                float* moveX, float* moveY, float* moveZ, std::uint32_t seed, std::uint64_t step,
+                std::size_t feel) {
     const std::size_t t = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
     if (t >= total) return;
     const float4 self = packed[t];
     if (self.w < 0.0f) return;
     const auto i = static_cast<std::size_t>(view.sortedIndex[t]);
+    if (i >= feel) return;  // a ghost (over ranks)
     const SpheresParams& p = cParams;
     const ForceCoefficients<float> k{
         static_cast<float>(p.radiusExtension), static_cast<float>(p.repulsion),
@@ -275,7 +277,7 @@ void launchBiology(const CellArrays& cells, std::size_t n, const std::int32_t* f
 void launchForces(const CellArrays& cells, std::size_t total, const grid::GridView& view,
                   float4* packed, const float* rc, const ChemotaxisField& field, float* moveX,
                   float* moveY, float* moveZ, std::uint32_t seed, std::uint64_t step,
-                  cudaStream_t stream) {
+                  cudaStream_t stream, std::size_t feel) {
     if (total == 0) return;
     ChemotaxisField f = field;
     if (f.chemotaxis == 0.0f) f.c = nullptr;
@@ -285,7 +287,7 @@ void launchForces(const CellArrays& cells, std::size_t total, const grid::GridVi
     const int threads = gBlockSize < 256 ? gBlockSize : 256;
     const auto blocks = static_cast<unsigned>((total + threads - 1) / threads);
     forceKernel<<<blocks, threads, 0, stream>>>(cells, total, view, packed, rc, f, moveX, moveY,
-                                                moveZ, seed, step);
+                                                moveZ, seed, step, feel);
     CF_CUDA_CHECK_LAUNCH("spheres::forceKernel", stream);
 }
 

@@ -1,0 +1,326 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// `spheres` CUDA kernels for runs over ranks (spheres_rank_kernels.cuh): per-cell choices
+// written by slot, compacted with cub (selections keep slot order, so every rank's traffic
+// is a function of its state alone).
+#include <cub/cub.cuh>
+#include <thrust/iterator/counting_iterator.h>
+
+#include "sim/cuda/cuda_check.hpp"
+#include "sim/models/spheres/cuda/spheres_rank_kernels.cuh"
+#include "sim/models/spheres/spheres_params.hpp"
+#include "sim/models/spheres/spheres_physics.hpp"
+
+namespace cf::spheres::cuda {
+
+namespace {
+
+constexpr int kThreads = 256;
+
+unsigned blocksOf(std::size_t n) {
+    return static_cast<unsigned>((n + kThreads - 1) / kThreads);
+}
+
+// The last rank whose cut is <= v, as SlabCuts::owner (the same double comparisons).
+__device__ int ownerOf(const DeviceCuts& c, double v) {
+    int r = 0;
+    for (int k = 1; k < c.ranks; ++k)
+        if (c.cut[k] <= v) r = k;
+    return r;
+}
+
+__device__ float axisOf(const CellArrays& c, int axis, std::size_t i) {
+    return axis == 0 ? c.x[i] : axis == 1 ? c.y[i] : c.z[i];
+}
+
+__global__ void divisionFlagKernel(CellArrays c, std::size_t n, double divisionVolume,
+                                   std::int32_t* flags) {
+    const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+    if (i >= n) return;
+    flags[i] = c.volume[i] > divisionVolume ? 1 : 0;
+}
+
+__global__ void countKernel(const std::int32_t* flags, const std::int32_t* slots, std::size_t n,
+                            DivisionSummary* summary) {
+    summary->dividing = slots[n - 1] + flags[n - 1];
+}
+
+// biologyKernel of spheres_kernels.cu with the daughter's slot by slot and its id global.
+__global__ void biologyRanksKernel(CellArrays c, std::size_t n, const std::int32_t* flags,
+                                   const std::int32_t* slots, bool checked,
+                                   const std::uint32_t* all, std::uint32_t allCount,
+                                   std::uint32_t idBase, SpheresParams p, std::uint32_t seed,
+                                   std::uint64_t step) {
+    const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+    if (i >= n) return;
+    const std::uint32_t id = c.id[i];
+    if (!checked || flags[i] == 0) {
+        const double v = grownVolume(c.volume[i], p.growthPerStep, p.volumeFloor);
+        c.volume[i] = v;
+        c.diameter[i] = static_cast<float>(diameterOf(v));
+        return;
+    }
+    const rng::Philox gen(seed, kDivisionStream);
+    const DivisionDraw draw = divisionDraw(gen, step, id, p.ratioMin, p.ratioMax);
+    const double volume = c.volume[i];
+    const DivisionResult r = divide(volume, diameterOf(volume), draw.ratio);
+    const std::size_t k = n + static_cast<std::size_t>(slots[i]);
+    std::uint32_t lo = 0, hi = allCount;  // lower_bound of id in all
+    while (lo < hi) {
+        const std::uint32_t mid = (lo + hi) / 2;
+        if (all[mid] < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    const double x = c.x[i], y = c.y[i], z = c.z[i];
+    c.x[k] = static_cast<float>(x + r.daughterShift * draw.ax);
+    c.y[k] = static_cast<float>(y + r.daughterShift * draw.ay);
+    c.z[k] = static_cast<float>(z + r.daughterShift * draw.az);
+    c.x[i] = static_cast<float>(x - r.motherShift * draw.ax);
+    c.y[i] = static_cast<float>(y - r.motherShift * draw.ay);
+    c.z[i] = static_cast<float>(z - r.motherShift * draw.az);
+    c.volume[k] = r.daughterVolume;
+    c.volume[i] = r.motherVolume;
+    c.diameter[k] = -static_cast<float>(diameterOf(r.daughterVolume));  // newborn
+    c.diameter[i] = static_cast<float>(diameterOf(r.motherVolume));
+    const std::uint8_t g = c.generation[i];
+    const std::uint8_t next = g == 255 ? g : static_cast<std::uint8_t>(g + 1);
+    c.generation[i] = next;
+    c.generation[k] = next;
+    c.birthStep[i] = step + 1;
+    c.birthStep[k] = step + 1;
+    c.root[k] = c.root[i];
+    c.id[k] = idBase + lo;
+    c.force[k] = 0.0f;
+}
+
+__global__ void leaverKernel(CellArrays c, std::size_t n, DeviceCuts cuts, std::int32_t* flags) {
+    const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+    if (i >= n) return;
+    flags[i] = ownerOf(cuts, static_cast<double>(axisOf(c, cuts.axis, i))) != cuts.me ? 1 : 0;
+}
+
+__global__ void ghostForKernel(CellArrays c, std::size_t n, DeviceCuts cuts, double depth, int peer,
+                               std::int32_t* flags) {
+    const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+    if (i >= n) return;
+    const double v = axisOf(c, cuts.axis, i);
+    flags[i] = c.diameter[i] >= 0.0f && ownerOf(cuts, v - depth) <= peer &&
+                       peer <= ownerOf(cuts, v + depth)
+                   ? 1
+                   : 0;
+}
+
+__global__ void packGhostKernel(CellArrays c, const std::int32_t* slots, std::size_t count,
+                                GhostRecord* ghosts) {
+    const std::size_t k = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+    if (k >= count) return;
+    const auto i = static_cast<std::size_t>(slots[k]);
+    ghosts[k] = GhostRecord{c.x[i], c.y[i], c.z[i], c.diameter[i], c.id[i]};
+}
+
+__global__ void unpackGhostKernel(CellArrays c, std::size_t at, const GhostRecord* ghosts,
+                                  std::size_t count) {
+    const std::size_t k = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+    if (k >= count) return;
+    const GhostRecord g = ghosts[k];
+    const std::size_t i = at + k;
+    c.x[i] = g.x;
+    c.y[i] = g.y;
+    c.z[i] = g.z;
+    c.diameter[i] = g.diameter;
+    c.id[i] = g.id;
+}
+
+__global__ void packKernel(CellArrays c, const std::int32_t* slots, std::size_t count,
+                           CellRecord* records) {
+    const std::size_t k = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+    if (k >= count) return;
+    const auto i = static_cast<std::size_t>(slots[k]);
+    CellRecord r{};
+    r.x = c.x[i];
+    r.y = c.y[i];
+    r.z = c.z[i];
+    r.diameter = c.diameter[i];
+    r.volume = c.volume[i];
+    r.birthStep = c.birthStep[i];
+    r.id = c.id[i];
+    r.root = c.root[i];
+    r.force = c.force[i];
+    r.generation = c.generation[i];
+    records[k] = r;
+}
+
+__global__ void unpackKernel(CellArrays c, std::size_t at, const CellRecord* records,
+                             std::size_t count) {
+    const std::size_t k = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+    if (k >= count) return;
+    const CellRecord r = records[k];
+    const std::size_t i = at + k;
+    c.x[i] = static_cast<float>(r.x);
+    c.y[i] = static_cast<float>(r.y);
+    c.z[i] = static_cast<float>(r.z);
+    c.diameter[i] = static_cast<float>(r.diameter);
+    c.volume[i] = r.volume;
+    c.birthStep[i] = r.birthStep;
+    c.id[i] = r.id;
+    c.root[i] = r.root;
+    c.force[i] = r.force;
+    c.generation[i] = r.generation;
+}
+
+__global__ void histogramKernel(CellArrays c, std::size_t n, int axis, double lo, double inv,
+                                int binCount, unsigned long long* bins) {
+    const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+    if (i >= n) return;
+    const double f = floor((static_cast<double>(axisOf(c, axis, i)) - lo) * inv);
+    const int b = f < 0.0 ? 0 : f >= binCount ? binCount - 1 : static_cast<int>(f);
+    atomicAdd(&bins[b], 1ull);
+}
+
+struct Below {
+    std::int32_t limit;
+    __host__ __device__ bool operator()(std::int32_t v) const { return v < limit; }
+};
+
+// Compacts the slots 0..n-1 whose flag is set, in order.
+void selectFlagged(const std::int32_t* flags, std::size_t n, std::int32_t* out, int* num,
+                   cf::cuda::DeviceBuffer<unsigned char>& scratch, cudaStream_t stream) {
+    const thrust::counting_iterator<std::int32_t> slots(0);
+    std::size_t bytes = 0;
+    CF_CUDA_CHECK(cub::DeviceSelect::Flagged(nullptr, bytes, slots, flags, out, num,
+                                             static_cast<int>(n), stream));
+    void* temp = cf::cuda::ensureScratch(scratch, bytes);
+    CF_CUDA_CHECK(cub::DeviceSelect::Flagged(temp, bytes, slots, flags, out, num,
+                                             static_cast<int>(n), stream));
+}
+
+__global__ void invertKernel(const std::int32_t* flags, std::size_t n, std::int32_t* out) {
+    const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+    if (i >= n) return;
+    out[i] = 1 - flags[i];
+}
+
+}  // namespace
+
+void launchDividingSlots(const CellArrays& cells, std::size_t n, double divisionVolume,
+                         std::int32_t* flags, std::int32_t* slots, std::uint32_t* ids,
+                         DivisionSummary* summary, cf::cuda::DeviceBuffer<unsigned char>& scratch,
+                         cudaStream_t stream) {
+    if (n == 0) {
+        CF_CUDA_CHECK(cudaMemsetAsync(summary, 0, sizeof(DivisionSummary), stream));
+        return;
+    }
+    divisionFlagKernel<<<blocksOf(n), kThreads, 0, stream>>>(cells, n, divisionVolume, flags);
+    CF_CUDA_CHECK_LAUNCH("spheres::divisionFlagKernel", stream);
+    const int count = static_cast<int>(n);
+    std::size_t scanBytes = 0, maxBytes = 0, selectBytes = 0;
+    CF_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, scanBytes, flags, slots, count, stream));
+    CF_CUDA_CHECK(cub::DeviceReduce::Max(nullptr, maxBytes, cells.volume, &summary->maxVolume,
+                                         count, stream));
+    CF_CUDA_CHECK(cub::DeviceSelect::Flagged(nullptr, selectBytes, cells.id, flags, ids,
+                                             &summary->pad, count, stream));
+    void* temp = cf::cuda::ensureScratch(scratch, std::max({scanBytes, maxBytes, selectBytes}));
+    CF_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(temp, scanBytes, flags, slots, count, stream));
+    CF_CUDA_CHECK(
+        cub::DeviceReduce::Max(temp, maxBytes, cells.volume, &summary->maxVolume, count, stream));
+    CF_CUDA_CHECK(cub::DeviceSelect::Flagged(temp, selectBytes, cells.id, flags, ids, &summary->pad,
+                                             count, stream));
+    countKernel<<<1, 1, 0, stream>>>(flags, slots, n, summary);
+    CF_CUDA_CHECK_LAUNCH("spheres::countKernel", stream);
+}
+
+void launchBiologyRanks(const CellArrays& cells, std::size_t n, const SpheresParams& p,
+                        const std::int32_t* flags, const std::int32_t* slots, bool checked,
+                        const std::uint32_t* all, std::uint32_t allCount, std::uint32_t idBase,
+                        std::uint32_t seed, std::uint64_t step, cudaStream_t stream) {
+    if (n == 0) return;
+    biologyRanksKernel<<<blocksOf(n), kThreads, 0, stream>>>(cells, n, flags, slots, checked, all,
+                                                             allCount, idBase, p, seed, step);
+    CF_CUDA_CHECK_LAUNCH("spheres::biologyRanksKernel", stream);
+}
+
+void launchSplitLeavers(const CellArrays& cells, std::size_t n, const DeviceCuts& cuts,
+                        std::int32_t* flags, std::int32_t* leave, int* numLeave, std::int32_t* stay,
+                        int* numStay, cf::cuda::DeviceBuffer<unsigned char>& scratch,
+                        cudaStream_t stream) {
+    if (n == 0) {
+        CF_CUDA_CHECK(cudaMemsetAsync(numLeave, 0, sizeof(int), stream));
+        CF_CUDA_CHECK(cudaMemsetAsync(numStay, 0, sizeof(int), stream));
+        return;
+    }
+    leaverKernel<<<blocksOf(n), kThreads, 0, stream>>>(cells, n, cuts, flags);
+    CF_CUDA_CHECK_LAUNCH("spheres::leaverKernel", stream);
+    selectFlagged(flags, n, leave, numLeave, scratch, stream);
+    // The stayers' flags overwrite the leavers' (the selection above has read them).
+    invertKernel<<<blocksOf(n), kThreads, 0, stream>>>(flags, n, flags);
+    CF_CUDA_CHECK_LAUNCH("spheres::invertKernel", stream);
+    selectFlagged(flags, n, stay, numStay, scratch, stream);
+}
+
+void launchSelectGhostsFor(const CellArrays& cells, std::size_t n, const DeviceCuts& cuts,
+                           double depth, int peer, std::int32_t* flags, std::int32_t* out, int* num,
+                           cf::cuda::DeviceBuffer<unsigned char>& scratch, cudaStream_t stream) {
+    if (n == 0) {
+        CF_CUDA_CHECK(cudaMemsetAsync(num, 0, sizeof(int), stream));
+        return;
+    }
+    ghostForKernel<<<blocksOf(n), kThreads, 0, stream>>>(cells, n, cuts, depth, peer, flags);
+    CF_CUDA_CHECK_LAUNCH("spheres::ghostForKernel", stream);
+    selectFlagged(flags, n, out, num, scratch, stream);
+}
+
+void launchPackGhosts(const CellArrays& cells, const std::int32_t* slots, std::size_t count,
+                      GhostRecord* ghosts, cudaStream_t stream) {
+    if (count == 0) return;
+    packGhostKernel<<<blocksOf(count), kThreads, 0, stream>>>(cells, slots, count, ghosts);
+    CF_CUDA_CHECK_LAUNCH("spheres::packGhostKernel", stream);
+}
+
+void launchUnpackGhosts(const CellArrays& cells, std::size_t at, const GhostRecord* ghosts,
+                        std::size_t count, cudaStream_t stream) {
+    if (count == 0) return;
+    unpackGhostKernel<<<blocksOf(count), kThreads, 0, stream>>>(cells, at, ghosts, count);
+    CF_CUDA_CHECK_LAUNCH("spheres::unpackGhostKernel", stream);
+}
+
+void launchPackRecords(const CellArrays& cells, const std::int32_t* slots, std::size_t count,
+                       CellRecord* records, cudaStream_t stream) {
+    if (count == 0) return;
+    packKernel<<<blocksOf(count), kThreads, 0, stream>>>(cells, slots, count, records);
+    CF_CUDA_CHECK_LAUNCH("spheres::packRecordsKernel", stream);
+}
+
+void launchUnpackRecords(const CellArrays& cells, std::size_t at, const CellRecord* records,
+                         std::size_t count, cudaStream_t stream) {
+    if (count == 0) return;
+    unpackKernel<<<blocksOf(count), kThreads, 0, stream>>>(cells, at, records, count);
+    CF_CUDA_CHECK_LAUNCH("spheres::unpackRecordsKernel", stream);
+}
+
+void launchHistogram(const CellArrays& cells, std::size_t n, int axis, double lo, double extent,
+                     int binCount, unsigned long long* bins, cudaStream_t stream) {
+    CF_CUDA_CHECK(
+        cudaMemsetAsync(bins, 0, static_cast<std::size_t>(binCount) * sizeof(*bins), stream));
+    if (n == 0) return;
+    const double inv = extent > 0.0 ? binCount / extent : 0.0;
+    histogramKernel<<<blocksOf(n), kThreads, 0, stream>>>(cells, n, axis, lo, inv, binCount, bins);
+    CF_CUDA_CHECK_LAUNCH("spheres::histogramKernel", stream);
+}
+
+void launchKeepBelow(const std::int32_t* order, std::size_t total, std::int32_t limit,
+                     std::int32_t* out, int* num, cf::cuda::DeviceBuffer<unsigned char>& scratch,
+                     cudaStream_t stream) {
+    if (total == 0) {
+        CF_CUDA_CHECK(cudaMemsetAsync(num, 0, sizeof(int), stream));
+        return;
+    }
+    std::size_t bytes = 0;
+    CF_CUDA_CHECK(cub::DeviceSelect::If(nullptr, bytes, order, out, num, static_cast<int>(total),
+                                        Below{limit}, stream));
+    void* temp = cf::cuda::ensureScratch(scratch, bytes);
+    CF_CUDA_CHECK(cub::DeviceSelect::If(temp, bytes, order, out, num, static_cast<int>(total),
+                                        Below{limit}, stream));
+}
+
+}  // namespace cf::spheres::cuda
