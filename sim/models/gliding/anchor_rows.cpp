@@ -32,7 +32,7 @@ AnchorRows anchorRows(const GlidingTables& t, std::int32_t begin, std::int32_t e
     r.begin = begin;
     r.end = end;
     if (r.whole()) {
-        r.w = r.f = {0, t.n};
+        r.w = r.f = r.source = {0, t.n};
         return r;
     }
     // W(y) gathers Mb(y - o): the owned anchors reach y = row + oy.

@@ -29,7 +29,7 @@ struct GlidingParams;
 
 // Rows first .. first + count - 1 of the periodic grid (mod n); count <= n.
 struct RowBand {
-    std::int32_t first = 0, count = 0;
+    std::int32_t first = 0, count = 0;  // every band of an AnchorRows is set (count >= 1)
     bool whole(std::int32_t n) const { return first == 0 && count == n; }
 };
 

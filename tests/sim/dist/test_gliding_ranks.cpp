@@ -230,6 +230,10 @@ TEST(GlidingRanks, HaloWhereTheGathersReachAnotherRow) {
     for (const char* n : {"grid.n=32", "grid.n=64"}) {
         const GlidingParams p = checkedParams(paramsOf({n}));
         const AnchorRows rows = anchorRows(buildTables(p), test::ranks());
+        const GlidingTables t = buildTables(p);
+        const AnchorRows whole = wholeGrid(t);  // every band of one rank is the whole grid
+        for (const RowBand& band : {whole.w, whole.source, whole.f})
+            EXPECT_TRUE(band.whole(t.n)) << n;
         const bool reach = p.n == 64;
         EXPECT_EQ(rows.haloW, reach && test::ranks().size() > 1) << n;
         if (rows.haloW) {
