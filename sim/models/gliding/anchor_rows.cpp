@@ -56,7 +56,7 @@ AnchorRows anchorRows(const GlidingTables& t, std::int32_t begin, std::int32_t e
     return r;
 }
 
-AnchorRows anchorRows(const GlidingTables& t, const dist::Communicator& comm) {
+AnchorRows anchorRows(const GlidingTables& t, const dist::Communicator& comm, bool wHalo) {
     const dist::Slab slab = dist::slabOf(1, t.n, comm, true, "grid.n");
     AnchorRows r = anchorRows(t, slab.begin, slab.end);
     // The smallest slab has n / ranks rows (rounded down): the halo needs each part of W
@@ -64,7 +64,7 @@ AnchorRows anchorRows(const GlidingTables& t, const dist::Communicator& comm) {
     const std::int32_t fewest = t.n / comm.size();
     // Gathers that stay on their own row (a coarse grid) leave nothing to exchange.
     const std::int32_t reach = std::max(r.lowRows, r.highRows);
-    if (comm.size() > 1 && !r.w.whole(t.n) && reach > 0 && fewest >= reach) {
+    if (wHalo && comm.size() > 1 && !r.w.whole(t.n) && reach > 0 && fewest >= reach) {
         std::int32_t mLo = 0, mHi = 0;
         for (const PeskinStencil& st : t.peskin) {
             mLo = std::min(mLo, st.m0[1]);

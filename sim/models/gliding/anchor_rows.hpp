@@ -56,9 +56,12 @@ AnchorRows wholeGrid(const GlidingTables& t);
 // Rows [begin, end) and the bands their motors reach (from the gather lists' row offsets and
 // the Peskin stencils' extent); a band that would cover the grid is the whole grid.
 AnchorRows anchorRows(const GlidingTables& t, std::int32_t begin, std::int32_t end);
-// This rank's rows of `comm` (dist::slabOf along y, periodic), with the W halo where every rank
-// holds enough rows. Throws ParameterError naming grid.n when there are more ranks than rows.
-AnchorRows anchorRows(const GlidingTables& t, const dist::Communicator& comm);
+// This rank's rows of `comm` (dist::slabOf along y, periodic). Throws ParameterError naming
+// grid.n when there are more ranks than rows. `wHalo`: with the W halo where every rank holds
+// enough rows. The models do not ask for it: on two H200s at 256^2 x 32^2 the force stage took
+// 4.68 ms a step with it against 3.97 ms with the force summed alone (the halo's 10 MB of
+// messages are not overlapped with the spreading yet; docs/SCALING.md).
+AnchorRows anchorRows(const GlidingTables& t, const dist::Communicator& comm, bool wHalo = false);
 
 // The W halo's messages (AnchorRows::haloW) for W stored row after row, `rowBytes` bytes a row
 // from `w`: the part on the rows below this rank's goes to `below` (tag 0) and the part above to

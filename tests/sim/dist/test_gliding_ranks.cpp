@@ -191,14 +191,13 @@ GLIDING_RANK_CASE(DryLimitEqualsOneRankBitwise) {
 }
 
 // The coupled model (S1 Fig. 6 ring lattice): motors, force, Stokes flow. At 64^2 x 16^2 the
-// gathers reach one row beyond an anchor's (at 32^2 they stay on it), so the ranks exchange
-// their parts of W on each other's edge rows (the W halo) as well as summing the force.
+// gathers reach one row beyond an anchor's (at 32^2 they stay on it): each rank's part of the
+// force reaches its neighbours' rows.
 GLIDING_RANK_CASE(CoupledRunEqualsOneRankToRoundOff) {
     runCase(b, {"grid.n=64"}, 8, 2, 1e-11, "coupled");
 }
 
-// The same on the coarse grid, where the gathers stay on their rows: no W halo, the force sum
-// only.
+// The same on the coarse grid, where the gathers stay on their rows.
 GLIDING_RANK_CASE(CoupledCoarseGridEqualsOneRankToRoundOff) {
     runCase(b, {}, 8, 2, 1e-11, "coupled 32^2");
 }
@@ -224,13 +223,14 @@ GLIDING_RANK_CASE(RestartFromPiecesContinuesExactly) {
     }
 }
 
-// The W halo is used where the gathers reach past an anchor's row and every rank holds at
-// least that many rows, so the cases above exercise both ways of building the force.
+// The W halo (asked for) is used where the gathers reach past an anchor's row and every rank
+// holds at least that many rows; the models use the force's sum alone.
 TEST(GlidingRanks, HaloWhereTheGathersReachAnotherRow) {
     for (const char* n : {"grid.n=32", "grid.n=64"}) {
         const GlidingParams p = checkedParams(paramsOf({n}));
-        const AnchorRows rows = anchorRows(buildTables(p), test::ranks());
         const GlidingTables t = buildTables(p);
+        const AnchorRows rows = anchorRows(t, test::ranks(), true);
+        EXPECT_FALSE(anchorRows(t, test::ranks()).haloW) << "the models' default";
         const AnchorRows whole = wholeGrid(t);  // every band of one rank is the whole grid
         for (const RowBand& band : {whole.w, whole.source, whole.f})
             EXPECT_TRUE(band.whole(t.n)) << n;
