@@ -32,7 +32,7 @@ AnchorRows anchorRows(const GlidingTables& t, std::int32_t begin, std::int32_t e
     r.begin = begin;
     r.end = end;
     if (r.whole()) {
-        r.w = r.f = r.source = {0, t.n};
+        r.w = r.f = {0, t.n};
         return r;
     }
     // W(y) gathers Mb(y - o): the owned anchors reach y = row + oy.
@@ -42,7 +42,6 @@ AnchorRows anchorRows(const GlidingTables& t, std::int32_t begin, std::int32_t e
         oyHi = std::max(oyHi, g.oy);
     }
     r.w = bandOf(begin + oyLo, end - 1 + oyHi, t.n);
-    r.source = r.w;
     r.lowRows = -oyLo;
     r.highRows = oyHi;
     // F2(g) sums W(g - m0 - a), a = 0..3: node rows g = y + m0 + a.
@@ -73,7 +72,6 @@ AnchorRows anchorRows(const GlidingTables& t, const dist::Communicator& comm, bo
         r.haloW = true;
         r.below = slab.below;
         r.above = slab.above;
-        r.source = {r.begin, r.end - r.begin};
         r.f = bandOf(r.begin + mLo, r.end - 1 + mHi, t.n);
     }
     return r;
@@ -125,6 +123,14 @@ void exchangeWHalo(dist::Communicator& comm, const AnchorRows& rows, std::size_t
     double* bottom = w.data() + static_cast<std::size_t>(bottomEdgeRow(rows)) * rowValues;
     for (std::size_t i = 0; i < high; ++i)
         bottom[i] = bottom[i] + scratch[low + i];
+    // The parts sent away count no more here: zero them, so that F2 spreads own rows only.
+    const auto zeroRows = [&](std::int32_t first, std::int32_t count) {
+        const std::size_t at = static_cast<std::size_t>(((first % rows.n) + rows.n) % rows.n);
+        std::fill_n(w.begin() + static_cast<std::ptrdiff_t>(at * rowValues),
+                    static_cast<std::size_t>(count) * rowValues, 0.0);
+    };
+    zeroRows(rows.begin - rows.lowRows, rows.lowRows);
+    zeroRows(rows.end, rows.highRows);
 }
 
 dist::GridPiece rowsPiece(const AnchorRows& rows) {

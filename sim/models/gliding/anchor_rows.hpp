@@ -39,13 +39,13 @@ struct AnchorRows {
     RowBand w;  // rows y of W(y, j, k) the owned anchors reach (y = anchor row + gather oy)
     // The W halo (when every rank holds at least as many rows as the gathers reach): the parts
     // of W this rank computes on the lowRows rows below its own and the highRows rows above go
-    // to the ranks `below` and `above`, which add them into their own edge rows; then each rank
-    // holds the whole W on its own rows and spreads only those into F2. Without it, each rank
-    // spreads its part of W on every row of `w`.
+    // to the ranks `below` and `above`, which add them into their own edge rows (this rank zeroes
+    // them); then each rank holds the whole W on its own rows and spreads only those into F2.
+    // Without it, each rank spreads its part of W on every row of `w`.
     bool haloW = false;
     std::int32_t below = -1, above = -1, lowRows = 0, highRows = 0;
-    RowBand source;  // rows of W that F2 reads: own rows with the halo, else `w`
-    RowBand f;       // node rows of F2 those rows reach through the Peskin heads
+    RowBand f;  // node rows of F2 that W reaches through the Peskin heads (with the halo: the
+                // rows of W this rank holds once it has sent its neighbours' parts away)
     bool whole() const { return begin == 0 && end == n; }
     std::size_t anchors() const { return static_cast<std::size_t>(end - begin) * n; }
     std::size_t firstAnchor() const { return static_cast<std::size_t>(begin) * n; }
@@ -74,7 +74,8 @@ std::vector<dist::Transfer> wHaloTransfers(const AnchorRows& rows, std::size_t r
 // The first row of this rank's edge rows that fromAbove and fromBelow add to.
 std::int32_t topEdgeRow(const AnchorRows& rows);
 std::int32_t bottomEdgeRow(const AnchorRows& rows);
-// The CPU's halo: the exchange and the additions (own value + the neighbour's, per value).
+// The CPU's halo: the exchange, the additions (own value + the neighbour's, per value) and the
+// zeroing of the parts sent.
 void exchangeWHalo(dist::Communicator& comm, const AnchorRows& rows, std::size_t rowValues,
                    std::vector<double>& w, std::vector<double>& scratch);
 

@@ -232,13 +232,11 @@ TEST(GlidingRanks, HaloWhereTheGathersReachAnotherRow) {
         const AnchorRows rows = anchorRows(t, test::ranks(), true);
         EXPECT_FALSE(anchorRows(t, test::ranks()).haloW) << "the models' default";
         const AnchorRows whole = wholeGrid(t);  // every band of one rank is the whole grid
-        for (const RowBand& band : {whole.w, whole.source, whole.f})
+        for (const RowBand& band : {whole.w, whole.f})
             EXPECT_TRUE(band.whole(t.n)) << n;
         const bool reach = p.n == 64;
         EXPECT_EQ(rows.haloW, reach && test::ranks().size() > 1) << n;
         if (rows.haloW) {
-            EXPECT_EQ(rows.source.first, rows.begin);
-            EXPECT_EQ(rows.source.count, rows.end - rows.begin);
             EXPECT_EQ(rows.lowRows, 1);
             EXPECT_EQ(rows.highRows, 1);
         }

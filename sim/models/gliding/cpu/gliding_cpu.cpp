@@ -199,7 +199,7 @@ private:
                         exchangeWHalo(*comm_, motors_.rows,
                                       static_cast<std::size_t>(t_.n) * t_.ntheta * t_.ns, w_,
                                       haloScratch_);
-                    forceGather(p_, t_, w_, fxPart_, fyPart_, motors_.rows.f, motors_.rows.source);
+                    forceGather(p_, t_, w_, fxPart_, fyPart_, motors_.rows.f);
                     fx_ = fxPart_;
                     fx_.insert(fx_.end(), fyPart_.begin(), fyPart_.end());
                     sumInRankOrder(*comm_, fx_);

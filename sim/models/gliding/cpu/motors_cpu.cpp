@@ -267,14 +267,12 @@ void boundGather(const GlidingParams& /*p*/, const GlidingTables& t, const HostS
 }
 
 void forceGather(const GlidingParams& p, const GlidingTables& t, const std::vector<double>& w,
-                 std::vector<double>& fx, std::vector<double>& fy, RowBand rows, RowBand source) {
+                 std::vector<double>& fx, std::vector<double>& fy, RowBand rows) {
     const int n = t.n, nt = t.ntheta, nk = t.ns, quarter = nt / 4;
     const std::size_t cells = static_cast<std::size_t>(n) * n;
     if (w.size() != cells * nt * nk)
         throw SimulationError("gliding: force source W does not match the grid");
     if (rows.count == 0) rows = {0, n};
-    if (source.count == 0) source = {0, n};
-    const bool allSources = source.whole(n);
     // Rows outside the band are never written: zero once, when F2 is made.
     if (fx.size() != cells) fx.assign(cells, 0.0);
     if (fy.size() != cells) fy.assign(cells, 0.0);
@@ -292,7 +290,6 @@ void forceGather(const GlidingParams& p, const GlidingTables& t, const std::vect
                 const auto term = [&](const int(&a)[2]) {
                     const int yx = wrap(gx - (st.m0[0] + a[0]), n);
                     const int yy = wrap(gy - (st.m0[1] + a[1]), n);
-                    if (!allSources && wrap(yy - source.first, n) >= source.count) return 0.0;
                     const std::size_t y = static_cast<std::size_t>(yy) * n + yx;
                     return (st.w[0][a[0]] * st.w[1][a[1]]) * w[(y * nt + j) * nk + k];
                 };

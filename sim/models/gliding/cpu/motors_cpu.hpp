@@ -93,9 +93,7 @@ void boundGather(const GlidingParams& p, const GlidingTables& t, const HostState
 // F2(g) = F dx dy dtheta ds sum_{k, j} p_j sum_{4x4 stencil} phi_x phi_y W(g - m, j, k),
 // the filaments whose head lambda s_k p_j lies within the Peskin support of node g.
 // Resizes fx and fy. `rows` (count 0: every row): the node rows computed; the others are 0.
-// `source` (count 0: every row): the rows of W read; the others count as 0.
 void forceGather(const GlidingParams& p, const GlidingTables& t, const std::vector<double>& w,
-                 std::vector<double>& fx, std::vector<double>& fy, RowBand rows = {},
-                 RowBand source = {});
+                 std::vector<double>& fx, std::vector<double>& fy, RowBand rows = {});
 
 }  // namespace cf::gliding

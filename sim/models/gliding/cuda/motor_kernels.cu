@@ -272,7 +272,6 @@ __device__ double stencilBlock(const MotorTables& t, const MReal* w, int gx, int
     const auto term = [&](const int(&a)[2]) {
         const int yx = wrapIndex(gx - (st.m0[0] + a[0]), t.n);
         const int yy = wrapIndex(gy - (st.m0[1] + a[1]), t.n);
-        if (t.srcCount < t.n && wrapIndex(yy - t.srcFirst, t.n) >= t.srcCount) return 0.0;
         const std::size_t y = static_cast<std::size_t>(yy) * t.n + yx;
         return (st.w[0][a[0]] * st.w[1][a[1]]) *
                static_cast<double>(w[(y * t.ntheta + j) * t.ns + k]);

@@ -31,9 +31,8 @@ struct MotorTables {
     const double* sinT;
     // The anchor rows held (AnchorRows, anchor_rows.hpp: all on one rank): the motor arrays
     // hold tails rowBegin * n .. rowEnd * n - 1; W is computed on rows wFirst .. + wCount - 1
-    // and F2 on node rows fFirst .. + fCount - 1 (mod n), and stays 0 elsewhere; F2 reads the
-    // W rows srcFirst .. + srcCount - 1 only.
-    std::int32_t rowBegin, rowEnd, wFirst, wCount, fFirst, fCount, srcFirst, srcCount;
+    // and F2 on node rows fFirst .. + fCount - 1 (mod n), and stays 0 elsewhere.
+    std::int32_t rowBegin, rowEnd, wFirst, wCount, fFirst, fCount;
 };
 static_assert(std::is_trivially_copyable_v<MotorTables>);
 

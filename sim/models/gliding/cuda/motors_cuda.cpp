@@ -84,9 +84,7 @@ MotorsCuda::MotorsCuda(const GlidingParams& p, const GlidingTables& t, cudaStrea
                rows.w.first,
                rows.w.count,
                rows.f.first,
-               rows.f.count,
-               rows.source.first,
-               rows.source.count};
+               rows.f.count};
 
     // Shared memory: the slice there if it fits the opt-in limit (design 2.6), else in global.
     int optin = 0;
@@ -302,6 +300,13 @@ void MotorsCuda::addWHaloAs() {
                         low, stream_);
     cuda::launchAddInto(a.w.data() + static_cast<std::size_t>(bottomEdgeRow(rows_)) * rowValues,
                         recv + low, high, stream_);
+    // The parts sent away count no more here: zero them, so that F2 spreads own rows only.
+    const std::size_t rowBytes = rowValues * sizeof(MReal);
+    CF_CUDA_CHECK(cudaMemsetAsync(
+        a.w.data() + static_cast<std::size_t>((rows_.begin - rows_.lowRows + n_) % n_) * rowValues,
+        0, static_cast<std::size_t>(rows_.lowRows) * rowBytes, stream_));
+    CF_CUDA_CHECK(cudaMemsetAsync(a.w.data() + static_cast<std::size_t>(rows_.end % n_) * rowValues,
+                                  0, static_cast<std::size_t>(rows_.highRows) * rowBytes, stream_));
 }
 
 void MotorsCuda::addWHalo() {
