@@ -195,6 +195,20 @@ void raiseTogether(dist::Communicator& comm, const std::string& why) {
     throw SimulationError(std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
 }
 
+void checkFiniteTogether(dist::Communicator* comm, const Snapshot& mine) {
+    if (!comm) {
+        checkSnapshotFinite(mine, "spheres");
+        return;
+    }
+    std::string why;
+    try {
+        checkSnapshotFinite(mine, "spheres");
+    } catch (const SimulationError& e) {
+        why = e.what();
+    }
+    raiseTogether(*comm, why);
+}
+
 void refuseOnRanks(const SpheresParams& p) {
     if (p.substance)
         throw ParameterError(

@@ -85,6 +85,9 @@ HostState splitWhole(dist::Communicator& comm, const HostState& whole, SlabCuts&
 // Raises SimulationError on every rank when any rank's `why` is not empty, with the first
 // such rank's message (a collective check: no rank is left waiting). Collective.
 void raiseTogether(dist::Communicator& comm, const std::string& why);
+// checkSnapshotFinite of this rank's cells (`mine`); with `comm` (several ranks) collective: the
+// first rank's error is raised on every rank, so none waits alone.
+void checkFiniteTogether(dist::Communicator* comm, const Snapshot& mine);
 
 // The substance field is one grid over the whole domain: refused on several ranks
 // (ParameterError naming substance.enabled).

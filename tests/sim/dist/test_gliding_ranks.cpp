@@ -35,6 +35,7 @@
 #include "sim/models/gliding/anchor_rows.hpp"
 #include "sim/models/gliding/gliding_model.hpp"
 #include "tests/support/backends.hpp"
+#include "tests/support/rank_case.hpp"
 #include "tests/support/ranks.hpp"
 
 namespace cf::gliding {
@@ -174,37 +175,26 @@ void runCase(Backend b, const std::vector<std::string>& assignments, int steps, 
                     name, comm.size(), worst.relative, worst.field.c_str(), tolerance);
 }
 
-#define GLIDING_RANK_CASE(name)            \
-    void name(Backend b);                  \
-    TEST(GlidingRanks, name##Cpu) {        \
-        name(Backend::Cpu);                \
-    }                                      \
-    TEST(GlidingRanks, name##Cuda) {       \
-        CF_REQUIRE_BACKEND(Backend::Cuda); \
-        name(Backend::Cuda);               \
-    }                                      \
-    void name(Backend b)
-
 // The dry limit: motors on, no fluid, so no force is summed: every field, bit for bit.
-GLIDING_RANK_CASE(DryLimitEqualsOneRankBitwise) {
+CF_RANK_CASE(GlidingRanks, DryLimitEqualsOneRankBitwise) {
     runCase(b, {"fluid.enabled=false"}, 6, 2, 0, "dry limit");
 }
 
 // The coupled model (S1 Fig. 6 ring lattice): motors, force, Stokes flow. At 64^2 x 16^2 the
 // gathers reach one row beyond an anchor's (at 32^2 they stay on it): each rank's part of the
 // force reaches its neighbours' rows.
-GLIDING_RANK_CASE(CoupledRunEqualsOneRankToRoundOff) {
+CF_RANK_CASE(GlidingRanks, CoupledRunEqualsOneRankToRoundOff) {
     runCase(b, {"grid.n=64"}, 8, 2, 1e-11, "coupled");
 }
 
 // The same on the coarse grid, where the gathers stay on their rows.
-GLIDING_RANK_CASE(CoupledCoarseGridEqualsOneRankToRoundOff) {
+CF_RANK_CASE(GlidingRanks, CoupledCoarseGridEqualsOneRankToRoundOff) {
     runCase(b, {}, 8, 2, 1e-11, "coupled 32^2");
 }
 
 // A checkpoint of the ranks (one piece per rank) continues on as many ranks exactly as the run
 // that was not interrupted.
-GLIDING_RANK_CASE(RestartFromPiecesContinuesExactly) {
+CF_RANK_CASE(GlidingRanks, RestartFromPiecesContinuesExactly) {
     const ParamSet p = paramsOf({"grid.n=64"});
     std::unique_ptr<Model> straight = onRanks(b, p, 3);
     straight->advance(3);

@@ -6,7 +6,7 @@
 // the same random numbers, place overflows at the same sites and reduce integers only, so
 // equality holds by construction, not within a tolerance).
 //
-// Each case runs on the CPU and on CUDA ranks (LATTICE_RANK_CASE: "Cpu" and "Cuda" in the
+// Each case runs on the CPU and on CUDA ranks (CF_RANK_CASE: "Cpu" and "Cuda" in the
 // names; tests.cmake runs the CUDA ones as .gpu entries, one GPU per rank).
 #include <gtest/gtest.h>
 
@@ -22,6 +22,7 @@
 #include "sim/models/lattice/lattice_model.hpp"
 #include "sim/models/lattice/lattice_slab.hpp"
 #include "tests/support/backends.hpp"
+#include "tests/support/rank_case.hpp"
 #include "tests/support/ranks.hpp"
 
 namespace cf::lattice {
@@ -166,22 +167,9 @@ std::vector<Metric> runCase(Backend b, const std::vector<std::string>& assignmen
     return metrics;
 }
 
-// Each case runs on both backends: NameCpu, and NameCuda (ctest's .gpu entries), which
-// skips, saying why, where no CUDA device is.
-#define LATTICE_RANK_CASE(name)            \
-    void name(Backend b);                  \
-    TEST(LatticeRanks, name##Cpu) {        \
-        name(Backend::Cpu);                \
-    }                                      \
-    TEST(LatticeRanks, name##Cuda) {       \
-        CF_REQUIRE_BACKEND(Backend::Cuda); \
-        name(Backend::Cuda);               \
-    }                                      \
-    void name(Backend b)
-
 // Free diffusion in a periodic box, identities tracked: particles and their ids cross the
 // slab boundaries in both directions and around the periodic z.
-LATTICE_RANK_CASE(FreeDiffusionEqualsOneRank) {
+CF_RANK_CASE(LatticeRanks, FreeDiffusionEqualsOneRank) {
     runCase(b,
             {"lattice.nx=12", "lattice.ny=10", "lattice.nz=9", "lattice.lambda=2", "lattice.tau=10",
              "species.count=2", "species.d1=200", "species.d2=60", "species.n1=1500",
@@ -193,7 +181,7 @@ LATTICE_RANK_CASE(FreeDiffusionEqualsOneRank) {
 // cytoplasm, reflective walls, species crossing the membrane by diffusion rules; the
 // packed32 layout with 2 slots per site overflows often, at the slab boundaries too, and
 // the re-inserted particles must land where one rank puts them.
-LATTICE_RANK_CASE(CrowdedCellWithObstaclesAndOverflowsEqualsOneRank) {
+CF_RANK_CASE(LatticeRanks, CrowdedCellWithObstaclesAndOverflowsEqualsOneRank) {
     const std::vector<Metric> m = runCase(
         b,
         {"lattice.nx=14",
@@ -227,7 +215,7 @@ LATTICE_RANK_CASE(CrowdedCellWithObstaclesAndOverflowsEqualsOneRank) {
 
 // A + B <-> C (the bimolecular scenario's rates, a smaller box): reactions per site on
 // every slab, with tracked reactants that reactions retire on some rank.
-LATTICE_RANK_CASE(BimolecularReactionEqualsOneRank) {
+CF_RANK_CASE(LatticeRanks, BimolecularReactionEqualsOneRank) {
     const std::vector<Metric> m = runCase(
         b,
         {"lattice.nx=8", "lattice.ny=8", "lattice.nz=8", "lattice.lambda=125",
@@ -242,7 +230,7 @@ LATTICE_RANK_CASE(BimolecularReactionEqualsOneRank) {
 // One plane per rank (on 4 ranks; 1, 1, 2 on 3), periodic z, two slots per site: overflow
 // searches reach past the next rank and around the periodic end, and the halo planes of a
 // rank are both neighbours' only planes.
-LATTICE_RANK_CASE(OnePlanePerRankEqualsOneRank) {
+CF_RANK_CASE(LatticeRanks, OnePlanePerRankEqualsOneRank) {
     const std::vector<Metric> m =
         runCase(b,
                 {"lattice.nx=6", "lattice.ny=6", "lattice.nz=4", "lattice.lambda=2",
@@ -256,7 +244,7 @@ LATTICE_RANK_CASE(OnePlanePerRankEqualsOneRank) {
 // Thick slabs and rare overflows (a few per sweep at 0.8 particles per site of 4 slots):
 // most sweeps' overflows find room on their own rank's planes, which the ranks then place
 // without exchanging them; the others go through the shared search.
-LATTICE_RANK_CASE(RareOverflowsInThickSlabsEqualOneRank) {
+CF_RANK_CASE(LatticeRanks, RareOverflowsInThickSlabsEqualOneRank) {
     const std::vector<Metric> m =
         runCase(b,
                 {"lattice.nx=6", "lattice.ny=6", "lattice.nz=40", "lattice.lambda=2",
@@ -269,7 +257,7 @@ LATTICE_RANK_CASE(RareOverflowsInThickSlabsEqualOneRank) {
 
 // Checkpoint restart: each rank's snapshot at step k, restored into a fresh distributed
 // model, continues to step 2k exactly as the straight run (and as one rank does).
-LATTICE_RANK_CASE(CheckpointRestartIsBitIdentical) {
+CF_RANK_CASE(LatticeRanks, CheckpointRestartIsBitIdentical) {
     Communicator& comm = test::ranks();
     const ParamSet p =
         paramsOf({"lattice.nx=10", "lattice.ny=9", "lattice.nz=10", "lattice.layout=packed32",
@@ -306,7 +294,7 @@ LATTICE_RANK_CASE(CheckpointRestartIsBitIdentical) {
 }
 
 // More ranks than z-planes: every rank refuses at reset, naming the parameter.
-LATTICE_RANK_CASE(MoreRanksThanPlanesIsRefusedByName) {
+CF_RANK_CASE(LatticeRanks, MoreRanksThanPlanesIsRefusedByName) {
     Communicator& comm = test::ranks();
     if (comm.size() < 2) GTEST_SKIP() << "one rank holds any number of planes";
     const int nz = comm.size() - 1;

@@ -30,6 +30,7 @@
 #include "sim/models/spheres/spheres_model.hpp"
 #include "sim/models/spheres/spheres_ranks.hpp"
 #include "tests/support/backends.hpp"
+#include "tests/support/rank_case.hpp"
 #include "tests/support/ranks.hpp"
 
 namespace cf::spheres {
@@ -190,19 +191,6 @@ std::unique_ptr<Model> runCase(Backend b, const std::vector<std::string>& assign
     return ranks;
 }
 
-// Each case runs on both backends: NameCpu, and NameCuda (ctest's .gpu entries), which
-// skips, saying why, where no CUDA device is or the backend does not split.
-#define SPHERES_RANK_CASE(name)            \
-    void name(Backend b);                  \
-    TEST(SpheresRanks, name##Cpu) {        \
-        name(Backend::Cpu);                \
-    }                                      \
-    TEST(SpheresRanks, name##Cuda) {       \
-        CF_REQUIRE_BACKEND(Backend::Cuda); \
-        name(Backend::Cuda);               \
-    }                                      \
-    void name(Backend b)
-
 #define SKIP_UNLESS_SPLITS(model)                                                                \
     do {                                                                                         \
         if (!(model)) GTEST_SKIP() << "this backend does not implement dist::Distributable yet"; \
@@ -210,7 +198,7 @@ std::unique_ptr<Model> runCase(Backend b, const std::vector<std::string>& assign
 
 // A small spheroid that grows and divides: daughters born near the slab faces, ids ranked
 // over all ranks, the interaction radius the largest diameter over all ranks.
-SPHERES_RANK_CASE(GrowingSpheroidEqualsOneRank) {
+CF_RANK_CASE(SpheresRanks, GrowingSpheroidEqualsOneRank) {
     const auto m = runCase(b,
                            {"init.layout=ball", "init.count=240", "init.radius=60",
                             "init.age_spread=1", "growth.rate=3000", "domain.margin=100"},
@@ -220,7 +208,7 @@ SPHERES_RANK_CASE(GrowingSpheroidEqualsOneRank) {
 
 // A compressed lattice that expands: cells cross the slab faces (migration) and the
 // population stays the same cells, none lost or doubled.
-SPHERES_RANK_CASE(ExpandingLatticeConservesCells) {
+CF_RANK_CASE(SpheresRanks, ExpandingLatticeConservesCells) {
     const auto m = runCase(b,
                            {"init.layout=lattice", "init.cells_per_axis=7", "init.spacing=14",
                             "growth.enabled=false", "mechanics.sort_every=4"},
@@ -232,7 +220,7 @@ SPHERES_RANK_CASE(ExpandingLatticeConservesCells) {
 // A dense spheroid pushing outwards: the outer slabs gain cells, so on three ranks or more
 // the shares drift apart and the cuts must move (rebalance); after a sort step the largest
 // share is within the threshold of the mean again.
-SPHERES_RANK_CASE(ExpandingSpheroidRebalances) {
+CF_RANK_CASE(SpheresRanks, ExpandingSpheroidRebalances) {
     const auto m =
         runCase(b,
                 {"init.layout=ball", "init.count=400", "init.radius=35", "init.age_spread=1",
@@ -257,7 +245,7 @@ SPHERES_RANK_CASE(ExpandingSpheroidRebalances) {
 // A restart: every rank's snapshot piece restored into a fresh model on as many ranks (the
 // cuts are recomputed from the restored cells, which migrate), then continued: the same
 // population as one rank that never stopped.
-SPHERES_RANK_CASE(RestartFromPiecesEqualsOneRank) {
+CF_RANK_CASE(SpheresRanks, RestartFromPiecesEqualsOneRank) {
     const ParamSet p =
         paramsOf({"init.layout=ball", "init.count=240", "init.radius=60", "init.age_spread=1",
                   "growth.rate=3000", "domain.margin=100", "mechanics.sort_every=3"});
@@ -284,7 +272,7 @@ SPHERES_RANK_CASE(RestartFromPiecesEqualsOneRank) {
 
 // Refusals: the substance field on several ranks (ParameterError naming substance.enabled),
 // capacity.max_cells exceeded (the same SimulationError on every rank, collective).
-SPHERES_RANK_CASE(RefusalsAreCollective) {
+CF_RANK_CASE(SpheresRanks, RefusalsAreCollective) {
     const ParamSet substance =
         paramsOf({"init.layout=ball", "init.count=50", "substance.enabled=true"});
     if (test::ranks().size() > 1) {

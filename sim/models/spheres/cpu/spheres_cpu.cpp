@@ -100,17 +100,7 @@ public:
     }
 
     void checkFinite() override {
-        if (!distributed()) {
-            checkSnapshotFinite(snapshot(), "spheres");
-            return;
-        }
-        std::string why;
-        try {
-            checkSnapshotFinite(snapshot(), "spheres");
-        } catch (const SimulationError& e) {
-            why = e.what();
-        }
-        raiseTogether(*comm_, why);
+        checkFiniteTogether(distributed() ? comm_ : nullptr, snapshot());
     }
 
     // dist::Distributable
@@ -188,6 +178,29 @@ private:
         capacity_ = next;
     }
 
+    // The cell in slot i divides (docs/design/spheres.md section 7): the mother stays in slot i,
+    // the daughter (id `daughterId`, a newborn: no force this step) goes to slot k.
+    void divideInto(std::size_t i, std::size_t k, std::uint64_t step, const DivisionDraw& draw,
+                    std::uint32_t daughterId) {
+        const DivisionResult r = divide(s_.volume[i], s_.diameter[i], draw.ratio);
+        s_.x[k] = s_.x[i] + r.daughterShift * draw.ax;
+        s_.y[k] = s_.y[i] + r.daughterShift * draw.ay;
+        s_.z[k] = s_.z[i] + r.daughterShift * draw.az;
+        s_.x[i] -= r.motherShift * draw.ax;
+        s_.y[i] -= r.motherShift * draw.ay;
+        s_.z[i] -= r.motherShift * draw.az;
+        s_.volume[k] = r.daughterVolume;
+        s_.volume[i] = r.motherVolume;
+        s_.diameter[k] = diameterOf(r.daughterVolume);
+        s_.diameter[i] = diameterOf(r.motherVolume);
+        const std::uint8_t g = s_.generation[i];
+        s_.generation[i] = s_.generation[k] = g == 255 ? g : static_cast<std::uint8_t>(g + 1);
+        s_.birthStep[i] = s_.birthStep[k] = step + 1;
+        s_.root[k] = s_.root[i];
+        s_.id[k] = daughterId;
+        s_.force[k] = 0.0f;
+    }
+
     // Growth, or division into the mother (in place) and a daughter at slot n + rank.
     void biology(std::size_t n) {
         const rng::Philox gen(seed_, kDivisionStream);
@@ -200,24 +213,8 @@ private:
                 return;
             }
             const DivisionDraw draw = divisionDraw(gen, step, id, p_.ratioMin, p_.ratioMax);
-            const DivisionResult r = divide(s_.volume[i], s_.diameter[i], draw.ratio);
             const std::size_t k = n + static_cast<std::size_t>(rankById_[id]);
-            s_.x[k] = s_.x[i] + r.daughterShift * draw.ax;
-            s_.y[k] = s_.y[i] + r.daughterShift * draw.ay;
-            s_.z[k] = s_.z[i] + r.daughterShift * draw.az;
-            s_.x[i] -= r.motherShift * draw.ax;
-            s_.y[i] -= r.motherShift * draw.ay;
-            s_.z[i] -= r.motherShift * draw.az;
-            s_.volume[k] = r.daughterVolume;
-            s_.volume[i] = r.motherVolume;
-            s_.diameter[k] = diameterOf(r.daughterVolume);
-            s_.diameter[i] = diameterOf(r.motherVolume);
-            const std::uint8_t g = s_.generation[i];
-            s_.generation[i] = s_.generation[k] = g == 255 ? g : static_cast<std::uint8_t>(g + 1);
-            s_.birthStep[i] = s_.birthStep[k] = step + 1;
-            s_.root[k] = s_.root[i];
-            s_.id[k] = static_cast<std::uint32_t>(k);
-            s_.force[k] = 0.0f;
+            divideInto(i, k, step, draw, static_cast<std::uint32_t>(k));
         });
     }
 
@@ -521,26 +518,10 @@ private:
                 return;
             }
             const DivisionDraw draw = divisionDraw(gen, step, id, p_.ratioMin, p_.ratioMax);
-            const DivisionResult r = divide(s_.volume[i], s_.diameter[i], draw.ratio);
             const auto k = static_cast<std::size_t>(daughterSlot_[i]);
             const auto rank = static_cast<std::uint32_t>(
                 std::lower_bound(all.begin(), all.end(), id) - all.begin());
-            s_.x[k] = s_.x[i] + r.daughterShift * draw.ax;
-            s_.y[k] = s_.y[i] + r.daughterShift * draw.ay;
-            s_.z[k] = s_.z[i] + r.daughterShift * draw.az;
-            s_.x[i] -= r.motherShift * draw.ax;
-            s_.y[i] -= r.motherShift * draw.ay;
-            s_.z[i] -= r.motherShift * draw.az;
-            s_.volume[k] = r.daughterVolume;
-            s_.volume[i] = r.motherVolume;
-            s_.diameter[k] = diameterOf(r.daughterVolume);
-            s_.diameter[i] = diameterOf(r.motherVolume);
-            const std::uint8_t g = s_.generation[i];
-            s_.generation[i] = s_.generation[k] = g == 255 ? g : static_cast<std::uint8_t>(g + 1);
-            s_.birthStep[i] = s_.birthStep[k] = step + 1;
-            s_.root[k] = s_.root[i];
-            s_.id[k] = idLimit + rank;
-            s_.force[k] = 0.0f;
+            divideInto(i, k, step, draw, idLimit + rank);
         });
     }
 

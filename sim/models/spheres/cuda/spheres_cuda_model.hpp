@@ -214,17 +214,7 @@ public:
     }
 
     void checkFinite() override {
-        if (!distributed()) {
-            checkSnapshotFinite(snapshot(), "spheres");
-            return;
-        }
-        std::string why;
-        try {
-            checkSnapshotFinite(snapshot(), "spheres");
-        } catch (const SimulationError& e) {
-            why = e.what();
-        }
-        raiseTogether(*comm_, why);
+        checkFiniteTogether(distributed() ? comm_ : nullptr, snapshot());
     }
 
     // dist::Distributable (spheres_cuda_ranks.cpp)
@@ -250,6 +240,7 @@ private:
     std::size_t receiveGhosts(double rc);
     void rebalance();
     void ensureRoom(std::size_t cells);
+    void recut();
     void uploadCuts();
     spheres::cuda::DeviceCuts deviceCuts() const;
     // Sends the `count` migrants packed in recordsOut_ to their owners; returns how many

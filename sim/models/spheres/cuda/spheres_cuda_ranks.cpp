@@ -70,6 +70,12 @@ void CudaSpheres::restoreOnRanks() {
         nGlobal_ += c;
     cuts_.axis = longestAxis(boxLo_, boxHi_);
     streamExchange_ = comm_->streamExchange();  // collective on first use
+    recut();
+}
+
+// New cuts from the histogram of every rank's cells along the axis (counted on the device),
+// then every cell to its new owner. Collective.
+void CudaSpheres::recut() {
     growDevice(bins_, kBalanceBins);
     spheres::cuda::launchHistogram(a_.arrays(), n_, cuts_.axis, boxLo_[cuts_.axis],
                                    boxHi_[cuts_.axis] - boxLo_[cuts_.axis], kBalanceBins,
@@ -248,17 +254,7 @@ std::size_t CudaSpheres::receiveGhosts(double rc) {
 // device.
 void CudaSpheres::rebalance() {
     if (!unbalanced(rankCounts(*comm_, n_))) return;
-    growDevice(bins_, kBalanceBins);
-    spheres::cuda::launchHistogram(a_.arrays(), n_, cuts_.axis, boxLo_[cuts_.axis],
-                                   boxHi_[cuts_.axis] - boxLo_[cuts_.axis], kBalanceBins,
-                                   bins_.data(), stream_);
-    std::vector<std::uint64_t> bins(kBalanceBins);
-    CF_CUDA_CHECK(cudaMemcpyAsync(bins.data(), bins_.data(), kBalanceBins * sizeof(std::uint64_t),
-                                  cudaMemcpyDeviceToHost, stream_));
-    CF_CUDA_CHECK(cudaStreamSynchronize(stream_));
-    cuts_ = cutsFromHistogram(*comm_, cuts_.axis, boxLo_, boxHi_, std::move(bins));
-    uploadCuts();
-    migrate();
+    recut();
     ++rebalances_;
 }
 
