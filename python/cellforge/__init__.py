@@ -12,6 +12,7 @@ Errors are the library's (docs/USER-GUIDE.md, "Python"): Error and below it Inpu
 (ParameterError, ScenarioError, InputFileError, GeometryError), IoError and SimulationError.
 The library itself prints nothing.
 """
+import collections as _collections
 import collections.abc as _abc
 import os as _os
 
@@ -32,7 +33,7 @@ from . import _cellforge
 
 __all__ = [
     "Simulation", "Parameter", "models", "scenarios", "backends", "cuda_status",
-    "model_parameters", "Error", "InputError", "ParameterError", "ScenarioError",
+    "model_parameters", "describe_parameters", "Error", "InputError", "ParameterError", "ScenarioError",
     "InputFileError", "GeometryError", "IoError", "SimulationError",
     "OutOfDeviceMemoryError", "CudaError", "data_directory",
 ]
@@ -98,24 +99,22 @@ def _scenario_path(scenario):
         + " (cellforge.scenarios() lists them)")
 
 
-class Parameter(tuple):
+_ParameterFields = _collections.namedtuple(
+    "Parameter", ["key", "value", "unit", "range", "description", "live", "type", "default",
+                  "min", "max", "choices"])
+
+
+class Parameter(_ParameterFields):
     """One declared parameter: its value and what the declaration says about it (unit,
-    range, description, whether it may change while the model runs)."""
+    range, description, whether it may change while the model runs: live), as
+    `cellforge-sim params MODEL` lists them."""
     __slots__ = ()
-    _fields = ("key", "value", "unit", "range", "description", "live", "type", "default",
-               "min", "max", "choices")
 
-    def __new__(cls, spec, value):
-        return tuple.__new__(cls, (spec["key"], value, spec["unit"], spec["range"],
-                                   spec["description"], spec["live"], spec["type"],
-                                   spec["default"], spec["min"], spec["max"],
-                                   tuple(spec["choices"])))
-
-    def __getattr__(self, name):
-        try:
-            return self[Parameter._fields.index(name)]
-        except ValueError:
-            raise AttributeError(name) from None
+    @classmethod
+    def _of(cls, spec, value):
+        return cls(spec["key"], value, spec["unit"], spec["range"], spec["description"],
+                   spec["live"], spec["type"], spec["default"], spec["min"], spec["max"],
+                   tuple(spec["choices"]))
 
     def __repr__(self):
         unit = "" if self.unit in ("", "1") else " " + self.unit
@@ -125,8 +124,13 @@ class Parameter(tuple):
 
 def model_parameters(model):
     """The parameters a model declares: a dict of "group.name" -> Parameter (value is the
-    default)."""
-    return {s["key"]: Parameter(s, s["default"]) for s in _cellforge.model_parameters(model)}
+    default). describe_parameters(model) gives the same as a table of text."""
+    return {s["key"]: Parameter._of(s, s["default"]) for s in _cellforge.model_parameters(model)}
+
+
+def describe_parameters(model):
+    """Every parameter of `model` as the table `cellforge-sim params MODEL` prints."""
+    return _cellforge.describe_parameters(model)
 
 
 class Params(_abc.MutableMapping):
@@ -164,12 +168,16 @@ class Params(_abc.MutableMapping):
         """The Parameter record of `key` with its current value."""
         if key not in self._specs:
             raise KeyError(key)
-        return Parameter(self._specs[key], self[key])
+        return Parameter._of(self._specs[key], self[key])
+
+    def describe(self):
+        """The declarations as the table `cellforge-sim params MODEL` prints."""
+        return _cellforge.describe_parameters(self._sim.model)
 
     def items_info(self):
         """Every Parameter record, in declaration order."""
         values = self._sim.parameter_values()
-        return [Parameter(s, values[k]) for k, s in self._specs.items()]
+        return [Parameter._of(s, values[k]) for k, s in self._specs.items()]
 
     def __repr__(self):
         return "{" + ", ".join(f"{k!r}: {v!r}" for k, v in self.items()) + "}"

@@ -254,6 +254,12 @@ PYBIND11_MODULE(_cellforge, m) {
         },
         py::arg("model"), "The parameter declarations of `model`, as dicts.");
     m.def(
+        "describe_parameters",
+        [](const std::string& model) {
+            return cf::describeParameters(cf::py::registry().at(model).parameters());
+        },
+        py::arg("model"), "The table of `cellforge-sim params MODEL`.");
+    m.def(
         "backends",
         [] {
             std::vector<std::string> out;

@@ -15,6 +15,13 @@ def test_listings():
     assert "epidermis-teaching" in cellforge.scenarios()
     assert "cpu" in cellforge.backends()
     assert isinstance(cellforge.cuda_status(), str)
+    declared = cellforge.model_parameters("brownian")
+    dt = declared["dynamics.dt"]
+    assert dt.value == dt.default and dt.unit == "s" and dt.live and dt.min == 1e-7
+    assert not declared["system.count"].live
+    assert "dynamics.dt" in cellforge.describe_parameters("brownian")
+    with pytest.raises(cellforge.ScenarioError, match="brownian"):
+        cellforge.model_parameters("no-such-model")
 
 
 def test_every_model_is_covered():
