@@ -165,11 +165,15 @@ endif()
 
 # The Python module `cellforge` (python/): pybind11 (pybind11-dev, its CMake package) over
 # the Python 3 that Debian's python3-dev and python3-numpy serve. Development.Module, not
-# Development: an extension links no libpython. A Python found elsewhere (a pyenv shim on
-# PATH) may lack NumPy: -DPython3_EXECUTABLE=/usr/bin/python3 picks Debian's.
+# Development: an extension links no libpython. Debian's interpreter first: the packages
+# above serve /usr/bin/python3, where another one on PATH (a pyenv shim) has neither NumPy
+# nor the headers they install. -DPython3_EXECUTABLE=... chooses another.
 set(CELLFORGE_HAVE_PYTHON OFF)
 set(cellforge_python_missing "")
 if(NOT CELLFORGE_PYTHON STREQUAL "OFF")
+  if(NOT DEFINED Python3_EXECUTABLE AND EXISTS /usr/bin/python3)
+    set(Python3_EXECUTABLE /usr/bin/python3)
+  endif()
   find_package(Python3 QUIET COMPONENTS Interpreter Development.Module NumPy)
   if(NOT Python3_Development.Module_FOUND)
     list(APPEND cellforge_python_missing python3-dev)
