@@ -183,6 +183,13 @@ class Params(_abc.MutableMapping):
         return "{" + ", ".join(f"{k!r}: {v!r}" for k, v in self.items()) + "}"
 
 
+class _Closed:
+    """What a closed Simulation holds instead of its model."""
+
+    def __getattr__(self, name):
+        raise Error("this Simulation was closed")
+
+
 class Simulation:
     """One model run, built from a scenario (a bundled name or a .toml path).
 
@@ -238,6 +245,30 @@ class Simulation:
         self._sim.step(int(n))
         return self
 
+    def run(self, until):
+        """Steps until the simulated time reaches `until` (in time_unit; at least that, by
+        less than one step). Returns self."""
+        while self.time < until:
+            count = self.step_count
+            # Whole batches of the mean step so far, one step to learn it; the loop ends
+            # with single steps when rounding leaves it short.
+            dt = self.time / count if count and self.time > 0 else 0.0
+            self.step(max(1, int((until - self.time) / dt)) if dt > 0 else 1)
+        return self
+
+    def close(self):
+        """Stops the simulation's thread and frees its memory now, rather than when the
+        object is collected; the Simulation cannot be used afterwards. A `with` block
+        closes it at its end."""
+        self._sim = _Closed()
+        self._params = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
     def checkpoint(self, path):
         """Writes the whole state to `path` (the project's .cfchk format); resume() continues
         it bit-identically."""
@@ -246,6 +277,8 @@ class Simulation:
     @property
     def params(self):
         """The parameters as a mapping "group.name" -> value (see Params)."""
+        if self._params is None:
+            raise Error("this Simulation was closed")
         return self._params
 
     @property
@@ -295,5 +328,7 @@ class Simulation:
                             doc="Steps between the rows of series (0: none).")
 
     def __repr__(self):
+        if isinstance(self._sim, _Closed):
+            return "<cellforge.Simulation (closed)>"
         return (f"<cellforge.Simulation {self.model} on {self.backend}, step "
                 f"{self.step_count}, t = {self.time:g} {self.time_unit}>")

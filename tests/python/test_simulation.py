@@ -142,3 +142,16 @@ def test_live_edit_is_kept_by_the_checkpoint(brownian, tmp_path):
     brownian.checkpoint(tmp_path / "edited.cfchk")
     resumed = cellforge.Simulation.resume(tmp_path / "edited.cfchk")
     assert resumed.params["dynamics.diffusion"] == 3.5
+
+
+def test_run_until_a_time_and_close():
+    with small("brownian", series_every=0) as sim:
+        sim.run(until=0.0125)  # dt = 1e-3
+        assert sim.step_count == 13 and sim.time == pytest.approx(0.013)
+        sim.run(until=0.005)  # already past: nothing
+        assert sim.step_count == 13
+    with pytest.raises(cellforge.Error, match="closed"):
+        sim.step(1)
+    with pytest.raises(cellforge.Error, match="closed"):
+        sim.params["dynamics.dt"]
+    assert "closed" in repr(sim)
