@@ -14,6 +14,8 @@ The library itself prints nothing.
 """
 import collections as _collections
 import collections.abc as _abc
+import json as _json
+import math as _math
 import os as _os
 
 from ._cellforge import (  # noqa: F401  (re-exported)
@@ -104,6 +106,34 @@ _ParameterFields = _collections.namedtuple(
                   "min", "max", "choices"])
 
 
+def _toml_value(value, where):
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value) if isinstance(value, int) or _math.isfinite(value) else (
+            "nan" if value != value else ("inf" if value > 0 else "-inf"))
+    if isinstance(value, str):
+        return _json.dumps(value)  # a TOML basic string: JSON's escapes are TOML's
+    raise ParameterError(f"{where}: a scenario value is a number, a boolean or a string, "
+                         f"not {type(value).__name__}")
+
+
+def _toml(scenario, prefix=""):
+    """The TOML text of a scenario given as a dict: top-level keys, then one table per
+    nested dict ({"parameters": {"system": {"count": 100}}} -> [parameters.system])."""
+    lines, tables = [], []
+    for key, value in scenario.items():
+        if isinstance(value, _abc.Mapping):
+            tables.append((key, value))
+        else:
+            lines.append(f"{_json.dumps(str(key))} = {_toml_value(value, prefix + str(key))}")
+    text = "\n".join(lines) + "\n"
+    for key, value in tables:
+        name = f"{prefix}{_json.dumps(str(key))}"
+        text += f"[{name}]\n" + _toml(value, name + ".")
+    return text
+
+
 class Parameter(_ParameterFields):
     """One declared parameter: its value and what the declaration says about it (unit,
     range, description, whether it may change while the model runs: live), as
@@ -191,7 +221,9 @@ class _Closed:
 
 
 class Simulation:
-    """One model run, built from a scenario (a bundled name or a .toml path).
+    """One model run, built from a scenario: a bundled name, a .toml path, or a dict of
+    what a scenario file holds ({"model": "brownian", "seed": 3, "parameters": {"system":
+    {"count": 500}}}; relative file paths in it are taken from the working directory).
 
     Simulation(scenario, backend=None, seed=None, params=None, series_every=None,
                **overrides)
@@ -217,8 +249,12 @@ class Simulation:
                     f"{name}: an override is group__name=value (two underscores for the dot "
                     "of group.name), or params={'group.name': value}")
             given[f"{group}.{rest}"] = value
-        self._sim = _cellforge._Simulation(_scenario_path(scenario), backend, seed, given,
-                                           series_every)
+        if isinstance(scenario, _abc.Mapping):
+            self._sim = _cellforge._Simulation("<dict>", backend, seed, given, series_every,
+                                               _toml(scenario))
+        else:
+            self._sim = _cellforge._Simulation(_scenario_path(scenario), backend, seed, given,
+                                               series_every)
         self._params = Params(self._sim)
 
     @classmethod

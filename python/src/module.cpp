@@ -148,11 +148,10 @@ py::dtype dtypeOf(cf::ScalarType t) {
     throw cf::Error("unknown scalar type in a snapshot field");
 }
 
-// The scenario at `path` with the seed and the "group.name" overrides applied, file paths
-// given here taken relative to the working directory (as `cellforge-sim run --set` does).
-cf::Scenario loadScenario(const std::filesystem::path& path, std::optional<std::uint32_t> seed,
-                          const py::dict& overrides) {
-    cf::Scenario sc = cf::loadScenario(path, cf::py::registry());
+// The scenario with the seed and the "group.name" overrides applied, file paths given here
+// taken relative to the working directory (as `cellforge-sim run --set` does).
+cf::Scenario withOverrides(cf::Scenario sc, std::optional<std::uint32_t> seed,
+                           const py::dict& overrides) {
     if (seed) sc.seed = *seed;
     std::vector<std::string> keys;
     for (const auto& [key, value] : overrides) {
@@ -289,15 +288,22 @@ PYBIND11_MODULE(_cellforge, m) {
         py::arg("path"), "What the scenario file at `path` holds: model, seed, steps, title.");
 
     py::class_<Simulation>(m, "_Simulation")
-        .def(py::init([](const std::filesystem::path& path, std::optional<std::string> backend,
-                         std::optional<std::uint32_t> seed, const py::dict& params,
-                         std::optional<std::uint64_t> seriesEvery) {
-                 const cf::Scenario sc = loadScenario(path, seed, params);
-                 const std::uint64_t every = seriesEvery.value_or(sc.output.seriesEvery);
-                 return released([&] { return std::make_unique<Simulation>(sc, backend, every); });
-             }),
-             py::arg("path"), py::arg("backend"), py::arg("seed"), py::arg("params"),
-             py::arg("series_every"))
+        .def(
+            py::init([](const std::filesystem::path& path, std::optional<std::string> backend,
+                        std::optional<std::uint32_t> seed, const py::dict& params,
+                        std::optional<std::uint64_t> seriesEvery, std::optional<std::string> text) {
+                // `text`: a scenario's TOML made from a dict, its relative paths taken
+                // from the working directory; else the file at `path`.
+                const cf::Scenario sc =
+                    withOverrides(text ? cf::parseScenario(*text, path.string(), cf::py::registry(),
+                                                           std::filesystem::current_path())
+                                       : cf::loadScenario(path, cf::py::registry()),
+                                  seed, params);
+                const std::uint64_t every = seriesEvery.value_or(sc.output.seriesEvery);
+                return released([&] { return std::make_unique<Simulation>(sc, backend, every); });
+            }),
+            py::arg("path"), py::arg("backend"), py::arg("seed"), py::arg("params"),
+            py::arg("series_every"), py::arg("text") = py::none())
         .def_static(
             "resume",
             [](const std::filesystem::path& path, std::optional<std::string> backend,

@@ -155,3 +155,18 @@ def test_run_until_a_time_and_close():
     with pytest.raises(cellforge.Error, match="closed"):
         sim.params["dynamics.dt"]
     assert "closed" in repr(sim)
+
+
+def test_scenario_from_a_dict():
+    sim = cellforge.Simulation({"model": "brownian", "seed": 3, "backend": "cpu",
+                                "parameters": {"system": {"count": 50, "box": 8.0}},
+                                "output": {"series_every": 2}}, dynamics__dt=2e-3)
+    assert sim.model == "brownian" and sim.seed == 3 and sim.series_every == 2
+    assert sim.params["system.count"] == 50 and sim.params["dynamics.dt"] == 2e-3
+    assert sim.snapshot_arrays()["position"].shape == (50, 3)
+    sim.step(4)
+    assert list(sim.series["step"]) == [0, 2, 4]
+    with pytest.raises(cellforge.ScenarioError, match="<dict>"):
+        cellforge.Simulation({"model": "brownian", "parameters": {"system": {"cont": 5}}})
+    with pytest.raises(cellforge.ParameterError, match="list"):
+        cellforge.Simulation({"model": "brownian", "seed": [1]})
