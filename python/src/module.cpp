@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -228,6 +229,22 @@ PYBIND11_MODULE(_cellforge, m) {
         addException(m, "CudaError", exceptions.error, "A CUDA call or kernel launch failed.");
     py::register_exception_translator(&translateException);
 
+    // For the tests of the mapping above (tests/python/test_errors.py): throws the C++ error
+    // named, as the library would, so that each type's way to Python is checked, also those
+    // no CPU run reaches on purpose (a CUDA failure, a device out of memory).
+    m.def("_throw", [](const std::string& type, const std::string& message) {
+        if (type == "Error") throw cf::Error(message);
+        if (type == "InputError") throw cf::InputError(message);
+        if (type == "ParameterError") throw cf::ParameterError(message);
+        if (type == "ScenarioError") throw cf::ScenarioError(message);
+        if (type == "InputFileError") throw cf::InputFileError(message);
+        if (type == "GeometryError") throw cf::GeometryError(message);
+        if (type == "IoError") throw cf::IoError(message);
+        if (type == "SimulationError") throw cf::SimulationError(message);
+        if (type == "OutOfDeviceMemoryError") throw cf::OutOfDeviceMemoryError(message);
+        if (type == "CudaError") throw cf::CudaError(2, message, "cudaMalloc(&p, n)", "here:1");
+        throw std::invalid_argument("no error type " + type);
+    });
     m.def(
         "models",
         [] {

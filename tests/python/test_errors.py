@@ -22,6 +22,16 @@ def test_hierarchy_follows_errors_hpp():
     assert issubclass(e.Error, Exception)
 
 
+@pytest.mark.parametrize("name", ["Error", "InputError", "ParameterError", "ScenarioError",
+                                  "InputFileError", "GeometryError", "IoError",
+                                  "SimulationError", "OutOfDeviceMemoryError", "CudaError"])
+def test_each_cpp_type_reaches_python_as_its_own(name):
+    with pytest.raises(getattr(cellforge, name)) as raised:
+        cellforge._cellforge._throw(name, f"a {name} message")
+    assert type(raised.value) is getattr(cellforge, name)
+    assert str(raised.value) == f"a {name} message"
+
+
 def test_bad_scenario_name():
     with pytest.raises(cellforge.ScenarioError, match="no-such-scenario"):
         cellforge.Simulation("no-such-scenario")
@@ -77,7 +87,7 @@ def test_checkpoint_errors(tmp_path):
     sim = cellforge.Simulation("default", backend="cpu", system__count=16)
     blocker = tmp_path / "file"
     blocker.write_text("")
-    with pytest.raises(cellforge.Error):
+    with pytest.raises(cellforge.IoError, match="cannot create directory"):
         sim.checkpoint(blocker / "sub" / "c.cfchk")
 
 
