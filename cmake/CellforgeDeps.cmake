@@ -162,3 +162,48 @@ else()
   cellforge_feature("desktop window (Qt 6)" CELLFORGE_GUI CELLFORGE_HAVE_GUI
                     "${cellforge_gui_missing}" "Qt 6 or Dear ImGui is incomplete")
 endif()
+
+# The Python module `cellforge` (python/): pybind11 (pybind11-dev, its CMake package) over
+# the Python 3 that Debian's python3-dev and python3-numpy serve. Development.Module, not
+# Development: an extension links no libpython. Debian's interpreter first: the packages
+# above serve /usr/bin/python3, where another one on PATH (a pyenv shim) has neither NumPy
+# nor the headers they install. -DPython3_EXECUTABLE=... chooses another.
+set(CELLFORGE_HAVE_PYTHON OFF)
+set(cellforge_python_missing "")
+if(NOT CELLFORGE_PYTHON STREQUAL "OFF")
+  if(NOT DEFINED Python3_EXECUTABLE AND EXISTS /usr/bin/python3)
+    set(Python3_EXECUTABLE /usr/bin/python3)
+  endif()
+  find_package(Python3 QUIET COMPONENTS Interpreter Development.Module NumPy)
+  if(NOT Python3_Development.Module_FOUND)
+    list(APPEND cellforge_python_missing python3-dev)
+  endif()
+  if(NOT Python3_NumPy_FOUND)
+    list(APPEND cellforge_python_missing python3-numpy)
+  endif()
+  if(Python3_FOUND)
+    # pybind11's config then takes the Python found above (its FindPython mode).
+    set(PYBIND11_FINDPYTHON ON)
+    find_package(pybind11 2.10 CONFIG QUIET)
+  endif()
+  if(NOT pybind11_FOUND)
+    list(APPEND cellforge_python_missing pybind11-dev)
+  endif()
+  # The tests run pytest with the interpreter the module was built for.
+  if(BUILD_TESTING AND Python3_EXECUTABLE)
+    execute_process(COMMAND ${Python3_EXECUTABLE} -c "import pytest"
+                    RESULT_VARIABLE cellforge_pytest_status OUTPUT_QUIET ERROR_QUIET)
+    if(NOT cellforge_pytest_status EQUAL 0)
+      list(APPEND cellforge_python_missing python3-pytest)
+    endif()
+  endif()
+  if(NOT cellforge_python_missing AND Python3_FOUND)
+    set(CELLFORGE_HAVE_PYTHON ON)
+  endif()
+endif()
+list(JOIN cellforge_python_missing " " cellforge_python_missing)
+if(NOT cellforge_python_missing)
+  set(cellforge_python_missing "python3-dev python3-numpy pybind11-dev")
+endif()
+cellforge_feature("Python module" CELLFORGE_PYTHON CELLFORGE_HAVE_PYTHON
+                  "${cellforge_python_missing}" "Python 3, NumPy or pybind11 is missing")

@@ -22,6 +22,8 @@ set(CELLFORGE_MPI AUTO CACHE STRING "MPI: one simulation, or a sweep, over sever
 set_property(CACHE CELLFORGE_MPI PROPERTY STRINGS AUTO ON OFF)
 set(CELLFORGE_NCCL AUTO CACHE STRING "NCCL between the GPUs of a distributed run, opened at run time where installed: AUTO, ON or OFF")
 set_property(CACHE CELLFORGE_NCCL PROPERTY STRINGS AUTO ON OFF)
+set(CELLFORGE_PYTHON AUTO CACHE STRING "The Python module `cellforge` (pybind11, NumPy): AUTO, ON or OFF")
+set_property(CACHE CELLFORGE_PYTHON PROPERTY STRINGS AUTO ON OFF)
 set(CELLFORGE_MANPAGES AUTO CACHE STRING "Man pages made by help2man from the programs' help: AUTO, ON or OFF")
 set_property(CACHE CELLFORGE_MANPAGES PROPERTY STRINGS AUTO ON OFF)
 # Debian's hardening (what dpkg-buildflags gives a package): fortified libc calls, stack

@@ -116,6 +116,15 @@ set(_runtime_depends "libegl1, libopengl0, libegl-mesa0, libgl1-mesa-dri, fonts-
 if(CELLFORGE_HAVE_GUI)
   string(PREPEND _runtime_depends "qt6-qpa-plugins, libgl1, ")
 endif()
+# The Python module: built for one Python minor version (its file name carries the ABI,
+# 3.11 on Debian 12) and reading NumPy, which it imports at run time, so dpkg-shlibdeps
+# sees neither.
+if(CELLFORGE_HAVE_PYTHON)
+  set(_py ${Python3_VERSION_MAJOR}.${Python3_VERSION_MINOR})
+  math(EXPR _py_next "${Python3_VERSION_MINOR} + 1")
+  string(APPEND _runtime_depends
+         ", python3 (>= ${_py}), python3 (<< ${Python3_VERSION_MAJOR}.${_py_next}), python3-numpy")
+endif()
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "${_runtime_depends}")
 # The CUDA backends need an NVIDIA driver (libcuda, loaded at run time); the cardiac model's
 # run-time compilation also needs NVRTC. Without them the CPU backend runs, and says so.

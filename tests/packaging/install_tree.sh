@@ -3,9 +3,11 @@
 # The installed tree works on its own, moved anywhere (what the .tar.gz and the .deb hold):
 # `cmake --install` into a scratch prefix, then the installed programs find their bundled
 # scenarios from where they are, run one by name, and the desktop files validate.
-#   usage: install_tree.sh BUILD_DIR
+#   usage: install_tree.sh BUILD_DIR [PYTHON]
+# PYTHON: the interpreter the module `cellforge` was built for, where the build has it.
 set -euo pipefail
 build=$1
+python=${2:-python3}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fail() { echo "install_tree: FAIL: $*" >&2; exit 1; }
@@ -39,6 +41,19 @@ grep -q "\"scenario\": \"$share/scenarios/lattice-conversion-cell.toml\"" "$work
 # The lattice-crowded-cell scenario reads ../meshes/capsule.obj: found in the installed tree.
 "$prefix/bin/cellforge-sim" run lattice-crowded-cell --steps 0 --out "$work/mesh" \
   >"$work/mesh.log" 2>&1 || { cat "$work/mesh.log"; fail "mesh scenario failed"; }
+
+# The module `cellforge`, where built: imported from the installed tree, it finds the
+# bundled scenarios beside it (share/cellforge) and runs one by name.
+pkg=$prefix/lib/python3/dist-packages
+if [[ -f $pkg/cellforge/__init__.py ]]; then
+  (cd "$work" && PYTHONPATH=$pkg "$python" -c '
+import sys, cellforge
+assert cellforge.data_directory() == sys.argv[1], cellforge.data_directory()
+sim = cellforge.Simulation("lattice-conversion-cell", backend="cpu")
+sim.step(2)
+assert sim.step_count == 2
+' "$share") >"$work/python.log" 2>&1 || { cat "$work/python.log"; fail "the installed module failed"; }
+fi
 
 if [[ -x $prefix/bin/cellforge && -f $prefix/share/applications/io.github.cellforge.Cellforge.desktop ]]; then
   for size in 48 64 128 256; do
