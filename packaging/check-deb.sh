@@ -4,7 +4,8 @@
 # as a new user would, removes it, and checks that nothing is left behind:
 #   1. apt installs the package and everything it declares (no missing dependency);
 #   2. cellforge-sim is on the PATH, lists the bundled scenarios and runs one by name, saying
-#      which backend runs it and why (no NVIDIA driver in the root: the CPU);
+#      which backend runs it and why (no NVIDIA driver in the root: the CPU); where the package
+#      has the Python module, python3 imports it and steps a scenario;
 #   3. cellforge --headless renders the welcome scenario through EGL (Mesa) to an image and
 #      an MP4 movie, which ffprobe (on this machine, not in the root) reads back;
 #   4. the man pages open; lintian, where installed here, reports nothing on the package;
@@ -77,6 +78,15 @@ as_user sh -c 'cd && cellforge-sim run welcome --steps 50 --out run-welcome' 2>&
   tee "$out/run.txt"
 grep -q "^cellforge-sim: backend cpu (CUDA unavailable: no NVIDIA driver installed" "$out/run.txt" ||
   fail "no line saying the CPU backend runs and why"
+
+# The Python module, where the package has it (a build with CELLFORGE_PYTHON): the system's
+# python3 imports it from dist-packages and steps the welcome scenario.
+if in_root dpkg -L cellforge | grep -q '/dist-packages/cellforge/__init__.py$'; then
+  say "as a new user: import cellforge"
+  as_user python3 -c 'import cellforge; print(cellforge.models()); s = cellforge.Simulation("welcome"); s.step(5); print(s.step_count, sorted(s.metrics)[:3])' \
+    2>&1 | tee "$out/python.txt"
+  grep -q "^5 " "$out/python.txt" || fail "the Python module did not step the welcome scenario"
+fi
 
 say "cellforge --headless (EGL, Mesa): an image and a movie"
 as_user sh -c 'cd && cellforge --headless welcome --steps 200 --screenshot /tmp/headless.png \
