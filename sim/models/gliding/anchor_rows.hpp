@@ -37,15 +37,7 @@ struct AnchorRows {
     std::int32_t n = 0;
     std::int32_t begin = 0, end = 0;  // the anchor rows this rank owns: [begin, end)
     RowBand w;  // rows y of W(y, j, k) the owned anchors reach (y = anchor row + gather oy)
-    // The W halo (when every rank holds at least as many rows as the gathers reach): the parts
-    // of W this rank computes on the lowRows rows below its own and the highRows rows above go
-    // to the ranks `below` and `above`, which add them into their own edge rows (this rank zeroes
-    // them); then each rank holds the whole W on its own rows and spreads only those into F2.
-    // Without it, each rank spreads its part of W on every row of `w`.
-    bool haloW = false;
-    std::int32_t below = -1, above = -1, lowRows = 0, highRows = 0;
-    RowBand f;  // node rows of F2 that W reaches through the Peskin heads (with the halo: the
-                // rows of W this rank holds once it has sent its neighbours' parts away)
+    RowBand f;  // node rows of F2 that W reaches through the Peskin heads
     bool whole() const { return begin == 0 && end == n; }
     std::size_t anchors() const { return static_cast<std::size_t>(end - begin) * n; }
     std::size_t firstAnchor() const { return static_cast<std::size_t>(begin) * n; }
@@ -57,27 +49,8 @@ AnchorRows wholeGrid(const GlidingTables& t);
 // the Peskin stencils' extent); a band that would cover the grid is the whole grid.
 AnchorRows anchorRows(const GlidingTables& t, std::int32_t begin, std::int32_t end);
 // This rank's rows of `comm` (dist::slabOf along y, periodic). Throws ParameterError naming
-// grid.n when there are more ranks than rows. `wHalo`: with the W halo where every rank holds
-// enough rows. The models do not ask for it: on two H200s at 256^2 x 32^2 the force stage took
-// 4.68 ms a step with it against 3.97 ms with the force summed alone (the halo's 10 MB of
-// messages are not overlapped with the spreading yet; docs/SCALING.md).
-AnchorRows anchorRows(const GlidingTables& t, const dist::Communicator& comm, bool wHalo = false);
-
-// The W halo's messages (AnchorRows::haloW) for W stored row after row, `rowBytes` bytes a row
-// from `w`: the part on the rows below this rank's goes to `below` (tag 0) and the part above to
-// `above` (tag 1); the parts the neighbours computed on this rank's top and bottom edge rows
-// arrive in `fromAbove` (lowRows rows) and `fromBelow` (highRows rows). Add them with
-// edgeRowsOffsets.
-std::vector<dist::Transfer> wHaloTransfers(const AnchorRows& rows, std::size_t rowBytes,
-                                           const std::byte* w, std::byte* fromAbove,
-                                           std::byte* fromBelow);
-// The first row of this rank's edge rows that fromAbove and fromBelow add to.
-std::int32_t topEdgeRow(const AnchorRows& rows);
-std::int32_t bottomEdgeRow(const AnchorRows& rows);
-// The CPU's halo: the exchange, the additions (own value + the neighbour's, per value) and the
-// zeroing of the parts sent.
-void exchangeWHalo(dist::Communicator& comm, const AnchorRows& rows, std::size_t rowValues,
-                   std::vector<double>& w, std::vector<double>& scratch);
+// grid.n when there are more ranks than rows.
+AnchorRows anchorRows(const GlidingTables& t, const dist::Communicator& comm);
 
 // Where this rank's snapshot lies in the whole grid (n x rows x 1 cells).
 dist::GridPiece rowsPiece(const AnchorRows& rows);

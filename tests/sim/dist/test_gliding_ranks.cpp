@@ -213,23 +213,21 @@ CF_RANK_CASE(GlidingRanks, RestartFromPiecesContinuesExactly) {
     }
 }
 
-// The W halo (asked for) is used where the gathers reach past an anchor's row and every rank
-// holds at least that many rows; the models use the force's sum alone.
-TEST(GlidingRanks, HaloWhereTheGathersReachAnotherRow) {
+// The bands a rank computes on: one rank's are the whole grid; on several, W covers the rank's
+// rows plus the gathers' reach (one row either side at 64^2, none at 32^2).
+TEST(GlidingRanks, BandsFollowTheGathersReach) {
     for (const char* n : {"grid.n=32", "grid.n=64"}) {
         const GlidingParams p = checkedParams(paramsOf({n}));
         const GlidingTables t = buildTables(p);
-        const AnchorRows rows = anchorRows(t, test::ranks(), true);
-        EXPECT_FALSE(anchorRows(t, test::ranks()).haloW) << "the models' default";
         const AnchorRows whole = wholeGrid(t);  // every band of one rank is the whole grid
         for (const RowBand& band : {whole.w, whole.f})
             EXPECT_TRUE(band.whole(t.n)) << n;
-        const bool reach = p.n == 64;
-        EXPECT_EQ(rows.haloW, reach && test::ranks().size() > 1) << n;
-        if (rows.haloW) {
-            EXPECT_EQ(rows.lowRows, 1);
-            EXPECT_EQ(rows.highRows, 1);
-        }
+        const AnchorRows rows = anchorRows(t, test::ranks());
+        if (test::ranks().size() == 1) continue;
+        const int reach = p.n == 64 ? 1 : 0;
+        EXPECT_EQ(rows.w.count, rows.end - rows.begin + 2 * reach) << n;
+        EXPECT_EQ(rows.w.first, (rows.begin - reach + t.n) % t.n) << n;
+        EXPECT_GE(rows.f.count, rows.w.count) << n;
     }
 }
 

@@ -194,12 +194,8 @@ private:
                 } else {
                     // This rank's anchors' force, then the sum over the ranks: the same bytes
                     // on every rank, so their fluid solves stay identical.
-                    const auto waitStart = std::chrono::steady_clock::now();
-                    if (motors_.rows.haloW)  // W complete on this rank's rows
-                        exchangeWHalo(*comm_, motors_.rows,
-                                      static_cast<std::size_t>(t_.n) * t_.ntheta * t_.ns, w_,
-                                      haloScratch_);
                     forceGather(p_, t_, w_, fxPart_, fyPart_, motors_.rows.f);
+                    const auto waitStart = std::chrono::steady_clock::now();
                     fx_ = fxPart_;
                     fx_.insert(fx_.end(), fyPart_.begin(), fyPart_.end());
                     sumInRankOrder(*comm_, fx_);
@@ -260,7 +256,6 @@ private:
     MotorState motors_;
     std::vector<double> w_, fx_, fy_;      // W and the motor force F2 at the nodes
     std::vector<double> fxPart_, fyPart_;  // this rank's anchors' part of F2
-    std::vector<double> haloScratch_;      // the W halo's received rows
     std::unique_ptr<FluidCpu> fluid_;
     std::unique_ptr<FlowProfiles> profiles_;  // output.profiles only
     FlowField flow_;                          // empty: at rest

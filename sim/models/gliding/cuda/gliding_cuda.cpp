@@ -329,13 +329,7 @@ private:
         timer_.mark(2, stream_);
         const bool force = p_.motorsEnabled && p_.fluidEnabled;
         if (force) {
-            if (rows_.haloW) {  // W complete on this rank's rows before it is spread
-                d.motors.forceW(p_, psi);
-                exchangeWHalo(d.motors);
-                d.motors.forceSpread(p_);
-            } else {
-                d.motors.force(p_, psi);
-            }
+            d.motors.force(p_, psi);
             if (distributed()) sumForceOverRanks(d.motors);
         }
         timer_.mark(3, stream_);
@@ -385,48 +379,8 @@ private:
                                       cudaMemcpyHostToDevice, stream_));
     }
 
-    // The W halo (anchor_rows.hpp): on the stream through NCCL, else staged through pinned
-    // host memory and MPI (the host waits for W there).
-    void exchangeWHalo(MotorsCuda& motors) {
-        std::vector<dist::Transfer> transfers = motors.wHaloTransfers();
-        if (exchange_) {
-            exchange_->exchange(transfers, stream_);
-            motors.addWHalo();
-            return;
-        }
-        std::size_t total = 0;
-        for (const dist::Transfer& t : transfers)
-            total += t.bytes;
-        if (haloHost_.size() < total) haloHost_ = cf::cuda::PinnedBuffer<std::byte>(total);
-        std::vector<dist::Transfer> host = transfers;
-        std::size_t at = 0;
-        for (dist::Transfer& t : host) {
-            std::byte* slot = haloHost_.data() + at;
-            at += t.bytes;
-            if (t.send) {
-                CF_CUDA_CHECK(
-                    cudaMemcpyAsync(slot, t.send, t.bytes, cudaMemcpyDeviceToHost, stream_));
-                t.send = slot;
-            } else {
-                t.recv = slot;
-            }
-        }
-        CF_CUDA_CHECK(cudaStreamSynchronize(stream_));
-        const auto start = std::chrono::steady_clock::now();
-        comm_->exchange(host);
-        reduceSeconds_ +=
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        for (std::size_t k = 0; k < host.size(); ++k)
-            if (transfers[k].recv)
-                CF_CUDA_CHECK(cudaMemcpyAsync(transfers[k].recv, host[k].recv, host[k].bytes,
-                                              cudaMemcpyHostToDevice, stream_));
-        motors.addWHalo();
-    }
-
     dist::Communicator* comm_ = nullptr;
-    dist::StreamExchange* exchange_ = nullptr;
-    cf::cuda::PinnedBuffer<std::byte>
-        haloHost_;  // the W halo through MPI  // NCCL where it is, for the force's sum
+    dist::StreamExchange* exchange_ = nullptr;  // NCCL where it is, for the force's sum
     cf::cuda::PinnedBuffer<double> forceHost_;  // the force's sum through MPI otherwise
     AnchorRows rows_;
     double reduceSeconds_ = 0;

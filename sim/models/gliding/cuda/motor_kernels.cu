@@ -327,25 +327,7 @@ __global__ void forceGatherKernel(MotorTables t, int group, const MReal* __restr
     }
 }
 
-template <typename MReal>
-__global__ void addIntoKernel(MReal* __restrict__ dst, const MReal* __restrict__ src,
-                              std::size_t count) {
-    const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-    if (i < count) dst[i] = dst[i] + src[i];
-}
-
 }  // namespace
-
-template <typename MReal>
-void launchAddInto(MReal* dst, const MReal* src, std::size_t count, cudaStream_t stream) {
-    if (count == 0) return;
-    addIntoKernel<MReal>
-        <<<static_cast<unsigned>((count + kThreads - 1) / kThreads), kThreads, 0, stream>>>(
-            dst, src, count);
-    CF_CUDA_CHECK_LAUNCH("gliding addInto", stream);
-}
-template void launchAddInto<float>(float*, const float*, std::size_t, cudaStream_t);
-template void launchAddInto<double>(double*, const double*, std::size_t, cudaStream_t);
 
 ParamsSymbol& motorParamsSymbol() {
     static ParamsSymbol symbol(cParams);

@@ -78,10 +78,6 @@ void launchBoundGather(const MotorTables& t, const double* psi, const MReal* mb,
 // F2 at the nodes (double): one thread per node, the same fixed-order sum as the CPU
 // forceGather (stencil orbits, orientation orbits, k outermost), times F cellVolume with
 // cellVolume = dx dy dtheta ds and F the __constant__ motors.F.
-// dst[i] = dst[i] + src[i] for i < count (the W halo's additions, anchor_rows.hpp).
-template <typename MReal>
-void launchAddInto(MReal* dst, const MReal* src, std::size_t count, cudaStream_t stream);
-
 template <typename MReal>
 void launchForceGather(const MotorTables& t, const MReal* w, double cellVolume, double* fx,
                        double* fy, cudaStream_t stream);

@@ -122,14 +122,6 @@ MotorsCuda::MotorsCuda(const GlidingParams& p, const GlidingTables& t, cudaStrea
         part_.resize(2 * cells);
         part_.fillZero(stream_);
     }
-    if (rows.haloW) {
-        const std::size_t rowValues = static_cast<std::size_t>(t.n) * t.ntheta * t.ns;
-        const std::size_t halo = static_cast<std::size_t>(rows.lowRows + rows.highRows) * rowValues;
-        if (double_)
-            haloD_.resize(halo);
-        else
-            haloF_.resize(halo);
-    }
     substeps_.resize(tails);
     clamps_.resize(tails);
     failedTail_.resize(1);
@@ -251,16 +243,7 @@ void MotorsCuda::advance(const GlidingParams& p, const double* psiDevice, double
                                   stream_);
 }
 
-void MotorsCuda::forceW(const GlidingParams& p, const double* psiDevice) {
-    checkPrecision(p);
-    params_.bind(p);
-    if (double_)
-        cuda::launchBoundGather(tables_, psiDevice, d_.mb.data(), d_.w.data(), stream_);
-    else
-        cuda::launchBoundGather(tables_, psiDevice, f_.mb.data(), f_.w.data(), stream_);
-}
-
-void MotorsCuda::forceSpread(const GlidingParams& p) {
+void MotorsCuda::force(const GlidingParams& p, const double* psiDevice) {
     checkPrecision(p);
     params_.bind(p);  // F
     // F (dx dy dtheta ds) with the CPU's parentheses (forceGather): the kernel multiplies the
@@ -268,52 +251,13 @@ void MotorsCuda::forceSpread(const GlidingParams& p) {
     const double cellVolume = dx_ * dx_ * dtheta_ * ds_;
     double* fx = rows_.whole() ? force_.data() : part_.data();
     double* fy = fx + force_.size() / 2;
-    if (double_)
+    if (double_) {
+        cuda::launchBoundGather(tables_, psiDevice, d_.mb.data(), d_.w.data(), stream_);
         cuda::launchForceGather(tables_, d_.w.data(), cellVolume, fx, fy, stream_);
-    else
+    } else {
+        cuda::launchBoundGather(tables_, psiDevice, f_.mb.data(), f_.w.data(), stream_);
         cuda::launchForceGather(tables_, f_.w.data(), cellVolume, fx, fy, stream_);
-}
-
-std::size_t MotorsCuda::wRowBytes() const {
-    return static_cast<std::size_t>(n_) * ntheta_ * ns_ *
-           (double_ ? sizeof(double) : sizeof(float));
-}
-
-std::vector<dist::Transfer> MotorsCuda::wHaloTransfers() {
-    const std::size_t low = static_cast<std::size_t>(rows_.lowRows) * wRowBytes();
-    auto* w = static_cast<std::byte*>(double_ ? static_cast<void*>(d_.w.data()) : f_.w.data());
-    auto* recv =
-        static_cast<std::byte*>(double_ ? static_cast<void*>(haloD_.data()) : haloF_.data());
-    return gliding::wHaloTransfers(rows_, wRowBytes(), w, recv, recv + low);
-}
-
-template <typename MReal>
-void MotorsCuda::addWHaloAs() {
-    Arrays<MReal>& a = arrays<MReal>();
-    const MReal* recv = std::is_same_v<MReal, double>
-                            ? reinterpret_cast<const MReal*>(haloD_.data())
-                            : reinterpret_cast<const MReal*>(haloF_.data());
-    const std::size_t rowValues = static_cast<std::size_t>(n_) * ntheta_ * ns_;
-    const std::size_t low = static_cast<std::size_t>(rows_.lowRows) * rowValues;
-    const std::size_t high = static_cast<std::size_t>(rows_.highRows) * rowValues;
-    cuda::launchAddInto(a.w.data() + static_cast<std::size_t>(topEdgeRow(rows_)) * rowValues, recv,
-                        low, stream_);
-    cuda::launchAddInto(a.w.data() + static_cast<std::size_t>(bottomEdgeRow(rows_)) * rowValues,
-                        recv + low, high, stream_);
-    // The parts sent away count no more here: zero them, so that F2 spreads own rows only.
-    const std::size_t rowBytes = rowValues * sizeof(MReal);
-    CF_CUDA_CHECK(cudaMemsetAsync(
-        a.w.data() + static_cast<std::size_t>((rows_.begin - rows_.lowRows + n_) % n_) * rowValues,
-        0, static_cast<std::size_t>(rows_.lowRows) * rowBytes, stream_));
-    CF_CUDA_CHECK(cudaMemsetAsync(a.w.data() + static_cast<std::size_t>(rows_.end % n_) * rowValues,
-                                  0, static_cast<std::size_t>(rows_.highRows) * rowBytes, stream_));
-}
-
-void MotorsCuda::addWHalo() {
-    if (double_)
-        addWHaloAs<double>();
-    else
-        addWHaloAs<float>();
+    }
 }
 
 std::vector<double> MotorsCuda::downloadW() const {

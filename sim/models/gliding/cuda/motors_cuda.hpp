@@ -13,7 +13,6 @@
 #include <vector>
 
 #include "sim/cuda/device_buffer.hpp"
-#include "sim/dist/communicator.hpp"
 #include "sim/models/gliding/cpu/motors_cpu.hpp"
 #include "sim/models/gliding/cuda/motor_kernels.cuh"
 #include "sim/models/gliding/cuda/params_block.hpp"
@@ -37,14 +36,6 @@ public:
                const AnchorRows& rows);
     const AnchorRows& rows() const { return rows_; }
 
-    // The W halo (AnchorRows::haloW, anchor_rows.hpp), after force()'s W and before its F2:
-    // the transfers (device memory) that send this rank's part of W on its neighbours' rows
-    // and receive theirs on its edge rows, and the additions of what arrived (queued).
-    // force() is then split: forceW() and forceSpread().
-    std::vector<dist::Transfer> wHaloTransfers();
-    void addWHalo();
-    std::size_t wRowBytes() const;
-
     // The whole motor state (Mb, Mb,coarse, Mf, clampCount) to and from the host, for snapshots
     // and tests; converted from/to double for float motors. download waits for the stream, fills
     // the metrics (substepsMax, substepsMean, clampCount) and the orbit tables, and throws
@@ -67,12 +58,7 @@ public:
     // (advanceMotors of the CPU). Asynchronous on the stream.
     void advance(const GlidingParams& p, const double* psiDevice, double dt);
     // W by boundGather, then F2 by forceGather (F = p.force), on the device. Asynchronous.
-    void force(const GlidingParams& p, const double* psiDevice) {
-        forceW(p, psiDevice);
-        forceSpread(p);
-    }
-    void forceW(const GlidingParams& p, const double* psiDevice);
-    void forceSpread(const GlidingParams& p);
+    void force(const GlidingParams& p, const double* psiDevice);
 
     // Device F2, [iy * n + ix]: fx, then fy, in one array of 2 n^2. With a band of rows,
     // force() writes this rank's part to partForce() (zero outside the rows it reaches, never
@@ -108,8 +94,6 @@ private:
     template <typename MReal>
     void downloadSums(MotorState& m);
     template <typename MReal>
-    void addWHaloAs();
-    template <typename MReal>
     struct Arrays {
         cf::cuda::DeviceBuffer<MReal> mb, coarse, free, w;
     };
@@ -139,8 +123,6 @@ private:
     Arrays<float> f_;
     Arrays<double> d_;
     cf::cuda::DeviceBuffer<double> force_, part_;
-    cf::cuda::DeviceBuffer<float> haloF_;  // the W halo's received rows (motor real)
-    cf::cuda::DeviceBuffer<double> haloD_;
     cf::cuda::DeviceBuffer<std::int32_t> substeps_, clamps_, failedTail_;
     cuda::ParamsBlock params_;
     std::int64_t clampBase_ = 0;  // clampCount at the last upload
