@@ -7,6 +7,7 @@
 
 #include "sim/core/errors.hpp"
 #include "sim/dist/communicator.hpp"
+#include "sim/dist/grid_gather.hpp"
 #include "sim/dist/slab.hpp"
 
 namespace cf::gliding {
@@ -90,16 +91,22 @@ void sumInRankOrder(dist::Communicator& comm, std::span<double> values) {
     std::memcpy(values.data(), sum.data(), sum.size());
 }
 
+std::vector<std::byte> allGatherRows(dist::Communicator& comm, const AnchorRows& rows,
+                                     std::span<const std::byte> mine, std::size_t valueBytes) {
+    if (mine.size() != rows.anchors() * valueBytes)
+        throw Error("gliding: a rank's anchor array does not match its rows");
+    std::vector<std::byte> whole =
+        dist::gatherGridBytes(comm, rowsPiece(rows), mine, valueBytes, 0);
+    comm.broadcast(whole, 0);
+    return whole;
+}
+
 std::vector<double> gatherAnchors(dist::Communicator& comm, const AnchorRows& rows,
                                   std::span<const double> mine, std::size_t per) {
-    const std::size_t cells = static_cast<std::size_t>(rows.n) * rows.n;
-    if (mine.size() != rows.anchors() * per)
-        throw Error("gliding: a rank's anchor array does not match its rows");
-    std::vector<double> whole(cells * per, 0.0);
-    std::copy(mine.begin(), mine.end(),
-              whole.begin() + static_cast<std::ptrdiff_t>(rows.firstAnchor() * per));
-    // Every value has one owner and zeros elsewhere: the sum is exact in any order.
-    sumInRankOrder(comm, whole);
+    const std::vector<std::byte> bytes =
+        allGatherRows(comm, rows, std::as_bytes(mine), per * sizeof(double));
+    std::vector<double> whole(bytes.size() / sizeof(double));
+    std::memcpy(whole.data(), bytes.data(), bytes.size());
     return whole;
 }
 

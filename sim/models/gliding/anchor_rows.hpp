@@ -59,8 +59,11 @@ dist::GridPiece rowsPiece(const AnchorRows& rows);
 // broadcast): the same bytes on every rank, whatever the MPI library's reduction algorithm.
 void sumInRankOrder(dist::Communicator& comm, std::span<double> values);
 
-// The whole grid's per-anchor array (n^2 values x `per` each, anchor-major) from every rank's
-// own rows `mine` (rows.anchors() x per): each value comes from its one owner, exactly.
+// The whole grid's per-anchor bytes (n^2 x valueBytes, anchor-major) on every rank from every
+// rank's own rows `mine` (rows.anchors() x valueBytes): gathered on rank 0, then broadcast.
+std::vector<std::byte> allGatherRows(dist::Communicator& comm, const AnchorRows& rows,
+                                     std::span<const std::byte> mine, std::size_t valueBytes);
+// The same for `per` doubles per anchor.
 std::vector<double> gatherAnchors(dist::Communicator& comm, const AnchorRows& rows,
                                   std::span<const double> mine, std::size_t per);
 

@@ -36,6 +36,7 @@
 #include "sim/models/gliding/gliding_model.hpp"
 #include "tests/support/backends.hpp"
 #include "tests/support/rank_case.hpp"
+#include "tests/support/rank_compare.hpp"
 #include "tests/support/ranks.hpp"
 
 namespace cf::gliding {
@@ -53,12 +54,7 @@ ParamSet paramsOf(const std::vector<std::string>& assignments) {
 }
 
 std::unique_ptr<Model> onRanks(Backend b, const ParamSet& p, std::uint32_t seed) {
-    std::unique_ptr<Model> m = descriptor().create(b);
-    auto* d = dynamic_cast<dist::Distributable*>(m.get());
-    if (!d) throw Error("the gliding model is not Distributable");
-    d->distribute(test::ranks());
-    m->reset(p, seed);
-    return m;
+    return test::distributedModel(descriptor(), b, p, seed);
 }
 
 // The per-cell fields of a snapshot piece (psi, density, motor sums, flow, the AB2 history and
