@@ -201,6 +201,18 @@ private:
         s_.force[k] = 0.0f;
     }
 
+    // Every move computed by forces() applied at once (Jacobi, step 5), then the clock.
+    void moveAndAdvance(std::size_t cells, std::size_t born) {
+        parallelFor(cells, [&](std::size_t i) {
+            s_.x[i] += mx_[i];
+            s_.y[i] += my_[i];
+            s_.z[i] += mz_[i];
+        });
+        divisions_ = born;
+        ++s_.step;
+        s_.time += p_.dt;
+    }
+
     // Growth, or division into the mother (in place) and a daughter at slot n + rank.
     void biology(std::size_t n) {
         const rng::Philox gen(seed_, kDivisionStream);
@@ -360,14 +372,7 @@ private:
         if (p_.growth) biology(n);
         buildGrid(n + born, rc);
         forces(n, rc, n, UINT32_MAX);
-        parallelFor(n, [&](std::size_t i) {
-            s_.x[i] += mx_[i];
-            s_.y[i] += my_[i];
-            s_.z[i] += mz_[i];
-        });
-        divisions_ = born;
-        ++s_.step;
-        s_.time += p_.dt;
+        moveAndAdvance(n, born);
         if (s_.step % static_cast<std::uint64_t>(p_.sortEvery) == 0) reorder(s_.size());
     }
 
@@ -488,14 +493,7 @@ private:
         const std::size_t total = s_.size();
         buildGrid(total, rc);
         forces(cells, rc, total, idLimit);
-        parallelFor(cells, [&](std::size_t i) {
-            s_.x[i] += mx_[i];
-            s_.y[i] += my_[i];
-            s_.z[i] += mz_[i];
-        });
-        divisions_ = born;
-        ++s_.step;
-        s_.time += p_.dt;
+        moveAndAdvance(cells, born);
         if (s_.step % static_cast<std::uint64_t>(p_.sortEvery) == 0) {
             reorder(cells);
             rebalance();

@@ -7,6 +7,7 @@
 
 #include "sim/cuda/constant_owner.hpp"
 #include "sim/cuda/cuda_check.hpp"
+#include "sim/models/spheres/cuda/cell_biology.cuh"
 #include "sim/models/spheres/cuda/spheres_kernels.cuh"
 #include "sim/models/spheres/spheres_physics.hpp"
 
@@ -49,38 +50,11 @@ __global__ void biologyKernel(CellArrays c, std::size_t n, const std::int32_t* f
     const SpheresParams& p = cParams;
     const std::uint32_t id = c.id[i];
     if (!checked || flagById[id] == 0) {
-        const double v = grownVolume(c.volume[i], p.growthPerStep, p.volumeFloor);
-        c.volume[i] = v;
-        c.diameter[i] = static_cast<float>(diameterOf(v));
+        growCell(c, i, p);
         return;
     }
-    const rng::Philox gen(seed, kDivisionStream);
-    const DivisionDraw draw = divisionDraw(gen, step, id, p.ratioMin, p.ratioMax);
-    const double volume = c.volume[i];
-    // The mother's diameter in double from its volume (the CPU holds it in double).
-    const DivisionResult r = divide(volume, diameterOf(volume), draw.ratio);
     const std::size_t k = n + static_cast<std::size_t>(rankById[id]);
-    const double x = c.x[i], y = c.y[i], z = c.z[i];
-    c.x[k] = static_cast<float>(x + r.daughterShift * draw.ax);
-    c.y[k] = static_cast<float>(y + r.daughterShift * draw.ay);
-    c.z[k] = static_cast<float>(z + r.daughterShift * draw.az);
-    c.x[i] = static_cast<float>(x - r.motherShift * draw.ax);
-    c.y[i] = static_cast<float>(y - r.motherShift * draw.ay);
-    c.z[i] = static_cast<float>(z - r.motherShift * draw.az);
-    c.volume[k] = r.daughterVolume;
-    c.volume[i] = r.motherVolume;
-    // Negative: newborn in its birth step (the force loop skips it; apply restores the sign).
-    c.diameter[k] = -static_cast<float>(diameterOf(r.daughterVolume));
-    c.diameter[i] = static_cast<float>(diameterOf(r.motherVolume));
-    const std::uint8_t g = c.generation[i];
-    const std::uint8_t next = g == 255 ? g : static_cast<std::uint8_t>(g + 1);
-    c.generation[i] = next;
-    c.generation[k] = next;
-    c.birthStep[i] = step + 1;
-    c.birthStep[k] = step + 1;
-    c.root[k] = c.root[i];
-    c.id[k] = static_cast<std::uint32_t>(k);
-    c.force[k] = 0.0f;
+    divideCell(c, i, k, static_cast<std::uint32_t>(k), p, seed, step);
 }
 
 // packed[t] = (x, y, z, D) of the cell in sorted slot t: the force loop then reads the

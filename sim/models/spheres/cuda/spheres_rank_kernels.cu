@@ -6,6 +6,7 @@
 #include <thrust/iterator/counting_iterator.h>
 
 #include "sim/cuda/cuda_check.hpp"
+#include "sim/models/spheres/cuda/cell_biology.cuh"
 #include "sim/models/spheres/cuda/spheres_rank_kernels.cuh"
 #include "sim/models/spheres/spheres_params.hpp"
 #include "sim/models/spheres/spheres_physics.hpp"
@@ -54,15 +55,9 @@ __global__ void biologyRanksKernel(CellArrays c, std::size_t n, const std::int32
     if (i >= n) return;
     const std::uint32_t id = c.id[i];
     if (!checked || flags[i] == 0) {
-        const double v = grownVolume(c.volume[i], p.growthPerStep, p.volumeFloor);
-        c.volume[i] = v;
-        c.diameter[i] = static_cast<float>(diameterOf(v));
+        growCell(c, i, p);
         return;
     }
-    const rng::Philox gen(seed, kDivisionStream);
-    const DivisionDraw draw = divisionDraw(gen, step, id, p.ratioMin, p.ratioMax);
-    const double volume = c.volume[i];
-    const DivisionResult r = divide(volume, diameterOf(volume), draw.ratio);
     const std::size_t k = n + static_cast<std::size_t>(slots[i]);
     std::uint32_t lo = 0, hi = allCount;  // lower_bound of id in all
     while (lo < hi) {
@@ -72,26 +67,7 @@ __global__ void biologyRanksKernel(CellArrays c, std::size_t n, const std::int32
         else
             hi = mid;
     }
-    const double x = c.x[i], y = c.y[i], z = c.z[i];
-    c.x[k] = static_cast<float>(x + r.daughterShift * draw.ax);
-    c.y[k] = static_cast<float>(y + r.daughterShift * draw.ay);
-    c.z[k] = static_cast<float>(z + r.daughterShift * draw.az);
-    c.x[i] = static_cast<float>(x - r.motherShift * draw.ax);
-    c.y[i] = static_cast<float>(y - r.motherShift * draw.ay);
-    c.z[i] = static_cast<float>(z - r.motherShift * draw.az);
-    c.volume[k] = r.daughterVolume;
-    c.volume[i] = r.motherVolume;
-    c.diameter[k] = -static_cast<float>(diameterOf(r.daughterVolume));  // newborn
-    c.diameter[i] = static_cast<float>(diameterOf(r.motherVolume));
-    const std::uint8_t g = c.generation[i];
-    const std::uint8_t next = g == 255 ? g : static_cast<std::uint8_t>(g + 1);
-    c.generation[i] = next;
-    c.generation[k] = next;
-    c.birthStep[i] = step + 1;
-    c.birthStep[k] = step + 1;
-    c.root[k] = c.root[i];
-    c.id[k] = idBase + lo;
-    c.force[k] = 0.0f;
+    divideCell(c, i, k, idBase + lo, p, seed, step);
 }
 
 __global__ void leaverKernel(CellArrays c, std::size_t n, DeviceCuts cuts, std::int32_t* flags) {
