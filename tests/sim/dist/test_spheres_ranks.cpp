@@ -31,6 +31,7 @@
 #include "sim/models/spheres/spheres_ranks.hpp"
 #include "tests/support/backends.hpp"
 #include "tests/support/rank_case.hpp"
+#include "tests/support/rank_compare.hpp"
 #include "tests/support/ranks.hpp"
 
 namespace cf::spheres {
@@ -64,15 +65,9 @@ ParamSet paramsOf(const std::vector<std::string>& assignments) {
     return p;
 }
 
-// A model on the ranks (distribute() before reset, as the driver does); null (the case
-// skips) where the backend does not split yet.
+// A model on the ranks (distribute() before reset, as the driver does).
 std::unique_ptr<Model> onRanks(Backend b, const ParamSet& p, std::uint32_t seed) {
-    std::unique_ptr<Model> m = descriptor().create(b);
-    auto* d = dynamic_cast<dist::Distributable*>(m.get());
-    if (!d) return nullptr;
-    d->distribute(test::ranks());
-    m->reset(p, seed);
-    return m;
+    return test::distributedModel(descriptor(), b, p, seed);
 }
 
 // Every rank's cells on rank 0, ordered by id (empty elsewhere). Collective.
@@ -157,13 +152,12 @@ double expectSame(Backend backend, Model& distributed, Model* serial, const std:
 }
 
 // `steps` steps in `chunks` chunks on the ranks and (rank 0) on one rank, compared after
-// each chunk. Returns the distributed model (null: the backend does not split).
+// each chunk. Returns the distributed model.
 std::unique_ptr<Model> runCase(Backend b, const std::vector<std::string>& assignments,
                                std::uint32_t seed, int steps, int chunks, const char* name) {
     Communicator& comm = test::ranks();
     const ParamSet p = paramsOf(assignments);
     std::unique_ptr<Model> ranks = onRanks(b, p, seed);
-    if (!ranks) return nullptr;
     std::unique_ptr<Model> serial;
     if (comm.rank() == 0) {
         serial = descriptor().create(b);
@@ -191,11 +185,6 @@ std::unique_ptr<Model> runCase(Backend b, const std::vector<std::string>& assign
     return ranks;
 }
 
-#define SKIP_UNLESS_SPLITS(model)                                                                \
-    do {                                                                                         \
-        if (!(model)) GTEST_SKIP() << "this backend does not implement dist::Distributable yet"; \
-    } while (0)
-
 // A small spheroid that grows and divides: daughters born near the slab faces, ids ranked
 // over all ranks, the interaction radius the largest diameter over all ranks.
 CF_RANK_CASE(SpheresRanks, GrowingSpheroidEqualsOneRank) {
@@ -203,7 +192,6 @@ CF_RANK_CASE(SpheresRanks, GrowingSpheroidEqualsOneRank) {
                            {"init.layout=ball", "init.count=240", "init.radius=60",
                             "init.age_spread=1", "growth.rate=3000", "domain.margin=100"},
                            7, 60, 3, "growing spheroid");
-    SKIP_UNLESS_SPLITS(m);
 }
 
 // A compressed lattice that expands: cells cross the slab faces (migration) and the
@@ -213,7 +201,6 @@ CF_RANK_CASE(SpheresRanks, ExpandingLatticeConservesCells) {
                            {"init.layout=lattice", "init.cells_per_axis=7", "init.spacing=14",
                             "growth.enabled=false", "mechanics.sort_every=4"},
                            3, 40, 2, "expanding lattice");
-    SKIP_UNLESS_SPLITS(m);
     EXPECT_EQ(m->metrics()[0].value, 343.0);
 }
 
@@ -226,7 +213,6 @@ CF_RANK_CASE(SpheresRanks, ExpandingSpheroidRebalances) {
                 {"init.layout=ball", "init.count=400", "init.radius=35", "init.age_spread=1",
                  "growth.rate=3000", "domain.margin=150", "mechanics.sort_every=5"},
                 5, 60, 2, "expanding spheroid");
-    SKIP_UNLESS_SPLITS(m);
     auto& balance = dynamic_cast<RankBalance&>(*m);
     const std::vector<std::uint64_t> shares = balance.shares();
     if (test::ranks().rank() == 0) {
@@ -250,7 +236,6 @@ CF_RANK_CASE(SpheresRanks, RestartFromPiecesEqualsOneRank) {
         paramsOf({"init.layout=ball", "init.count=240", "init.radius=60", "init.age_spread=1",
                   "growth.rate=3000", "domain.margin=100", "mechanics.sort_every=3"});
     std::unique_ptr<Model> first = onRanks(b, p, 9);
-    SKIP_UNLESS_SPLITS(first);
     first->advance(20);
     const Snapshot piece = first->snapshot();
     first.reset();
@@ -277,9 +262,7 @@ CF_RANK_CASE(SpheresRanks, RefusalsAreCollective) {
         paramsOf({"init.layout=ball", "init.count=50", "substance.enabled=true"});
     if (test::ranks().size() > 1) {
         std::unique_ptr<Model> m = descriptor().create(b);
-        auto* d = dynamic_cast<dist::Distributable*>(m.get());
-        SKIP_UNLESS_SPLITS(d);
-        d->distribute(test::ranks());
+        dynamic_cast<dist::Distributable&>(*m).distribute(test::ranks());
         try {
             m->reset(substance, 1);
             ADD_FAILURE() << "the substance field was accepted on several ranks";
@@ -293,7 +276,6 @@ CF_RANK_CASE(SpheresRanks, RefusalsAreCollective) {
                 paramsOf({"init.layout=ball", "init.count=100", "init.radius=40",
                           "init.age_spread=1", "growth.rate=3000", "capacity.max_cells=101"}),
                 2);
-    SKIP_UNLESS_SPLITS(m);
     bool threw = false;
     try {
         m->advance(200);
