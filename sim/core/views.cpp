@@ -5,6 +5,7 @@
 #include <string>
 
 #include "sim/core/errors.hpp"
+#include "sim/core/state_arrays.hpp"
 
 #if CELLFORGE_HAVE_CUDA
 #include <cuda_runtime_api.h>
@@ -25,6 +26,19 @@ void copyViewToHost(const void* source, void* destination, std::size_t bytes, Me
                     cudaGetErrorString(err));
 #else
     throw Error("a device view in a build without CUDA");
+#endif
+}
+
+int currentCudaDevice() {
+#if CELLFORGE_HAVE_CUDA
+    int device = -1;
+    if (cudaGetDevice(&device) != cudaSuccess) {
+        cudaGetLastError();  // clears the error this query left
+        return -1;
+    }
+    return device;
+#else
+    return -1;
 #endif
 }
 

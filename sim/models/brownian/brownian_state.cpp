@@ -40,6 +40,26 @@ std::vector<float> interleave(const std::vector<float>& a, const std::vector<flo
 }
 }  // namespace
 
+std::vector<StateArray> stateArraysOf(std::size_t count, const float* const xyz[3],
+                                      const float* const dxyz[3], const std::int32_t* overlaps,
+                                      MemorySpace space) {
+    std::vector<StateArray> out;
+    const char* axis[3] = {"x", "y", "z"};
+    for (int a = 0; a < 3; ++a)
+        out.push_back(stateArray(std::string("position.") + axis[a], "um",
+                                 std::string("Particle position, ") + axis[a], xyz[a], count, space)
+                          .holds("position", a));
+    for (int a = 0; a < 3; ++a)
+        out.push_back(stateArray(std::string("displacement.") + axis[a], "um",
+                                 std::string("Displacement since the start, ") + axis[a], dxyz[a],
+                                 count, space)
+                          .holds("displacement", a));
+    out.push_back(
+        stateArray("overlaps", "1", "Particles overlapping this one", overlaps, count, space)
+            .holds("overlaps"));
+    return out;
+}
+
 Snapshot makeSnapshot(const BrownianParams& p, std::uint64_t step, double time,
                       const std::vector<float>& x, const std::vector<float>& y,
                       const std::vector<float>& z, const std::vector<float>& dx,

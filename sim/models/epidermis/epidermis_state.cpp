@@ -144,6 +144,29 @@ Snapshot makeSnapshot(const EpidermisParams& p, const HostState& s) {
     return snap;
 }
 
+std::vector<StateArray> stateArraysOf(const StatePointers& s, MemorySpace space) {
+    const auto cells = static_cast<std::size_t>(s.cells);
+    const int slots = s.slotsPerCell;
+    std::vector<StateArray> out;
+    const char* axis[3] = {"x", "y", "z"};
+    const float* coordinate[3] = {s.x, s.y, s.z};
+    for (int a = 0; a < 3; ++a)
+        out.push_back(stateArray(std::string("element.") + axis[a], "L",
+                                 std::string("Element position per cell and slot, ") + axis[a] +
+                                     " (slots from cell_elements on are unused)",
+                                 coordinate[a], cells, space, slots));
+    out.push_back(stateArray("element_type", "1",
+                             "1: the element adheres to the basement membrane, per cell and slot",
+                             s.type, cells, space, slots));
+    out.push_back(stateArray("cell_elements", "1", "Elements of the cell", s.count, cells, space)
+                      .holds("cell_elements"));
+    for (int k = 0; k < kSpeciesCount; ++k)
+        out.push_back(stateArray(speciesName(k), "1", "Gene-network species level of the cell",
+                                 s.species + static_cast<std::size_t>(k) * s.capacity, cells, space)
+                          .holds(speciesName(k)));
+    return out;
+}
+
 HostState readSnapshot(const EpidermisParams& p, const Snapshot& snap) {
     const std::vector<std::int32_t> counts = snap.at("cell_elements").as<std::int32_t>();
     const std::vector<float> pos = snap.at("position").as<float>();

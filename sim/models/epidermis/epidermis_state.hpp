@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "sim/core/model.hpp"
+#include "sim/core/state_arrays.hpp"
 #include "sim/models/epidermis/epidermis_params.hpp"
 
 namespace cf::epidermis {
@@ -59,6 +60,19 @@ HostState initialState(const EpidermisParams& p, std::uint32_t seed);
 // per cell (Internal): "cell_elements" (i32), and one f32 field per species
 // ("notch", "delta", "bound", "bma", "ovol1", "ovol2", "cmyc").
 Snapshot makeSnapshot(const EpidermisParams& p, const HostState& s);
+
+// Where either backend keeps the arrays of the layout above (host or device pointers).
+struct StatePointers {
+    std::int32_t capacity = 0, slotsPerCell = 0, cells = 0;
+    const float *x = nullptr, *y = nullptr, *z = nullptr;
+    const std::uint8_t* type = nullptr;
+    const std::int32_t* count = nullptr;
+    const float* species = nullptr;
+};
+// The active cells' rows as state arrays: element positions and types as cells x E slots
+// (slots past a cell's count are unused; the snapshot packs the used ones instead), the
+// element counts and one array per species.
+std::vector<StateArray> stateArraysOf(const StatePointers& s, MemorySpace space);
 HostState readSnapshot(const EpidermisParams& p, const Snapshot& snapshot);
 
 // Cell state for colouring: suprabasal when the network is on and Ovol1 > Ovol2, or when

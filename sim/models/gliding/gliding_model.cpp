@@ -55,6 +55,33 @@ void deinterleave(const std::vector<double>& in,
 
 }  // namespace
 
+std::vector<StateArray> stateArraysOf(const GlidingParams& p, const GlidingTables& t,
+                                      const StatePointers& s, MemorySpace space) {
+    const auto cells = static_cast<std::size_t>(p.n) * static_cast<std::size_t>(p.n);
+    std::vector<StateArray> out;
+    out.push_back(stateArray("psi", "n0",
+                             "Filament density per cell and direction ([iy * n + ix], theta "
+                             "fastest)",
+                             s.psi, cells, space, t.ntheta)
+                      .holds("psi"));
+    const auto motors = [&](const char* name, const char* description, const void* data) {
+        StateArray a = s.motorsDouble ? stateArray(name, "m0", description,
+                                                   static_cast<const double*>(data), cells, space)
+                                      : stateArray(name, "m0", description,
+                                                   static_cast<const float*>(data), cells, space);
+        out.push_back(a.holds(name));
+    };
+    motors("bound_motors", "Bound motors per anchor, summed over their tails", s.boundCoarse);
+    motors("free_motors", "Free motors per anchor", s.free);
+    if (s.u && s.v) {
+        out.push_back(stateArray("flow.u", "V", "Flow at the filament plane, x", s.u, cells, space)
+                          .holds("flow", 0));
+        out.push_back(stateArray("flow.v", "V", "Flow at the filament plane, y", s.v, cells, space)
+                          .holds("flow", 1));
+    }
+    return out;
+}
+
 Snapshot makeSnapshot(const GlidingParams& p, const GlidingTables& t, const RunState& s) {
     Snapshot snap;
     snap.step = s.step;

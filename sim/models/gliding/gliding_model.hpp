@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "sim/core/model.hpp"
+#include "sim/core/state_arrays.hpp"
 #include "sim/dist/communicator.hpp"
 #include "sim/models/gliding/gliding_params.hpp"
 #include "sim/models/gliding/gliding_state.hpp"
@@ -54,6 +55,18 @@ struct RunState {
 void initialMotorsAndFlow(const GlidingParams& p, RunState& s);
 
 Snapshot makeSnapshot(const GlidingParams& p, const GlidingTables& t, const RunState& s);
+
+// Where either backend keeps Psi, the motor sums per anchor (double, or float where the CUDA
+// backend keeps motors in float) and the flow at z0 (null: at rest, none offered).
+struct StatePointers {
+    const double* psi = nullptr;
+    const void* boundCoarse = nullptr;
+    const void* free = nullptr;
+    bool motorsDouble = true;
+    const double *u = nullptr, *v = nullptr;
+};
+std::vector<StateArray> stateArraysOf(const GlidingParams& p, const GlidingTables& t,
+                                      const StatePointers& s, MemorySpace space);
 // Throws IoError naming the field when a snapshot's field is missing or mis-sized (a
 // checkpoint of another grid). `packedAnchors`: the anchors whose packed bound motors it holds
 // (0: every anchor; a rank of a distributed run holds its own rows', anchor_rows.hpp).

@@ -195,6 +195,25 @@ Field field(const char* name, const char* unit, FieldRole role, int comps,
 }
 }  // namespace
 
+std::vector<StateArray> stateArraysOf(const StatePointers& s, MemorySpace space) {
+    std::vector<StateArray> out;
+    out.push_back(stateArray("sites", "1",
+                             "Packed site words (docs/LATTICE.md): planes of one word per site",
+                             s.words, s.wordCount, space)
+                      .holds("sites"));
+    out.push_back(
+        stateArray("site_type", "1", "Site type per site (x fastest)", s.types, s.sites, space)
+            .holds("site_type"));
+    out.push_back(stateArray("ids", "1", "Tracked particle id per site slot (0: none)", s.ids,
+                             s.idCount, space)
+                      .holds("ids"));
+    out.push_back(stateArray("displacement", "1",
+                             "Lattice steps each tracked particle moved, per axis", s.displacement,
+                             s.tracked, space, 3)
+                      .holds("displacement"));
+    return out;
+}
+
 Snapshot makeSnapshot(const LatticeParams& p, const Geometry& g, const HostState& s) {
     Snapshot out;
     out.step = s.step;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "sim/core/model.hpp"
+#include "sim/core/state_arrays.hpp"
 #include "sim/models/lattice/lattice_overflow.hpp"
 #include "sim/models/lattice/lattice_params.hpp"
 #include "sim/models/lattice/lattice_sweep.hpp"
@@ -58,6 +59,21 @@ std::vector<std::int64_t> countSpecies(const LatticeParams& p, const Geometry& g
                                        const std::uint32_t* words);
 
 Snapshot makeSnapshot(const LatticeParams& p, const Geometry& g, const HostState& s);
+
+// Where either backend keeps HostState's arrays (host or device pointers, their lengths in
+// elements): the packed site words, the site types, the tracked particles' ids per slot and
+// their displacements (x, y, z per tracked particle), as state arrays.
+struct StatePointers {
+    const std::uint32_t* words = nullptr;
+    std::size_t wordCount = 0;
+    const std::uint8_t* types = nullptr;
+    std::size_t sites = 0;
+    const std::uint32_t* ids = nullptr;
+    std::size_t idCount = 0;
+    const std::int32_t* displacement = nullptr;
+    std::size_t tracked = 0;
+};
+std::vector<StateArray> stateArraysOf(const StatePointers& s, MemorySpace space);
 // Throws IoError when a field is missing or has the wrong size for these parameters.
 HostState readSnapshot(const LatticeParams& p, const Geometry& g, const Snapshot& s);
 

@@ -13,7 +13,7 @@ namespace cf::brownian {
 
 namespace {
 
-class CpuBrownian final : public Model {
+class CpuBrownian final : public Model, public StateArrayProvider {
 public:
     Backend backend() const override { return Backend::Cpu; }
 
@@ -66,6 +66,12 @@ public:
         const auto n = static_cast<double>(x_.size());
         return {{"msd", "um^2", msd / n, kMsdDescription},
                 {"overlapping_pairs", "1", overlaps / 2.0, kOverlapsDescription}};
+    }
+
+    std::vector<StateArray> stateArrays() override {
+        const float* xyz[3] = {x_.data(), y_.data(), z_.data()};
+        const float* dxyz[3] = {dx_.data(), dy_.data(), dz_.data()};
+        return stateArraysOf(x_.size(), xyz, dxyz, overlaps_.data(), MemorySpace::Host);
     }
 
     Snapshot snapshot() override {

@@ -17,7 +17,7 @@ namespace {
 
 using cf::cuda::DeviceBuffer;
 
-class CudaBrownian final : public Model {
+class CudaBrownian final : public Model, public StateArrayProvider {
 public:
     CudaBrownian() { CF_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
     ~CudaBrownian() override {
@@ -78,6 +78,12 @@ public:
         const std::vector<double> s = sums_.toHost(stream_);
         return {{"msd", "um^2", s[0] / n, kMsdDescription},
                 {"overlapping_pairs", "1", s[1] / 2.0, kOverlapsDescription}};
+    }
+
+    std::vector<StateArray> stateArrays() override {
+        const float* xyz[3] = {x_.data(), y_.data(), z_.data()};
+        const float* dxyz[3] = {dx_.data(), dy_.data(), dz_.data()};
+        return stateArraysOf(x_.size(), xyz, dxyz, overlaps_.data(), MemorySpace::Device);
     }
 
     Snapshot snapshot() override {

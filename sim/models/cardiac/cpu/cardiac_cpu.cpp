@@ -24,7 +24,7 @@ namespace cf::cardiac {
 
 namespace {
 
-class CpuCardiac final : public Model, public dist::Distributable {
+class CpuCardiac final : public Model, public dist::Distributable, public StateArrayProvider {
 public:
     Backend backend() const override { return Backend::Cpu; }
 
@@ -156,6 +156,12 @@ public:
         step_ = s.step;
         time_ = s.time;
         meter_ = std::move(meter);
+    }
+
+    // The states are node-major here (all of a node's states together).
+    std::vector<StateArray> stateArrays() override {
+        return tissueStateArrays(program_->model(), nodes_, y_.data(), 1, states_,
+                                 activation_.data(), MemorySpace::Host);
     }
 
     ModelViews views() override {

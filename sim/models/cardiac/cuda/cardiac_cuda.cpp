@@ -31,7 +31,7 @@ namespace {
 
 // Over several ranks each owns a slab of the grid (tissue_slab.hpp, the same split as the
 // CPU backend's); the halo planes move through SlabDiffusion.
-class CudaCardiac final : public Model, public dist::Distributable {
+class CudaCardiac final : public Model, public dist::Distributable, public StateArrayProvider {
 public:
     void distribute(dist::Communicator& comm) override { comm_ = &comm; }
     dist::GridPiece piece() const override { return slab_.piece; }
@@ -250,6 +250,8 @@ public:
         time_ = s.time;
         meter_ = std::move(meter);
     }
+
+    std::vector<StateArray> stateArrays() override { return gpu_->stateArrays(program_->model()); }
 
     ModelViews views() override {
         if (slab_.distributed()) return {};  // a distributed run is headless

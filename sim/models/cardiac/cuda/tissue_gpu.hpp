@@ -56,6 +56,7 @@ public:
     // diffusion sub-steps.
     virtual void step(const CardiacParams& p, const cuda::TissueLive& live, int substeps,
                       std::uint64_t step, double t) = 0;
+    virtual std::vector<StateArray> stateArrays(const CheckedModel& m) = 0;
     virtual ModelViews views(const CardiacParams& p, const CheckedModel& m, double time) = 0;
 };
 
@@ -122,6 +123,12 @@ public:
     }
 
     std::vector<double> activation() override { return activation_.toHost(stream_); }
+
+    // State-major on the device (each state's nodes together, rows `pitch_` apart).
+    std::vector<StateArray> stateArrays(const CheckedModel& m) override {
+        return tissueStateArrays<Real>(m, nodes_, y_.data(), pitch_, 1, activation_.data(),
+                                       MemorySpace::Device);
+    }
 
     void beginBatch(std::size_t probe, std::size_t steps) override {
         probe_ = probe;

@@ -91,7 +91,7 @@ Geometries makeGeometries(const EpidermisParams& p) {
     return g;
 }
 
-class CpuEpidermis final : public Model {
+class CpuEpidermis final : public Model, public StateArrayProvider {
 public:
     Backend backend() const override { return Backend::Cpu; }
 
@@ -135,6 +135,13 @@ public:
     }
 
     Snapshot snapshot() override { return makeSnapshot(p_, state_); }
+
+    std::vector<StateArray> stateArrays() override {
+        return stateArraysOf(
+            {state_.capacity, state_.slotsPerCell, state_.cells, state_.x.data(), state_.y.data(),
+             state_.z.data(), state_.type.data(), state_.count.data(), state_.species.data()},
+            MemorySpace::Host);
+    }
 
     void restore(const Snapshot& snapshot) override {
         state_ = readSnapshot(p_, snapshot);

@@ -22,7 +22,7 @@ namespace {
 
 using cf::cuda::DeviceBuffer;
 
-class CudaEpidermis final : public Model, public StageProfiling {
+class CudaEpidermis final : public Model, public StageProfiling, public StateArrayProvider {
 public:
     CudaEpidermis() { CF_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
     ~CudaEpidermis() override {
@@ -99,6 +99,12 @@ public:
     }
 
     Snapshot snapshot() override { return makeSnapshot(p_, download()); }
+
+    std::vector<StateArray> stateArrays() override {
+        return stateArraysOf({capacity_, p_.maxElementsPerCell, cells_, x_.data(), y_.data(),
+                              z_.data(), type_.data(), count_.data(), species_.data()},
+                             MemorySpace::Device);
+    }
 
     void restore(const Snapshot& snapshot) override {
         dropGraphs();

@@ -25,7 +25,9 @@ namespace cf::gliding {
 
 namespace {
 
-class GlidingCpu final : public GlidingModelBase, public dist::Distributable {
+class GlidingCpu final : public GlidingModelBase,
+                         public dist::Distributable,
+                         public StateArrayProvider {
 public:
     Backend backend() const override { return Backend::Cpu; }
 
@@ -104,6 +106,21 @@ public:
         requireReset();
         syncState(false);
         checkSummaryFinite();
+    }
+
+    // One rank's arrays only (a distributed run's motors are rows of the grid: none offered).
+    std::vector<StateArray> stateArrays() override {
+        requireReset();
+        if (distributed()) return {};
+        StatePointers at;
+        at.psi = s_.filaments.psi.data();
+        at.boundCoarse = motors_.coarse.data();
+        at.free = motors_.free.data();
+        if (!flow_.u.empty()) {
+            at.u = flow_.u.data();
+            at.v = flow_.v.data();
+        }
+        return stateArraysOf(p_, t_, at, MemorySpace::Host);
     }
 
     ModelViews views() override {

@@ -78,7 +78,9 @@ double maxDensityOf(const HostState& s, const GlidingTables& t) {
 // After distribute() on several ranks it holds one band of anchor rows (anchor_rows.hpp): the
 // filaments and the fluid on every rank, its own motors, and the force summed over the ranks on
 // the stream (NCCL) or through pinned host memory and MPI.
-class GlidingCuda final : public GlidingModelBase, public dist::Distributable {
+class GlidingCuda final : public GlidingModelBase,
+                          public dist::Distributable,
+                          public StateArrayProvider {
 public:
     GlidingCuda() { CF_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
     ~GlidingCuda() override {
@@ -195,6 +197,22 @@ public:
                 "gliding: the __constant__ parameters of the filament, motor and fluid kernels "
                 "differ");
         return bytesOf(smol);
+    }
+
+    // One rank's arrays only (a distributed run's motors are rows of the grid: none offered).
+    std::vector<StateArray> stateArrays() override {
+        requireReset();
+        if (distributed()) return {};
+        Parts& d = *parts_;
+        const FlowAtZ0 flow = d.fluid.deviceFlow();
+        StatePointers at;
+        at.psi = d.smol.devicePsi();
+        at.boundCoarse = d.motors.coarseDevice();
+        at.free = d.motors.freeDevice();
+        at.motorsDouble = d.motors.doublePrecision();
+        at.u = flow.u;
+        at.v = flow.v;
+        return stateArraysOf(p_, t_, at, MemorySpace::Device);
     }
 
     // Packed on the device from the device state (design 5): no host copy, no change of state;

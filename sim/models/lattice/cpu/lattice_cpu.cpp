@@ -19,7 +19,7 @@ namespace cf::lattice {
 
 namespace {
 
-class CpuLattice final : public Model, public dist::Distributable {
+class CpuLattice final : public Model, public dist::Distributable, public StateArrayProvider {
 public:
     Backend backend() const override { return Backend::Cpu; }
 
@@ -105,6 +105,15 @@ public:
         snap.boxLo[2] = slab_->slab.begin * static_cast<double>(p_.lambda);
         snap.boxHi[2] = slab_->slab.end * static_cast<double>(p_.lambda);
         return snap;
+    }
+
+    // One rank's arrays only (a distributed run's hold halo planes: none offered).
+    std::vector<StateArray> stateArrays() override {
+        if (slab_) return {};
+        return stateArraysOf(
+            {s_.words.data(), s_.words.size(), s_.types.data(), s_.types.size(), s_.ids.data(),
+             s_.ids.size(), s_.displacement.data(), s_.displacement.size() / 3},
+            MemorySpace::Host);
     }
 
     void restore(const Snapshot& snap) override {

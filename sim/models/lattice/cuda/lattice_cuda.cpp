@@ -34,7 +34,7 @@ namespace {
 
 using cf::cuda::DeviceBuffer;
 
-class CudaLattice final : public Model, public dist::Distributable {
+class CudaLattice final : public Model, public dist::Distributable, public StateArrayProvider {
 public:
     CudaLattice() {
         CF_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
@@ -155,6 +155,14 @@ public:
         snap.boxLo[2] = slab_->slab.begin * static_cast<double>(p_.lambda);
         snap.boxHi[2] = slab_->slab.end * static_cast<double>(p_.lambda);
         return snap;
+    }
+
+    // One rank's arrays only (a distributed run's hold halo planes: none offered).
+    std::vector<StateArray> stateArrays() override {
+        if (slab_) return {};
+        return stateArraysOf({words_.data(), words_.size(), types_.data(), types_.size(),
+                              ids_.data(), ids_.size(), disp_.data(), disp_.size() / 3},
+                             MemorySpace::Device);
     }
 
     void restore(const Snapshot& snap) override {

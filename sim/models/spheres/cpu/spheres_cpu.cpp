@@ -16,6 +16,7 @@
 #include "sim/core/rng.hpp"
 #include "sim/dist/distributable.hpp"
 #include "sim/grid/uniform_grid_cpu.hpp"
+#include "sim/models/spheres/spheres_arrays.hpp"
 #include "sim/models/spheres/spheres_model.hpp"
 #include "sim/models/spheres/spheres_physics.hpp"
 #include "sim/models/spheres/spheres_ranks.hpp"
@@ -29,7 +30,10 @@ namespace {
 // for the capacity note.
 constexpr double kBytesPerCell = 5 * 8 + 4 + 4 + 1 + 8 + 4 + 3 * 4 + 3 * 8 + 4 * 4;
 
-class CpuSpheres final : public Model, public dist::Distributable, public RankBalance {
+class CpuSpheres final : public Model,
+                         public dist::Distributable,
+                         public RankBalance,
+                         public StateArrayProvider {
 public:
     Backend backend() const override { return Backend::Cpu; }
 
@@ -97,6 +101,26 @@ public:
     ModelViews views() override {
         if (distributed()) return {};  // a distributed run is headless
         return hostViews(p_, s_, viewBuffers_);
+    }
+
+    std::vector<StateArray> stateArrays() override {
+        CellArrays<double, double> c;
+        c.count = s_.size();
+        c.x = s_.x.data();
+        c.y = s_.y.data();
+        c.z = s_.z.data();
+        c.diameter = s_.diameter.data();
+        c.volume = s_.volume.data();
+        c.force = s_.force.data();
+        c.id = s_.id.data();
+        c.root = s_.root.data();
+        c.generation = s_.generation.data();
+        c.birthStep = s_.birthStep.data();
+        if (!s_.substance.empty()) {
+            c.substance = s_.substance.data();
+            c.voxels = s_.substance.size();
+        }
+        return stateArraysOf(c, MemorySpace::Host);
     }
 
     void checkFinite() override {

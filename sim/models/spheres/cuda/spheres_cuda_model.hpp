@@ -25,6 +25,7 @@
 #include "sim/grid/cuda/uniform_grid_cuda.cuh"
 #include "sim/models/spheres/cuda/spheres_kernels.cuh"
 #include "sim/models/spheres/cuda/spheres_rank_kernels.cuh"
+#include "sim/models/spheres/spheres_arrays.hpp"
 #include "sim/models/spheres/spheres_model.hpp"
 #include "sim/models/spheres/spheres_physics.hpp"
 #include "sim/models/spheres/spheres_ranks.hpp"
@@ -100,7 +101,10 @@ inline std::vector<float> toFloat(const std::vector<double>& v) {
     return {v.begin(), v.end()};
 }
 
-class CudaSpheres final : public Model, public dist::Distributable, public RankBalance {
+class CudaSpheres final : public Model,
+                          public dist::Distributable,
+                          public RankBalance,
+                          public StateArrayProvider {
 public:
     CudaSpheres() { CF_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
     ~CudaSpheres() override {
@@ -178,6 +182,27 @@ public:
         spheres::cuda::bindParams(p_, this, stream_);
         spheres::cuda::downloadParams(onDevice, stream_);
         return bytesOf(onDevice);
+    }
+
+    // The state buffers themselves (positions and diameters in float, as stepped here).
+    std::vector<StateArray> stateArrays() override {
+        CellArrays<float, float> c;
+        c.count = n_;
+        c.x = a_.x.data();
+        c.y = a_.y.data();
+        c.z = a_.z.data();
+        c.diameter = a_.diameter.data();
+        c.volume = a_.volume.data();
+        c.force = a_.force.data();
+        c.id = a_.id.data();
+        c.root = a_.root.data();
+        c.generation = a_.generation.data();
+        c.birthStep = a_.birthStep.data();
+        if (!field_.empty()) {
+            c.substance = field_.data();
+            c.voxels = field_.size();
+        }
+        return stateArraysOf(c, MemorySpace::Device);
     }
 
     // Packed on the device (no host copy of the state): ready for CUDA-GL interop. Diameter
