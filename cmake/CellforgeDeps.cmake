@@ -189,6 +189,11 @@ if(NOT CELLFORGE_PYTHON STREQUAL "OFF")
   if(NOT pybind11_FOUND)
     list(APPEND cellforge_python_missing pybind11-dev)
   endif()
+  # DLPack's header (libdlpack-dev): device arrays handed to CuPy and PyTorch without a copy.
+  find_path(CELLFORGE_DLPACK_INCLUDE_DIR dlpack/dlpack.h)
+  if(NOT CELLFORGE_DLPACK_INCLUDE_DIR)
+    list(APPEND cellforge_python_missing libdlpack-dev)
+  endif()
   # The tests run pytest with the interpreter the module was built for.
   if(BUILD_TESTING AND Python3_EXECUTABLE)
     execute_process(COMMAND ${Python3_EXECUTABLE} -c "import pytest"
@@ -203,7 +208,7 @@ if(NOT CELLFORGE_PYTHON STREQUAL "OFF")
 endif()
 list(JOIN cellforge_python_missing " " cellforge_python_missing)
 if(NOT cellforge_python_missing)
-  set(cellforge_python_missing "python3-dev python3-numpy pybind11-dev")
+  set(cellforge_python_missing "python3-dev python3-numpy pybind11-dev libdlpack-dev")
 endif()
 cellforge_feature("Python module" CELLFORGE_PYTHON CELLFORGE_HAVE_PYTHON
-                  "${cellforge_python_missing}" "Python 3, NumPy or pybind11 is missing")
+                  "${cellforge_python_missing}" "Python 3, NumPy, pybind11 or DLPack is missing")

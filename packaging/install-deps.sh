@@ -30,9 +30,9 @@ packages=(
   # recommends) and charts; Dear ImGui for the viewport overlay (library + the OpenGL3
   # backend's source)
   qt6-base-dev libqt6opengl6-dev qt6-charts-dev libimgui-dev
-  # the Python module `cellforge` (python/): pybind11, Python's headers and NumPy; its
-  # tests run under pytest
-  pybind11-dev python3-dev python3-numpy python3-pytest
+  # the Python module `cellforge` (python/): pybind11, Python's headers and NumPy, DLPack's
+  # header (device arrays for CuPy and PyTorch); its tests run under pytest
+  pybind11-dev python3-dev python3-numpy libdlpack-dev python3-pytest
   # distributed runs and sweeps: MPI (Open MPI; mpirun starts the ranks)
   libopenmpi-dev openmpi-bin
   # tests (the window's tests run under a virtual X server; the snapshot files are opened

@@ -6,7 +6,7 @@ The layers (ARCHITECTURE.md, "Layers"):
     sim/core <- sim/cuda, sim/dist <- sim/grid, sim/geometry <- sim/io <- sim/run <- sim/cli
     sim/core, cuda, dist, grid, geometry <- sim/models/<each model> <- sim/models (registry)
     sim <- render <- app <- gui
-    sim/core, sim/io, sim/run <- python (the module `cellforge`)
+    app, render, sim/core, sim/io, sim/run <- python (the module `cellforge`)
 A model is included only by its own folder, the registry (sim/models/builtin_models.cpp),
 its tests and the fuzzers: never by render/, app/, gui/ or the CLI. Qt stays in gui/; GL
 stays out of sim/.
@@ -41,7 +41,7 @@ ALLOWED = {
     "render/bench": {"render", "render/cuda", "sim/core"},
     "app": {"render", "render/cuda", "sim/core", "sim/cuda", "sim/io", "sim/run"},
     "gui": {"app", "render", "sim/core", "sim/io", "sim/run"},
-    "python": {"sim/core", "sim/io", "sim/run"},
+    "python": {"app", "render", "sim/core", "sim/io", "sim/run"},
     "fuzz": SIM_ALL_BUT_CLI,
     "tests/support": SIM_ALL_BUT_CLI | RENDER | {"app", "gui"},
     "tests/sim": SIM_ALL_BUT_CLI | {"tests/support"},

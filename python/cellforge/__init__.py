@@ -32,12 +32,15 @@ from ._cellforge import (  # noqa: F401  (re-exported)
     cuda_status,
 )
 from . import _cellforge
+from ._arrays import DeviceArray, StateArrays, StaleArrayError
+from ._arrays import state_arrays as _state_arrays
 
 __all__ = [
     "Simulation", "Parameter", "models", "scenarios", "backends", "cuda_status",
     "model_parameters", "describe_parameters", "Error", "InputError", "ParameterError", "ScenarioError",
     "InputFileError", "GeometryError", "IoError", "SimulationError",
-    "OutOfDeviceMemoryError", "CudaError", "data_directory",
+    "OutOfDeviceMemoryError", "CudaError", "data_directory", "DeviceArray", "StateArrays",
+    "StaleArrayError", "rendering_available",
 ]
 
 
@@ -170,9 +173,10 @@ class Params(_abc.MutableMapping):
     structural parameter raises ParameterError and leaves everything as it was. Keys cannot
     be deleted."""
 
-    def __init__(self, sim):
-        self._sim = sim
-        self._specs = {s["key"]: s for s in sim.parameter_specs()}
+    def __init__(self, owner):
+        self._owner = owner  # the Simulation: an edit makes its state arrays stale
+        self._sim = owner._sim
+        self._specs = {s["key"]: s for s in self._sim.parameter_specs()}
 
     def __getitem__(self, key):
         if key not in self._specs:
@@ -180,6 +184,7 @@ class Params(_abc.MutableMapping):
         return self._sim.parameter_values()[key]
 
     def __setitem__(self, key, value):
+        self._owner._changed()
         self._sim.set_parameter(key, value)
 
     def __delitem__(self, key):
@@ -211,6 +216,28 @@ class Params(_abc.MutableMapping):
 
     def __repr__(self):
         return "{" + ", ".join(f"{k!r}: {v!r}" for k, v in self.items()) + "}"
+
+
+def _picture_options(**given):
+    """The keywords of render() and record() as the extension takes them, checked."""
+    for key in ("width", "height", "fps"):
+        if key in given:
+            value = given[key]
+            if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+                raise ParameterError(f"{key}: {value!r} is not a positive whole number "
+                                     "(size is (width, height) in pixels)")
+    for key in ("color", "title", "volume", "volume_channel", "slices", "vectors", "lic"):
+        if key in given and not isinstance(given[key], str):
+            raise ParameterError(f"{key}: a text is expected, not {type(given[key]).__name__}")
+    if "yaw_per_frame" in given:
+        given["yaw_per_frame"] = float(given["yaw_per_frame"])
+    return given
+
+
+def rendering_available():
+    """Whether Simulation.render() can draw in this build (the renderer is built in), and
+    record() write movies: a (images, movies) pair of booleans."""
+    return _cellforge.rendering_built_in(), _cellforge.movies_built_in()
 
 
 class _Closed:
@@ -255,7 +282,8 @@ class Simulation:
         else:
             self._sim = _cellforge._Simulation(_scenario_path(scenario), backend, seed, given,
                                                series_every)
-        self._params = Params(self._sim)
+        self._generation = 0
+        self._params = Params(self)
 
     @classmethod
     def from_file(cls, path, **kwargs):
@@ -271,13 +299,16 @@ class Simulation:
         otherwise. The series starts again at the checkpoint's step."""
         self = cls.__new__(cls)
         self._sim = _cellforge._Simulation.resume(_os.fspath(path), backend, series_every)
-        self._params = Params(self._sim)
+        self._generation = 0
+        self._params = Params(self)
         return self
 
     def step(self, n=1):
         """Advances n steps (the GIL released). Returns self."""
         if n < 0:
             raise ValueError("step(n) needs n >= 0")
+        if n > 0:
+            self._changed()
         self._sim.step(int(n))
         return self
 
@@ -296,6 +327,7 @@ class Simulation:
         """Stops the simulation's thread and frees its memory now, rather than when the
         object is collected; the Simulation cannot be used afterwards. A `with` block
         closes it at its end."""
+        self._changed()
         self._sim = _Closed()
         self._params = None
 
@@ -339,6 +371,68 @@ class Simulation:
         started from: a dict of NumPy arrays, "step" (int64), "time" (in time_unit) and one
         float64 array per metric, all of one length. A new copy on every read."""
         return self._sim.series()
+
+    def _changed(self):
+        """The state is about to change: arrays taken before are stale."""
+        self._generation += 1
+
+    @property
+    def arrays(self):
+        """The model's state arrays without copies, by name: read-only NumPy views of the
+        CPU backend's memory, DeviceArray (CUDA array interface, DLPack, .to_numpy()) for the
+        CUDA backend's. Valid until the next step(), run(), parameter edit or close(): take
+        them again afterwards (a DeviceArray raises StaleArrayError; a NumPy view cannot
+        tell, so copy what you keep). .units, .descriptions and .fields say what each holds
+        (fields: the snapshot_arrays() field and component with the same values, or None)."""
+        return _state_arrays(self, self._sim.state_arrays())
+
+    def to_numpy(self):
+        """Host copies of every state array (Simulation.arrays): a dict of NumPy arrays."""
+        return self.arrays.to_numpy()
+
+    def snapshot(self, directory):
+        """Writes the state as an HDF5 snapshot into directory/snapshots/ and (re)writes
+        directory/MODEL.xmf, which ParaView opens as a time series, as `cellforge-sim run`
+        does: every snapshot this Simulation writes into one directory joins the series.
+        Returns the path of the .h5 file."""
+        return self._sim.write_snapshot(_os.fspath(directory))
+
+    def render(self, size=(1280, 720), color="", *, legend=True, title="", timestamp=True,
+               volume="", volume_channel="", slices="mid,mid,mid", vectors="", lic="",
+               transparent=False):
+        """An image of the model now, drawn as `cellforge --headless` draws it (the same
+        renderer, on EGL without a display; the CUDA backend's arrays go to GL without a host
+        copy): a NumPy array (height, width, 3) of uint8 RGB, rows top to bottom, or RGBA
+        with transparent=True (a clear background).
+
+        size: (width, height) in pixels. color: the channel colouring the particles
+        (default: the model's first). legend, title, timestamp: the overlays. volume,
+        volume_channel, slices ("X,Y,Z": a coordinate, mid or off), vectors
+        ("NAME[:STRIDE]"), lic: as the options of `cellforge --headless`. A name the model
+        does not offer raises ParameterError listing the ones it does."""
+        width, height = size
+        rgba = self._sim.render(_picture_options(
+            width=width, height=height, color=color, legend=legend, title=title,
+            timestamp=timestamp, volume=volume, volume_channel=volume_channel, slices=slices,
+            vectors=vectors, lic=lic, transparent=transparent))
+        return rgba if transparent else rgba[:, :, :3].copy()
+
+    def record(self, path, steps, every=10, *, size=(1280, 720), fps=30, color="",
+               legend=True, title="", timestamp=True, volume="", volume_channel="",
+               slices="mid,mid,mid", vectors="", lic="", yaw_per_frame=0.0):
+        """Steps `steps` more steps and writes an MP4 movie (H.264) to `path`: a frame now
+        and one every `every` steps, drawn as render() draws (same keywords), `fps` frames
+        per second of movie. Ctrl-C ends it at the next frame with the movie finished and
+        playable (then KeyboardInterrupt). Returns what the written file holds, read back:
+        a dict of path, frames, width, height, codec, seconds and frame_rate."""
+        if steps < 0:
+            raise ValueError("record(steps=...) needs steps >= 0")
+        width, height = size
+        self._changed()
+        return self._sim.record(_os.fspath(path), int(steps), int(every), _picture_options(
+            width=width, height=height, fps=fps, color=color, legend=legend, title=title,
+            timestamp=timestamp, volume=volume, volume_channel=volume_channel, slices=slices,
+            vectors=vectors, lic=lic, yaw_per_frame=yaw_per_frame))
 
     def snapshot_arrays(self):
         """The model's state fields as NumPy arrays (copies), each shaped (count,

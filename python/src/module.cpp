@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "python/src/simulation.hpp"
+#include "python/src/state_arrays.hpp"
 #include "sim/core/backend.hpp"
 #include "sim/core/errors.hpp"
 #include "sim/core/scenario.hpp"
@@ -190,6 +191,85 @@ bool stepReleased(Simulation& sim, std::uint64_t steps) {
     return completed;
 }
 
+// Picture options from the Python wrapper's keywords (python/cellforge/__init__.py names
+// each one, so an unknown key here is the wrapper's mistake).
+cf::py::PictureOptions pictureOptions(const py::dict& given) {
+    cf::py::PictureOptions o;
+    for (const auto& [key, value] : given) {
+        const std::string k = py::str(key);
+        if (k == "width")
+            o.width = value.cast<int>();
+        else if (k == "height")
+            o.height = value.cast<int>();
+        else if (k == "color")
+            o.color = value.cast<std::string>();
+        else if (k == "legend")
+            o.legend = value.cast<bool>();
+        else if (k == "title")
+            o.title = value.cast<std::string>();
+        else if (k == "timestamp")
+            o.timestamp = value.cast<bool>();
+        else if (k == "volume")
+            o.volume = value.cast<std::string>();
+        else if (k == "volume_channel")
+            o.volumeChannel = value.cast<std::string>();
+        else if (k == "slices")
+            o.slices = value.cast<std::string>();
+        else if (k == "vectors")
+            o.vectors = value.cast<std::string>();
+        else if (k == "lic")
+            o.lic = value.cast<std::string>();
+        else if (k == "yaw_per_frame")
+            o.yawPerFrame = value.cast<float>();
+        else if (k == "transparent")
+            o.transparent = value.cast<bool>();
+        else if (k == "fps")
+            o.fps = value.cast<int>();
+        else
+            throw cf::ParameterError(k + ": not a picture option");
+    }
+    return o;
+}
+
+py::array_t<std::uint8_t> imageArray(std::vector<std::uint8_t> rgba, int width, int height) {
+    py::array_t<std::uint8_t> out({height, width, 4});
+    std::memcpy(out.mutable_data(), rgba.data(), rgba.size());
+    return out;
+}
+
+// Records while the GIL is released; Ctrl-C ends the movie at the next frame (finished).
+py::dict recordReleased(Simulation& sim, const std::filesystem::path& path, std::uint64_t steps,
+                        std::uint64_t every, const py::dict& options) {
+    const cf::py::PictureOptions o = pictureOptions(options);
+    bool interrupted = false;
+    bool completed = true;
+    cf::py::MovieSummary summary;
+    {
+        py::gil_scoped_release release;
+        summary = sim.record(
+            path, steps, every, o,
+            [&] {
+                py::gil_scoped_acquire acquire;
+                if (PyErr_CheckSignals() != 0) {
+                    interrupted = true;
+                    return false;
+                }
+                return true;
+            },
+            completed);
+    }
+    if (interrupted) throw py::error_already_set();  // the KeyboardInterrupt, as raised
+    py::dict d;
+    d["path"] = summary.path;
+    d["frames"] = summary.frames;
+    d["width"] = summary.width;
+    d["height"] = summary.height;
+    d["codec"] = summary.codec;
+    d["seconds"] = summary.seconds;
+    d["frame_rate"] = summary.frameRate;
+    return d;
+}
+
 template <typename F>
 auto released(F&& f) {
     py::gil_scoped_release release;
@@ -285,6 +365,10 @@ PYBIND11_MODULE(_cellforge, m) {
         },
         "The backends this build and machine can run (\"cpu\", and \"cuda\" when a device "
         "answers).");
+    m.def("rendering_built_in", &cf::py::renderingBuiltIn,
+          "Whether this build can draw images (the renderer on EGL).");
+    m.def("movies_built_in", &cf::py::moviesBuiltIn,
+          "Whether this build can write movies (FFmpeg).");
     m.def("cuda_status", &cf::cudaStatus,
           "Why CUDA is unavailable, or the device's name when it is available.");
     m.def(
@@ -303,6 +387,8 @@ PYBIND11_MODULE(_cellforge, m) {
             return d;
         },
         py::arg("path"), "What the scenario file at `path` holds: model, seed, steps, title.");
+
+    cf::py_arrays::bindArrayFunctions(m);
 
     py::class_<Simulation>(m, "_Simulation")
         .def(
@@ -378,12 +464,34 @@ PYBIND11_MODULE(_cellforge, m) {
                  }
                  return py::make_tuple(arrays, units, snap.step, snap.time);
              })
+        .def("state_arrays",
+             [](Simulation& s) {
+                 const std::vector<cf::StateArray> arrays =
+                     released([&] { return s.stateArrays(); });
+                 return cf::py_arrays::describeArrays(arrays);
+             })
         .def(
             "checkpoint",
             [](Simulation& s, const std::filesystem::path& path) {
                 released([&] { s.checkpoint(path); });
             },
             py::arg("path"))
+        .def(
+            "render",
+            [](Simulation& s, const py::dict& options) {
+                const cf::py::PictureOptions o = pictureOptions(options);
+                std::vector<std::uint8_t> rgba = released([&] { return s.render(o); });
+                return imageArray(std::move(rgba), o.width, o.height);
+            },
+            py::arg("options"))
+        .def("record", &recordReleased, py::arg("path"), py::arg("steps"), py::arg("every"),
+             py::arg("options"))
+        .def(
+            "write_snapshot",
+            [](Simulation& s, const std::filesystem::path& directory) {
+                return released([&] { return s.writeSnapshot(directory); });
+            },
+            py::arg("directory"))
         .def("parameter_specs",
              [](const Simulation& s) { return specList(s.descriptor().parameters()); })
         .def("parameter_values",

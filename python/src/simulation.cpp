@@ -96,7 +96,15 @@ std::unique_ptr<Simulation> Simulation::resume(const std::filesystem::path& chec
     return sim;
 }
 
-Simulation::~Simulation() = default;
+Simulation::~Simulation() {
+    // The GL context lives on the simulation thread: it goes there, before the runner.
+    if (pictures_) {
+        try {
+            runner_->withModel([&](Model&) { pictures_.reset(); }).get();
+        } catch (...) {  // a destructor never throws; the process keeps running
+        }
+    }
+}
 
 void Simulation::startSeries(bool observeNow) {
     if (seriesEvery_ == 0) return;
@@ -158,12 +166,93 @@ Snapshot Simulation::snapshot() {
     return out;
 }
 
+std::vector<StateArray> Simulation::stateArrays() {
+    std::vector<StateArray> out;
+    runner_
+        ->withModel([&](Model& m) {
+            m.applyPendingEdits();
+            auto* provider = dynamic_cast<StateArrayProvider*>(&m);
+            if (!provider)
+                throw Error(descriptor().name + " on " + std::string(toString(m.backend())) +
+                            " offers no state arrays; snapshot_arrays() copies its state");
+            out = provider->stateArrays();
+            m.synchronize();
+        })
+        .get();
+    return out;
+}
+
 SeriesColumns Simulation::series() const {
     return series_ ? series_->columns() : SeriesColumns{};
 }
 
 void Simulation::checkpoint(const std::filesystem::path& path) {
     runner_->save(path).get();
+}
+
+std::filesystem::path Simulation::writeSnapshot(const std::filesystem::path& directory) {
+    const std::filesystem::path key = std::filesystem::absolute(directory).lexically_normal();
+    auto found = snapshotWriters_.find(key);
+    if (found == snapshotWriters_.end()) {
+        auto writer = std::make_unique<io::SnapshotWriter>(key, descriptor().name);
+        // Snapshots already there up to this step stay in the series (a resumed run's).
+        writer->adoptExisting(stepCount());
+        found = snapshotWriters_.emplace(key, std::move(writer)).first;
+    }
+    return found->second->write(snapshot());
+}
+
+std::vector<std::uint8_t> Simulation::render(const PictureOptions& options) {
+    rethrowRunError();
+    std::vector<std::uint8_t> pixels;
+    runner_
+        ->withModel([&](Model& m) {
+            m.applyPendingEdits();
+            if (!pictures_) pictures_ = std::make_unique<Pictures>();
+            pixels = pictures_->render(m, descriptor().name, descriptor().timeUnit, options);
+        })
+        .get();
+    return pixels;
+}
+
+MovieSummary Simulation::record(const std::filesystem::path& path, std::uint64_t steps,
+                                std::uint64_t every, const PictureOptions& options,
+                                const KeepGoing& keepGoing, bool& completed) {
+    if (every == 0) throw ParameterError("every: steps between frames must be at least 1");
+    rethrowRunError();
+    runner_
+        ->withModel([&](Model& m) {
+            m.applyPendingEdits();
+            if (!pictures_) pictures_ = std::make_unique<Pictures>();
+            pictures_->beginMovie(path, descriptor().name, descriptor().timeUnit, options);
+            pictures_->addMovieFrame(m);
+        })
+        .get();
+    completed = true;
+    // The movie is finished whatever stops the loop, so what was recorded stays playable.
+    const auto finish = [&] {
+        MovieSummary summary;
+        runner_->withModel([&](Model&) { summary = pictures_->finishMovie(); }).get();
+        return summary;
+    };
+    try {
+        for (std::uint64_t done = 0; done < steps;) {
+            const std::uint64_t n = std::min(every, steps - done);
+            if (!step(n, keepGoing, std::chrono::milliseconds(50))) {
+                completed = false;
+                break;
+            }
+            done += n;
+            runner_->withModel([&](Model& m) { pictures_->addMovieFrame(m); }).get();
+        }
+    } catch (...) {
+        try {
+            finish();
+        } catch (...) {  // the first error is the one to report
+        }
+        throw;
+    }
+    return finish();
 }
 
 void Simulation::setParameter(const std::string& key, const ParamValue& value) {

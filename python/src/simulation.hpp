@@ -7,15 +7,19 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "python/src/pictures.hpp"
 #include "sim/core/model.hpp"
 #include "sim/core/params.hpp"
 #include "sim/core/scenario.hpp"
+#include "sim/core/state_arrays.hpp"
+#include "sim/io/snapshot_writer.hpp"
 #include "sim/run/runner.hpp"
 
 namespace cf::py {
@@ -63,9 +67,25 @@ public:
     double time();
     std::vector<Metric> metrics();
     Snapshot snapshot();
+    // The model's state arrays where they live (sim/core/state_arrays.hpp), after its queued
+    // work and pending edits; valid until the next step. Throws Error for a model that offers
+    // none.
+    std::vector<StateArray> stateArrays();
     SeriesColumns series() const;
     std::uint64_t seriesEvery() const { return seriesEvery_; }
     void checkpoint(const std::filesystem::path& path);
+    // Writes the state as an HDF5 snapshot into `directory`/snapshots and rewrites the XDMF
+    // file ParaView opens beside them, as `cellforge-sim run` does; snapshots written into
+    // one directory by this Simulation form one time series. Returns the .h5 file.
+    std::filesystem::path writeSnapshot(const std::filesystem::path& directory);
+
+    // An image of the model now (Pictures::render), RGBA8 rows top to bottom.
+    std::vector<std::uint8_t> render(const PictureOptions& options);
+    // A movie of `steps` more steps, a frame now and every `every` steps. Stops early (at a
+    // frame boundary, the movie finished and playable) when `keepGoing` says no: then
+    // `completed` is false.
+    MovieSummary record(const std::filesystem::path& path, std::uint64_t steps, std::uint64_t every,
+                        const PictureOptions& options, const KeepGoing& keepGoing, bool& completed);
 
     // A live edit through Runner::setParameter; structural parameters are refused with a
     // ParameterError (they would wait for a reset this API does not offer yet).
@@ -85,6 +105,8 @@ private:
     std::unique_ptr<Runner> runner_;
     std::uint64_t seriesEvery_;
     std::shared_ptr<SeriesRecorder> series_;
+    std::map<std::filesystem::path, std::unique_ptr<io::SnapshotWriter>> snapshotWriters_;
+    std::unique_ptr<Pictures> pictures_;  // made, used and destroyed on the model's thread
 };
 
 }  // namespace cf::py

@@ -24,6 +24,10 @@ DTYPES = {"f32": np.float32, "f64": np.float64, "i32": np.int32, "u32": np.uint3
           "u64": np.uint64, "u8": np.uint8}
 
 
+def pytest_configure(config):
+    config.addinivalue_line("markers", "cuda: needs the CUDA backend (python_module_cuda)")
+
+
 def small(model, **kwargs):
     scenario, overrides = MODEL_CASES[model]
     return cellforge.Simulation(scenario, backend="cpu", seed=1, **overrides, **kwargs)
