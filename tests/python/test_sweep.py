@@ -123,3 +123,10 @@ def test_to_pandas_and_series_frame(table):
     assert list(series.columns) == list(sim.series)
     assert series.attrs["units"]["time"] == "s"
     assert series.attrs["units"]["msd"] == sim.metric_units["msd"]
+
+
+def test_numpy_values_are_taken():
+    grid = {"system.count": np.array([20, 30]), "dynamics.diffusion": np.linspace(0.5, 1, 2)}
+    swept = cellforge.sweep(SCENARIO, grid=grid, steps=2, backend="cpu", seed=SEED)
+    assert list(swept["system.count"]) == [20, 20, 30, 30]
+    assert swept["system.count"].dtype == np.int64
