@@ -47,6 +47,11 @@ packages=(
   # what the docs build runs: ffmpeg/ffprobe (thumbnails, guide pictures, movie checks),
   # h5dump (figures read snapshots) and python3 (plots; the layering test)
   help2man desktop-file-utils appstream ffmpeg hdf5-tools python3
+  # docs: the Python notebook (docs/notebooks/cellforge-python.ipynb), executed and turned
+  # into HTML by the docs build: Jupyter's nbconvert and the python3 kernel, and what the
+  # notebook imports (SciPy to fit a parameter, Matplotlib for its figures, pandas for
+  # Simulation.series_frame() and Table.to_pandas(), also used by tests/python when present)
+  jupyter-nbconvert python3-ipykernel python3-scipy python3-matplotlib python3-pandas
 )
 
 missing=()

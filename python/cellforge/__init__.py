@@ -34,13 +34,15 @@ from ._cellforge import (  # noqa: F401  (re-exported)
 from . import _cellforge
 from ._arrays import DeviceArray, StateArrays, StaleArrayError
 from ._arrays import state_arrays as _state_arrays
+from ._sweep import sweep  # noqa: F401  (re-exported)
+from ._tables import Table, series_frame as _series_frame  # noqa: F401
 
 __all__ = [
     "Simulation", "Parameter", "models", "scenarios", "backends", "cuda_status",
     "model_parameters", "describe_parameters", "Error", "InputError", "ParameterError", "ScenarioError",
     "InputFileError", "GeometryError", "IoError", "SimulationError",
     "OutOfDeviceMemoryError", "CudaError", "data_directory", "DeviceArray", "StateArrays",
-    "StaleArrayError", "rendering_available",
+    "StaleArrayError", "rendering_available", "sweep", "Table",
 ]
 
 
@@ -442,6 +444,11 @@ class Simulation:
     def snapshot_units(self):
         """The unit of each field of snapshot_arrays()."""
         return self._sim.snapshot_arrays()[1]
+
+    def series_frame(self):
+        """series as a pandas DataFrame, the units in its attrs["units"] (needs pandas)."""
+        return _series_frame(self.series, {"step": "1", "time": self.time_unit,
+                                           **self.metric_units})
 
     def take_notes(self):
         """Messages the model raised since the last call (a capacity grew, ...)."""

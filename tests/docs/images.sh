@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Every picture the docs show is made by the project: each image or data file that README.md
-# and docs/**/*.md link to exists, lies under docs/images/guide or docs/images/figures, and is
-# named by the script that makes it (tools/docs/guide_images.sh, tools/docs/figures.sh,
-# tools/docs/lattice_crowding.sh, tools/docs/epidermis_fig4.sh); and
+# and docs/**/*.md link to exists, lies under docs/images/guide, docs/images/figures or
+# docs/images/notebook, and is named by the script or notebook that makes it
+# (tools/docs/guide_images.sh, tools/docs/figures.sh, tools/docs/lattice_crowding.sh,
+# tools/docs/epidermis_fig4.sh, docs/notebooks/cellforge-python.ipynb); and
 # no file sits in those folders that no page shows (a stale picture).
 #   usage: images.sh REPO_ROOT
 set -euo pipefail
 root=$1
-makers="$root/tools/docs/guide_images.sh $root/tools/docs/figures.sh $root/tools/docs/lattice_crowding.sh $root/tools/docs/epidermis_fig4.sh"
+makers="$root/tools/docs/guide_images.sh $root/tools/docs/figures.sh $root/tools/docs/lattice_crowding.sh $root/tools/docs/epidermis_fig4.sh $root/docs/notebooks/cellforge-python.ipynb"
 bad=0
 declare -A linked=()
 while IFS= read -r md; do
@@ -22,7 +23,7 @@ while IFS= read -r md; do
       echo "FAIL ${md#"$root"/}: $target does not exist"; bad=1; continue
     fi
     case $rel in
-      docs/images/guide/*|docs/images/figures/*) ;;
+      docs/images/guide/*|docs/images/figures/*|docs/images/notebook/*) ;;
       *) echo "FAIL ${md#"$root"/}: $target is not a picture the docs build makes"; bad=1; continue ;;
     esac
     # shellcheck disable=SC2086
@@ -32,7 +33,7 @@ while IFS= read -r md; do
   done < <(grep -o '\]([^)#]*\.\(png\|svg\|csv\|txt\|jpg\))' "$md" | sed 's/^](//; s/)$//' |
            grep -v '^https\?:' || true)
 done < <(find "$root/docs" -name '*.md' -not -path '*/design/*'; echo "$root/README.md")
-for f in "$root"/docs/images/guide/* "$root"/docs/images/figures/*; do
+for f in "$root"/docs/images/guide/* "$root"/docs/images/figures/* "$root"/docs/images/notebook/*; do
   rel=${f#"$root"/}
   case $rel in *.txt|*.csv) continue ;; esac  # data next to a picture, linked or quoted
   [[ -n ${linked[$rel]:-} ]] || { echo "FAIL $rel is shown by no page"; bad=1; }
