@@ -113,8 +113,8 @@ class DeviceArray:
             return _np.empty(self.shape, self.dtype)
         # The bytes from the first element to the last one, then the strides over them.
         extent = sum((n - 1) * s for n, s in zip(self.shape, self.strides)) + item
-        raw = _cellforge._copy_to_host(self._info["address"], self.device,
-                                       self._info["typestr"], extent)
+        raw = _cellforge._copy_to_host(self._info["address"], self.device, extent)
+        raw = raw.view(self.dtype)  # strides are whole elements: the extent is too
         return _np.lib.stride_tricks.as_strided(raw, self.shape, self.strides).copy()
 
     def __len__(self):

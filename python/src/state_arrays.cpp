@@ -6,6 +6,7 @@
 
 #include <dlpack/dlpack.h>
 #include <pybind11/numpy.h>
+#include <pybind11/stl.h>
 
 #include <cstdint>
 #include <string>
@@ -126,13 +127,10 @@ py::capsule dlpackCapsule(std::uintptr_t address, int device, const std::string&
     return py::reinterpret_steal<py::capsule>(capsule);
 }
 
-// A host copy of `bytes` at `address` (device memory when `device` >= 0) as a NumPy array
-// of `typestr`.
-py::array copyToHost(std::uintptr_t address, int device, const std::string& typestr,
-                     std::size_t bytes) {
-    py::array out(
-        py::dtype(typestr),
-        std::vector<py::ssize_t>{static_cast<py::ssize_t>(bytes / py::dtype(typestr).itemsize())});
+// A host copy of `bytes` at `address` (device memory when `device` >= 0), as bytes: the
+// caller views them with the array's dtype (python/cellforge/_arrays.py).
+py::array_t<std::uint8_t> copyToHost(std::uintptr_t address, int device, std::size_t bytes) {
+    py::array_t<std::uint8_t> out(static_cast<py::ssize_t>(bytes));
     {
         py::gil_scoped_release release;
         copyViewToHost(reinterpret_cast<const void*>(address), out.mutable_data(), bytes,
@@ -155,9 +153,8 @@ void bindArrayFunctions(py::module_& m) {
           py::arg("typestr"), py::arg("shape"), py::arg("strides"), py::arg("keep_alive"),
           "A DLPack capsule (\"dltensor\") over memory the model owns; keeps `keep_alive` "
           "referenced until the consumer releases it.");
-    m.def("_copy_to_host", &copyToHost, py::arg("address"), py::arg("device"), py::arg("typestr"),
-          py::arg("bytes"),
-          "A NumPy copy of `bytes` at `address` (device memory when device >= 0).");
+    m.def("_copy_to_host", &copyToHost, py::arg("address"), py::arg("device"), py::arg("bytes"),
+          "A copy of `bytes` at `address` (device memory when device >= 0) as a uint8 array.");
 }
 
 }  // namespace cf::py_arrays
