@@ -86,6 +86,11 @@ if in_root dpkg -L cellforge | grep -q '/dist-packages/cellforge/__init__.py$'; 
   as_user python3 -c 'import cellforge; print(cellforge.models()); s = cellforge.Simulation("welcome"); s.step(5); print(s.step_count, sorted(s.metrics)[:3])' \
     2>&1 | tee "$out/python.txt"
   grep -q "^5 " "$out/python.txt" || fail "the Python module did not step the welcome scenario"
+  # Its pictures (EGL, Mesa in the root), its state arrays without a copy, its type stub.
+  as_user python3 -c 'import cellforge, os; s = cellforge.Simulation("welcome"); s.step(5); img = s.render(size=(320, 180)); print("render", img.shape, int((img.max(axis=-1) > 60).sum())); print("arrays", len(s.arrays)); print("stub", os.path.isfile(os.path.join(os.path.dirname(cellforge.__file__), "__init__.pyi")))' \
+    2>&1 | tee -a "$out/python.txt"
+  grep -q "^render (180, 320, 3) [1-9]" "$out/python.txt" || fail "the Python module drew nothing"
+  grep -q "^stub True" "$out/python.txt" || fail "the package has no type stub"
 fi
 
 say "cellforge --headless (EGL, Mesa): an image and a movie"
