@@ -169,23 +169,26 @@ cf::Scenario withOverrides(cf::Scenario sc, std::optional<std::uint32_t> seed,
     return sc;
 }
 
+// Asked between batches while the GIL is released: Python's signal handlers run (Ctrl-C),
+// and a pending exception stops the loop at the next step boundary.
+cf::py::KeepGoing pythonSignals(bool& interrupted) {
+    return [&interrupted] {
+        py::gil_scoped_acquire acquire;
+        if (PyErr_CheckSignals() != 0) {
+            interrupted = true;
+            return false;
+        }
+        return true;
+    };
+}
+
 // Runs while the GIL is released; Python's signal handlers run in between (Ctrl-C).
 bool stepReleased(Simulation& sim, std::uint64_t steps) {
     bool interrupted = false;
     bool completed;
     {
         py::gil_scoped_release release;
-        completed = sim.step(
-            steps,
-            [&] {
-                py::gil_scoped_acquire acquire;
-                if (PyErr_CheckSignals() != 0) {
-                    interrupted = true;
-                    return false;
-                }
-                return true;
-            },
-            std::chrono::milliseconds(50));
+        completed = sim.step(steps, pythonSignals(interrupted), std::chrono::milliseconds(50));
     }
     if (interrupted) throw py::error_already_set();  // the KeyboardInterrupt, as raised
     return completed;
@@ -246,17 +249,7 @@ py::dict recordReleased(Simulation& sim, const std::filesystem::path& path, std:
     cf::py::MovieSummary summary;
     {
         py::gil_scoped_release release;
-        summary = sim.record(
-            path, steps, every, o,
-            [&] {
-                py::gil_scoped_acquire acquire;
-                if (PyErr_CheckSignals() != 0) {
-                    interrupted = true;
-                    return false;
-                }
-                return true;
-            },
-            completed);
+        summary = sim.record(path, steps, every, o, pythonSignals(interrupted), completed);
     }
     if (interrupted) throw py::error_already_set();  // the KeyboardInterrupt, as raised
     py::dict d;

@@ -22,6 +22,7 @@
 #include "sim/models/gliding/gliding_params.hpp"
 #include "sim/models/gliding/gliding_state.hpp"
 #include "sim/models/gliding/gliding_tables.hpp"
+#include "sim/models/gliding/state_pointers.hpp"
 
 namespace cf::gliding {
 
@@ -56,15 +57,7 @@ void initialMotorsAndFlow(const GlidingParams& p, RunState& s);
 
 Snapshot makeSnapshot(const GlidingParams& p, const GlidingTables& t, const RunState& s);
 
-// Where either backend keeps Psi, the motor sums per anchor (double, or float where the CUDA
-// backend keeps motors in float) and the flow at z0 (null: at rest, none offered).
-struct StatePointers {
-    const double* psi = nullptr;
-    const void* boundCoarse = nullptr;
-    const void* free = nullptr;
-    bool motorsDouble = true;
-    const double *u = nullptr, *v = nullptr;
-};
+// Psi, the motor sums and the flow (when not at rest) as state arrays.
 std::vector<StateArray> stateArraysOf(const GlidingParams& p, const GlidingTables& t,
                                       const StatePointers& s, MemorySpace space);
 // Throws IoError naming the field when a snapshot's field is missing or mis-sized (a

@@ -203,16 +203,7 @@ public:
     std::vector<StateArray> stateArrays() override {
         requireReset();
         if (distributed()) return {};
-        Parts& d = *parts_;
-        const FlowAtZ0 flow = d.fluid.deviceFlow();
-        StatePointers at;
-        at.psi = d.smol.devicePsi();
-        at.boundCoarse = d.motors.coarseDevice();
-        at.free = d.motors.freeDevice();
-        at.motorsDouble = d.motors.doublePrecision();
-        at.u = flow.u;
-        at.v = flow.v;
-        return stateArraysOf(p_, t_, at, MemorySpace::Device);
+        return stateArraysOf(p_, t_, deviceState(), MemorySpace::Device);
     }
 
     // Packed on the device from the device state (design 5): no host copy, no change of state;
@@ -221,15 +212,7 @@ public:
         requireReset();
         if (distributed()) return {};  // a distributed run is headless
         Parts& d = *parts_;
-        const FlowAtZ0 flow = d.fluid.deviceFlow();
-        cuda::DeviceViewInputs in;
-        in.psi = d.smol.devicePsi();
-        in.boundCoarse = d.motors.coarseDevice();
-        in.free = d.motors.freeDevice();
-        in.motorsDouble = d.motors.doublePrecision();
-        in.u = flow.u;
-        in.v = flow.v;
-        ModelViews views = cuda::deviceViews(p_, t_, in, d.views, stream_);
+        ModelViews views = cuda::deviceViews(p_, t_, deviceState(), d.views, stream_);
         if (d.profiles) {
             // The vertical slice is asked for rarely (output.profiles) and is small: it is
             // computed on the host from the last forcing (2 n^2 doubles).
@@ -267,6 +250,20 @@ private:
         cuda::DeviceViewBuffers views;           // allocated by the first views()
         std::unique_ptr<FlowProfiles> profiles;  // output.profiles only
     };
+
+    // Where the device keeps the state the views and state arrays read.
+    StatePointers deviceState() const {
+        const Parts& d = *parts_;
+        const FlowAtZ0 flow = d.fluid.deviceFlow();
+        StatePointers at;
+        at.psi = d.smol.devicePsi();
+        at.boundCoarse = d.motors.coarseDevice();
+        at.free = d.motors.freeDevice();
+        at.motorsDouble = d.motors.doublePrecision();
+        at.u = flow.u;
+        at.v = flow.v;
+        return at;
+    }
 
     // What the host holds of the device state: nothing current, the summary (Psi, the motor
     // sums and the flow: metrics, views, the finiteness check) or everything (snapshots: also

@@ -13,20 +13,12 @@
 #include "sim/models/gliding/cuda/view_kernels.cuh"
 #include "sim/models/gliding/gliding_params.hpp"
 #include "sim/models/gliding/gliding_tables.hpp"
+#include "sim/models/gliding/state_pointers.hpp"
 
 namespace cf::gliding::cuda {
 
-// The device state the views read, per cell [iy * n + ix] (Psi: (y, x, theta)).
-struct DeviceViewInputs {
-    const double* psi = nullptr;
-    // Mb,coarse and Mf in the motor real: double when motorsDouble, else float
-    // (MotorsCuda::coarseDevice, freeDevice, doublePrecision).
-    const void* boundCoarse = nullptr;
-    const void* free = nullptr;
-    bool motorsDouble = true;
-    const double* u = nullptr;  // the flow at z0 (FluidCuda::deviceFlow)
-    const double* v = nullptr;
-};
+// The device state the views read (state_pointers.hpp), all in device memory.
+using DeviceViewInputs = StatePointers;
 
 // Owns the device view arrays (the float arrays of ViewBuffers in one allocation), a device
 // copy of the tables' cos/sin theta and the scratch of the max-c reduction. Empty until the
