@@ -30,8 +30,9 @@ status_build=FAIL status_gpu=FAIL status_all=FAIL status_bench=SKIP
 # (docs/PERFORMANCE.md, "Staging"): the shared libstdc++, so that NumPy and the module share it.
 python_flags=()
 if pybind11_dir=$(python3 -m pybind11 --cmakedir 2>/dev/null); then
-  python_flags=(-DPython3_EXECUTABLE="$(command -v python3)" -Dpybind11_DIR="$pybind11_dir"
-                -DCMAKE_CXX_STANDARD_LIBRARIES=/usr/lib/x86_64-linux-gnu/libstdc++.so.6)
+  python_flags=(-DPython3_EXECUTABLE="$(command -v python3)" -Dpybind11_DIR="$pybind11_dir")
+  shared=/usr/lib/x86_64-linux-gnu/libstdc++.so.6
+  [ -e "$shared" ] && python_flags+=(-DCMAKE_CXX_STANDARD_LIBRARIES="$shared")
 fi
 { cmake --preset gpu -DCELLFORGE_HDF5=AUTO "${python_flags[@]}" && cmake --build --preset gpu -j "$jobs"; } >"$out/build.log" 2>&1 \
   && status_build=ok
