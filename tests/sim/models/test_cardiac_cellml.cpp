@@ -455,6 +455,49 @@ TEST(CardiacCellml, RushLarsenWithAnOverflowingRate) {
         << why;
 }
 
+// A potential kept in volts becomes mV: the state's initial value and rate are scaled by
+// 1000 and its readers read 0.001 * V in the file's volts. A potential in seconds is refused
+// with its name.
+TEST(CardiacCellml, PotentialInVoltsBecomesMillivolts) {
+    REQUIRE_CELLML();
+    const std::string cell =
+        "<component name=\"membrane\">\n"
+        "<variable name=\"time\" units=\"ms\"/>\n"
+        "<variable name=\"V\" units=\"UNITS\" initial_value=\"-0.08\"/>\n"
+        "<variable name=\"k\" units=\"per_ms\" initial_value=\"0.1\"/>\n"
+        "<variable name=\"w\" units=\"dimensionless\" initial_value=\"0\"/>\n"
+        "<math xmlns=\"http://www.w3.org/1998/Math/MathML\">\n"
+        "<apply><eq/><apply><diff/><bvar><ci>time</ci></bvar><ci>V</ci></apply>\n"
+        "<apply><times/><ci>k</ci><ci>V</ci></apply></apply>\n"
+        "<apply><eq/><apply><diff/><bvar><ci>time</ci></bvar><ci>w</ci></apply>\n"
+        "<apply><times/><ci>k</ci><ci>V</ci></apply></apply>\n"
+        "</math>\n</component>\n";
+    auto withUnits = [&](const std::string& u) {
+        std::string c = cell;
+        c.replace(c.find("UNITS"), 5, u);
+        return doc(c);
+    };
+    const std::string text = importCellml(withUnits("volt"), "toy.cellml");
+    EXPECT_NE(text.find("keeps the potential in 'volt'"), std::string::npos) << text;
+    EXPECT_NE(text.find("state V = -80"), std::string::npos) << text;
+    const CheckedModel m = compileModel(text, "toy.cfm");
+    CellProgram p(m);
+    std::vector<double> dydt;
+    p.rates(p.initialStates(), 0.0, dydt);
+    // dV/dt = 0.1/ms * -0.08 V = -0.008 V/ms = -8 mV/ms; dw/dt = 0.1 * -0.08 = -0.008.
+    EXPECT_NEAR(dydt[static_cast<std::size_t>(m.stateOf(m.potential))], -8.0, 1e-12);
+    EXPECT_NEAR(dydt[static_cast<std::size_t>(m.stateOf(m.find("membrane.w")))], -0.008, 1e-15);
+    try {
+        importCellml(withUnits("second"), "bad.cellml");
+        ADD_FAILURE() << "a potential in seconds was accepted";
+    } catch (const CellmlError& e) {
+        EXPECT_NE(std::string(e.what()).find("'membrane.V' has units 'second', which are not a "
+                                             "voltage"),
+                  std::string::npos)
+            << e.what();
+    }
+}
+
 // The potential found by the oxford-metadata annotation (Chaste's files), by the option, or
 // not at all (an error that asks for it).
 TEST(CardiacCellml, PotentialByAnnotationOrOption) {

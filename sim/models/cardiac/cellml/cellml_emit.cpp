@@ -34,6 +34,34 @@ std::string Importer::emit(bool withUnits) const {
         }
     }
 
+    // The potential in mV, as the simulator's thresholds and protocols read it: a file that
+    // keeps it in volts (Paci 2013) gets the state in mV, `dot(V) = 1000 * (...)`, and every
+    // reader of V reads `(0.001 * V)` in the file's units. Neither a voltage nor dimensionless
+    // (a phenomenological model's potential): refused.
+    UnitInfo mV;
+    mV.known = true;
+    mV.dims = {2, 1, -3, -1, 0, 0, 0};  // m^2 kg s^-3 A^-1
+    mV.factor = 1e-3;
+    mV.text = "mV";
+    mV.terms = {{"mV", 1}};
+    double toMv = 1.0;  // value in mV = toMv * value in the file's units
+    std::string potentialNote;
+    if (const UnitInfo& pu = var(potential_).unit; pu.known && pu.dims != std::array<double, 7>{}) {
+        if (pu.dims != mV.dims)
+            fail(file_, var(potential_).node,
+                 "the membrane potential '" + qualified(potential_) + "' has units '" +
+                     var(potential_).units + "', which are not a voltage");
+        if (std::fabs(pu.factor / mV.factor - 1.0) > 1e-12) {
+            toMv = pu.factor / mV.factor;
+            potentialNote = "# The file keeps the potential in '" + var(potential_).units +
+                            "'; here it is in mV.\n";
+        }
+    }
+    // The units a source is written in here (the file's, but mV for a converted potential).
+    auto emitted = [&](int src) -> const UnitInfo& {
+        return src == potential_ && toMv != 1.0 ? mV : var(src).unit;
+    };
+
     std::ostringstream body;
     for (std::size_t ci = 0; ci < comps_.size(); ++ci) {
         const Component& c = comps_[ci];
@@ -50,10 +78,12 @@ std::string Importer::emit(bool withUnits) const {
                 const double f = conversion(timeUnit, var(g).unit, g, timeSet_);
                 return f == 1.0 ? std::string("time") : "(" + formatNumber(f) + " * time)";
             }
-            if (globals_[static_cast<std::size_t>(src)].first == static_cast<int>(ci))
-                return var(src).ident;
+            if (globals_[static_cast<std::size_t>(src)].first == static_cast<int>(ci)) {
+                if (src != potential_ || toMv == 1.0) return var(src).ident;
+                return "(" + formatNumber(1.0 / toMv) + " * " + var(src).ident + ")";
+            }
             const std::string target = compOf(src).ident + "." + var(src).ident;
-            const double f = conversion(var(src).unit, var(g).unit, g, src);
+            const double f = conversion(emitted(src), var(g).unit, g, src);
             if (f != 1.0) return "(" + formatNumber(f) + " * " + target + ")";
             const auto use = std::make_pair(target, var(g).ident);
             if (std::find(uses.begin(), uses.end(), use) == uses.end()) uses.push_back(use);
@@ -67,12 +97,13 @@ std::string Importer::emit(bool withUnits) const {
             const int g = global(static_cast<int>(ci), static_cast<int>(li));
             const Var& v = c.vars[li];
             if (sourceOf(g) != g || g == timeSet_) continue;
-            const std::string u = unitOf(v.unit), bracket = u.empty() ? "" : " [" + u + "]";
+            const std::string u = unitOf(emitted(g)), bracket = u.empty() ? "" : " [" + u + "]";
             const Role role = roleOf(g);
             if (role == Role::State) {
                 if (!v.hasInitial)
                     fail(file_, v.node, "state '" + qualified(g) + "' has no initial_value");
-                items << "state " << v.ident << " = " << formatNumber(v.initial) << bracket
+                const double initial = g == potential_ ? v.initial * toMv : v.initial;
+                items << "state " << v.ident << " = " << formatNumber(initial) << bracket
                       << (g == potential_ ? " bind potential" : "") << line(v.node) << "\n";
             } else if (role == Role::Param && g == stimulus_) {
                 items << v.ident << " = " << formatNumber(v.initial) << bracket << " bind stimulus"
@@ -103,10 +134,12 @@ std::string Importer::emit(bool withUnits) const {
             Printed printed = translateMath(e.rhs, math);
             std::string rhs = printed.text;
             // d/d(local time) to d/d(ms): the local time variable reads f * time.
+            // A converted potential's rate also goes from the file's units to mV.
             const double perMs =
                 e.ode ? conversion(timeUnit,
                                    var(global(static_cast<int>(ci), c.byName.at(e.bvar))).unit,
-                                   global(static_cast<int>(ci), c.byName.at(e.bvar)), timeSet_)
+                                   global(static_cast<int>(ci), c.byName.at(e.bvar)), timeSet_) *
+                            (g == potential_ ? toMv : 1.0)
                       : 1.0;
             auto scaled = [&](const std::string& r) {
                 return perMs == 1.0 ? r : formatNumber(perMs) + " * " + r;
@@ -166,8 +199,8 @@ std::string Importer::emit(bool withUnits) const {
     if (!withUnits)
         out << "# Units are omitted: the file's units do not check in the model language\n"
                "# (they differ by factors CellML tools convert silently).\n";
-    out << timeNote << "model " << identifier(modelName_.empty() ? "imported" : modelName_) << " \""
-        << title << "\"\n"
+    out << timeNote << potentialNote << "model "
+        << identifier(modelName_.empty() ? "imported" : modelName_) << " \"" << title << "\"\n"
         << "time [ms]\n"
         << body.str();
     return out.str();

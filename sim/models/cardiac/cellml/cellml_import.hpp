@@ -15,6 +15,10 @@
 // with a message naming the element: CellML 1.1 imports, reactions, algebraic (implicit)
 // equations, initial values naming variables.
 //
+// Units: the model's time is in ms and its potential in mV whatever the file uses (a file in
+// seconds or volts is converted, and says so in its header); a time variable that is not a
+// time, or a potential that is neither a voltage nor dimensionless, is refused by name.
+//
 // Roles: time is the bvar of the derivatives; the membrane potential is the state given by
 // ImportOptions::potential, else the one annotated oxford-metadata#membrane_voltage, else a
 // state named V, Vm, V_m or membrane_potential (case-insensitive), preferring one in a
