@@ -34,6 +34,7 @@ list(APPEND CELLFORGE_SIM_CUDA_SOURCES
 list(APPEND CELLFORGE_SIM_SOURCES models/cardiac/cellml/cellml_common.cpp)
 if(CELLFORGE_HAVE_CELLML)
   list(APPEND CELLFORGE_SIM_SOURCES
+    models/cardiac/cellml/cellml_emit.cpp
     models/cardiac/cellml/cellml_import.cpp
     models/cardiac/cellml/cellml_xml.cpp
     models/cardiac/cellml/cellml_math.cpp

@@ -330,6 +330,174 @@ TEST(CardiacCellml, InconsistentUnitsAreOmitted) {
     EXPECT_EQ(compileModel(text, "toy.cfm").states.size(), 1u);
 }
 
+// A derivative inside an expression (Chaste's files write buffers as d(TnC)/dt in a flux)
+// reads the state's rate by name: J = 2 * d(V)/dt = 2 k V, and d(V)/dt of a variable that is
+// not a state is refused with its name.
+TEST(CardiacCellml, DerivativeInsideAnExpression) {
+    REQUIRE_CELLML();
+    const std::string probe =
+        "<component name=\"probe\">\n"
+        "<variable name=\"V\" units=\"mV\" public_interface=\"in\"/>\n"
+        "<variable name=\"time\" units=\"ms\" public_interface=\"in\"/>\n"
+        "<variable name=\"J\" units=\"dimensionless\"/>\n"
+        "<variable name=\"w\" units=\"dimensionless\" initial_value=\"0\"/>\n"
+        "<math xmlns=\"http://www.w3.org/1998/Math/MathML\">\n"
+        "<apply><eq/><ci>J</ci><apply><times/><cn cellml:units=\"dimensionless\">2</cn>"
+        "<apply><diff/><bvar><ci>time</ci></bvar><ci>V</ci></apply></apply></apply>\n"
+        "<apply><eq/><apply><diff/><bvar><ci>time</ci></bvar><ci>w</ci></apply><ci>J</ci></apply>\n"
+        "</math>\n</component>\n"
+        "<connection><map_components component_1=\"membrane\" component_2=\"probe\"/>\n"
+        "<map_variables variable_1=\"V\" variable_2=\"V\"/>\n"
+        "<map_variables variable_1=\"time\" variable_2=\"time\"/></connection>\n";
+    const std::string text = importCellml(doc(kMembrane + probe), "toy.cellml");
+    EXPECT_NE(text.find("d_V_dt = k * V"), std::string::npos) << text;
+    EXPECT_NE(text.find("dot(V) = d_V_dt"), std::string::npos) << text;
+    EXPECT_NE(text.find("J = 2 * membrane.d_V_dt"), std::string::npos) << text;
+    const CheckedModel m = compileModel(text, "toy.cfm");
+    CellProgram p(m);
+    std::vector<double> dydt;
+    p.rates(p.initialStates(), 0.0, dydt);
+    const int w = m.stateOf(m.find("probe.w"));
+    ASSERT_GE(w, 0);
+    EXPECT_DOUBLE_EQ(dydt[static_cast<std::size_t>(w)], 2 * 0.1 * -80);  // exact: one product
+
+    std::string notState = probe;
+    notState.replace(notState.find("<ci>V</ci></apply></apply></apply>"), 10, "<ci>J</ci>");
+    try {
+        importCellml(doc(kMembrane + notState), "bad.cellml");
+        ADD_FAILURE() << "d(J)/dt of a defined variable was accepted";
+    } catch (const CellmlError& e) {
+        EXPECT_NE(std::string(e.what()).find("'probe.J' is not a state"), std::string::npos)
+            << e.what();
+    }
+}
+
+// MathML rem and quotient truncate toward zero (rem takes the dividend's sign), and a file
+// that keeps time in seconds gets the model's time in ms: its time reads 0.001 * time and its
+// rates are scaled to per ms.
+TEST(CardiacCellml, RemQuotientAndTimeInSeconds) {
+    REQUIRE_CELLML();
+    const std::string cell =
+        "<units name=\"per_s\"><unit units=\"second\" exponent=\"-1\"/></units>\n"
+        "<component name=\"membrane\">\n"
+        "<variable name=\"time\" units=\"second\"/>\n"
+        "<variable name=\"V\" units=\"mV\" initial_value=\"-80\"/>\n"
+        "<variable name=\"k\" units=\"per_s\" initial_value=\"100\"/>\n"
+        "<variable name=\"r1\" units=\"dimensionless\"/>\n"
+        "<variable name=\"r2\" units=\"dimensionless\"/>\n"
+        "<variable name=\"q\" units=\"dimensionless\"/>\n"
+        "<math xmlns=\"http://www.w3.org/1998/Math/MathML\">\n"
+        "<apply><eq/><apply><diff/><bvar><ci>time</ci></bvar><ci>V</ci></apply>\n"
+        "<apply><times/><ci>k</ci><ci>V</ci></apply></apply>\n"
+        "<apply><eq/><ci>r1</ci><apply><rem/><cn cellml:units=\"dimensionless\">7.5</cn>"
+        "<cn cellml:units=\"dimensionless\">2</cn></apply></apply>\n"
+        "<apply><eq/><ci>r2</ci><apply><rem/><cn cellml:units=\"dimensionless\">-7.5</cn>"
+        "<cn cellml:units=\"dimensionless\">2</cn></apply></apply>\n"
+        "<apply><eq/><ci>q</ci><apply><quotient/><cn cellml:units=\"dimensionless\">-7</cn>"
+        "<cn cellml:units=\"dimensionless\">2</cn></apply></apply>\n"
+        "</math>\n</component>\n";
+    const std::string text = importCellml(doc(cell), "toy.cellml");
+    EXPECT_NE(text.find("time [ms]"), std::string::npos) << text;
+    EXPECT_NE(text.find("keeps time in 'second'"), std::string::npos) << text;
+    const CheckedModel m = compileModel(text, "toy.cfm");
+    CellProgram p(m);
+    std::vector<double> dydt;
+    p.rates(p.initialStates(), 0.0, dydt);
+    // 100/s * -80 mV = -8000 mV/s = -8 mV/ms.
+    EXPECT_NEAR(dydt[static_cast<std::size_t>(m.stateOf(m.potential))], -8.0, 1e-12);
+    CellProgram::Workspace w;
+    p.potentialRate(p.initialStates().data(), 0.0, nullptr, w);  // fills w.values
+    EXPECT_EQ(w.values[static_cast<std::size_t>(m.find("membrane.r1"))], 1.5);
+    EXPECT_EQ(w.values[static_cast<std::size_t>(m.find("membrane.r2"))], -1.5);
+    EXPECT_EQ(w.values[static_cast<std::size_t>(m.find("membrane.q"))], -3.0);
+}
+
+// Bernus 2002's f gate at V = -90 mV: beta_f = exp(-11 (V + 9.825)) overflows to inf, so
+// the rate f and slope b are infinite and y + dt f phi1(b dt) is inf * 0. The step falls back
+// to y_inf + (y - y_inf) exp(b dt) with y_inf = alpha / (alpha + beta) = 0: f closes at once.
+// A state that still goes non-finite (here through log(-1)) is explained by the expression
+// that first failed, named with its line.
+TEST(CardiacCellml, RushLarsenWithAnOverflowingRate) {
+    const std::string model =
+        "model gate \"overflow\"\n"
+        "time [ms]\n"
+        "[cell]\n"
+        "state V = -90 bind potential\n"
+        "state f = 0.5\n"
+        "param p = 1\n"
+        "alpha = 0.02 * exp(0.01 * V)\n"
+        "beta = exp(-11 * (V + 9.825))\n"
+        "bad = log(p - 2)\n"
+        "dot(V) = 0\n"
+        "dot(f) = alpha * (1 - f) - beta * f\n";
+    const CheckedModel m = compileModel(model, "gate.cfm");
+    const int f = m.stateOf(m.find("cell.f"));
+    ASSERT_GE(f, 0);
+    ASSERT_EQ(m.states[static_cast<std::size_t>(f)].method, Method::RushLarsen);
+    CellProgram p(m);
+    std::vector<double> y = p.initialStates();
+    p.step(y, 0.0, 0.01);
+    EXPECT_EQ(y[static_cast<std::size_t>(f)], 0.0);  // y_inf = 0.02 e^-0.9 / inf, exactly 0
+
+    // dot(V) reading a NaN: the explanation names the variable and its line (line 9).
+    const std::string broken = model.substr(0, model.find("dot(V) = 0")) + "dot(V) = bad\n" +
+                               "dot(f) = alpha * (1 - f) - beta * f\n";
+    const CheckedModel mb = compileModel(broken, "broken.cfm");
+    CellProgram pb(mb);
+    CellProgram::Workspace w;
+    std::vector<double> yb = pb.initialStates();
+    pb.step(yb.data(), 0.0, 0.01, nullptr, w);
+    const std::size_t v = static_cast<std::size_t>(mb.stateOf(mb.potential));
+    ASSERT_TRUE(std::isnan(yb[v]));
+    const std::string why = pb.explainNonFinite(v, 0.01, w);
+    EXPECT_EQ(why.rfind("dot(cell.V) (line 10) reads cell.bad = ", 0), 0u) << why;
+    EXPECT_NE(why.find("nan (line 9), the first value that is not finite"), std::string::npos)
+        << why;
+}
+
+// A potential kept in volts becomes mV: the state's initial value and rate are scaled by
+// 1000 and its readers read 0.001 * V in the file's volts. A potential in seconds is refused
+// with its name.
+TEST(CardiacCellml, PotentialInVoltsBecomesMillivolts) {
+    REQUIRE_CELLML();
+    const std::string cell =
+        "<component name=\"membrane\">\n"
+        "<variable name=\"time\" units=\"ms\"/>\n"
+        "<variable name=\"V\" units=\"UNITS\" initial_value=\"-0.08\"/>\n"
+        "<variable name=\"k\" units=\"per_ms\" initial_value=\"0.1\"/>\n"
+        "<variable name=\"w\" units=\"dimensionless\" initial_value=\"0\"/>\n"
+        "<math xmlns=\"http://www.w3.org/1998/Math/MathML\">\n"
+        "<apply><eq/><apply><diff/><bvar><ci>time</ci></bvar><ci>V</ci></apply>\n"
+        "<apply><times/><ci>k</ci><ci>V</ci></apply></apply>\n"
+        "<apply><eq/><apply><diff/><bvar><ci>time</ci></bvar><ci>w</ci></apply>\n"
+        "<apply><times/><ci>k</ci><ci>V</ci></apply></apply>\n"
+        "</math>\n</component>\n";
+    auto withUnits = [&](const std::string& u) {
+        std::string c = cell;
+        c.replace(c.find("UNITS"), 5, u);
+        return doc(c);
+    };
+    const std::string text = importCellml(withUnits("volt"), "toy.cellml");
+    EXPECT_NE(text.find("keeps the potential in 'volt'"), std::string::npos) << text;
+    EXPECT_NE(text.find("state V = -80"), std::string::npos) << text;
+    const CheckedModel m = compileModel(text, "toy.cfm");
+    CellProgram p(m);
+    std::vector<double> dydt;
+    p.rates(p.initialStates(), 0.0, dydt);
+    // dV/dt = 0.1/ms * -0.08 V = -0.008 V/ms = -8 mV/ms; dw/dt = 0.1 * -0.08 = -0.008.
+    EXPECT_NEAR(dydt[static_cast<std::size_t>(m.stateOf(m.potential))], -8.0, 1e-12);
+    EXPECT_NEAR(dydt[static_cast<std::size_t>(m.stateOf(m.find("membrane.w")))], -0.008, 1e-15);
+    try {
+        importCellml(withUnits("second"), "bad.cellml");
+        ADD_FAILURE() << "a potential in seconds was accepted";
+    } catch (const CellmlError& e) {
+        EXPECT_NE(std::string(e.what()).find("'membrane.V' has units 'second', which are not a "
+                                             "voltage"),
+                  std::string::npos)
+            << e.what();
+    }
+}
+
 // The potential found by the oxford-metadata annotation (Chaste's files), by the option, or
 // not at all (an error that asks for it).
 TEST(CardiacCellml, PotentialByAnnotationOrOption) {

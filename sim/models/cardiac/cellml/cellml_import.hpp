@@ -9,10 +9,15 @@
 // initial value; members in units that differ by a factor read the source times that
 // factor), units definitions (mapped to the language's unit names where the mapping is exact,
 // else omitted), content MathML (eq, diff with bvar time, arithmetic, power, root, exp, ln,
-// log, abs, floor, ceiling, min, max, piecewise, comparisons, and/or/xor/not, trig and
-// hyperbolic functions and their inverses, constants). Not supported, with a message naming
-// the element: CellML 1.1 imports, reactions, algebraic (implicit) equations, derivatives
-// inside expressions, initial values naming variables.
+// log, abs, floor, ceiling, min, max, rem, quotient, piecewise, comparisons, and/or/xor/not,
+// trig and hyperbolic functions and their inverses, constants, and d(x)/d(time) of a state
+// inside an expression, which reads the state's rate under a name `d_x_dt`). Not supported,
+// with a message naming the element: CellML 1.1 imports, reactions, algebraic (implicit)
+// equations, initial values naming variables.
+//
+// Units: the model's time is in ms and its potential in mV whatever the file uses (a file in
+// seconds or volts is converted, and says so in its header); a time variable that is not a
+// time, or a potential that is neither a voltage nor dimensionless, is refused by name.
 //
 // Roles: time is the bvar of the derivatives; the membrane potential is the state given by
 // ImportOptions::potential, else the one annotated oxford-metadata#membrane_voltage, else a
@@ -41,6 +46,12 @@ private:
 struct CellmlImportOptions {
     std::string potential;  // "component.variable" of the membrane potential; empty: found
     std::string stimulus;   // "component.variable" of the stimulus current; empty: found
+    // Keep the file's own pulse expression for the stimulus (still `bind stimulus`, so a
+    // protocol can drive it); false: `0 bind stimulus`, the expression in a comment.
+    bool ownStimulus = false;
+    // > 0: the period of the file's own pulse in ms, written as the initial value of the
+    // variable annotated oxford-metadata#membrane_stimulus_current_period (in its units).
+    double stimulusPeriodMs = 0;
 };
 
 // The .cfm text of the CellML model in `xmlText`; `fileName` names it in messages and in the

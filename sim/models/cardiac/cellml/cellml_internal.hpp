@@ -50,6 +50,11 @@ struct MathContext {
     // The text that reads the component's variable `name` (the ci at `node`); throws when
     // the component has no such variable.
     std::function<std::string(const std::string& name, const xmlNode* node)> reference;
+    // The text that reads d(name)/d(bvar), a derivative inside an expression (the <apply>
+    // at `node`); throws when `name` is not a state or `bvar` is not the time.
+    std::function<std::string(const std::string& name, const std::string& bvar,
+                              const xmlNode* node)>
+        derivative;
     // Comments to write before the statement (approximations made while translating).
     std::vector<std::string>* notes = nullptr;
 };

@@ -220,10 +220,17 @@ private:
             arity(n, op, o, 1, 1);
             return {"not " + wrap(expr(o.args[0]), kNot), kNot};
         }
-        if (op == "diff")
-            fail(c_.file, opNode,
-                 "a derivative inside an expression is not supported (only d(x)/d(time) = ... "
-                 "at the top of an equation)");
+        if (op == "diff") {
+            // d(x)/d(time) inside an expression reads x's rate (the importer names it).
+            arity(n, op, o, 1, 1);
+            const auto b = o.bvar ? elementChildren(o.bvar) : std::vector<const xmlNode*>{};
+            if (b.size() != 1 || nameOf(b[0]) != "ci" || nameOf(o.args[0]) != "ci")
+                fail(c_.file, n,
+                     "a derivative inside an expression must be d(x)/d(time) of a variable "
+                     "(one <bvar><ci>, no <degree>)");
+            if (o.degree) fail(c_.file, o.degree, "higher derivatives are not supported");
+            return {c_.derivative(trimmedText(o.args[0]), trimmedText(b[0]), n), kPrimary};
+        }
         if (const char* f = function(op)) {
             arity(n, op, o, 1, 1);
             return call1(f, expr(o.args[0]).text);
@@ -245,7 +252,18 @@ private:
             if (op == "arccosh") return call1("log", x + " + sqrt(" + x + " ^ 2 - 1)");
             return {"0.5 * log((1 + " + x + ") / (1 - " + x + "))", kProduct};
         }
-        if (op == "rem" || op == "quotient" || op == "factorial" || op == "gcd" || op == "lcm")
+        if (op == "rem" || op == "quotient") {
+            // MathML's integer quotient truncates toward zero and rem takes the dividend's
+            // sign (a = b quotient(a, b) + rem(a, b)); the language has floor and ceil only.
+            arity(n, op, o, 2, 2);
+            const std::string a = wrap(expr(o.args[0]), kPrimary);
+            const std::string b = wrap(expr(o.args[1]), kPrimary);
+            const std::string q = "piecewise(" + a + " / " + b + " < 0, ceil(" + a + " / " + b +
+                                  "), floor(" + a + " / " + b + "))";
+            if (op == "quotient") return {q, kPrimary};
+            return {a + " - " + b + " * " + q, kSum};
+        }
+        if (op == "factorial" || op == "gcd" || op == "lcm")
             fail(c_.file, opNode, "MathML <" + op + "/> is not supported");
         fail(c_.file, opNode, "unknown MathML element <" + op + "> in <apply>");
     }

@@ -10,6 +10,8 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <map>
+#include <mutex>
 #include <optional>
 #include <string>
 
@@ -214,6 +216,7 @@ private:
         // a pulse, else 0); elsewhere its own expression (as the generated kernel does).
         const double drive = pulseOn(p_, t) ? p_.amplitude : 0.0;
         std::atomic<std::size_t> firstBad{nodes_};
+        why_.clear();
         parallelFor(
             nodes_,
             [&](std::size_t n) {
@@ -226,6 +229,11 @@ private:
                         std::size_t seen = firstBad.load();
                         while (n < seen && !firstBad.compare_exchange_weak(seen, n)) {
                         }
+                        // The workspace still holds this step's inputs: say which expression
+                        // failed (only on the way to an error, so the lock costs nothing).
+                        static std::mutex whyMutex;
+                        std::lock_guard<std::mutex> lock(whyMutex);
+                        why_[n] = program_->explainNonFinite(s, dt, w);
                         break;
                     }
             },
@@ -311,6 +319,8 @@ private:
                 ++k;
             message = nonFiniteMessage(p_, program_->model(), static_cast<std::size_t>(first), k,
                                        y[k], step_ + 1, time_ + p_.dt);
+            if (const auto it = why_.find(firstBad); it != why_.end() && !it->second.empty())
+                message += ": " + it->second;
         }
         if (comm_ && slab_.distributed()) {
             std::vector<std::byte> bytes(message.size());
@@ -323,7 +333,8 @@ private:
         throw SimulationError(message);
     }
 
-    std::optional<ParamSet> inEffect_;  // the set of the last reset with the live edits since
+    std::map<std::size_t, std::string> why_;  // node -> explainNonFinite, on a failing step
+    std::optional<ParamSet> inEffect_;        // the set of the last reset with the live edits since
     CardiacParams p_{};
     std::unique_ptr<CellProgram> program_;
     std::size_t nodes_ = 0, states_ = 0, potential_ = 0;

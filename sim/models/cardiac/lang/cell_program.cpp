@@ -2,6 +2,7 @@
 #include "sim/models/cardiac/lang/cell_program.hpp"
 
 #include <cmath>
+#include <cstdio>
 
 #include "sim/models/cardiac/lang/lookup_tables.hpp"
 
@@ -9,6 +10,11 @@ namespace cf::cardiac {
 
 double phi1(double z) {
     return std::fabs(z) < 1e-4 ? 1.0 + z * (0.5 + z * (1.0 / 6.0)) : std::expm1(z) / z;
+}
+
+double rushLarsenForm(double a, double b, double y, double dt) {
+    const double yInf = -a / b;
+    return yInf + (y - yInf) * std::exp(b * dt);
 }
 
 CellProgram::CellProgram(CheckedModel model, bool tables) : m_(std::move(model)) {
@@ -126,10 +132,63 @@ void CellProgram::step(double* y, double t, double dt, const double* stimulus, W
         } else {
             const double b = evaluate(*info.slope, w.values);
             w.next[s] = y[s] + dt * f * phi1(b * dt);
+            if (!std::isfinite(w.next[s]) && info.intercept && info.method == Method::RushLarsen)
+                w.next[s] = rushLarsenForm(evaluate(*info.intercept, w.values), b, y[s], dt);
         }
     }
     for (std::size_t s = 0; s < m_.states.size(); ++s)
         y[s] = w.next[s];
+}
+
+namespace {
+
+std::string shortNumber(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.6g", v);
+    return buf;
+}
+
+// The first variable, depth first through the definitions, that `t` reads and whose value is
+// not finite while everything its own definition reads is finite; -1 when there is none.
+int firstNonFinite(const CheckedModel& m, const Term& t, const std::vector<double>& v,
+                   std::vector<char>& seen) {
+    if (t.op == Op::Var) {
+        const auto k = static_cast<std::size_t>(t.var);
+        if (seen[k] || std::isfinite(v[k])) return -1;
+        seen[k] = 1;
+        if (const TermPtr& e = m.vars[k].expr)
+            if (const int inner = firstNonFinite(m, *e, v, seen); inner >= 0) return inner;
+        return t.var;
+    }
+    for (const TermPtr& a : t.args)
+        if (const int r = firstNonFinite(m, *a, v, seen); r >= 0) return r;
+    return -1;
+}
+
+}  // namespace
+
+std::string CellProgram::explainNonFinite(std::size_t s, double dt, const Workspace& w) const {
+    const StateInfo& info = m_.states[s];
+    const std::string name = m_.vars[static_cast<std::size_t>(info.var)].name;
+    const std::string rateAt = "dot(" + name + ") (line " + std::to_string(info.ratePos.line) + ")";
+    std::vector<char> seen(m_.vars.size(), 0);
+    if (const int bad = firstNonFinite(m_, *info.rate, w.values, seen); bad >= 0) {
+        const Variable& b = m_.vars[static_cast<std::size_t>(bad)];
+        return rateAt + " reads " + b.name + " = " +
+               shortNumber(w.values[static_cast<std::size_t>(bad)]) + " (line " +
+               std::to_string(b.pos.line) + "), " +
+               (b.expr ? "the first value that is not finite (its inputs are)"
+                       : "which is not finite");
+    }
+    const double f = evaluate(*info.rate, w.values);
+    if (!std::isfinite(f)) return rateAt + " is " + shortNumber(f) + " from finite inputs";
+    if (info.method == Method::ForwardEuler)
+        return rateAt + " = " + shortNumber(f) + ": the forward Euler step with dt " +
+               shortNumber(dt) + " leaves the finite numbers";
+    const double b = evaluate(*info.slope, w.values);
+    return rateAt + " = " + shortNumber(f) + " with slope " + shortNumber(b) + ": the " +
+           (info.method == Method::RushLarsen ? "Rush-Larsen" : "GRL1") + " step with dt " +
+           shortNumber(dt) + " is not finite";
 }
 
 double CellProgram::potentialRate(const double* y, double t, const double* stimulus,

@@ -14,11 +14,19 @@
 // leave it stale). Without a plan the evaluation is exactly the plain one.
 #include <memory>
 #include <mutex>
+#include <string>
 #include <vector>
 
 #include "sim/models/cardiac/lang/checked_model.hpp"
 
 namespace cf::cardiac {
+
+// A gate's step y_inf + (y - y_inf) e^(b dt), y_inf = -a / b, for a rate a + b y. Used where
+// y + dt f phi1(b dt) is not finite: a rate constant that overflows makes f and b infinite and
+// phi1(b dt) 0, so that form gives inf * 0, while this one gives y_inf (0 / inf = 0 for
+// an infinite closing rate). Everywhere else the phi1 form is kept (it is exact for a gate
+// and has no cancellation when b dt is small).
+double rushLarsenForm(double a, double b, double y, double dt);
 
 // phi1(z) = (e^z - 1)/z without cancellation near 0 (series below |z| < 1e-4, error z^3/24).
 double phi1(double z);
@@ -68,6 +76,12 @@ public:
     void step(double* y, double t, double dt, const double* stimulus, Workspace& w) const;
     // The potential's rate at (y, t) (the upstroke velocity), with caller-owned scratch.
     double potentialRate(const double* y, double t, const double* stimulus, Workspace& w) const;
+
+    // Why state `s` is not finite after a step() with workspace `w` (whose values still
+    // hold the step's start): the first non-finite value the state's rate reads, named with
+    // its model line ("membrane.i_K = inf (line 12), from finite inputs"), else the rate or
+    // the update that is not finite. For error messages; "" when nothing there is amiss.
+    std::string explainNonFinite(std::size_t s, double dt, const Workspace& w) const;
 
 private:
     void loadValues(const double* y, double t, const double* stimulus, Workspace& w) const;

@@ -463,6 +463,7 @@ private:
             s.slope = diff.derivative(s.rate);
             s.gate = !deps.dependsOn(*s.slope, s.var);
             s.method = s.gate ? Method::RushLarsen : Method::ForwardEuler;
+            if (s.gate) s.intercept = atZero(s.rate, defs, s.var, deps);
         }
         for (const Statement& st : ast_.methods)
             applyMethod(nullptr, st);

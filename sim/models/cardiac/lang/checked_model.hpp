@@ -39,8 +39,10 @@ struct Variable {
 
 struct StateInfo {
     int var = -1;
-    TermPtr rate;       // dot(state)
-    TermPtr slope;      // d rate / d state (symbolic), for RL and GRL1
+    TermPtr rate;   // dot(state)
+    TermPtr slope;  // d rate / d state (symbolic), for RL and GRL1
+    // Gates: the rate at state 0 (atZero), so y_inf = -intercept / slope; null otherwise.
+    TermPtr intercept;
     bool gate = false;  // rate affine in the state
     Method method = Method::ForwardEuler;
     SourcePos ratePos;

@@ -189,9 +189,22 @@ public:
                          ";  // " + method,
                      info.ratePos.line);
             else
-                line("    const real n_" + std::to_string(s) + " = " + y + " + cf_dt * " + f +
+                line("    real n_" + std::to_string(s) + " = " + y + " + cf_dt * " + f +
                          " * cf_phi1((" + expr(*info.slope) + ") * cf_dt);  // " + method,
                      info.ratePos.line);
+            if (info.method == Method::RushLarsen && info.intercept) {
+                // As CellProgram::step: where the phi1 form is not finite (an overflowing
+                // rate constant gives inf * 0), y_inf + (y - y_inf) exp(b dt).
+                const std::string n = "n_" + std::to_string(s);
+                line("    if (!isfinite(" + n + ")) {", info.ratePos.line);
+                line("        const real cf_b = " + expr(*info.slope) + ";", info.ratePos.line);
+                line("        const real cf_yinf = -(" + expr(*info.intercept) + ") / cf_b;",
+                     info.ratePos.line);
+                line("        " + n + " = cf_yinf + (" + y + " - cf_yinf) * " + fn("exp") +
+                         "(cf_b * cf_dt);",
+                     info.ratePos.line);
+                line("    }", info.ratePos.line);
+            }
         }
         std::string sum;
         for (std::size_t s = 0; s < m_.states.size(); ++s)

@@ -157,6 +157,32 @@ TermPtr Differentiator::derivative(const TermPtr& t) {
     }
 }
 
+TermPtr atZero(const TermPtr& t, const Definitions& definitions, int wrt, DependencyTest& deps) {
+    if (t->op == Op::Var) {
+        if (t->var == wrt) return constant(0);
+        const TermPtr& def = definitions[static_cast<std::size_t>(t->var)];
+        return def && deps.dependsOn(*def, wrt) ? atZero(def, definitions, wrt, deps) : t;
+    }
+    if (!deps.dependsOn(*t, wrt)) return t;
+    std::vector<TermPtr> a;
+    for (const TermPtr& x : t->args)
+        a.push_back(atZero(x, definitions, wrt, deps));
+    switch (t->op) {
+        case Op::Neg:
+            return neg(a[0]);
+        case Op::Add:
+            return add(a[0], a[1]);
+        case Op::Sub:
+            return sub(a[0], a[1]);
+        case Op::Mul:
+            return mul(a[0], a[1]);
+        case Op::Div:
+            return div(a[0], a[1]);
+        default:
+            return make(t->op, std::move(a), t->pos);
+    }
+}
+
 bool DependencyTest::dependsOn(const Term& t, int index) {
     if (t.op == Op::Var) {
         if (t.var == index) return true;

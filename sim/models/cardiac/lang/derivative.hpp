@@ -39,6 +39,12 @@ private:
     std::map<std::pair<int, int>, bool> memo_;  // (defined variable, index) -> result
 };
 
+// `t` with variable `wrt` replaced by 0, looking through the defined variables that depend on
+// it, with the folding builders below: for a gate's rate a + b y this is the intercept a with
+// no term of the form (something) * y left, so an infinite rate constant times y = 0 cannot
+// give NaN (beta * y folds to 0 before it is evaluated).
+TermPtr atZero(const TermPtr& t, const Definitions& definitions, int wrt, DependencyTest& deps);
+
 // Arithmetic builders that fold constants and the identities x+0, x*1, x*0, --x.
 TermPtr add(TermPtr a, TermPtr b);
 TermPtr sub(TermPtr a, TermPtr b);
