@@ -35,7 +35,12 @@ void parseTextParameters(LatticeParams& p) {
             throw ParameterError(
                 "reactions.sbml and reactions.network are both set: give the "
                 "reactions one way");
-        p.network = loadSbmlNetwork(p.sbmlFile);
+        p.network = loadSbmlNetwork(p.sbmlFile, static_cast<SbmlLaws>(p.sbmlLaws));
+        // Laws in counts are propensities over the whole volume: the lattice's (1 nm^3 is
+        // 1e-24 L; well mixed, so obstacles and regions are not subtracted).
+        const double lambda = p.lambda;
+        resolveCountRates(
+            p.network, static_cast<double>(p.nx) * p.ny * p.nz * lambda * lambda * lambda * 1e-24);
         const auto n = static_cast<int>(p.network.species.size());
         if (n != p.speciesCount)
             throw ParameterError("reactions.sbml = '" + p.sbmlFile + "' has " + std::to_string(n) +
@@ -45,6 +50,18 @@ void parseTextParameters(LatticeParams& p) {
             throw ParameterError("species.names does not match the species of reactions.sbml = '" +
                                  p.sbmlFile + "' (leave it empty to take the file's)");
         p.speciesNames = p.network.species;
+        if (p.sbmlCounts) {
+            std::int32_t* slot[kMaxSpecies] = {&p.n1, &p.n2, &p.n3, &p.n4,
+                                               &p.n5, &p.n6, &p.n7, &p.n8};
+            for (std::size_t s = 0; s < p.network.initialCounts.size(); ++s) {
+                const std::int64_t c = p.network.initialCounts[s];
+                if (c < 0 || c > 2147483647)
+                    throw ParameterError("reactions.sbml = '" + p.sbmlFile + "': species " +
+                                         p.network.species[s] + " starts with " +
+                                         std::to_string(c) + " molecules, outside 0..2^31 - 1");
+                *slot[s] = static_cast<std::int32_t>(c);
+            }
+        }
     } else {
         p.speciesNames = parseSpeciesNames(p.speciesNamesText, p.speciesCount);
         p.network = parseReactionNetwork(p.networkText, p.speciesNames, "reactions.network");

@@ -89,6 +89,15 @@ const ParamTable& parameterTable() {
                "SBML file with mass-action reactions (instead of reactions.network); its "
                "species become species 1..count in file order",
                S, TextKind::FilePath);
+        b.choice("reactions", "sbml_laws", &P::sbmlLaws, {"molar", "sbml"}, "sbml",
+                 "With reactions.sbml: kinetic laws as SBML defines them (sbml: the rate in "
+                 "the model's substance units, a propensity for items) or rate constants in "
+                 "M and s, compartment factors dropped (molar)",
+                 S);
+        b.boolean("reactions", "sbml_counts", &P::sbmlCounts, true,
+                  "With reactions.sbml: the initial counts are the file's (true) or "
+                  "species.n1..n8 (false: the scenario overrides the file)",
+                  S);
         b.integer("tracking", "per_species", &P::tracked, 1000, 0, 10'000'000, "1",
                   "Particles of each species given an identity whose unwrapped displacement "
                   "gives the MSD metrics (0: off, saves the id planes)",

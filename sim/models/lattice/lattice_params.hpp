@@ -41,6 +41,9 @@ struct LatticeParams {
     std::string diffusionRulesText;  // live
     std::string networkText;         // live
     std::string sbmlFile;            // structural
+    bool sbmlCounts;
+    std::int32_t sbmlLaws;  // SbmlLaws, structural                 // structural: initial counts
+                            // from the SBML file
 
     // Parsed by checkedParams from the text above.
     std::vector<std::string> speciesNames;

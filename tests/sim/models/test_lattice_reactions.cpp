@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "sim/core/errors.hpp"
+#include "sim/models/lattice/lattice_model.hpp"
 #include "sim/models/lattice/reactions/reaction_network.hpp"
 
 namespace cf::lattice {
@@ -253,9 +254,9 @@ TEST(LatticeReactionRates, PropensityBoundPerSiteType) {
 #if CELLFORGE_HAVE_SBML
 const std::filesystem::path kData = CELLFORGE_TEST_DATA "/sim/models/data";
 
-std::string sbmlError(const std::filesystem::path& file) {
+std::string sbmlError(const std::filesystem::path& file, SbmlLaws laws = SbmlLaws::Molar) {
     try {
-        loadSbmlNetwork(file);
+        loadSbmlNetwork(file, laws);
     } catch (const InputFileError& e) {  // a refused file is bad input (exit 2)
         return e.what();
     }
@@ -356,6 +357,91 @@ TEST(LatticeReactionSbml, UnsupportedContentIsRefusedWithTheReason) {
                                      "<cn>1</cn></math></assignmentRule></listOfRules>")),
                    {"1 rule(s)"});
     expectContains(sbmlError(kData / "no_such_model.xml"), {"no_such_model.xml", "no such file"});
+}
+
+// sbml_dimerisation.xml with `from` replaced by `to`, written to a temporary file.
+std::filesystem::path dimerVariant(const std::string& name, const std::string& from,
+                                   const std::string& to) {
+    std::string text = readText(kData / "sbml_dimerisation.xml");
+    const std::size_t at = text.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    if (at != std::string::npos) text.replace(at, from.size(), to);
+    const std::filesystem::path out = std::filesystem::temp_directory_path() / name;
+    std::ofstream(out) << text;
+    return out;
+}
+
+TEST(LatticeReactionSbml, StochasticConventionDimerisationFunctionsAndBoundarySpecies) {
+    ReactionNetwork net = loadSbmlNetwork(kData / "sbml_dimerisation.xml", SbmlLaws::Sbml);
+    EXPECT_EQ(net.species, (std::vector<std::string>{"P", "P2", "Src"}));
+    EXPECT_EQ(net.initialCounts, (std::vector<std::int64_t>{100, 0, 5}));
+    ASSERT_EQ(net.reactions.size(), 3u);
+    // k1 P (P - 1) / 2: c n (n - 1) with c = k1 / 2.
+    EXPECT_EQ(net.reactions[0].reactants, (std::vector<int>{1, 1}));
+    EXPECT_EQ(net.reactions[0].products, (std::vector<int>{2}));
+    EXPECT_DOUBLE_EQ(net.reactions[0].countRate, 0.001);
+    // multiply(k2, P2), the function definition expanded.
+    EXPECT_EQ(net.reactions[1].reactants, (std::vector<int>{2}));
+    EXPECT_EQ(net.reactions[1].products, (std::vector<int>{1, 1}));
+    EXPECT_DOUBLE_EQ(net.reactions[1].countRate, 0.1);
+    // Cell kp Src: the boundary species Src stays out of the reaction (held at 5), the
+    // compartment symbol is its size 2: order 0 at 2 x 0.3 x 5 per second.
+    EXPECT_TRUE(net.reactions[2].reactants.empty());
+    EXPECT_EQ(net.reactions[2].products, (std::vector<int>{1}));
+    EXPECT_DOUBLE_EQ(net.reactions[2].countRate, 3.0);
+    // In 1e-15 L: k = c (N_A V)^(order - 1).
+    resolveCountRates(net, 1e-15);
+    EXPECT_DOUBLE_EQ(net.reactions[0].rate, 0.001 * kAvogadro * 1e-15);
+    EXPECT_DOUBLE_EQ(net.reactions[1].rate, 0.1);
+    EXPECT_DOUBLE_EQ(net.reactions[2].rate, 3.0 / (kAvogadro * 1e-15));
+    EXPECT_THROW(resolveCountRates(net, 0.0), ParameterError);
+}
+
+TEST(LatticeReactionSbml, StochasticConventionRefusalsNameTheFeature) {
+    // k1 P P is no propensity of 2 P in counts.
+    expectContains(
+        sbmlError(dimerVariant("cf_sbml_square.xml",
+                               "<apply><minus/><ci>P</ci><cn type=\"integer\">1</cn></apply>",
+                               "<ci>P</ci>"),
+                  SbmlLaws::Sbml),
+        {"reaction 'dimerisation'", "not mass action for its stoichiometry", "P * (P - 1)"});
+    expectContains(sbmlError(dimerVariant("cf_sbml_five.xml",
+                                          R"(species="P" stoichiometry="2" constant="true"/>
+        </listOfProducts>)",
+                                          R"(species="P" stoichiometry="5" constant="true"/>
+        </listOfProducts>)"),
+                             SbmlLaws::Sbml),
+                   {"reaction 'dissociation'", "5 products: at most 4"});
+    expectContains(
+        sbmlError(
+            dimerVariant(
+                "cf_sbml_distrib.xml", R"(level="3" version="1">)",
+                R"(xmlns:distrib="http://www.sbml.org/sbml/level3/version1/distrib/version1" )"
+                R"(distrib:required="true" level="3" version="1">)"),
+            SbmlLaws::Sbml),
+        {"cf_sbml_distrib.xml", "package 'distrib'"});
+    expectContains(
+        sbmlError(dimerVariant("cf_sbml_divide.xml", "<cn type=\"integer\">2</cn></apply>",
+                               "<ci>P2</ci></apply>"),
+                  SbmlLaws::Sbml),
+        {"reaction 'dimerisation'", "a division"});
+}
+
+TEST(LatticeReactionSbml, InitialCountsFromTheFileUnlessTheScenarioOverrides) {
+    ParamSet ps(parameterTable());
+    ps.set("reactions.sbml", std::string((kData / "sbml_dimerisation.xml").string()));
+    ps.set("species.count", std::int64_t{3});
+    ps.set("species.n1", std::int64_t{7});
+    ps.set("species.n2", std::int64_t{0});
+    ps.set("species.n3", std::int64_t{0});
+    for (const char* axis : {"lattice.nx", "lattice.ny", "lattice.nz"})
+        ps.set(axis, std::int64_t{8});
+    const LatticeParams fromFile = checkedParams(ps);
+    EXPECT_EQ(fromFile.initialCount(1), 100);
+    EXPECT_EQ(fromFile.initialCount(3), 5);
+    ps.set("reactions.sbml_counts", false);
+    const LatticeParams fromScenario = checkedParams(ps);
+    EXPECT_EQ(fromScenario.initialCount(1), 7);
 }
 #else
 TEST(LatticeReactionSbml, BuildWithoutLibsbmlSaysSo) {

@@ -22,6 +22,10 @@ struct Reaction {
     // Deterministic rate constant: order 0 in M/s, order 1 in 1/s, order 2 in 1/(M s). For
     // 2A -> ... the reaction's rate is k [A]^2 (so d[A]/dt = -2 k [A]^2).
     double rate = 0.0;
+    // From SBML files in counts (see loadSbmlNetwork), -1 otherwise: the propensity per
+    // ordered tuple of reactant molecules in the whole volume [1/s] (order 2: a = c n_a n_b,
+    // or c n (n - 1) for 2A). resolveCountRates turns it into `rate` for a volume.
+    double countRate = -1.0;
     std::uint32_t siteMask = kDefaultReactionSites;  // bit t: allowed in site type t
     std::string label;                               // "A + B -> C" unless named
     int order() const { return static_cast<int>(reactants.size()); }
@@ -64,16 +68,32 @@ std::string reactionText(const ReactionNetwork& net, const Reaction& r);
 // products (a reversible reaction: it becomes two reactions, "<id>" and "<id>_reverse").
 // A factor naming a compartment is dropped (the volume that turns concentration rates into
 // amount rates). Rate constants are taken to be in M and s units whatever the file declares.
+// Kinetic laws with SbmlLaws::Sbml (SBML's meaning, which the Test Suite's stochastic
+// cases use): a law is the propensity (times N_A for moles); a compartment symbol is its size, a
+// species with hasOnlySubstanceUnits = false is its count over the compartment size, and 2 P needs
+// the form k * P * (P - 1) (any constant factor, e.g. / 2). Such reactions carry countRate, not
+// rate. Function definitions are expanded and initial assignments evaluated (libsbml's converters);
+// boundary species are held constant (left out of the reactions, their initial amount a
+// constant factor of a law). Constant arithmetic (X / 2 / 0.5) folds.
 // Initial counts: an initialAmount in items (declared "item") is a count; in moles
 // (declared, or Level 2's default "substance") it is multiplied by N_A; with no units
 // declared (Level 3) it is taken as a count; an initialConcentration is taken in M and
 // multiplied by N_A and the compartment's size in litres. All rounded to integers.
 // Throws InputFileError naming the file (and libsbml's line for malformed XML, the reaction id
 // and what is unsupported for anything else: other kinetic laws, non-integer
-// stoichiometry, events, rules, initial assignments, more than 2 reactants or 4 products,
-// boundary species in reactions, more than 16 reactions). In a build without libsbml
-// (CELLFORGE_HAVE_SBML = 0) it throws InputFileError saying so.
-ReactionNetwork loadSbmlNetwork(const std::filesystem::path& file);
+// stoichiometry, SBML packages (distrib, ...), events, rules, more than 2 reactants or 4
+// products, constant non-boundary species in reactions, more than 16 reactions). In a build without
+// libsbml (CELLFORGE_HAVE_SBML = 0) it throws InputFileError saying so. How kinetic laws are read:
+// Sbml as SBML defines them (the law is the rate in the model's substance units per second: with
+// items, or none declared, the propensity; with moles, N_A times it), Molar as before (rate
+// constants in M and s whatever the file declares, compartment factors dropped).
+enum class SbmlLaws { Molar, Sbml };
+ReactionNetwork loadSbmlNetwork(const std::filesystem::path& file, SbmlLaws laws = SbmlLaws::Molar);
+
+// Sets `rate` of every reaction with a countRate c for the volume V [L] it runs in:
+// k = c (N_A V)^(order - 1), so that the lattice's propensity summed over a well-mixed
+// volume V is the file's. Throws ParameterError for V <= 0.
+void resolveCountRates(ReactionNetwork& net, double volumeLitres);
 
 // Compiles the network for lattice spacing lambda [nm] and time step tau [ns]: each
 // reaction's propensity constant per step is

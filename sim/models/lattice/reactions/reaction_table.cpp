@@ -20,6 +20,15 @@ std::string number(double v) {
 
 }  // namespace
 
+void resolveCountRates(ReactionNetwork& net, double volumeLitres) {
+    if (!(volumeLitres > 0.0))
+        throw ParameterError("reaction rates in counts need a positive volume, not " +
+                             std::to_string(volumeLitres) + " L");
+    for (Reaction& r : net.reactions)
+        if (r.countRate >= 0.0)
+            r.rate = r.countRate * std::pow(kAvogadro * volumeLitres, r.order() - 1);
+}
+
 ReactionTable compileReactions(const ReactionNetwork& net, double lambdaNm, double tauNs,
                                const double* rateScale) {
     const std::string where = "lattice reactions: ";

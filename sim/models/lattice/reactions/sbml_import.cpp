@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Mass-action reaction networks from SBML through libsbml (built only when libsbml is
 // found; sbml_unavailable.cpp stands in otherwise). What is accepted: reaction_network.hpp.
+#include <sbml/SBMLTransforms.h>
 #include <sbml/SBMLTypes.h>
 #include <sbml/math/L3FormulaFormatter.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "sim/core/errors.hpp"
 #include "sim/core/input_file.hpp"
@@ -42,39 +45,104 @@ std::string formula(const ::ASTNode* math) {
     return s;
 }
 
-// One product term of a kinetic law: constant factor times species (with multiplicity).
+std::int64_t initialCount(const ::Model& model, const ::Species& sp);
+
+// One product term of a kinetic law: a constant factor times species factors. Each species
+// maps to the shifts of its factors: A * A is {0, 0}, A * (A - 1) is {0, 1}.
 struct Term {
     double coefficient = 1.0;
-    std::map<std::string, int> species;
+    std::map<std::string, std::vector<int>> species;
+    bool constant() const { return species.empty(); }
 };
+
+void multiply(Term& into, const Term& by) {
+    into.coefficient *= by.coefficient;
+    for (const auto& [id, shifts] : by.species)
+        into.species[id].insert(into.species[id].end(), shifts.begin(), shifts.end());
+}
 
 class LawReader {
 public:
-    LawReader(const ::Model& model, const ::KineticLaw& law) : model_(model), law_(law) {}
+    // `counts`: the law is read as SBML's stochastic convention has it (species symbols are
+    // amounts in molecules, or amounts over the compartment size where hasOnlySubstanceUnits
+    // is false; a compartment symbol is its size; the value is the propensity in 1/s).
+    // Otherwise compartment symbols are dropped and the constants taken in M and s units.
+    LawReader(const ::Model& model, const ::KineticLaw& law, bool counts, double perUnit)
+        : model_(model), law_(law), counts_(counts), perUnit_(perUnit) {}
 
-    // Multiplies the factors of `n` into `t`; throws Unsupported naming the offending part.
-    void product(const ::ASTNode* n, Term& t) const {
+    // The propensity's term: the law's value in substance units per second times the
+    // molecules per unit (with counts).
+    Term propensity(const ::ASTNode* n) const {
+        Term t = term(n);
+        if (counts_) t.coefficient *= perUnit_;
+        return t;
+    }
+
+    // The term of `n`; throws Unsupported naming the offending part.
+    Term term(const ::ASTNode* n) const {
         const ::ASTNodeType_t type = n->getType();
+        Term t;
         if (type == ::AST_TIMES) {
             for (unsigned k = 0; k < n->getNumChildren(); ++k)
-                product(n->getChild(k), t);
-            return;
+                multiply(t, term(n->getChild(k)));
+            return t;
         }
         if (n->isNumber()) {
-            t.coefficient *= n->getValue();
-            return;
+            t.coefficient = n->getValue();
+            return t;
         }
         if (type == ::AST_NAME) {
-            name(n->getName(), 1, t);
-            return;
+            name(n->getName(), t);
+            return t;
         }
-        if ((type == ::AST_POWER || type == ::AST_FUNCTION_POWER) && n->getNumChildren() == 2 &&
-            n->getChild(0)->getType() == ::AST_NAME && n->getChild(1)->isNumber()) {
-            const double e = n->getChild(1)->getValue();
-            const char* base = n->getChild(0)->getName();
-            if (model_.getSpecies(base) != nullptr && e >= 1.0 && e <= 4.0 && e == std::floor(e)) {
-                name(base, static_cast<int>(e), t);
-                return;
+        if (type == ::AST_DIVIDE && n->getNumChildren() == 2) {
+            // Division by a constant (k * P * (P - 1) / 2, X / 2 / 0.5) is a factor.
+            t = term(n->getChild(0));
+            Term d;
+            try {
+                d = term(n->getChild(1));
+            } catch (const Unsupported&) {
+                d.species[""] = {0};  // not a constant: the division is what is refused
+            }
+            if (d.constant() && d.coefficient != 0.0) {
+                t.coefficient /= d.coefficient;
+                return t;
+            }
+        }
+        if ((type == ::AST_MINUS || type == ::AST_PLUS) && n->getNumChildren() == 2) {
+            // Constant arithmetic folds; "P - j" for a species P and integer j >= 1 is the
+            // factor of a falling factorial (the propensity of 2 P is k P (P - 1) / 2).
+            const Term a = term(n->getChild(0));
+            const Term b = term(n->getChild(1));
+            const double sign = type == ::AST_MINUS ? -1.0 : 1.0;
+            if (a.constant() && b.constant()) {
+                t.coefficient = a.coefficient + sign * b.coefficient;
+                return t;
+            }
+            if (type == ::AST_MINUS && b.constant() && a.coefficient == 1.0 &&
+                a.species.size() == 1 && a.species.begin()->second == std::vector<int>{0} &&
+                b.coefficient >= 1.0 && b.coefficient <= 3.0 &&
+                b.coefficient == std::floor(b.coefficient) && isAmount(a.species.begin()->first) &&
+                counts_ && perUnit_ == 1.0) {
+                t.species[a.species.begin()->first] = {static_cast<int>(b.coefficient)};
+                return t;
+            }
+        }
+        if (type == ::AST_MINUS && n->getNumChildren() == 1) {
+            t = term(n->getChild(0));
+            if (t.constant()) {
+                t.coefficient = -t.coefficient;
+                return t;
+            }
+        }
+        if ((type == ::AST_POWER || type == ::AST_FUNCTION_POWER) && n->getNumChildren() == 2) {
+            const Term base = term(n->getChild(0));
+            const Term e = term(n->getChild(1));
+            const double x = e.coefficient;
+            if (e.constant() && x >= 0.0 && x <= 4.0 && x == std::floor(x)) {
+                for (int k = 0; k < static_cast<int>(x); ++k)
+                    multiply(t, base);
+                return t;
             }
         }
         std::string what = "'" + formula(n) + "'";
@@ -84,28 +152,58 @@ public:
     }
 
 private:
-    void name(const std::string& id, int power, Term& t) const {
+    bool isAmount(const std::string& id) const {
+        const ::Species* sp = model_.getSpecies(id);
+        return sp != nullptr && sp->getHasOnlySubstanceUnits();
+    }
+
+    double compartmentSize(const std::string& id) const {
+        const ::Compartment* c = model_.getCompartment(id);
+        if (c == nullptr || !c->isSetSize())
+            throw Unsupported{"compartment '" + id + "' has no size"};
+        return c->getSize();
+    }
+
+    void name(const std::string& id, Term& t) const {
         const ::Parameter* p = law_.getLocalParameter(id);
         if (p == nullptr) p = law_.getParameter(id);
-        if (p == nullptr && model_.getSpecies(id) != nullptr) {
-            t.species[id] += power;
+        const ::Species* sp = p == nullptr ? model_.getSpecies(id) : nullptr;
+        if (sp != nullptr && sp->getBoundaryCondition()) {
+            // A boundary species keeps its initial amount: a constant factor.
+            const double n =
+                static_cast<double>(initialCount(model_, *sp)) / (counts_ ? perUnit_ : 1.0);
+            t.coefficient *= counts_ && !sp->getHasOnlySubstanceUnits()
+                                 ? n / compartmentSize(sp->getCompartment())
+                                 : n;
+            return;
+        }
+        if (sp != nullptr) {
+            t.species[id].push_back(0);
+            if (counts_) t.coefficient /= perUnit_;
+            if (counts_ && !sp->getHasOnlySubstanceUnits())
+                t.coefficient /= compartmentSize(sp->getCompartment());
             return;
         }
         if (p == nullptr) p = model_.getParameter(id);
         if (p != nullptr) {
             if (!p->isSetValue()) throw Unsupported{"parameter '" + id + "' has no value"};
-            t.coefficient *= std::pow(p->getValue(), power);
+            t.coefficient *= p->getValue();
             return;
         }
-        // A compartment's size turns a concentration rate into an amount rate; the rate
-        // constants are taken in M units, so it is dropped.
-        if (model_.getCompartment(id) != nullptr) return;
+        // A compartment's size turns a concentration rate into an amount rate; with the
+        // constants taken in M units it is dropped.
+        if (model_.getCompartment(id) != nullptr) {
+            if (counts_) t.coefficient *= compartmentSize(id);
+            return;
+        }
         throw Unsupported{"its kinetic law uses '" + id +
                           "', which is no species, parameter or compartment"};
     }
 
     const ::Model& model_;
     const ::KineticLaw& law_;
+    bool counts_;
+    double perUnit_;
 };
 
 // Molecules per unit of initialAmount for the units `unitsId` (see loadSbmlNetwork).
@@ -156,21 +254,42 @@ std::map<std::string, int> sideOf(const ::Model& model, const ::ListOf* refs) {
                               " (only small integers are supported)"};
         const ::Species* sp = model.getSpecies(id);
         if (sp == nullptr) throw Unsupported{"species '" + id + "' is not declared"};
-        if (sp->getBoundaryCondition() || sp->getConstant())
+        // A boundary species is held constant: the reaction leaves it out.
+        if (sp->getBoundaryCondition()) continue;
+        if (sp->getConstant())
             throw Unsupported{"species '" + id +
-                              "' is a boundary or constant species (a fixed amount, which the "
-                              "lattice cannot hold)"};
+                              "' is constant but no boundary species (SBML forbids it in a "
+                              "reaction)"};
         if (st > 0.0) side[id] += static_cast<int>(st);
     }
     return side;
 }
 
-std::string sideText(const std::map<std::string, int>& side) {
+// The law mass action expects for a side: the propensity form with counts, e.g.
+// "P * (P - 1)" for 2 P (the 1/2 of unordered pairs goes into k), else "P * P".
+std::string sideText(const std::map<std::string, int>& side, bool counts) {
     std::string s;
     for (const auto& [id, n] : side)
         for (int k = 0; k < n; ++k)
-            s += (s.empty() ? "" : " * ") + id;
+            s += (s.empty() ? "" : " * ") +
+                 (counts && k > 0 ? "(" + id + " - " + std::to_string(k) + ")" : id);
     return s.empty() ? "no species" : s;
+}
+
+// Whether `t` is the mass-action law of `side`. With counts (SBML's stochastic convention)
+// 2 P needs P * (P - 1); otherwise (concentrations) P * P.
+bool massAction(const Term& t, const std::map<std::string, int>& side, bool counts) {
+    if (t.species.size() != side.size()) return false;
+    for (const auto& [id, n] : side) {
+        const auto it = t.species.find(id);
+        if (it == t.species.end()) return false;
+        std::vector<int> shifts = it->second;
+        std::sort(shifts.begin(), shifts.end());
+        if (static_cast<int>(shifts.size()) != n) return false;
+        for (int k = 0; k < n; ++k)
+            if (shifts[static_cast<std::size_t>(k)] != (counts ? k : 0)) return false;
+    }
+    return true;
 }
 
 int total(const std::map<std::string, int>& side) {
@@ -182,12 +301,26 @@ int total(const std::map<std::string, int>& side) {
 
 }  // namespace
 
-ReactionNetwork loadSbmlNetwork(const std::filesystem::path& file) {
+ReactionNetwork loadSbmlNetwork(const std::filesystem::path& file, SbmlLaws laws) {
     const std::string path = file.string();
     requireInputFile(file);
     ::SBMLReader reader;
     const std::unique_ptr<::SBMLDocument> doc(reader.readSBMLFromFile(path));
     if (!doc) throw InputFileError(path + ": libsbml could not read the file");
+    // SBML packages (distrib draws parameters from distributions, etc.) come before the
+    // errors: libsbml reports a required package it lacks as an error.
+    if (const ::XMLNamespaces* ns = doc->getNamespaces(); ns != nullptr)
+        for (int k = 0; k < ns->getNumNamespaces(); ++k) {
+            const std::string uri = ns->getURI(k);
+            const std::string prefix = ns->getPrefix(k);
+            if (uri.find("/level3/version1/core") != std::string::npos ||
+                uri.find("/level3/version2/core") != std::string::npos ||
+                uri.find("/level2") != std::string::npos || prefix.empty())
+                continue;
+            if (uri.find("sbml.org/sbml/level3") != std::string::npos)
+                throw InputFileError(path + ": the model needs the SBML package '" + prefix +
+                                     "' (" + uri + "), which the lattice cannot run");
+        }
     for (unsigned k = 0; k < doc->getNumErrors(); ++k) {
         const ::SBMLError* e = doc->getError(k);
         if (!e->isFatal() && !e->isError()) continue;  // warnings (units and the like) pass
@@ -199,16 +332,27 @@ ReactionNetwork loadSbmlNetwork(const std::filesystem::path& file) {
         throw InputFileError(path + ":" + std::to_string(e->getLine()) + ":" +
                              std::to_string(e->getColumn()) + ": malformed SBML: " + message);
     }
-    const ::Model* model = doc->getModel();
-    if (model == nullptr) throw InputFileError(path + ": the SBML document has no model");
+    if (doc->getModel() == nullptr) throw InputFileError(path + ": the SBML document has no model");
     const auto refuse = [&](unsigned n, const char* what) {
         if (n > 0)
             throw InputFileError(path + ": the model has " + std::to_string(n) + " " + what +
                                  ", which the lattice cannot run (only mass-action reactions)");
     };
-    refuse(model->getNumEvents(), "event(s)");
-    refuse(model->getNumRules(), "rule(s)");
+    refuse(doc->getModel()->getNumEvents(), "event(s)");
+    refuse(doc->getModel()->getNumRules(), "rule(s)");
+    // Initial assignments are evaluated by libsbml (those it cannot evaluate remain and
+    // are refused below); function definitions are expanded in each kinetic law.
+    ::SBMLTransforms::expandInitialAssignments(doc->getModel());
+    const ::Model* model = doc->getModel();
     refuse(model->getNumInitialAssignments(), "initial assignment(s)");
+    const bool counts = laws == SbmlLaws::Sbml;
+    double perUnit = 1.0;  // molecules per substance unit of the laws
+    if (counts) try {
+            perUnit = moleculesPerUnit(*model, model->getLevel() >= 3 ? model->getSubstanceUnits()
+                                                                      : std::string("substance"));
+        } catch (const Unsupported& u) {
+            throw InputFileError(path + ": " + u.what);
+        }
 
     ReactionNetwork net;
     std::map<std::string, int> speciesIds;
@@ -247,15 +391,18 @@ ReactionNetwork loadSbmlNetwork(const std::filesystem::path& file) {
             if (!rx->isSetKineticLaw() || rx->getKineticLaw()->getMath() == nullptr)
                 throw Unsupported{"it has no kinetic law"};
             const ::KineticLaw& law = *rx->getKineticLaw();
-            const ::ASTNode* math = law.getMath();
-            const LawReader lawReader(*model, law);
-            Term forward, backward;
+            // multiply(k1, S1) becomes k1 * S1.
+            const std::unique_ptr<::ASTNode> expanded(law.getMath()->deepCopy());
+            ::SBMLTransforms::replaceFD(expanded.get(), model->getListOfFunctionDefinitions());
+            const ::ASTNode* math = expanded.get();
+            const LawReader lawReader(*model, law, counts, perUnit);
             const bool reversible = math->getType() == ::AST_MINUS && math->getNumChildren() == 2;
-            lawReader.product(reversible ? math->getChild(0) : math, forward);
-            if (reversible) lawReader.product(math->getChild(1), backward);
-            const std::string expect = "mass action needs k * " + sideText(left) +
-                                       (reversible ? " - k' * " + sideText(right) : "");
-            if (forward.species != left || (reversible && backward.species != right))
+            const Term forward = lawReader.propensity(reversible ? math->getChild(0) : math);
+            const Term backward = reversible ? lawReader.propensity(math->getChild(1)) : Term{};
+            const std::string expect = "mass action needs k * " + sideText(left, counts) +
+                                       (reversible ? " - k' * " + sideText(right, counts) : "");
+            if (!massAction(forward, left, counts) ||
+                (reversible && !massAction(backward, right, counts)))
                 throw Unsupported{"its kinetic law '" + formula(math) +
                                   "' is not mass action for its stoichiometry (" + expect + ")"};
             if (reversible && total(right) > kMaxReactants)
@@ -266,12 +413,14 @@ ReactionNetwork loadSbmlNetwork(const std::filesystem::path& file) {
             Reaction r;
             r.reactants = ids(left);
             r.products = ids(right);
-            r.rate = forward.coefficient;
+            r.rate = counts ? 0.0 : forward.coefficient;
+            r.countRate = counts ? forward.coefficient : -1.0;
             r.label = rid;
             net.reactions.push_back(r);
             if (reversible) {
                 std::swap(r.reactants, r.products);
-                r.rate = backward.coefficient;
+                r.rate = counts ? 0.0 : backward.coefficient;
+                r.countRate = counts ? backward.coefficient : -1.0;
                 r.label = rid + "_reverse";
                 net.reactions.push_back(r);
             }

@@ -5,7 +5,7 @@
 
 namespace cf::lattice {
 
-ReactionNetwork loadSbmlNetwork(const std::filesystem::path& file) {
+ReactionNetwork loadSbmlNetwork(const std::filesystem::path& file, SbmlLaws) {
     throw InputFileError(
         file.string() +
         ": this build of Cellforge has no SBML support (libsbml was not found when it "
