@@ -312,6 +312,19 @@ TEST(LatticeReactionSbml, BundledExampleWithCompartmentFactorsReadsTheSame) {
     expectBimolecular(loadSbmlNetwork(CELLFORGE_SOURCE_DIR "/assets/sbml/bimolecular.xml"));
 }
 
+// The bundled example keeps its units consistent (substance in moles), so SBML's own reading
+// of the law, the default of reactions.sbml_laws, gives the same deterministic constants in
+// its 1e-15 L: propensity c = kf / (N_A V) per pair, back to kf = 1.07e5 /(M s).
+TEST(LatticeReactionSbml, BundledExampleReadsTheSameAsSbmlDefinesIt) {
+    ReactionNetwork net =
+        loadSbmlNetwork(CELLFORGE_SOURCE_DIR "/assets/sbml/bimolecular.xml", SbmlLaws::Sbml);
+    EXPECT_EQ(net.initialCounts, (std::vector<std::int64_t>{1000, 1000, 0}));
+    ASSERT_EQ(net.reactions.size(), 2u);
+    resolveCountRates(net, net.volumeLitres);
+    EXPECT_NEAR(net.reactions[0].rate, 1.07e5, 1e-9 * 1.07e5);  // rounding of N_A V only
+    EXPECT_NEAR(net.reactions[1].rate, 0.351, 1e-12);
+}
+
 TEST(LatticeReactionSbml, InitialAmountsInMolesAreConvertedToCounts) {
     // 1e-21 mol = 602.214076 molecules -> 602.
     const ReactionNetwork net = loadSbmlNetwork(
