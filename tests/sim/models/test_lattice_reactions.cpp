@@ -271,16 +271,22 @@ std::string readText(const std::filesystem::path& file) {
     return s.str();
 }
 
-// The valid test model with `from` replaced by `to`, written to a temporary file.
-std::filesystem::path variant(const std::string& name, const std::string& from,
-                              const std::string& to) {
-    std::string text = readText(kData / "sbml_bimolecular.xml");
+// The test model `model` (in kData) with `from` replaced by `to`, written to a temporary file.
+std::filesystem::path variantOf(const char* model, const std::string& name, const std::string& from,
+                                const std::string& to) {
+    std::string text = readText(kData / model);
     const std::size_t at = text.find(from);
     EXPECT_NE(at, std::string::npos) << from;
     if (at != std::string::npos) text.replace(at, from.size(), to);
     const std::filesystem::path out = std::filesystem::temp_directory_path() / name;
     std::ofstream(out) << text;
     return out;
+}
+
+// The valid bimolecular test model with `from` replaced by `to`.
+std::filesystem::path variant(const std::string& name, const std::string& from,
+                              const std::string& to) {
+    return variantOf("sbml_bimolecular.xml", name, from, to);
 }
 
 void expectBimolecular(const ReactionNetwork& net) {
@@ -375,13 +381,7 @@ TEST(LatticeReactionSbml, UnsupportedContentIsRefusedWithTheReason) {
 // sbml_dimerisation.xml with `from` replaced by `to`, written to a temporary file.
 std::filesystem::path dimerVariant(const std::string& name, const std::string& from,
                                    const std::string& to) {
-    std::string text = readText(kData / "sbml_dimerisation.xml");
-    const std::size_t at = text.find(from);
-    EXPECT_NE(at, std::string::npos) << from;
-    if (at != std::string::npos) text.replace(at, from.size(), to);
-    const std::filesystem::path out = std::filesystem::temp_directory_path() / name;
-    std::ofstream(out) << text;
-    return out;
+    return variantOf("sbml_dimerisation.xml", name, from, to);
 }
 
 TEST(LatticeReactionSbml, StochasticConventionDimerisationFunctionsAndBoundarySpecies) {
