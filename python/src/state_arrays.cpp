@@ -21,26 +21,22 @@ namespace cf::py_arrays {
 
 namespace {
 
-// NumPy's type string ("<f8") and DLPack's code of a state array's scalars.
-struct TypeCodes {
-    const char* numpy;
-    std::uint8_t dlpackCode;
-};
-
-TypeCodes codesOf(ScalarType t) {
+// NumPy's type string of a state array's scalars ("<f8"); the DLPack capsule reads its kind
+// and size back from it.
+const char* typestrOf(ScalarType t) {
     switch (t) {
         case ScalarType::F32:
-            return {"<f4", kDLFloat};
+            return "<f4";
         case ScalarType::F64:
-            return {"<f8", kDLFloat};
+            return "<f8";
         case ScalarType::I32:
-            return {"<i4", kDLInt};
+            return "<i4";
         case ScalarType::U32:
-            return {"<u4", kDLUInt};
+            return "<u4";
         case ScalarType::U64:
-            return {"<u8", kDLUInt};
+            return "<u8";
         case ScalarType::U8:
-            return {"|u1", kDLUInt};
+            return "|u1";
     }
     throw Error("unknown scalar type of a state array");
 }
@@ -54,7 +50,7 @@ py::dict describe(const StateArray& a) {
     d["description"] = a.description;
     d["field"] = a.field;
     d["component"] = a.component;
-    d["typestr"] = codesOf(a.type).numpy;
+    d["typestr"] = typestrOf(a.type);
     d["itemsize"] = item;
     // One axis for a single value per entry, two for several; strides in bytes.
     if (a.components == 1) {
