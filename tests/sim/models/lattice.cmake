@@ -21,11 +21,11 @@ target_compile_definitions(test_lattice_rdme PRIVATE CELLFORGE_SOURCE_DIR="${PRO
 # two sizes and fractions, and the in-vivo crowders (about 15 s of CPU).
 # Statistics over thousands of steps: the whole executable is a long entry (not under ASan).
 cellforge_add_test(test_lattice_crowding LONG_CASES "*" SOURCES sim/models/test_lattice_crowding.cpp)
-# The SBML Test Suite's stochastic cases (../shared/data/sbml-stochastic; skipped, saying
+# The SBML Test Suite's stochastic cases (docs/reference/conformance-data.md; skipped, saying
 # so, where absent): import, the suite's Z-score rule on means and sds, the table printed.
 # The suite's 10,000 runs per case (about 110 s of CPU, a long entry; CELLFORGE_SBML_RUNS
 # sets fewer for a quick look, see the test's header for why CI keeps 10,000).
 cellforge_add_test(test_sbml_conformance CPU_ONLY LONG_CASES "*" SOURCES
   sim/models/test_sbml_conformance.cpp)
 target_compile_definitions(test_sbml_conformance PRIVATE
-  CELLFORGE_SHARED_DATA="${PROJECT_SOURCE_DIR}/../shared/data")
+  CELLFORGE_SHARED_DATA="${CELLFORGE_CONFORMANCE_DATA}")

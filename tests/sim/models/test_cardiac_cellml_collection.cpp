@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The CellML collection as the community writes it (issue 30): the Chaste project's working
-// cardiac models, ../shared/data/cellml-chaste/cellml/*.cellml relative to the project root
-// (never copied into the project; every case skips, saying so, where the folder is absent).
+// cardiac models, cellml-chaste/cellml/*.cellml in the conformance data folder
+// (docs/reference/conformance-data.md; every case skips, saying so, where it is absent).
 // Each model is imported with its own stimulus pulse at a period of 1000 ms (the period
 // variable Chaste annotates), compiled to a checked model, emitted as CUDA and compiled by
 // NVRTC to PTX (where NVRTC loads; no GPU is needed), and paced on the CPU interpreter at
@@ -37,8 +37,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path kCollection =
-    fs::path(CELLFORGE_TEST_DATA) / ".." / ".." / "shared" / "data" / "cellml-chaste" / "cellml";
+const fs::path kCollection = fs::path(CELLFORGE_SHARED_DATA) / "cellml-chaste" / "cellml";
 
 // The models the conformance goal counts. Issue 30's goal is 75 of 79; today 65 pace one
 // beat and 63 three (the others, listed with their reasons in docs/CARDIAC.md, are mostly
@@ -150,7 +149,7 @@ void runCollection(double durationMs, std::size_t passing) {
     if (!CELLFORGE_HAVE_CELLML) GTEST_SKIP() << "built without libxml2: no CellML import";
     if (!fs::is_directory(kCollection))
         GTEST_SKIP() << "the collection is absent: " << kCollection.lexically_normal().string()
-                     << " (../shared/data/cellml-chaste relative to the project root)";
+                     << " (CELLFORGE_CONFORMANCE_DATA, docs/reference/conformance-data.md)";
     std::vector<fs::path> files;
     for (const auto& e : fs::directory_iterator(kCollection))
         if (e.path().extension() == ".cellml") files.push_back(e.path());

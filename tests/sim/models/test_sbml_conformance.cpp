@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Conformance with the SBML Test Suite's stochastic cases (../shared/data/sbml-stochastic,
-// one folder per case with -sbml-l3v1.xml, -settings.txt, -results.csv): every case is
-// imported; the refused ones are listed with the reason, the others simulated and judged
-// by the suite's own rule from the settings file (meanRange, sdRange), and a table printed.
+// Conformance with the SBML Test Suite's stochastic cases (sbml-stochastic/ in the
+// conformance data folder, docs/reference/conformance-data.md: one folder per case with
+// -sbml-l3v1.xml, -settings.txt, -results.csv): every case is imported; the refused ones are listed
+// with the reason, the others simulated and judged by the suite's own rule from the settings file
+// (meanRange, sdRange), and a table printed.
 //
 // What is simulated: the network as imported and compiled for a well-mixed lattice of
 // 8^3 sites of 125 nm (1e-15 L; resolveCountRates, compileReactions), run by the exact

@@ -35,13 +35,13 @@ else()
 endif()
 cellforge_add_test(test_cardiac_cellml CPU_ONLY SOURCES sim/models/test_cardiac_cellml.cpp)
 target_compile_definitions(test_cardiac_cellml PRIVATE CELLFORGE_TEST_DATA="${PROJECT_SOURCE_DIR}/tests")
-# The Chaste CellML collection (issue 30), read from ../shared/data beside the project; one
+# The Chaste CellML collection (docs/reference/conformance-data.md, issue 30); one
 # beat per model in the short entry, the three beats the issue asks for in the .long one.
 cellforge_add_test(test_cardiac_cellml_collection CPU_ONLY
                    LONG_CASES "*PacesThreeBeats*"
                    SOURCES sim/models/test_cardiac_cellml_collection.cpp)
 target_compile_definitions(test_cardiac_cellml_collection PRIVATE
-                           CELLFORGE_TEST_DATA="${PROJECT_SOURCE_DIR}/tests")
+                           CELLFORGE_SHARED_DATA="${CELLFORGE_CONFORMANCE_DATA}")
 cellforge_add_test(test_cardiac_simple_models CPU_ONLY SOURCES sim/models/test_cardiac_simple_models.cpp)
 target_compile_definitions(test_cardiac_simple_models PRIVATE CELLFORGE_TEST_DATA="${PROJECT_SOURCE_DIR}/tests")
 cellforge_add_test(test_cardiac_lookup CPU_ONLY SOURCES sim/models/test_cardiac_lookup.cpp)
