@@ -442,7 +442,11 @@ void MainWindow::togglePlay() {
         action("play")->setChecked(false);  // nothing to play
         return;
     }
-    if (runner_->isRunning()) {
+    // The action's own state says what the user asked for: it was toggled before this slot
+    // runs. The runner cannot say it, as it takes commands asynchronously: just after a play
+    // (a guided scenario starts on opening) it has not started yet, and asking it would turn
+    // a pause into a second play.
+    if (!action("play")->isChecked()) {
         runner_->pause();
         playingToEnd_ = false;
         action("play")->setChecked(false);

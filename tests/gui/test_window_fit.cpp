@@ -2,7 +2,8 @@
 // The window on the screen it opens on (Xvfb, registered at 1280x720 and at 1920x1080): its
 // first size comes from the screen, every dock, the status bar and the caption lie on it,
 // the parameter dock shows its reset buttons, the plots dock one whole chart; a size saved
-// on a larger screen is fitted in; without a run, Play stays off.
+// on a larger screen is fitted in; without a run, Play stays off; Space just after a guided
+// scenario opens pauses it.
 #include <epoxy/gl.h>
 
 #include <QAction>
@@ -132,6 +133,27 @@ private slots:
                                                                          .arg(window.x())
                                                                          .arg(window.y())));
         QVERIFY(screen.contains(onScreen(window.statusBar())));
+    }
+
+    // Space right after a guided scenario opens (it starts playing by itself) pauses it: the
+    // window judges by what Play shows, not by whether the runner's thread has picked up the
+    // play yet (a race that once turned that pause into a second play).
+    void pauseRightAfterAGuidedOpenPauses() {
+        MainWindow window{DesktopOptions{}};  // the welcome scenario, guided
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.action("play")->isChecked());
+        for (int round = 0; round < 5; ++round) {
+            window.action("reset")->trigger();
+            window.action("play")->trigger();  // plays again
+            QVERIFY(window.action("play")->isChecked());
+            window.action("play")->trigger();  // at once: pauses
+            QVERIFY(!window.action("play")->isChecked());
+            QTRY_VERIFY_WITH_TIMEOUT(!window.runner()->isRunning(), 10000);
+            const std::uint64_t step = window.runner()->latestFrame()->step;
+            QTest::qWait(300);  // the welcome plays at 50 steps/s: a run would move on
+            QCOMPARE(window.runner()->latestFrame()->step, step);
+        }
     }
 
     // A failed first open leaves no run: the actions that need one are off, and Play (its
