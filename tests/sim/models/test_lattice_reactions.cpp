@@ -418,13 +418,14 @@ TEST(LatticeReactionSbml, StochasticConventionRefusalsNameTheFeature) {
                                "<ci>P</ci>"),
                   SbmlLaws::Sbml),
         {"reaction 'dimerisation'", "not mass action for its stoichiometry", "P * (P - 1)"});
-    expectContains(sbmlError(dimerVariant("cf_sbml_five.xml",
-                                          R"(species="P" stoichiometry="2" constant="true"/>
+    expectContains(
+        sbmlError(dimerVariant("cf_sbml_five.xml",
+                               R"(species="P" stoichiometry="2" constant="true"/>
         </listOfProducts>)",
-                                          R"(species="P" stoichiometry="5" constant="true"/>
+                               R"(species="P" stoichiometry="5" constant="true"/>
         </listOfProducts>)"),
-                             SbmlLaws::Sbml),
-                   {"reaction 'dissociation'", "5 products: at most 4"});
+                  SbmlLaws::Sbml),
+        {"reaction 'dissociation'", "stoichiometry 5", "at most 2 reactants and 4 products"});
     expectContains(
         sbmlError(
             dimerVariant(
@@ -438,6 +439,29 @@ TEST(LatticeReactionSbml, StochasticConventionRefusalsNameTheFeature) {
                                "<ci>P2</ci></apply>"),
                   SbmlLaws::Sbml),
         {"reaction 'dimerisation'", "a division"});
+}
+
+// A species eliminated by a conservation law (P = 100 - 2 P2, with 3 P2 at the start) comes
+// back as a species of its own, E = 94 molecules, that the law reads as mass action (2 E ->
+// P2) and every reaction keeps equal to the form (P2 -> 2 E).
+TEST(LatticeReactionSbml, SpeciesEliminatedByConservationComeBack) {
+    const ReactionNetwork net =
+        loadSbmlNetwork(kData / "sbml_eliminated_monomer.xml", SbmlLaws::Sbml);
+    EXPECT_EQ(net.species, (std::vector<std::string>{"P2", "eliminated_1"}));
+    EXPECT_EQ(net.speciesTitles[1], "100 - 2 P2 (eliminated by conservation)");
+    EXPECT_EQ(net.initialCounts, (std::vector<std::int64_t>{3, 94}));
+    ASSERT_EQ(net.reactions.size(), 2u);
+    EXPECT_EQ(net.reactions[0].reactants, (std::vector<int>{2, 2}));
+    EXPECT_EQ(net.reactions[0].products, (std::vector<int>{1}));
+    EXPECT_DOUBLE_EQ(net.reactions[0].countRate, 0.001);  // k1 / 2 per ordered pair
+    EXPECT_EQ(net.reactions[1].reactants, (std::vector<int>{1}));
+    EXPECT_EQ(net.reactions[1].products, (std::vector<int>{2, 2}));
+    EXPECT_DOUBLE_EQ(net.reactions[1].countRate, 0.1);
+    // A form that is no count (a constant of 100.5) is refused, naming it.
+    expectContains(sbmlError(variantOf("sbml_eliminated_monomer.xml", "cf_sbml_half_form.xml",
+                                       "<cn type=\"integer\">100</cn>\n", "<cn>100.5</cn>\n"),
+                             SbmlLaws::Sbml),
+                   {"reaction 'dimerisation'", "linear form", "100.5", "integers"});
 }
 
 TEST(LatticeReactionSbml, InitialCountsFromTheFileUnlessTheScenarioOverrides) {

@@ -30,6 +30,7 @@
 #include <fstream>
 #include <map>
 #include <random>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -38,6 +39,8 @@
 #include "sim/models/lattice/reactions/reaction_network.hpp"
 
 namespace cf::lattice {
+
+const std::set<std::string> kMoreProductsThanTheLattice = {"00037", "00038", "00039"};
 namespace {
 
 namespace fs = std::filesystem;
@@ -267,6 +270,19 @@ TEST(SbmlConformance, StochasticTestSuite) {
             t << in.rdbuf();
             return t.str();
         }();
+        const bool needsUnmodelled =
+            xml.find("sbml/level3/version1/distrib") != std::string::npos ||
+            xml.find("<listOfEvents>") != std::string::npos ||
+            xml.find("<listOfRules>") != std::string::npos;
+        // Issue 30's goal: every case that needs none of events, rules or distrib passes. Open:
+        // the three whose reaction makes 5, 10 and 100 molecules at once, past the lattice's
+        // 4 products per reaction (reaction_table.hpp); they are refused saying so.
+        if (!needsUnmodelled && kMoreProductsThanTheLattice.count(o.id) == 0) {
+            EXPECT_EQ(o.status, "passed") << o.id << ": " << o.detail;
+        }
+        if (kMoreProductsThanTheLattice.count(o.id) != 0) {
+            EXPECT_NE(o.detail.find("at most 4"), std::string::npos) << o.id << ": " << o.detail;
+        }
         if (xml.find("sbml/level3/version1/distrib") != std::string::npos) {
             EXPECT_NE(o.detail.find("package 'distrib'"), std::string::npos) << o.id;
         } else if (xml.find("<listOfEvents>") != std::string::npos) {

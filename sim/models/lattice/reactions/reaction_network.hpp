@@ -74,7 +74,11 @@ std::string reactionText(const ReactionNetwork& net, const Reaction& r);
 // the form k * P * (P - 1) (any constant factor, e.g. / 2). Such reactions carry countRate, not
 // rate. Function definitions are expanded and initial assignments evaluated (libsbml's converters);
 // boundary species are held constant (left out of the reactions, their initial amount a
-// constant factor of a law). Constant arithmetic (X / 2 / 0.5) folds.
+// constant factor of a law). Constant arithmetic (X / 2 / 0.5) folds. A species the model
+// eliminated through a conservation law, read in a law as an integer linear form of amounts
+// (100 - 2 P2, and 100 - 2 P2 - 1 for its falling factorial), comes back as a species of its
+// own, "eliminated_<n>", titled with the form: its initial count is the form's value, the law is
+// mass action on it, and every reaction changes it as the form changes (P2 -> makes 2 of it).
 // Initial counts: an initialAmount in items (declared "item") is a count; in moles
 // (declared, or Level 2's default "substance") it is multiplied by N_A; with no units
 // declared (Level 3) it is taken as a count; an initialConcentration is taken in M and

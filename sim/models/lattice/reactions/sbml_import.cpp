@@ -47,18 +47,27 @@ std::string formula(const ::ASTNode* math) {
 
 std::int64_t initialCount(const ::Model& model, const ::Species& sp);
 
-// One product term of a kinetic law: a constant factor times species factors. Each species
-// maps to the shifts of its factors: A * A is {0, 0}, A * (A - 1) is {0, 1}.
+// A linear form c + sum a_i X_i of species amounts: the count of a species the model
+// eliminated by its conservation law (case 00034's 100 - 2 P2 counts the monomers P).
+struct Linear {
+    double c = 0.0;
+    std::map<std::string, double> a;  // species id -> coefficient (none zero)
+};
+
+// One product term of a kinetic law: a constant factor times species factors and linear
+// forms. Each species maps to the shifts of its factors: A * A is {0, 0}, A * (A - 1) is {0, 1}.
 struct Term {
     double coefficient = 1.0;
     std::map<std::string, std::vector<int>> species;
-    bool constant() const { return species.empty(); }
+    std::vector<Linear> linear;
+    bool constant() const { return species.empty() && linear.empty(); }
 };
 
 void multiply(Term& into, const Term& by) {
     into.coefficient *= by.coefficient;
     for (const auto& [id, shifts] : by.species)
         into.species[id].insert(into.species[id].end(), shifts.begin(), shifts.end());
+    into.linear.insert(into.linear.end(), by.linear.begin(), by.linear.end());
 }
 
 class LawReader {
@@ -120,11 +129,26 @@ public:
                 return t;
             }
             if (type == ::AST_MINUS && b.constant() && a.coefficient == 1.0 &&
-                a.species.size() == 1 && a.species.begin()->second == std::vector<int>{0} &&
-                b.coefficient >= 1.0 && b.coefficient <= 3.0 &&
-                b.coefficient == std::floor(b.coefficient) && isAmount(a.species.begin()->first) &&
-                counts_ && perUnit_ == 1.0) {
+                a.species.size() == 1 && a.linear.empty() &&
+                a.species.begin()->second == std::vector<int>{0} && b.coefficient >= 1.0 &&
+                b.coefficient <= 3.0 && b.coefficient == std::floor(b.coefficient) &&
+                isAmount(a.species.begin()->first) && counts_ && perUnit_ == 1.0) {
                 t.species[a.species.begin()->first] = {static_cast<int>(b.coefficient)};
+                return t;
+            }
+            // Other sums of constants and amounts (in molecules) are linear forms.
+            Linear la, lb;
+            if (counts_ && perUnit_ == 1.0 && linearForm(a, la) && linearForm(b, lb)) {
+                la.c += sign * lb.c;
+                for (const auto& [id, x] : lb.a)
+                    la.a[id] += sign * x;
+                for (auto it = la.a.begin(); it != la.a.end();)
+                    it = it->second == 0.0 ? la.a.erase(it) : std::next(it);
+                if (la.a.empty()) {
+                    t.coefficient = la.c;
+                } else {
+                    t.linear.push_back(la);
+                }
                 return t;
             }
         }
@@ -152,6 +176,26 @@ public:
     }
 
 private:
+    // `t` as a linear form: a constant, one amount species times a constant, or a form.
+    bool linearForm(const Term& t, Linear& out) const {
+        out = Linear{};
+        if (t.constant()) {
+            out.c = t.coefficient;
+            return true;
+        }
+        if (t.species.empty() && t.linear.size() == 1 && t.coefficient == 1.0) {
+            out = t.linear.front();
+            return true;
+        }
+        if (t.linear.empty() && t.species.size() == 1 &&
+            t.species.begin()->second == std::vector<int>{0} &&
+            isAmount(t.species.begin()->first)) {
+            out.a[t.species.begin()->first] = t.coefficient;
+            return true;
+        }
+        return false;
+    }
+
     bool isAmount(const std::string& id) const {
         const ::Species* sp = model_.getSpecies(id);
         return sp != nullptr && sp->getHasOnlySubstanceUnits();
@@ -249,9 +293,14 @@ std::map<std::string, int> sideOf(const ::Model& model, const ::ListOf* refs) {
         if (ref->getLevel() >= 3 && !ref->isSetStoichiometry())
             throw Unsupported{"species '" + id + "' has no stoichiometry"};
         const double st = ref->getStoichiometry();
-        if (!(st >= 0.0) || st != std::floor(st) || st > 8.0)
+        if (!(st >= 0.0) || st != std::floor(st))
             throw Unsupported{"species '" + id + "' has stoichiometry " + number(st) +
-                              " (only small integers are supported)"};
+                              " (only integers are supported)"};
+        if (st > kMaxProducts)
+            throw Unsupported{"species '" + id + "' has stoichiometry " + number(st) +
+                              ": a reaction of the lattice has at most " +
+                              std::to_string(kMaxReactants) + " reactants and " +
+                              std::to_string(kMaxProducts) + " products"};
         const ::Species* sp = model.getSpecies(id);
         if (sp == nullptr) throw Unsupported{"species '" + id + "' is not declared"};
         // A boundary species is held constant: the reaction leaves it out.
@@ -297,6 +346,60 @@ int total(const std::map<std::string, int>& side) {
     for (const auto& entry : side)
         n += entry.second;
     return n;
+}
+
+bool isInteger(double x) {
+    return std::isfinite(x) && x == std::floor(x) && std::fabs(x) < 1e9;
+}
+
+// A species the model eliminated through a conservation law, counted by c0 + sum a_i X_i.
+// The kinetic laws that read it become mass action on it; every reaction changes it by
+// sum a_i dX_i, so that it keeps counting what the form counts.
+struct EliminatedSpecies {
+    std::string id;  // "eliminated_<n>"
+    double c0 = 0.0;
+    std::map<std::string, double> a;
+};
+
+std::string formText(const EliminatedSpecies& e) {
+    std::string s = number(e.c0);
+    for (const auto& [id, x] : e.a)
+        s += (x < 0 ? " - " : " + ") + (std::fabs(x) == 1.0 ? "" : number(std::fabs(x)) + " ") + id;
+    return s;
+}
+
+// Replaces the linear forms of `t` by factors of eliminated species (found in, or added to,
+// `eliminated`), so that massAction can judge it: (100 - 2 P2) (99 - 2 P2) is E (E - 1) with
+// E = 100 - 2 P2. Returns the reactants the forms add: E with multiplicity 2 there.
+std::map<std::string, int> eliminate(Term& t, std::vector<EliminatedSpecies>& eliminated) {
+    std::map<std::string, int> added;
+    for (const Linear& l : t.linear) {
+        if (!isInteger(l.c))
+            throw Unsupported{"its kinetic law has a linear form with constant " + number(l.c) +
+                              " (a count needs integers)"};
+        for (const auto& [id, x] : l.a)
+            if (!isInteger(x))
+                throw Unsupported{"its kinetic law has a linear form with coefficient " +
+                                  number(x) + " for '" + id + "' (a count needs integers)"};
+        auto it = std::find_if(eliminated.begin(), eliminated.end(),
+                               [&](const EliminatedSpecies& e) { return e.a == l.a; });
+        if (it == eliminated.end()) {
+            // The form's largest constant among this law's factors of it is the count itself.
+            double c0 = l.c;
+            for (const Linear& m : t.linear)
+                if (m.a == l.a) c0 = std::max(c0, m.c);
+            eliminated.push_back({"eliminated_" + std::to_string(eliminated.size() + 1), c0, l.a});
+            it = std::prev(eliminated.end());
+        }
+        const double shift = it->c0 - l.c;
+        if (shift < 0.0 || shift > 3.0)
+            throw Unsupported{"its kinetic law reads " + formText(*it) + " shifted by " +
+                              number(-shift) + ", which is no falling factorial of it"};
+        t.species[it->id].push_back(static_cast<int>(shift));
+        ++added[it->id];
+    }
+    t.linear.clear();
+    return added;
 }
 
 }  // namespace
@@ -377,17 +480,20 @@ ReactionNetwork loadSbmlNetwork(const std::filesystem::path& file, SbmlLaws laws
                 out.push_back(speciesIds.at(id));
         return out;
     };
+    std::vector<EliminatedSpecies> eliminated;
     for (unsigned k = 0; k < model->getNumReactions(); ++k) {
         const ::Reaction* rx = model->getReaction(k);
         const std::string rid = rx->getId();
         try {
-            const std::map<std::string, int> left = sideOf(*model, rx->getListOfReactants());
+            std::map<std::string, int> left = sideOf(*model, rx->getListOfReactants());
             const std::map<std::string, int> right = sideOf(*model, rx->getListOfProducts());
             if (total(left) > kMaxReactants)
                 throw Unsupported{std::to_string(total(left)) +
                                   " reactants: at most 2 (zeroth, first and second order)"};
             if (total(right) > kMaxProducts)
-                throw Unsupported{std::to_string(total(right)) + " products: at most 4"};
+                throw Unsupported{std::to_string(total(right)) +
+                                  " products: a reaction of the lattice has at most " +
+                                  std::to_string(kMaxProducts)};
             if (!rx->isSetKineticLaw() || rx->getKineticLaw()->getMath() == nullptr)
                 throw Unsupported{"it has no kinetic law"};
             const ::KineticLaw& law = *rx->getKineticLaw();
@@ -397,8 +503,35 @@ ReactionNetwork loadSbmlNetwork(const std::filesystem::path& file, SbmlLaws laws
             const ::ASTNode* math = expanded.get();
             const LawReader lawReader(*model, law, counts, perUnit);
             const bool reversible = math->getType() == ::AST_MINUS && math->getNumChildren() == 2;
-            const Term forward = lawReader.propensity(reversible ? math->getChild(0) : math);
+            Term forward = lawReader.propensity(reversible ? math->getChild(0) : math);
             const Term backward = reversible ? lawReader.propensity(math->getChild(1)) : Term{};
+            if (!backward.linear.empty())
+                throw Unsupported{
+                    "its reverse law reads a linear form of species (a species "
+                    "eliminated by conservation): only forward laws may"};
+            for (const auto& [id, n] : eliminate(forward, eliminated)) {
+                left[id] += n;
+                if (speciesIds.count(id) == 0) {
+                    const EliminatedSpecies& e = eliminated.back();
+                    double count = e.c0;
+                    for (const auto& [x, ax] : e.a)
+                        count +=
+                            ax *
+                            static_cast<double>(
+                                net.initialCounts[static_cast<std::size_t>(speciesIds.at(x) - 1)]);
+                    if (count < 0.0)
+                        throw Unsupported{"the eliminated species " + formText(e) + " starts at " +
+                                          number(count) + " molecules"};
+                    net.species.push_back(id);
+                    net.speciesTitles.push_back(formText(e) + " (eliminated by conservation)");
+                    net.initialCounts.push_back(std::llround(count));
+                    speciesIds[id] = static_cast<int>(net.species.size());
+                }
+            }
+            if (total(left) > kMaxReactants)
+                throw Unsupported{std::to_string(total(left)) +
+                                  " reactants with the eliminated species its law reads: at "
+                                  "most 2"};
             const std::string expect = "mass action needs k * " + sideText(left, counts) +
                                        (reversible ? " - k' * " + sideText(right, counts) : "");
             if (!massAction(forward, left, counts) ||
@@ -426,6 +559,32 @@ ReactionNetwork loadSbmlNetwork(const std::filesystem::path& file, SbmlLaws laws
             }
         } catch (const Unsupported& u) {
             throw InputFileError(path + ": reaction '" + rid + "': " + u.what);
+        }
+    }
+    // Every reaction changes an eliminated species by sum a_i dX_i: its law's reactants of it
+    // stay, the rest of the change is products (a negative rest cannot be run).
+    for (const EliminatedSpecies& e : eliminated) {
+        const int eid = speciesIds.at(e.id);
+        for (Reaction& r : net.reactions) {
+            std::erase(r.products, eid);
+            double change = 0.0;
+            for (const auto& [x, ax] : e.a) {
+                const int xid = speciesIds.at(x);
+                change += ax * static_cast<double>(
+                                   std::count(r.products.begin(), r.products.end(), xid) -
+                                   std::count(r.reactants.begin(), r.reactants.end(), xid));
+            }
+            const double made = change + static_cast<double>(std::count(r.reactants.begin(),
+                                                                        r.reactants.end(), eid));
+            if (made < 0.0)
+                throw InputFileError(path + ": reaction '" + r.label + "': it takes " +
+                                     number(-change) + " of the eliminated species " + formText(e) +
+                                     " without its law reading it");
+            r.products.insert(r.products.end(), static_cast<std::size_t>(made), eid);
+            if (r.products.size() > static_cast<std::size_t>(kMaxProducts))
+                throw InputFileError(
+                    path + ": reaction '" + r.label + "': " + std::to_string(r.products.size()) +
+                    " products with the eliminated species " + formText(e) + ": at most 4");
         }
     }
     if (net.reactions.size() > static_cast<std::size_t>(kMaxReactions))
