@@ -201,8 +201,13 @@ std::string Importer::emit(bool withUnits) const {
                "# (they differ by factors CellML tools convert silently).\n";
     out << timeNote << potentialNote << "model "
         << identifier(modelName_.empty() ? "imported" : modelName_) << " \"" << title << "\"\n"
-        << "time [ms]\n"
-        << body.str();
+        << "time [ms]\n";
+    if (options_.nonGates == CellmlImportOptions::NonGates::Linearised)
+        out << "# States that are not gates (the potential too) by GRL1, stable on the stiff "
+               "calcium,\n"
+               "# Markov and coupled states that models like this carry; gates by Rush-Larsen.\n"
+               "method grl1: *\nmethod rl: gates\n";
+    out << body.str();
     return out.str();
 }
 

@@ -15,6 +15,10 @@
 // with a message naming the element: CellML 1.1 imports, reactions, algebraic (implicit)
 // equations, initial values naming variables.
 //
+// Integration: the model text starts with `method grl1: *` and `method rl: gates`, so every
+// state that is not a gate (the potential too) takes the GRL1 step and the gates Rush-Larsen
+// (CellmlImportOptions::nonGates; a scenario's model.integrator still overrides both).
+//
 // Units: the model's time is in ms and its potential in mV whatever the file uses (a file in
 // seconds or volts is converted, and says so in its header); a time variable that is not a
 // time, or a potential that is neither a voltage nor dimensionless, is refused by name.
@@ -52,6 +56,12 @@ struct CellmlImportOptions {
     // > 0: the period of the file's own pulse in ms, written as the initial value of the
     // variable annotated oxford-metadata#membrane_stimulus_current_period (in its units).
     double stimulusPeriodMs = 0;
+    // How the states that are not gates are integrated (gates always by Rush-Larsen):
+    // Linearised writes `method grl1` for them, the potential included (GRL1: the exponential
+    // step on each state's own linearised rate, stable where the community's models carry stiff
+    // calcium, Markov or coupled states); ForwardEuler leaves the language's default, `fe`.
+    enum class NonGates { Linearised, ForwardEuler };
+    NonGates nonGates = NonGates::Linearised;
 };
 
 // The .cfm text of the CellML model in `xmlText`; `fileName` names it in messages and in the

@@ -492,8 +492,8 @@ ReactionNetwork loadSbmlNetwork(const std::filesystem::path& file, SbmlLaws laws
                                   " reactants: at most 2 (zeroth, first and second order)"};
             if (total(right) > kMaxProducts)
                 throw Unsupported{std::to_string(total(right)) +
-                                  " products: a reaction of the lattice has at most " +
-                                  std::to_string(kMaxProducts)};
+                                  " products: a reaction of the lattice makes at most " +
+                                  std::to_string(kMaxProducts) + " products"};
             if (!rx->isSetKineticLaw() || rx->getKineticLaw()->getMath() == nullptr)
                 throw Unsupported{"it has no kinetic law"};
             const ::KineticLaw& law = *rx->getKineticLaw();
