@@ -44,8 +44,12 @@ void ModelCommandLines::addTo(CLI::App& app, const ModelRegistry& registry) {
                         option = e.sub->add_option("--" + o.name, e.args.values[o.name], o.help);
                         break;
                     case CommandOption::Kind::Positional:
-                        option =
-                            e.sub->add_option(o.name, e.args.values[o.name], o.help)->expected(1);
+                        // One word each: without allow_extra_args(false) the first positional
+                        // (a vector underneath) swallowed the second ("IN: At Most 1 required
+                        // but received 2" for cellml2cfm IN OUT).
+                        option = e.sub->add_option(o.name, e.args.values[o.name], o.help)
+                                     ->expected(1)
+                                     ->allow_extra_args(false);
                         break;
                 }
                 if (o.required) option->required();

@@ -177,6 +177,17 @@ expect bench-unknown-case 2 "no benchmark case 'nope' \(cases: " -- "$sim" bench
 expect cellml2cfm-missing 2 "$work/none.cellml: no such file" -- "$sim" cellml2cfm "$work/none.cellml"
 expect cellml2cfm-malformed 2 "malformed.cellml:5:[0-9]+: error: not well-formed XML" -- \
   "$sim" cellml2cfm malformed.cellml
+# IN and OUT: the model text goes to the file (both positionals once read as one list).
+br77="$scenarios/../../tests/data/cardiac/beeler_reuter_1977.cellml"
+if "$sim" cellml2cfm "$br77" br77.cfm >cellml2cfm.out 2>&1 && grep -q '^method grl1: \*$' br77.cfm &&
+  [ ! -s cellml2cfm.out ]; then
+  echo "ok   cellml2cfm-to-file"
+  passes=$((passes + 1))
+else
+  echo "FAIL cellml2cfm-to-file: exit or br77.cfm wrong; output:"
+  sed 's/^/    /' cellml2cfm.out | head -4
+  failures=$((failures + 1))
+fi
 # nversion and cellml2cfm are the cardiac model's commands (ModelDescriptor::commands): the
 # CLI builds them from the declaration and its checks are the model's.
 expect nversion-not-a-number 2 "--dx: 'abc' is not a finite number" -- "$sim" nversion --dx abc --out n1
