@@ -3,7 +3,7 @@
 //   nversion    the Niederer et al. 2011 N-version benchmark at the chosen resolutions:
 //               activation times at P1, P8 and P9 per run, and nversion_points.csv,
 //               nversion_diagonal.csv and nversion.json;
-//   cellml2cfm  a CellML 1.0/1.1 file as model text.
+//   cellml2cfm  a CellML 1.0, 1.1 or 2.0 file as model text.
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -150,7 +150,7 @@ std::vector<ModelCommand> commands() {
         runNversionCommand};
     ModelCommand cellml{
         "cellml2cfm",
-        "Import a CellML 1.0/1.1 cell model as model text (.cfm)",
+        "Import a CellML 1.0, 1.1 or 2.0 cell model as model text (.cfm)",
         {{Kind::Positional, "IN", "CellML file", true, none},
          {Kind::Positional, "OUT", "Output .cfm file (default: standard output)", false, none}},
         runCellmlToCfm};

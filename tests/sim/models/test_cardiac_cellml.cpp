@@ -261,9 +261,12 @@ TEST(CardiacCellml, MalformedInputNamesFileAndLine) {
                          "</component>\n"),
          "name=oops", "not well-formed XML"},
         {"other namespace", doc(kMembrane, "http://example.org/not-cellml"), "<model",
-         "not a CellML 1.0/1.1 model"},
-        {"CellML 2.0", doc(kMembrane, "http://www.cellml.org/cellml/2.0#"), "<model",
-         "CellML 2.0 is not supported"},
+         "not a CellML model"},
+        {"CellML 2.0 connection to a missing component",
+         doc(kMembrane + "<connection component_1=\"membrane\" component_2=\"gone\">\n"
+                         "<map_variables variable_1=\"V\" variable_2=\"V\"/>\n</connection>\n",
+             "http://www.cellml.org/cellml/2.0#"),
+         "component_2=\"gone\"", "connection to a missing component 'gone'"},
         {"unknown MathML",
          doc(kMembrane + "<component name=\"c\">\n" + "<variable name=\"y\" units=\"mV\"/>\n" +
              mathOpen +

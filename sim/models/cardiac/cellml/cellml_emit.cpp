@@ -190,7 +190,9 @@ std::string Importer::emit(bool withUnits) const {
     std::replace(title.begin(), title.end(), '"', '\'');
     std::ostringstream out;
     out << "# Imported from " << file_ << " (CellML "
-        << (namespaceOf(root_) == kCellml11 ? "1.1" : "1.0")
+        << (namespaceOf(root_) == kCellml20   ? "2.0"
+            : namespaceOf(root_) == kCellml11 ? "1.1"
+                                              : "1.0")
         << ") by Cellforge's CellML importer; '# line N' gives the line in that file.\n"
         << "# Membrane potential: " << qualified(potential_) << "; stimulus: "
         << (stimulus_ >= 0 ? qualified(stimulus_)

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// CellML 1.0/1.1 to model-language text (cellml_import.hpp). libxml2 reads the XML without
+// CellML 1.0, 1.1 and 2.0 to model-language text (cellml_import.hpp). libxml2 reads the XML without
 // network access and without entity substitution; every error names the file and line.
 #include "sim/models/cardiac/cellml/cellml_import.hpp"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// CellML 1.0/1.1 import (docs/design/cardiac.md section 6): a CellML model becomes text of the
-// cardiac model language (.cfm), which then goes through the normal parser and checks, so an
+// CellML 1.0, 1.1 and 2.0 import (docs/design/cardiac.md section 6): a CellML model becomes text of
+// the cardiac model language (.cfm), which then goes through the normal parser and checks, so an
 // imported model is editable and its diagnostics point into readable text.
 //
 // Supported: components, variables (units, initial_value, interfaces), connections (each
@@ -12,8 +12,8 @@
 // log, abs, floor, ceiling, min, max, rem, quotient, piecewise, comparisons, and/or/xor/not,
 // trig and hyperbolic functions and their inverses, constants, and d(x)/d(time) of a state
 // inside an expression, which reads the state's rate under a name `d_x_dt`). Not supported,
-// with a message naming the element: CellML 1.1 imports, reactions, algebraic (implicit)
-// equations, initial values naming variables.
+// with a message naming the element: CellML 1.1 imports, reactions, 2.0 resets, algebraic
+// (implicit) equations, initial values naming variables.
 //
 // Integration: the model text starts with `method grl1: *` and `method rl: gates`, so every
 // state that is not a gate (the potential too) takes the GRL1 step and the gates Rush-Larsen

@@ -81,12 +81,10 @@ public:
         root_ = root;
         if (nameOf(root) != "model" || !isCellml(root)) {
             const std::string ns = namespaceOf(root);
-            if (ns.find("cellml.org/cellml/2.0") != std::string::npos)
-                fail(file_, root, "CellML 2.0 is not supported (only CellML 1.0 and 1.1)");
             fail(file_, root,
-                 "not a CellML 1.0/1.1 model: the root element is <" + nameOf(root) +
-                     "> in namespace '" + ns + "' (expected <model> in " + kCellml10 + " or " +
-                     kCellml11 + ")");
+                 "not a CellML model: the root element is <" + nameOf(root) + "> in namespace '" +
+                     ns + "' (expected <model> in " + kCellml10 + ", " + kCellml11 + " or " +
+                     kCellml20 + ")");
         }
         modelName_ = attribute(root, "name");
         std::vector<const xmlNode*> connections;
@@ -101,7 +99,7 @@ public:
                 connections.push_back(e);
             } else if (tag == "import") {
                 fail(file_, e, "CellML 1.1 <import> is not supported: flatten the model first");
-            } else if (tag != "group") {  // groups only structure the model
+            } else if (tag != "group" && tag != "encapsulation") {  // structure only (1.x, 2.0)
                 fail(file_, e, "unknown CellML element <" + tag + "> in <model>");
             }
         }
@@ -142,6 +140,8 @@ private:
                 variable(c, ci, k);
             } else if (isCellml(k) && tag == "reaction") {
                 fail(file_, k, "CellML <reaction> is not supported");
+            } else if (isCellml(k) && tag == "reset") {
+                fail(file_, k, "CellML 2.0 <reset> is not supported (a discontinuous change)");
             } else if (isMathml(k) && tag == "math") {
                 for (const xmlNode* eq : elementChildren(k))
                     equation(c, eq);
@@ -170,6 +170,7 @@ private:
         v.cmetaId = owned(
             xmlGetNsProp(k, reinterpret_cast<const xmlChar*>("id"),
                          reinterpret_cast<const xmlChar*>("http://www.cellml.org/metadata/1.0#")));
+        if (v.cmetaId.empty() && namespaceOf(k) == kCellml20) v.cmetaId = attribute(k, "id");
         if (hasAttribute(k, "initial_value")) {
             const std::string s = trim(attribute(k, "initial_value"));
             char* end = nullptr;
@@ -261,6 +262,10 @@ private:
 
     void connection(const xmlNode* e) {
         int c1 = -1, c2 = -1;
+        if (namespaceOf(e) == kCellml20) {  // 2.0: the components are the connection's attributes
+            c1 = componentNamed(attribute(e, "component_1"), e);
+            c2 = componentNamed(attribute(e, "component_2"), e);
+        }
         for (const xmlNode* k : elementChildren(e)) {
             if (!isCellml(k)) continue;
             if (nameOf(k) == "map_components") {

@@ -16,6 +16,7 @@ namespace cf::cardiac::cellml {
 
 inline constexpr const char* kCellml10 = "http://www.cellml.org/cellml/1.0#";
 inline constexpr const char* kCellml11 = "http://www.cellml.org/cellml/1.1#";
+inline constexpr const char* kCellml20 = "http://www.cellml.org/cellml/2.0#";
 inline constexpr const char* kMathml = "http://www.w3.org/1998/Math/MathML";
 
 // Throws CellmlError at the node's line.

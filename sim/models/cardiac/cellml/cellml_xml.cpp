@@ -25,7 +25,7 @@ std::string namespaceOf(const xmlNode* node) {
 
 bool isCellml(const xmlNode* node) {
     const std::string ns = namespaceOf(node);
-    return ns == kCellml10 || ns == kCellml11;
+    return ns == kCellml10 || ns == kCellml11 || ns == kCellml20;
 }
 
 bool isMathml(const xmlNode* node) {
@@ -54,7 +54,7 @@ bool hasAttribute(const xmlNode* node, const char* name) {
 }
 
 std::string cellmlAttribute(const xmlNode* node, const char* name) {
-    for (const char* ns : {kCellml10, kCellml11}) {
+    for (const char* ns : {kCellml10, kCellml11, kCellml20}) {
         std::string v = owned(xmlGetNsProp(node, reinterpret_cast<const xmlChar*>(name),
                                            reinterpret_cast<const xmlChar*>(ns)));
         if (!v.empty()) return v;
