@@ -36,6 +36,7 @@ if(CELLFORGE_HAVE_CELLML)
   list(APPEND CELLFORGE_SIM_SOURCES
     models/cardiac/cellml/cellml_emit.cpp
     models/cardiac/cellml/cellml_import.cpp
+    models/cardiac/cellml/cellml_imports.cpp
     models/cardiac/cellml/cellml_xml.cpp
     models/cardiac/cellml/cellml_math.cpp
     models/cardiac/cellml/cellml_units.cpp)

@@ -297,7 +297,7 @@ TEST(CardiacCellml, MalformedInputNamesFileAndLine) {
          doc(kMembrane + "<import xmlns:xlink=\"http://www.w3.org/1999/xlink\" "
                          "xlink:href=\"other.cellml\"/>\n",
              "http://www.cellml.org/cellml/1.1#"),
-         "<import", "CellML 1.1 <import> is not supported"},
+         "<import", "other.cellml': no such file"},
         {"implicit equation",
          doc(kMembrane + "<component name=\"c\">\n<variable name=\"y\" units=\"mV\"/>\n" +
              mathOpen +

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// CellML 2.0 (issue 30: what the Physiome model repository serves now) read by the same
-// importer as 1.0 and 1.1. The 2.0 file is the Beeler-Reuter test model rewritten as CellML 2.0
-// writes it: the 2.0 namespace, connections naming their components as attributes,
+// CellML 1.1 imports and CellML 2.0 (issue 30: what the Physiome model repository serves now),
+// read by the same importer as 1.0. The 2.0 file is the Beeler-Reuter test model rewritten as
+// CellML 2.0 writes it: the 2.0 namespace, connections naming their components as attributes,
 // <encapsulation> instead of a <group>, `interface` instead of public/private interfaces and
 // plain `id` attributes. Its import must be the 1.0 import, line for line, except the header
 // that names the version: the same equations, units, roles and methods.
@@ -11,6 +11,7 @@
 #include <regex>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "sim/models/cardiac/cellml/cellml_import.hpp"
 
@@ -18,6 +19,8 @@ namespace cf::cardiac {
 namespace {
 
 const std::string kBr77 = CELLFORGE_TEST_DATA "/data/cardiac/beeler_reuter_1977.cellml";
+const std::string kBr77Imports =
+    CELLFORGE_TEST_DATA "/data/cardiac/beeler_reuter_1977_imports.cellml";
 
 std::string readFile(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
@@ -68,6 +71,53 @@ TEST(CardiacCellmlVersions, Cellml2ImportsAsCellml1Does) {
     EXPECT_NE(a.substr(0, a.find('\n')).find("(CellML 1.0)"), std::string::npos);
     EXPECT_NE(b.substr(0, b.find('\n')).find("(CellML 2.0)"), std::string::npos);
     EXPECT_EQ(withoutFirstLine(a), withoutFirstLine(b));
+}
+
+// CellML 1.1 imports: beeler_reuter_1977_imports.cellml assembles the model from the
+// components of beeler_reuter_1977.cellml beside it (each current bringing the gates it
+// encapsulates there). Its import must be the original's, line for line, except the header:
+// the same sections in the same order, the same equations, and the same '# line N' comments,
+// which point into the file each statement came from.
+TEST(CardiacCellmlVersions, Cellml11ImportsAssembleTheModel) {
+    REQUIRE_CELLML();
+    const std::string a = importCellml(readFile(kBr77), "br77.cellml");
+    const std::string b = importCellml(readFile(kBr77Imports), kBr77Imports);
+    EXPECT_NE(b.substr(0, b.find('\n')).find("(CellML 1.1)"), std::string::npos);
+    const std::string note =
+        b.substr(b.find('\n') + 1, b.find('\n', b.find('\n') + 1) - b.find('\n'));
+    EXPECT_NE(note.find("# Assembled with CellML imports from "), std::string::npos) << note;
+    EXPECT_NE(note.find("beeler_reuter_1977.cellml"), std::string::npos) << note;
+    EXPECT_EQ(withoutFirstLine(a), withoutFirstLine(withoutFirstLine(b)));
+}
+
+// An import that cannot be resolved names the file, the line of the <import> and the reason.
+TEST(CardiacCellmlVersions, UnresolvedImportsNameTheImport) {
+    REQUIRE_CELLML();
+    const std::string base = readFile(kBr77Imports);
+    struct Case {
+        std::string from, to, message;
+    };
+    const std::string href = "xlink:href=\"beeler_reuter_1977.cellml\"";
+    const std::vector<Case> cases = {
+        {href, "xlink:href=\"missing.cellml\"", "missing.cellml': no such file"},
+        {href, "xlink:href=\"https://models.physiomeproject.org/br77.cellml\"",
+         "imports are read from files beside the model, not fetched"},
+        {"component_ref=\"membrane\"", "component_ref=\"membrane_x\"",
+         "imported component 'membrane_x' is not in"},
+        {href, "xlink:href=\"beeler_reuter_1977_imports.cellml\"", "is circular"},
+    };
+    for (const Case& c : cases) {
+        std::string text = base;
+        text.replace(text.find(c.from), c.from.size(), c.to);
+        try {
+            importCellml(text, kBr77Imports);
+            ADD_FAILURE() << c.message << ": imported";
+        } catch (const CellmlError& e) {
+            const std::string what = e.what();
+            EXPECT_NE(what.find("beeler_reuter_1977_imports.cellml:"), std::string::npos) << what;
+            EXPECT_NE(what.find(c.message), std::string::npos) << what;
+        }
+    }
 }
 
 // What 2.0 adds and the language cannot hold is refused by name: a <reset> (a discontinuous

@@ -6,6 +6,8 @@
 #include <libxml/parser.h>
 
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "sim/models/cardiac/cellml/cellml_importer.hpp"
 #include "sim/models/cardiac/lang/checked_model.hpp"
@@ -42,11 +44,22 @@ std::string importCellml(const std::string& xmlText, const std::string& fileName
         throw CellmlError(fileName, e ? e->line : 1, "not well-formed XML: " + message,
                           e ? e->int2 : 0);
     }
-    const xmlNode* root = xmlDocGetRootElement(doc.get());
+    xmlNode* root = xmlDocGetRootElement(doc.get());
     if (!root) throw CellmlError(fileName, 1, "the XML document has no root element");
+    const std::vector<std::string> imported =
+        isCellml(root) ? resolveImports(root, fileName) : std::vector<std::string>{};
+    // The header's second line: where the statements of imported components come from.
+    const auto noteImports = [&](std::string text) {
+        if (imported.empty()) return text;
+        std::string note = "# Assembled with CellML imports from";
+        for (const std::string& f : imported)
+            note += (f == imported.front() ? " " : ", ") + f;
+        note += "; the '# line N' of an imported component's statement is a line of its file.\n";
+        return text.insert(text.find('\n') + 1, note);
+    };
     Importer importer(fileName, options);
     importer.read(root);
-    std::string text = importer.emit(true);
+    std::string text = noteImports(importer.emit(true));
     // Unit declarations make the model language check the units; a file whose units differ
     // by silent factors would then not compile, so it is imported without units instead.
     try {
@@ -54,7 +67,7 @@ std::string importCellml(const std::string& xmlText, const std::string& fileName
     } catch (const ModelError& e) {
         for (const Diagnostic& d : e.diagnostics())
             if (d.severity == Severity::Error && d.code.rfind("E13", 0) == 0)
-                return importer.emit(false);
+                return noteImports(importer.emit(false));
     }
     return text;
 }

@@ -12,8 +12,11 @@
 // log, abs, floor, ceiling, min, max, rem, quotient, piecewise, comparisons, and/or/xor/not,
 // trig and hyperbolic functions and their inverses, constants, and d(x)/d(time) of a state
 // inside an expression, which reads the state's rate under a name `d_x_dt`). Not supported,
-// with a message naming the element: CellML 1.1 imports, reactions, 2.0 resets, algebraic
+// with a message naming the element: reactions, 2.0 resets, algebraic
 // (implicit) equations, initial values naming variables.
+//
+// CellML 1.1 imports are resolved from files beside the model (relative to `fileName`;
+// never fetched), cellml_imports.cpp.
 //
 // Integration: the model text starts with `method grl1: *` and `method rl: gates`, so every
 // state that is not a gate (the potential too) takes the GRL1 step and the gates Rush-Larsen

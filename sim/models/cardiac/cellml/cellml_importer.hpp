@@ -97,8 +97,6 @@ public:
                 component(e);
             } else if (tag == "connection") {
                 connections.push_back(e);
-            } else if (tag == "import") {
-                fail(file_, e, "CellML 1.1 <import> is not supported: flatten the model first");
             } else if (tag != "group" && tag != "encapsulation") {  // structure only (1.x, 2.0)
                 fail(file_, e, "unknown CellML element <" + tag + "> in <model>");
             }

@@ -19,6 +19,10 @@ inline constexpr const char* kCellml11 = "http://www.cellml.org/cellml/1.1#";
 inline constexpr const char* kCellml20 = "http://www.cellml.org/cellml/2.0#";
 inline constexpr const char* kMathml = "http://www.w3.org/1998/Math/MathML";
 
+// Replaces every <import> of the model `root` (of `file`) by what it imports, read from files
+// beside it (cellml_imports.cpp); returns the files read. Throws CellmlError naming the import.
+std::vector<std::string> resolveImports(xmlNode* root, const std::string& file);
+
 // Throws CellmlError at the node's line.
 [[noreturn]] void fail(const std::string& file, const xmlNode* node, const std::string& message);
 int lineOf(const xmlNode* node);
