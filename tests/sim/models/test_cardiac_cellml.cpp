@@ -21,17 +21,10 @@
 #include "sim/models/cardiac/lang/checked_model.hpp"
 #include "sim/models/cardiac/lang/parser.hpp"
 #include "sim/models/cardiac/lang/printer.hpp"
+#include "tests/support/cellml_test.hpp"
 
 namespace cf::cardiac {
 namespace {
-
-std::string readFile(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    EXPECT_TRUE(in.good()) << "cannot read " << path;
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
 
 const std::string kBr77Cellml = CELLFORGE_TEST_DATA "/data/cardiac/beeler_reuter_1977.cellml";
 const std::string kBr77Cfm = CELLFORGE_TEST_DATA "/../assets/models/beeler_reuter_1977.cfm";
@@ -42,7 +35,7 @@ std::string importedBr77(
     try {
         CellmlImportOptions o;
         o.nonGates = nonGates;
-        return importCellml(readFile(kBr77Cellml), "beeler_reuter_1977.cellml", o);
+        return importCellml(test::readWholeFile(kBr77Cellml), "beeler_reuter_1977.cellml", o);
     } catch (const ModelError& e) {
         ADD_FAILURE() << e.what();
         return "";
@@ -109,13 +102,6 @@ std::string shortName(const std::string& qualified) {
     return qualified.substr(qualified.find('.') + 1);
 }
 
-// A build without libxml2 has no CellML import (it says so when asked): nothing to test.
-#define REQUIRE_CELLML()                                                             \
-    do {                                                                             \
-        if (!CELLFORGE_HAVE_CELLML)                                                  \
-            GTEST_SKIP() << "built without libxml2 (libxml2-dev): no CellML import"; \
-    } while (0)
-
 // (a) The same equations give the same action potential. The CellML file writes every
 // expression with the .cfm's constants and operand order, so both compile to the same terms
 // and the interpreter does the same floating-point operations: the difference should be 0.
@@ -127,7 +113,8 @@ TEST(CardiacCellml, ImportedBeelerReuterEqualsHandWritten) {
     const std::string text = importedBr77();
     ASSERT_FALSE(text.empty());
     const CheckedModel imported = compileModel(text, "beeler_reuter_1977.cellml (imported)");
-    const CheckedModel written = compileModel(readFile(kBr77Cfm), "beeler_reuter_1977.cfm");
+    const CheckedModel written =
+        compileModel(test::readWholeFile(kBr77Cfm), "beeler_reuter_1977.cfm");
     for (const Diagnostic& w : imported.warnings)
         std::printf("  %s\n", w.format().c_str());
     ASSERT_EQ(imported.states.size(), written.states.size());
@@ -183,7 +170,7 @@ TEST(CardiacCellml, ImportedTextRoundTrips) {
     ASSERT_FALSE(text.empty());
     std::printf("%s", text.substr(0, text.find("[sodium_current_m_gate]")).c_str());
     const CheckedModel m = compileModel(text, "imported.cfm");
-    const CheckedModel hand = compileModel(readFile(kBr77Cfm), "beeler_reuter_1977.cfm");
+    const CheckedModel hand = compileModel(test::readWholeFile(kBr77Cfm), "beeler_reuter_1977.cfm");
     auto gateNames = [](const CheckedModel& model) {
         std::set<std::string> g;
         for (const StateInfo& s : model.states)

@@ -93,6 +93,20 @@ std::string importForPacing(const std::string& xml, const std::string& name, boo
     return importCellml(xml, name, o);
 }
 
+// The model's time units per ms: 1e-3 where the file keeps time in seconds.
+double perMillisecond(const CheckedModel& model) {
+    return model.timeUnit == "s" ? 1e-3 : 1.0;
+}
+
+// The collection's models, sorted by name.
+std::vector<fs::path> collectionFiles() {
+    std::vector<fs::path> files;
+    for (const auto& e : fs::directory_iterator(kCollection))
+        if (e.path().extension() == ".cellml") files.push_back(e.path());
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
 Outcome runModel(const fs::path& file, double durationMs) {
     Outcome out;
     out.model = file.stem().string();
@@ -131,8 +145,7 @@ Outcome runModel(const fs::path& file, double durationMs) {
             return finish();
         }
     }
-    // The model's own time unit: seconds where the file keeps time in seconds.
-    const double perMs = model.timeUnit == "s" ? 1e-3 : 1.0;
+    const double perMs = perMillisecond(model);
     const double dt = 0.01 * perMs;
     const long steps = std::lround(durationMs / 0.01);
     CellProgram p(model);
@@ -165,10 +178,7 @@ void runCollection(double durationMs, std::size_t passing) {
     if (!fs::is_directory(kCollection))
         GTEST_SKIP() << "the collection is absent: " << kCollection.lexically_normal().string()
                      << " (CELLFORGE_CONFORMANCE_DATA, docs/reference/conformance-data.md)";
-    std::vector<fs::path> files;
-    for (const auto& e : fs::directory_iterator(kCollection))
-        if (e.path().extension() == ".cellml") files.push_back(e.path());
-    std::sort(files.begin(), files.end());
+    const std::vector<fs::path> files = collectionFiles();
     ASSERT_EQ(files.size(), kModels) << "the collection changed: update the counts";
     std::size_t imported = 0, compiled = 0, ptx = 0, passed = 0;
     std::ostringstream table;
@@ -225,10 +235,7 @@ TEST(CardiacCellmlCollectionCuda, GeneratedKernelsFollowTheInterpreter) {
     CF_REQUIRE_BACKEND(Backend::Cuda);
     if (!CELLFORGE_HAVE_CELLML) GTEST_SKIP() << "built without libxml2: no CellML import";
     if (!fs::is_directory(kCollection)) GTEST_SKIP() << "the collection is absent";
-    std::vector<fs::path> files;
-    for (const auto& e : fs::directory_iterator(kCollection))
-        if (e.path().extension() == ".cellml") files.push_back(e.path());
-    std::sort(files.begin(), files.end());
+    const std::vector<fs::path> files = collectionFiles();
     constexpr unsigned kCells = 32;
     constexpr double kMs = 200.0, kVoltTolerance = 1e-6, kRelTolerance = 1e-9;
     std::size_t compared = 0, agreed = 0;
@@ -242,8 +249,7 @@ TEST(CardiacCellmlCollectionCuda, GeneratedKernelsFollowTheInterpreter) {
         } catch (const ModelError&) {
             continue;  // the CPU case reports it
         }
-        const double perMs = model.timeUnit == "s" ? 1e-3 : 1.0;
-        const double dt = 0.01 * perMs;
+        const double dt = 0.01 * perMillisecond(model);
         const long steps = std::lround(kMs / 0.01);
         CellProgram cpu(model);
         CellProgram::Workspace w;

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "sim/models/cardiac/cellml/cellml_import.hpp"
+#include "tests/support/cellml_test.hpp"
 
 namespace cf::cardiac {
 namespace {
@@ -21,13 +22,6 @@ namespace {
 const std::string kBr77 = CELLFORGE_TEST_DATA "/data/cardiac/beeler_reuter_1977.cellml";
 const std::string kBr77Imports =
     CELLFORGE_TEST_DATA "/data/cardiac/beeler_reuter_1977_imports.cellml";
-
-std::string readFile(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
 
 // The 1.0 text as CellML 2.0 has it.
 std::string asCellml2(std::string x) {
@@ -53,15 +47,9 @@ std::string withoutFirstLine(const std::string& s) {
     return s.substr(s.find('\n') + 1);
 }
 
-#define REQUIRE_CELLML()                                                             \
-    do {                                                                             \
-        if (!CELLFORGE_HAVE_CELLML)                                                  \
-            GTEST_SKIP() << "built without libxml2 (libxml2-dev): no CellML import"; \
-    } while (0)
-
 TEST(CardiacCellmlVersions, Cellml2ImportsAsCellml1Does) {
     REQUIRE_CELLML();
-    const std::string v1 = readFile(kBr77);
+    const std::string v1 = test::readWholeFile(kBr77);
     const std::string v2 = asCellml2(v1);
     ASSERT_EQ(v2.find("cellml/1.0#"), std::string::npos);
     ASSERT_EQ(v2.find("map_components"), std::string::npos);
@@ -80,8 +68,8 @@ TEST(CardiacCellmlVersions, Cellml2ImportsAsCellml1Does) {
 // which point into the file each statement came from.
 TEST(CardiacCellmlVersions, Cellml11ImportsAssembleTheModel) {
     REQUIRE_CELLML();
-    const std::string a = importCellml(readFile(kBr77), "br77.cellml");
-    const std::string b = importCellml(readFile(kBr77Imports), kBr77Imports);
+    const std::string a = importCellml(test::readWholeFile(kBr77), "br77.cellml");
+    const std::string b = importCellml(test::readWholeFile(kBr77Imports), kBr77Imports);
     EXPECT_NE(b.substr(0, b.find('\n')).find("(CellML 1.1)"), std::string::npos);
     const std::string note =
         b.substr(b.find('\n') + 1, b.find('\n', b.find('\n') + 1) - b.find('\n'));
@@ -93,7 +81,7 @@ TEST(CardiacCellmlVersions, Cellml11ImportsAssembleTheModel) {
 // An import that cannot be resolved names the file, the line of the <import> and the reason.
 TEST(CardiacCellmlVersions, UnresolvedImportsNameTheImport) {
     REQUIRE_CELLML();
-    const std::string base = readFile(kBr77Imports);
+    const std::string base = test::readWholeFile(kBr77Imports);
     struct Case {
         std::string from, to, message;
     };
@@ -124,7 +112,7 @@ TEST(CardiacCellmlVersions, UnresolvedImportsNameTheImport) {
 // change of a variable), as a 1.0 <reaction> is.
 TEST(CardiacCellmlVersions, Cellml2ResetIsRefusedByName) {
     REQUIRE_CELLML();
-    std::string v2 = asCellml2(readFile(kBr77));
+    std::string v2 = asCellml2(test::readWholeFile(kBr77));
     const std::size_t at = v2.find("</component>");
     ASSERT_NE(at, std::string::npos);
     v2.insert(at, "<reset variable=\"V\" test_variable=\"time\" order=\"1\"/>\n");
