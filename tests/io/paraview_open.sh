@@ -65,9 +65,18 @@ echo "runs took $((SECONDS - start)) s"
 
 t0=$SECONDS
 mkdir -p "$images"
-"${display[@]}" pvpython --force-offscreen-rendering "$here/paraview_check.py" "$work/runs" "$images" \
-  > "$work/pvpython.log" 2>&1
-code=$?
+for attempt in 1 2; do
+  "${display[@]}" pvpython --force-offscreen-rendering "$here/paraview_check.py" "$work/runs" "$images" \
+    > "$work/pvpython.log" 2>&1
+  code=$?
+  # VTK aborts now and then while creating its window on a fresh Xvfb of a loaded machine (a
+  # GLX visual not yet there): that, and only that, is tried once more, saying so.
+  if [ "$code" -eq 134 ] && [ "$attempt" -eq 1 ] && grep -q "CreateAWindow" "$work/pvpython.log"; then
+    echo "pvpython aborted creating its X window (vtkXOpenGLRenderWindow::CreateAWindow): once more"
+    continue
+  fi
+  break
+done
 # ParaView's own chatter (reader warnings, X messages) stays out unless something failed.
 grep -E '^(ok|FAIL|image|all ParaView|[0-9]+ failures)' "$work/pvpython.log"
 if [ "$code" -ne 0 ]; then
