@@ -52,6 +52,18 @@ void expectRefused(const std::string& text, const std::string& file, const std::
     }
 }
 
+// The rate of `state` ("component.name", or "" for the potential) at the initial states and
+// t = 0; fails the test when there is no such state.
+double initialRate(const CheckedModel& m, const std::string& state = "") {
+    const int s = state.empty() ? m.stateOf(m.potential) : m.stateOf(m.find(state));
+    EXPECT_GE(s, 0) << state;
+    if (s < 0) return NAN;
+    CellProgram p(m);
+    std::vector<double> dydt;
+    p.rates(p.initialStates(), 0.0, dydt);
+    return dydt[static_cast<std::size_t>(s)];
+}
+
 struct Trace {
     std::vector<double> t, v;
     double apd90 = NAN;
@@ -338,12 +350,7 @@ TEST(CardiacCellml, UnitFactorsAndENotation) {
     EXPECT_NE(text.find("dot(w) = 0.0025 * (0.001 * membrane.V)"), std::string::npos) << text;
     const CheckedModel m = compileModel(text, "toy.cfm");
     // dw/dt at V = -80 mV: 2.5e-3 * (-0.08 V) = -2e-4 per ms.
-    CellProgram p(m);
-    std::vector<double> dydt;
-    p.rates(p.initialStates(), 0.0, dydt);
-    const int w = m.stateOf(m.find("probe.w"));
-    ASSERT_GE(w, 0);
-    EXPECT_NEAR(dydt[static_cast<std::size_t>(w)], -2e-4, 1e-18);
+    EXPECT_NEAR(initialRate(m, "probe.w"), -2e-4, 1e-18);
     EXPECT_NE(text.find("state V = -80 [mV] bind potential"), std::string::npos);
     EXPECT_NE(text.find("param k = 0.1 [1/ms]"), std::string::npos);
 }
@@ -382,12 +389,7 @@ TEST(CardiacCellml, DerivativeInsideAnExpression) {
     EXPECT_NE(text.find("dot(V) = d_V_dt"), std::string::npos) << text;
     EXPECT_NE(text.find("J = 2 * membrane.d_V_dt"), std::string::npos) << text;
     const CheckedModel m = compileModel(text, "toy.cfm");
-    CellProgram p(m);
-    std::vector<double> dydt;
-    p.rates(p.initialStates(), 0.0, dydt);
-    const int w = m.stateOf(m.find("probe.w"));
-    ASSERT_GE(w, 0);
-    EXPECT_DOUBLE_EQ(dydt[static_cast<std::size_t>(w)], 2 * 0.1 * -80);  // exact: one product
+    EXPECT_DOUBLE_EQ(initialRate(m, "probe.w"), 2 * 0.1 * -80);  // exact: one product
 
     std::string notState = probe;
     notState.replace(notState.find("<ci>V</ci></apply></apply></apply>"), 10, "<ci>J</ci>");
@@ -422,11 +424,9 @@ TEST(CardiacCellml, RemQuotientAndTimeInSeconds) {
     EXPECT_NE(text.find("time [ms]"), std::string::npos) << text;
     EXPECT_NE(text.find("keeps time in 'second'"), std::string::npos) << text;
     const CheckedModel m = compileModel(text, "toy.cfm");
-    CellProgram p(m);
-    std::vector<double> dydt;
-    p.rates(p.initialStates(), 0.0, dydt);
     // 100/s * -80 mV = -8000 mV/s = -8 mV/ms.
-    EXPECT_NEAR(dydt[static_cast<std::size_t>(m.stateOf(m.potential))], -8.0, 1e-12);
+    EXPECT_NEAR(initialRate(m), -8.0, 1e-12);
+    CellProgram p(m);
     CellProgram::Workspace w;
     p.potentialRate(p.initialStates().data(), 0.0, nullptr, w);  // fills w.values
     EXPECT_EQ(w.values[static_cast<std::size_t>(m.find("membrane.r1"))], 1.5);
@@ -503,12 +503,9 @@ TEST(CardiacCellml, PotentialInVoltsBecomesMillivolts) {
     EXPECT_NE(text.find("keeps the potential in 'volt'"), std::string::npos) << text;
     EXPECT_NE(text.find("state V = -80"), std::string::npos) << text;
     const CheckedModel m = compileModel(text, "toy.cfm");
-    CellProgram p(m);
-    std::vector<double> dydt;
-    p.rates(p.initialStates(), 0.0, dydt);
     // dV/dt = 0.1/ms * -0.08 V = -0.008 V/ms = -8 mV/ms; dw/dt = 0.1 * -0.08 = -0.008.
-    EXPECT_NEAR(dydt[static_cast<std::size_t>(m.stateOf(m.potential))], -8.0, 1e-12);
-    EXPECT_NEAR(dydt[static_cast<std::size_t>(m.stateOf(m.find("membrane.w")))], -0.008, 1e-15);
+    EXPECT_NEAR(initialRate(m), -8.0, 1e-12);
+    EXPECT_NEAR(initialRate(m, "membrane.w"), -0.008, 1e-15);
     expectRefused(withUnits("second"), "bad.cellml",
                   "'membrane.V' has units 'second', which are not a voltage");
 }
