@@ -231,8 +231,7 @@ private:
                         }
                         // The workspace still holds this step's inputs: say which expression
                         // failed (only on the way to an error, so the lock costs nothing).
-                        static std::mutex whyMutex;
-                        std::lock_guard<std::mutex> lock(whyMutex);
+                        std::lock_guard<std::mutex> lock(whyMutex_);
                         why_[n] = program_->explainNonFinite(s, dt, w);
                         break;
                     }
@@ -334,6 +333,7 @@ private:
     }
 
     std::map<std::size_t, std::string> why_;  // node -> explainNonFinite, on a failing step
+    std::mutex whyMutex_;                     // guards why_ while the nodes step in parallel
     std::optional<ParamSet> inEffect_;        // the set of the last reset with the live edits since
     CardiacParams p_{};
     std::unique_ptr<CellProgram> program_;
