@@ -464,6 +464,43 @@ TEST(LatticeReactionSbml, SpeciesEliminatedByConservationComeBack) {
                    {"reaction 'dimerisation'", "linear form", "100.5", "integers"});
 }
 
+// One law reading two forms, (100 - P2) and (20 - Q) for -> P2 + Q: two eliminated species,
+// each starting at its own form's value (97 and 15 with 3 P2 and 5 Q at the start).
+TEST(LatticeReactionSbml, TwoEliminatedSpeciesInOneLaw) {
+    std::string text = readText(kData / "sbml_eliminated_monomer.xml");
+    const auto swap = [&](const std::string& from, const std::string& to) {
+        const std::size_t at = text.find(from);
+        ASSERT_NE(at, std::string::npos) << from;
+        text.replace(at, from.size(), to);
+    };
+    swap("    </listOfSpecies>",
+         "      <species id=\"Q\" compartment=\"Cell\" initialAmount=\"5\" "
+         "hasOnlySubstanceUnits=\"true\" boundaryCondition=\"false\" constant=\"false\"/>\n"
+         "    </listOfSpecies>");
+    swap(
+        "<speciesReference species=\"P2\" stoichiometry=\"1\" constant=\"true\"/>\n        "
+        "</listOfProducts>",
+        "<speciesReference species=\"P2\" stoichiometry=\"1\" constant=\"true\"/>\n"
+        "<speciesReference species=\"Q\" stoichiometry=\"1\" constant=\"true\"/>\n"
+        "        </listOfProducts>");
+    const std::size_t law = text.find("<apply><divide/>");
+    const std::size_t end = text.find("</math>", law);
+    ASSERT_NE(law, std::string::npos);
+    text.replace(law, end - law,
+                 "<apply><times/><ci>k1</ci>"
+                 "<apply><minus/><cn type=\"integer\">100</cn><ci>P2</ci></apply>"
+                 "<apply><minus/><cn type=\"integer\">20</cn><ci>Q</ci></apply></apply>\n");
+    const std::filesystem::path file =
+        std::filesystem::temp_directory_path() / "cf_sbml_two_forms.xml";
+    std::ofstream(file) << text;
+    const ReactionNetwork net = loadSbmlNetwork(file, SbmlLaws::Sbml);
+    EXPECT_EQ(net.species, (std::vector<std::string>{"P2", "Q", "eliminated_1", "eliminated_2"}));
+    EXPECT_EQ(net.initialCounts, (std::vector<std::int64_t>{3, 5, 97, 15}));
+    ASSERT_EQ(net.reactions.size(), 2u);
+    EXPECT_EQ(net.reactions[0].reactants, (std::vector<int>{3, 4}));
+    EXPECT_EQ(net.reactions[0].products, (std::vector<int>{1, 2}));
+}
+
 TEST(LatticeReactionSbml, InitialCountsFromTheFileUnlessTheScenarioOverrides) {
     ParamSet ps(parameterTable());
     ps.set("reactions.sbml", std::string((kData / "sbml_dimerisation.xml").string()));

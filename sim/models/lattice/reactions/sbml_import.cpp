@@ -512,7 +512,10 @@ ReactionNetwork loadSbmlNetwork(const std::filesystem::path& file, SbmlLaws laws
             for (const auto& [id, n] : eliminate(forward, eliminated)) {
                 left[id] += n;
                 if (speciesIds.count(id) == 0) {
-                    const EliminatedSpecies& e = eliminated.back();
+                    // By id: one law may bring in two forms.
+                    const EliminatedSpecies& e =
+                        *std::find_if(eliminated.begin(), eliminated.end(),
+                                      [&](const EliminatedSpecies& c) { return c.id == id; });
                     double count = e.c0;
                     for (const auto& [x, ax] : e.a)
                         count +=
