@@ -107,7 +107,12 @@ int runNversionCommand(const CommandArguments& args, CommandStreams& io) {
 
 int runCellmlToCfm(const CommandArguments& args, CommandStreams& io) {
     const std::string in = args.text("IN", "");
-    const std::string cfm = importCellml(readInputFile(in), in);
+    CellmlImportOptions options;
+    options.potential = args.text("potential", "");
+    options.stimulus = args.text("stimulus", "");
+    options.capacitance = args.text("capacitance", "");
+    options.stimulusByEquation = args.flag("stimulus-by-equation");
+    const std::string cfm = importCellml(readInputFile(in), in, options);
     const std::optional<std::string> out = args.text("OUT");
     if (!out) {
         io.out << cfm;
@@ -152,7 +157,23 @@ std::vector<ModelCommand> commands() {
         "cellml2cfm",
         "Import a CellML 1.0, 1.1 or 2.0 cell model as model text (.cfm)",
         {{Kind::Positional, "IN", "CellML file", true, none},
-         {Kind::Positional, "OUT", "Output .cfm file (default: standard output)", false, none}},
+         {Kind::Positional, "OUT", "Output .cfm file (default: standard output)", false, none},
+         {Kind::Value, "potential",
+          "The membrane potential as component.variable (default: annotated or found by name)",
+          false, none},
+         {Kind::Value, "stimulus",
+          "The stimulus current as component.variable (default: annotated or found by name)", false,
+          none},
+         {Kind::Value, "capacitance",
+          "The membrane capacitance as component.variable, read where the stimulus is a "
+          "current or a current density (default: annotated, or the one the potential's "
+          "equation reads)",
+          false, none},
+         {Kind::Flag, "stimulus-by-equation",
+          "Where the stimulus' units do not reconcile with the potential's equation, scale it "
+          "so that 1 A/F changes the potential's rate by 1 mV/ms (with a warning in the "
+          "header) instead of refusing the file",
+          false, none}},
         runCellmlToCfm};
     return {std::move(nversion), std::move(cellml)};
 }

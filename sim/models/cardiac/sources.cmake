@@ -39,6 +39,7 @@ if(CELLFORGE_HAVE_CELLML)
     models/cardiac/cellml/cellml_imports.cpp
     models/cardiac/cellml/cellml_xml.cpp
     models/cardiac/cellml/cellml_math.cpp
+    models/cardiac/cellml/cellml_stimulus.cpp
     models/cardiac/cellml/cellml_units.cpp)
 else()
   list(APPEND CELLFORGE_SIM_SOURCES models/cardiac/cellml/cellml_unavailable.cpp)

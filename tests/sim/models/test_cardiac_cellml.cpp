@@ -192,7 +192,13 @@ TEST(CardiacCellml, ImportedTextRoundTrips) {
     EXPECT_EQ(gateNames(m), gateNames(hand));  // m h j d f x1 by Rush-Larsen
     EXPECT_EQ(m.vars[static_cast<std::size_t>(m.potential)].name, "membrane.V");
     EXPECT_EQ(m.vars[static_cast<std::size_t>(m.potential)].initial, -84.624);
-    EXPECT_EQ(m.vars[static_cast<std::size_t>(m.stimulus)].name, "stimulus_protocol.i_Stim");
+    // The file's stimulus is a current density (uA/cm^2): the protocol drives a variable in
+    // A/F, and the file's reads it times the membrane capacitance the potential's equation
+    // divides by.
+    EXPECT_EQ(m.vars[static_cast<std::size_t>(m.stimulus)].name,
+              "stimulus_protocol.i_Stim_A_per_F");
+    EXPECT_NE(text.find("i_Stim = membrane.C * i_Stim_A_per_F in [uA/cm^2]"), std::string::npos);
+    EXPECT_NEAR(stimulusEffect(CellProgram(m, false)), 1.0, 1e-12);
     // 7 model parameters plus the 4 of the file's stimulus protocol (now unused).
     EXPECT_EQ(m.params.size(), hand.params.size() + 4);
     EXPECT_NE(text.find("bind stimulus"), std::string::npos);

@@ -36,6 +36,7 @@ endif()
 cellforge_add_test(test_cardiac_cellml CPU_ONLY SOURCES sim/models/test_cardiac_cellml.cpp)
 target_compile_definitions(test_cardiac_cellml PRIVATE CELLFORGE_TEST_DATA="${PROJECT_SOURCE_DIR}/tests")
 cellforge_add_test(test_cardiac_cellml_versions CPU_ONLY SOURCES sim/models/test_cardiac_cellml_versions.cpp)
+cellforge_add_test(test_cardiac_cellml_stimulus CPU_ONLY SOURCES sim/models/test_cardiac_cellml_stimulus.cpp)
 target_compile_definitions(test_cardiac_cellml_versions PRIVATE CELLFORGE_TEST_DATA="${PROJECT_SOURCE_DIR}/tests")
 # The Chaste CellML collection (docs/reference/conformance-data.md, issue 30); 100 ms per
 # model in the short entry, the three beats the issue asks for in the .long one, and on the

@@ -62,6 +62,8 @@ std::string Importer::emit(bool withUnits) const {
         return src == potential_ && toMv != 1.0 ? mV : var(src).unit;
     };
 
+    const StimulusScale stimulus = stimulusScale();
+
     std::ostringstream body;
     for (std::size_t ci = 0; ci < comps_.size(); ++ci) {
         const Component& c = comps_[ci];
@@ -105,9 +107,12 @@ std::string Importer::emit(bool withUnits) const {
                 const double initial = g == potential_ ? v.initial * toMv : v.initial;
                 items << "state " << v.ident << " = " << formatNumber(initial) << bracket
                       << (g == potential_ ? " bind potential" : "") << line(v.node) << "\n";
-            } else if (role == Role::Param && g == stimulus_) {
+            } else if (role == Role::Param && g == stimulus_ && stimulus.identity) {
                 items << v.ident << " = " << formatNumber(v.initial) << bracket << " bind stimulus"
                       << line(v.node) << "\n";
+            } else if (role == Role::Param && g == stimulus_) {
+                items << stimulusLines(v, g, v.initial == 0 ? "" : formatNumber(v.initial),
+                                       lineOf(v.node), u);
             } else if (role == Role::Param && g == period_) {
                 // The period asked for, in the variable's units (ms where they are unknown).
                 const UnitInfo& pu = v.unit;
@@ -157,18 +162,14 @@ std::string Importer::emit(bool withUnits) const {
             } else if (e.ode) {
                 items << "dot(" << v.ident << ") = " << rhs << line(e.node) << "\n";
             } else if (g == stimulus_ && options_.ownStimulus) {
-                const std::string u = unitOf(v.unit);
                 items << "# The file's own pulse; a stimulus protocol replaces it when it runs.\n"
-                      << v.ident << " = " << rhs << (u.empty() ? "" : " in [" + u + "]")
-                      << " bind stimulus" << line(e.node) << "\n";
+                      << stimulusLines(v, g, rhs, lineOf(e.node), unitOf(v.unit));
             } else if (g == stimulus_) {
-                const std::string u = unitOf(v.unit);
                 items << "# The CellML file computes " << v.name << " from its own pulse (line "
                       << lineOf(e.node) << "):\n#   " << v.ident << " = " << rhs
                       << "\n# Here the stimulus protocol drives it; 0 is its value between "
                          "pulses.\n"
-                      << v.ident << " = 0" << (u.empty() ? "" : " [" + u + "]") << " bind stimulus"
-                      << line(e.node) << "\n";
+                      << stimulusLines(v, g, "", lineOf(e.node), unitOf(v.unit));
             } else {
                 const std::string u = unitOf(v.unit);
                 items << v.ident << " = " << rhs << (u.empty() ? "" : " in [" + u + "]")
@@ -201,7 +202,7 @@ std::string Importer::emit(bool withUnits) const {
     if (!withUnits)
         out << "# Units are omitted: the file's units do not check in the model language\n"
                "# (they differ by factors CellML tools convert silently).\n";
-    out << timeNote << potentialNote << "model "
+    out << timeNote << potentialNote << stimulus.note << "model "
         << identifier(modelName_.empty() ? "imported" : modelName_) << " \"" << title << "\"\n"
         << "time [ms]\n";
     if (options_.nonGates == CellmlImportOptions::NonGates::Linearised)

@@ -5,11 +5,16 @@
 
 #include <libxml/parser.h>
 
+#include <cmath>
+#include <cstdio>
 #include <memory>
+#include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "sim/models/cardiac/cellml/cellml_importer.hpp"
+#include "sim/models/cardiac/lang/cell_program.hpp"
 #include "sim/models/cardiac/lang/checked_model.hpp"
 
 namespace cf::cardiac {
@@ -17,6 +22,12 @@ namespace cf::cardiac {
 namespace {
 
 using namespace cellml;
+
+std::string sixDigits(double v) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.6g", v);
+    return buffer;
+}
 
 struct DocFree {
     void operator()(xmlDoc* d) const { xmlFreeDoc(d); }
@@ -59,16 +70,55 @@ std::string importCellml(const std::string& xmlText, const std::string& fileName
     };
     Importer importer(fileName, options);
     importer.read(root);
-    std::string text = noteImports(importer.emit(true));
     // Unit declarations make the model language check the units; a file whose units differ
     // by silent factors would then not compile, so it is imported without units instead.
-    try {
-        compileModel(text, fileName + " (imported)");
-    } catch (const ModelError& e) {
-        for (const Diagnostic& d : e.diagnostics())
-            if (d.severity == Severity::Error && d.code.rfind("E13", 0) == 0)
-                return noteImports(importer.emit(false));
+    const auto emitChecked = [&]() -> std::pair<std::string, std::optional<CheckedModel>> {
+        std::string text = noteImports(importer.emit(true));
+        try {
+            return {text, compileModel(text, fileName + " (imported)")};
+        } catch (const ModelError& e) {
+            bool units = false;
+            for (const Diagnostic& d : e.diagnostics())
+                units = units || (d.severity == Severity::Error && d.code.rfind("E13", 0) == 0);
+            if (!units) return {text, std::nullopt};  // shown where the text is compiled
+        }
+        text = noteImports(importer.emit(false));
+        try {
+            return {text, compileModel(text, fileName + " (imported)")};
+        } catch (const ModelError&) {
+            return {text, std::nullopt};
+        }
+    };
+    auto [text, model] = emitChecked();
+    if (!model || !importer.hasStimulus()) return text;
+    // 1 A/F of depolarising amplitude must raise the potential's rate by 1 mV/ms; the units
+    // give the factor, the model's own equation the sign, and where the two disagree beyond
+    // rounding the file's units are inconsistent.
+    const double effect = stimulusEffect(CellProgram(*model, false));
+    const bool magnitudeMatters = importer.potentialIsVoltage();
+    if (!std::isfinite(effect) || effect == 0)
+        throw CellmlError(fileName, importer.stimulusLine(),
+                          "the stimulus '" + importer.stimulusName() +
+                              "' does not change the rate of '" + importer.potentialName() +
+                              "' at the initial state, so a stimulus protocol cannot drive it");
+    if (magnitudeMatters && std::fabs(std::fabs(effect) - 1.0) > 1e-9) {
+        if (!options.stimulusByEquation)
+            throw CellmlError(
+                fileName, importer.stimulusLine(),
+                "the units of the stimulus '" + importer.stimulusName() +
+                    "' do not reconcile with the equation of '" + importer.potentialName() +
+                    "': converted by its units, 1 A/F of amplitude changes that rate by " +
+                    sixDigits(std::fabs(effect)) +
+                    " mV/ms, not 1 (the file's units are inconsistent). To scale the stimulus "
+                    "by the equation instead, import with stimulusByEquation "
+                    "(cellforge-sim cellml2cfm --stimulus-by-equation)");
+        importer.scaleStimulus(1.0 / effect);
+    } else if (effect < 0) {  // the file's stimulus depolarises when positive
+        importer.scaleStimulus(-1.0);
+    } else {
+        return text;
     }
+    std::tie(text, model) = emitChecked();
     return text;
 }
 

@@ -53,6 +53,14 @@ private:
 struct CellmlImportOptions {
     std::string potential;  // "component.variable" of the membrane potential; empty: found
     std::string stimulus;   // "component.variable" of the stimulus current; empty: found
+    // "component.variable" of the membrane capacitance, read where the stimulus is a current
+    // or a current density; empty: the one annotated oxford-metadata#membrane_capacitance,
+    // else the one variable of a capacitance's dimensions the potential's equation reads.
+    std::string capacitance;
+    // Where the stimulus' units do not reconcile with the potential's equation (converted by
+    // its units, 1 A/F would not change the potential's rate by 1 mV/ms: the file's units are
+    // inconsistent), scale it so that it does, with a warning in the header; false: refuse.
+    bool stimulusByEquation = false;
     // Keep the file's own pulse expression for the stimulus (still `bind stimulus`, so a
     // protocol can drive it); false: `0 bind stimulus`, the expression in a comment.
     bool ownStimulus = false;

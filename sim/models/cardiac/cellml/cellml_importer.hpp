@@ -115,7 +115,40 @@ public:
 
     std::string emit(bool withUnits) const;
 
+    // How the file's stimulus is computed from the protocol's amplitude, which is in A/F
+    // (mV/ms) for every model: file value = sign * factor [* capacitance] * amplitude, from
+    // the units definitions (cellml_stimulus.cpp). Throws, naming the stimulus, where its
+    // units cannot be reconciled with A/F.
+    struct StimulusScale {
+        bool identity = true;  // the file's stimulus is in A/F already (and not reversed)
+        double factor = 1;     // includes the sign
+        int capacitance = -1;  // source of the membrane capacitance read; -1: none
+        std::string note;      // header lines
+    };
+    StimulusScale stimulusScale() const;
+    // Multiply the stimulus converted by its units by `by`, after importCellml measured how
+    // the potential's equation reads it: -1 where the file's stimulus depolarises when
+    // positive (so that a negative amplitude depolarises, as for every model); another factor
+    // only where the file's units do not reconcile and the import was asked to follow the
+    // equation (CellmlImportOptions::stimulusByEquation).
+    void scaleStimulus(double by) { stimulusScale_ *= by; }
+    bool hasStimulus() const { return stimulus_ >= 0; }
+    std::string stimulusName() const {
+        return qualified(stimulus_) + " [" + var(stimulus_).units + "]";
+    }
+    std::string potentialName() const { return qualified(potential_); }
+    int stimulusLine() const { return lineOf(var(stimulus_).node); }
+    bool potentialIsVoltage() const {
+        return var(potential_).unit.known && var(potential_).unit.dims != std::array<double, 7>{};
+    }
+
 private:
+    int capacitanceSource() const;  // cellml_stimulus.cpp
+    // The statements of the stimulus `v` (global g): the variable the protocol drives, in A/F,
+    // and the file's stimulus from it. `rhs`: the file's own value (empty: 0 between pulses).
+    std::string stimulusLines(const Var& v, int g, const std::string& rhs, int line,
+                              const std::string& unit) const;
+
     void component(const xmlNode* e) {
         Component c;
         c.node = e;
@@ -368,6 +401,27 @@ private:
         return found;
     }
 
+    // Whether the equation of `g` reads a state directly (an ionic current, not a pulse).
+    bool readsState(int g) const {
+        const Var& v = var(g);
+        if (v.equation < 0) return false;
+        const Component& c = compOf(g);
+        const int ci = globals_[static_cast<std::size_t>(g)].first;
+        std::vector<const xmlNode*> stack{c.equations[static_cast<std::size_t>(v.equation)].rhs};
+        while (!stack.empty()) {
+            const xmlNode* n = stack.back();
+            stack.pop_back();
+            for (const xmlNode* k : elementChildren(n))
+                stack.push_back(k);
+            if (nameOf(n) != "ci") continue;
+            const auto it = c.byName.find(trimmedText(n));
+            if (it == c.byName.end()) continue;
+            const int src = sourceOf(global(ci, it->second));
+            if (src != timeSet_ && roleOf(src) == Role::State) return true;
+        }
+        return false;
+    }
+
     int named(const std::string& qname, const char* what) const {
         const auto dot = qname.find('.');
         const auto c = compByName_.find(qname.substr(0, dot));
@@ -411,13 +465,16 @@ private:
                  "the membrane potential '" + qualified(potential_) + "' is not a state");
         stimulus_ = !options_.stimulus.empty() ? named(options_.stimulus, "stimulus")
                                                : annotated(root, "membrane_stimulus_current");
-        if (stimulus_ < 0) {
+        // By name only in files without annotations: Chaste's annotate their stimulus, and
+        // their sino-atrial models' i_st is the sustained inward current, not a stimulus.
+        if (stimulus_ < 0 && options_.potential.empty() &&
+            annotated(root, "membrane_voltage") < 0) {
             static const std::set<std::string> names = {"istim", "ist", "istimulus", "stimcurrent",
                                                         "stimuluscurrent"};
             for (int g = 0; g < static_cast<int>(globals_.size()) && stimulus_ < 0; ++g) {
                 std::string n = lower(var(g).name);
                 n.erase(std::remove(n.begin(), n.end(), '_'), n.end());
-                if (sourceOf(g) == g && names.count(n)) stimulus_ = g;
+                if (sourceOf(g) == g && names.count(n) && !readsState(g)) stimulus_ = g;
             }
         }
         if (options_.stimulusPeriodMs > 0) {
@@ -529,6 +586,7 @@ private:
     std::map<std::string, int> cmetaIds_;
     std::vector<int> parent_, source_;
     int timeSet_ = -1, potential_ = -1, stimulus_ = -1, period_ = -1;
+    double stimulusScale_ = 1;             // scaleStimulus
     std::map<int, std::string> rateName_;  // state (source) -> its named rate (namedRates)
 };
 

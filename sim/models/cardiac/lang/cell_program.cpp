@@ -297,4 +297,13 @@ double evaluate(const Term& t, const std::vector<double>& values) {
     return 0.0;
 }
 
+double stimulusEffect(const CellProgram& program) {
+    if (program.model().stimulus < 0) return 0;
+    CellProgram::Workspace w;
+    const std::vector<double> y = program.initialStates();
+    const double none = 0, depolarising = -1;
+    return program.potentialRate(y.data(), 0, &depolarising, w) -
+           program.potentialRate(y.data(), 0, &none, w);
+}
+
 }  // namespace cf::cardiac

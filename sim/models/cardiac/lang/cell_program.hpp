@@ -105,4 +105,10 @@ private:
     mutable Workspace scratch_;  // for the single-cell convenience overloads
 };
 
+// How much the potential's rate at the initial state rises, in its units per ms, when the
+// stimulus-bound variable goes from 0 to -1 (1 A/F of depolarising amplitude): 1 where the
+// stimulus enters as -i_stim / Cm in A/F, -1 where the model's stimulus depolarises when
+// positive. 0 for a model without a stimulus.
+double stimulusEffect(const CellProgram& program);
+
 }  // namespace cf::cardiac
