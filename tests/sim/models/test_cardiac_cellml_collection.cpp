@@ -19,6 +19,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -110,7 +111,26 @@ std::vector<fs::path> collectionFiles() {
     return files;
 }
 
-Outcome runModel(const fs::path& file, double durationMs) {
+// The default stimulus, for a model whose own does not fire it (issue 30: "with its own
+// stimulus (or a default one)"): the protocol's -50 A/F for 1 ms, at 10 ms and every 1000 ms
+// after. The amplitude is in A/F for every imported model (StimulusAmplitudeIsInAmperesPerFarad),
+// so one pulse depolarises each by 50 mV.
+constexpr double kDefaultAmplitude = -50.0, kDefaultStartMs = 10.0, kDefaultDurationMs = 1.0,
+                 kPeriodMs = 1000.0;
+
+double defaultStimulus(double tMs) {
+    if (tMs < kDefaultStartMs) return 0.0;
+    return std::fmod(tMs - kDefaultStartMs, kPeriodMs) < kDefaultDurationMs ? kDefaultAmplitude
+                                                                              : 0.0;
+}
+
+std::string importForDefaultStimulus(const std::string& xml, const std::string& name) {
+    CellmlImportOptions o;
+    o.stimulusByEquation = true;  // as importForPacing
+    return importCellml(xml, name, o);
+}
+
+Outcome runModel(const fs::path& file, double durationMs, bool useDefaultStimulus = false) {
     Outcome out;
     out.model = file.stem().string();
     const auto start = std::chrono::steady_clock::now();
@@ -122,9 +142,13 @@ Outcome runModel(const fs::path& file, double durationMs) {
     std::string text;
     bool paced = false;
     try {
-        text = importForPacing(readFile(file), file.filename().string(), paced);
+        text = useDefaultStimulus
+                   ? importForDefaultStimulus(readFile(file), file.filename().string())
+                   : importForPacing(readFile(file), file.filename().string(), paced);
         out.imported = true;
-        out.how = paced ? "paced" : "unpaced (no stimulus annotation)";
+        out.how = useDefaultStimulus ? "default stimulus"
+                  : paced            ? "paced"
+                                     : "unpaced (no stimulus annotation)";
     } catch (const ModelError& e) {
         out.reason = std::string("import: ") + e.what();
         return finish();
@@ -155,10 +179,15 @@ Outcome runModel(const fs::path& file, double durationMs) {
     CellProgram::Workspace w;
     std::vector<double> y = p.initialStates();
     const auto v = static_cast<std::size_t>(model.stateOf(model.potential));
-    bool above = y[v] > kUpstrokeMv;
+    // A minimal model's potential rests at 0 and peaks near 1.5 (Bueno 2007's u, whatever
+    // units its file declares): its upstroke is a crossing of 0.5.
+    const double threshold = y[v] > kUpstrokeMv ? 0.5 : kUpstrokeMv;
+    bool above = y[v] > threshold;
     for (long n = 0; n < steps; ++n) {
         const double t = static_cast<double>(n) * dt;
-        p.step(y.data(), t, dt, nullptr, w);  // nullptr: the model's own stimulus expression
+        const double pulse = defaultStimulus(static_cast<double>(n) * 0.01);
+        // nullptr: the model's own stimulus expression
+        p.step(y.data(), t, dt, useDefaultStimulus ? &pulse : nullptr, w);
         for (std::size_t s = 0; s < y.size(); ++s)
             if (!std::isfinite(y[s])) {
                 char when[64];
@@ -169,8 +198,8 @@ Outcome runModel(const fs::path& file, double durationMs) {
                              "): " + p.explainNonFinite(s, dt, w);
                 return finish();
             }
-        if (!above && y[v] > kUpstrokeMv) ++out.upstrokes;
-        above = y[v] > kUpstrokeMv;
+        if (!above && y[v] > threshold) ++out.upstrokes;
+        above = y[v] > threshold;
     }
     out.paced = true;
     return finish();
@@ -185,8 +214,24 @@ void runCollection(double durationMs, std::size_t passing) {
     ASSERT_EQ(files.size(), kModels) << "the collection changed: update the counts";
     std::size_t imported = 0, compiled = 0, ptx = 0, passed = 0;
     std::ostringstream table;
+    std::size_t byDefault = 0;
     for (const fs::path& f : files) {
-        const Outcome o = runModel(f, durationMs);
+        Outcome o = runModel(f, durationMs);
+        // Its own stimulus was not finite, or (over a whole period: the own pulse of some
+        // starts after 100 ms) did not fire it: the default stimulus.
+        if (o.compiled && o.how == "paced" &&
+            (!o.paced || (durationMs >= kPeriodMs && o.upstrokes == 0))) {
+            Outcome d = runModel(f, durationMs, true);
+            d.seconds += o.seconds;
+            d.how += std::string(" (its own: ") +
+                     (o.paced ? "no upstroke" : o.reason.substr(0, 120)) + ")";
+            if (d.paced) {
+                o = d;
+                ++byDefault;
+            } else {
+                o.reason += "; with the default stimulus: " + d.reason;
+            }
+        }
         imported += o.imported;
         compiled += o.compiled;
         ptx += o.ptx;
@@ -205,6 +250,8 @@ void runCollection(double durationMs, std::size_t passing) {
         "non-finite state\n",
         imported, files.size(), compiled, ptx,
         nvrtcAvailable() ? "" : (" (NVRTC unavailable: " + nvrtcStatus() + ")").c_str(), passed);
+    std::printf("%zu of them with the default stimulus (%g A/F for %g ms every %g ms)\n",
+                byDefault, kDefaultAmplitude, kDefaultDurationMs, kPeriodMs);
     std::printf("goal: %zu of %zu (issue 30)\n", kGoal, kModels);
     EXPECT_EQ(imported, files.size());
     EXPECT_EQ(compiled, files.size());
@@ -298,7 +345,19 @@ TEST(CardiacCellmlCollectionCuda, GeneratedKernelsFollowTheInterpreter) {
     CF_REQUIRE_BACKEND(Backend::Cuda);
     if (!CELLFORGE_HAVE_CELLML) GTEST_SKIP() << "built without libxml2: no CellML import";
     if (!fs::is_directory(kCollection)) GTEST_SKIP() << "the collection is absent";
-    const std::vector<fs::path> files = collectionFiles();
+    std::vector<fs::path> files = collectionFiles();
+    // CELLFORGE_COLLECTION_SHARD=i/n: the models whose index is i modulo n, so that n
+    // processes share the interpreter's side (the slow one) on a machine with many cores.
+    std::size_t shard = 0, shards = 1;
+    if (const char* e = std::getenv("CELLFORGE_COLLECTION_SHARD")) {
+        ASSERT_EQ(std::sscanf(e, "%zu/%zu", &shard, &shards), 2) << "write i/n, not " << e;
+    }
+    ASSERT_LT(shard, shards);
+    std::vector<fs::path> mine;
+    for (std::size_t i = shard; i < files.size(); i += shards)
+        mine.push_back(files[i]);
+    const std::size_t inCollection = files.size();
+    files = mine;
     constexpr unsigned kCells = 32;
     constexpr double kMs = 200.0, kVoltTolerance = 1e-6, kRelTolerance = 1e-9;
     std::size_t compared = 0, agreed = 0;
@@ -370,9 +429,11 @@ TEST(CardiacCellmlCollectionCuda, GeneratedKernelsFollowTheInterpreter) {
         std::fflush(stdout);  // a row at a time: the table is read while it runs
         EXPECT_TRUE(ok) << f.stem().string() << ": |dV| " << worstV << " mV, relative " << worstRel;
     }
-    std::printf("%zu of %zu compared models agree (%zu in the collection)\n", agreed, compared,
-                files.size());
-    EXPECT_GE(compared, kPassingThreeBeats);
+    std::printf("%zu of %zu compared models agree (shard %zu/%zu: %zu of the %zu)\n", agreed,
+                compared, shard, shards, files.size(), inCollection);
+    // Every model but those the interpreter cannot run finite (kModels - kPassingThreeBeats
+    // in all) is compared.
+    EXPECT_GE(compared + (kModels - kPassingThreeBeats), files.size());
 }
 #endif
 
