@@ -20,7 +20,18 @@ struct SiteReactionOutcome {
     int reaction;  // -1: none fired
     int overflowCount;
     Overflow overflow[kMaxProducts];  // what did not fit (order = its position in the list)
+    // Copies of the reaction's last product beyond the list ("-> 100 X"): `excess` more
+    // overflows of `excessSpecies` at site `site`, untracked, numbered from `excessOrder`.
+    int excess;
+    std::uint16_t excessSpecies;
+    int excessOrder;
 };
+
+// The k-th of the excess copies as an overflow record of site i (both backends append them
+// after the listed ones, so the sorted re-insertion sees the same records).
+CF_HD Overflow excessOverflow(const SiteReactionOutcome& r, std::uint32_t i, int k) {
+    return Overflow{i, 0u, r.excessSpecies, static_cast<std::uint8_t>(r.excessOrder + k), 0};
+}
 
 CF_HD SiteReactionOutcome reactInSite(const Geometry& g, std::uint32_t* words,
                                       const std::uint8_t* types, std::uint32_t* ids,
@@ -29,6 +40,9 @@ CF_HD SiteReactionOutcome reactInSite(const Geometry& g, std::uint32_t* words,
     SiteReactionOutcome out;
     out.reaction = -1;
     out.overflowCount = 0;
+    out.excess = 0;
+    out.excessSpecies = 0;
+    out.excessOrder = 0;
     const std::uint8_t type = siteType(g, words, types, i);
     if ((g.reactions.anySiteMask & siteTypeBit(type)) == 0) return out;
     std::uint16_t sp[kMaxSlots + kMaxProducts];
@@ -41,7 +55,16 @@ CF_HD SiteReactionOutcome reactInSite(const Geometry& g, std::uint32_t* words,
         reactSite(g.reactions, type, sp, ids ? id : nullptr, n, step, globalSiteOf(g, i), g.seed);
     if (r.reaction < 0) return out;
     out.reaction = r.reaction;
-    const int keep = r.count < g.capacity ? r.count : g.capacity;
+    // Copies of the last product beyond the list stay in the site while it has room (the
+    // list has room for kMaxSlots + kMaxProducts entries, the site at most kMaxSlots).
+    int count = r.count, excess = r.excess;
+    const ReactionEntry& fired = g.reactions.reactions[r.reaction];
+    const std::uint16_t last = excess > 0 ? fired.products[fired.productCount - 1] : 0;
+    for (; excess > 0 && count < g.capacity; --excess, ++count) {
+        sp[count] = last;
+        id[count] = 0u;
+    }
+    const int keep = count < g.capacity ? count : g.capacity;
     encodeSite(g, words, i, type, sp, keep);
     if (ids) {
         for (int k = 0; k < keep; ++k)
@@ -51,9 +74,12 @@ CF_HD SiteReactionOutcome reactInSite(const Geometry& g, std::uint32_t* words,
         for (std::uint32_t gone : r.consumedIds)
             if (gone != 0) displacement[3 * (gone - 1)] = kRetiredDisplacement;
     }
-    for (int k = keep; k < r.count; ++k)
+    for (int k = keep; k < count; ++k)
         out.overflow[out.overflowCount++] =
             Overflow{i, id[k], sp[k], static_cast<std::uint8_t>(k), 0};
+    out.excess = excess;
+    out.excessSpecies = last;
+    out.excessOrder = count;
     return out;
 }
 

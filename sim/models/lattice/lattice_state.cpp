@@ -116,8 +116,8 @@ std::vector<std::int64_t> expectedCounts(const LatticeParams& p, const Geometry&
         const std::uint16_t reactants[2] = {e.a, e.b};
         for (int k = 0; k < e.order && k < 2; ++k)
             if (reactants[k] <= p.speciesCount) out[reactants[k]] -= n;
-        for (int k = 0; k < e.productCount; ++k)
-            if (e.products[k] <= p.speciesCount) out[e.products[k]] += n;
+        for (int k = 0; k < productsMade(e); ++k)
+            if (productAt(e, k) <= p.speciesCount) out[productAt(e, k)] += n;
     }
     return out;
 }

@@ -78,6 +78,15 @@ TEST(LatticeCuda, MatchesCpuBitForBit) {
           "lattice.tau=10", "species.count=2", "species.d1=200", "species.d2=60", "species.n1=1500",
           "species.n2=1500", "tracking.per_species=1500"},
          true},
+        // A -> 6 B: four products in the site's list, two beyond it (ReactionEntry::
+        // lastCopies), in sites that hold 2: the excess copies overflow like the rest.
+        {"packed32 n_max 2, bursts of six products",
+         {"lattice.nx=10", "lattice.ny=10", "lattice.nz=10", "lattice.layout=packed32",
+          "lattice.n_max=2", "lattice.lambda=125", "lattice.tau=10000000", "species.count=2",
+          "species.names=A, B", "species.d1=0.75", "species.d2=0.75", "species.n1=300",
+          "species.n2=0", "tracking.per_species=100", "validation.check_counts=true",
+          "reactions.network=A -> 6 B @ 0.5; B -> 0 @ 0.4"},
+         true},
         {"byte16, spherical cell, sphere obstacles, region rules, reactions",
          {"lattice.nx=16",
           "lattice.ny=16",

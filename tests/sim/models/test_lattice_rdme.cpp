@@ -91,6 +91,42 @@ TEST_P(LatticeRdmeTest, WellMixedBimolecularReachesTheCmeMeanAndVariance) {
     EXPECT_LT(s.meanSe, 2.5);  // the run is long enough to mean something
 }
 
+// Bursts: 0 -> 5 A at lambda = 10 /s in the whole 1e-15 L (k = lambda / (N_A V) M/s), A -> 0
+// at mu = 0.5 /s. Five particles per firing: the first kMaxProducts go into the site's list,
+// the fifth is the reaction's excess (ReactionEntry::lastCopies); sites hold 2 (packed32,
+// n_max 2), so at least 3 of every burst overflow to the nearest sites with room.
+// The stationary law of immigration in bursts of b with death is exact: mean b lambda / mu =
+// 100, variance mean (b + 1) / 2 = 300 (Fano factor 3; single arrivals would give 1).
+// Samples every 0.2 s over 600 s after 20 s, relaxation 1 / mu = 2 s: 12 batch means, 4
+// standard errors plus 1 % (the one-reaction-per-site step at a_tot ~ 3e-4 per site).
+TEST_P(LatticeRdmeTest, BurstsOfFiveReachTheirStationaryMeanAndFanoFactor) {
+    const double lambda = 10.0, mu = 0.5, burst = 5.0;
+    char k[32];
+    std::snprintf(k, sizeof k, "%.17g", lambda / (lattice::kAvogadro * 1.0e-15));
+    set({"lattice.nx=8", "lattice.ny=8", "lattice.nz=8", "lattice.lambda=125",
+         "lattice.tau=10000000", "lattice.layout=packed32", "lattice.n_max=2", "species.count=1",
+         "species.names=A", "species.d1=0.75", "species.n1=0", "tracking.per_species=0",
+         "validation.check_counts=true",
+         "reactions.network=0 -> 5 A @ " + std::string(k) + "; A -> 0 @ 0.5"});
+    auto m = make(9);
+    m->advance(2000);  // 20 s: ten relaxation times
+    std::vector<double> a;
+    for (int n = 0; n < 3000; ++n) {
+        m->advance(20);
+        a.push_back(metric(*m, "count_A"));
+    }
+    const BatchStats s = batchStats(a, 12);
+    const double mean = burst * lambda / mu, variance = mean * (burst + 1) / 2;
+    std::printf(
+        "0 -> 5 A, A -> 0, %s: mean %.2f +- %.2f (exact %.0f), variance %.1f +- %.1f "
+        "(exact %.0f), overflows %g\n",
+        toString(GetParam()).data(), s.mean, s.meanSe, mean, s.variance, s.varianceSe, variance,
+        metric(*m, "overflows_total"));
+    EXPECT_NEAR(s.mean, mean, 4 * s.meanSe + 0.01 * mean);
+    EXPECT_NEAR(s.variance, variance, 4 * s.varianceSe + 0.01 * variance);
+    EXPECT_GE(metric(*m, "overflows_total"), 3 * 6000);  // ~6200 bursts of which 3 overflow
+}
+
 // Lattice Microbes' uniform conversion test at a smaller size: A -> B (0.5 /s), B -> A
 // (0.351 /s) inside a spherical cytoplasm (membrane and outside: no entry, the default
 // rules), 1000 A at start. Stationary A / B = 0.351 / 0.5 = 0.702. Binomial fluctuations

@@ -22,15 +22,16 @@ namespace {
 constexpr std::uint16_t A = 1, B = 2, C = 3, D = 4;
 
 ReactionEntry entry(double perStep, int order, std::uint16_t a, std::uint16_t b,
-                    std::vector<std::uint16_t> products,
-                    std::uint32_t mask = kDefaultReactionSites) {
+                    std::vector<std::uint16_t> products, std::uint32_t mask = kDefaultReactionSites,
+                    int lastCopies = 1) {
     ReactionEntry e{};
     e.perStep = perStep;
     e.order = order;
     e.a = a;
     e.b = b;
     e.siteMask = mask;
-    e.productCount = static_cast<std::int32_t>(products.size());
+    e.productCount = static_cast<std::int16_t>(products.size());
+    e.lastCopies = static_cast<std::uint16_t>(lastCopies);
     for (std::size_t k = 0; k < products.size(); ++k)
         e.products[k] = products[k];
     return e;
@@ -123,7 +124,9 @@ TEST(LatticeReactionSite, ApplyRemovesLastOccurrencesAndAppendsProducts) {
     std::uint16_t sp[16] = {A, B, A, C, B};
     std::uint32_t ids[16] = {11, 12, 13, 14, 15};
     std::uint32_t consumed[2] = {99, 99};
-    int n = applyReaction(entry(1.0, 2, A, B, {C}), sp, ids, 5, consumed);
+    int excess = -1;
+    int n = applyReaction(entry(1.0, 2, A, B, {C}), sp, ids, 5, consumed, excess);
+    EXPECT_EQ(excess, 0);
     ASSERT_EQ(n, 4);
     EXPECT_EQ(std::vector<std::uint16_t>(sp, sp + 4), (std::vector<std::uint16_t>{A, B, C, C}));
     EXPECT_EQ(std::vector<std::uint32_t>(ids, ids + 4),
@@ -133,7 +136,7 @@ TEST(LatticeReactionSite, ApplyRemovesLastOccurrencesAndAppendsProducts) {
 
     std::uint16_t sp2[16] = {A, A, B, A};  // 2A -> 0: the last two A go
     std::uint32_t ids2[16] = {1, 2, 3, 4};
-    n = applyReaction(entry(1.0, 2, A, A, {}), sp2, ids2, 4, consumed);
+    n = applyReaction(entry(1.0, 2, A, A, {}), sp2, ids2, 4, consumed, excess);
     ASSERT_EQ(n, 2);
     EXPECT_EQ(std::vector<std::uint16_t>(sp2, sp2 + 2), (std::vector<std::uint16_t>{A, B}));
     EXPECT_EQ(std::vector<std::uint32_t>(ids2, ids2 + 2), (std::vector<std::uint32_t>{1, 3}));
@@ -144,11 +147,22 @@ TEST(LatticeReactionSite, ApplyRemovesLastOccurrencesAndAppendsProducts) {
     std::uint16_t full[16 + kMaxProducts];
     for (int k = 0; k < 16; ++k)
         full[k] = k == 7 ? C : A;
-    n = applyReaction(entry(1.0, 1, C, 0, {B, B, D, D}), full, nullptr, 16, consumed);
+    n = applyReaction(entry(1.0, 1, C, 0, {B, B, D, D}), full, nullptr, 16, consumed, excess);
     EXPECT_EQ(n, 19);
     EXPECT_EQ(countInSite(full, n, A), 15);
     EXPECT_EQ(countInSite(full, n, C), 0);
     EXPECT_EQ(full[18], D);
+    EXPECT_EQ(excess, 0);
+
+    // C -> B + 100 D (B, then D with 100 copies): the list takes B and three D, and 97 more D
+    // are the excess the caller overflows.
+    std::uint16_t some[3 + kMaxProducts] = {A, C, A};
+    n = applyReaction(entry(1.0, 1, C, 0, {B, D}, kDefaultReactionSites, 100), some, nullptr, 3,
+                      consumed, excess);
+    EXPECT_EQ(n, 2 + kMaxProducts);
+    EXPECT_EQ(std::vector<std::uint16_t>(some, some + n),
+              (std::vector<std::uint16_t>{A, A, B, D, D, D}));
+    EXPECT_EQ(excess, 97);
 }
 
 // A + B <-> C and 2A <-> D at high propensity (P up to 0.9) over 10^5 consecutive steps of

@@ -289,9 +289,12 @@ private:
                                                           first + static_cast<std::uint32_t>(idx));
                 if (r.reaction < 0) return;
                 fired[r.reaction].fetch_add(1, std::memory_order_relaxed);
-                if (r.overflowCount == 0) return;
+                if (r.overflowCount + r.excess == 0) return;
                 const std::lock_guard<std::mutex> lock(overflowMutex);
                 overflow_.insert(overflow_.end(), r.overflow, r.overflow + r.overflowCount);
+                for (int k = 0; k < r.excess; ++k)
+                    overflow_.push_back(
+                        excessOverflow(r, first + static_cast<std::uint32_t>(idx), k));
             },
             1024);
         for (int k = 0; k < kMaxReactions; ++k)

@@ -142,11 +142,15 @@ __global__ void reactionKernel(SweepArgs a) {
         reactInSite(cGeom, a.dst, a.types, a.nextIds, a.displacement, a.step, i);
     if (r.reaction < 0) return;
     atomicAdd(&a.stats[3 + r.reaction], 1ull);
-    if (r.overflowCount == 0) return;
+    if (r.overflowCount + r.excess == 0) return;
     const std::uint32_t base =
-        atomicAdd(a.overflowCount, static_cast<std::uint32_t>(r.overflowCount));
+        atomicAdd(a.overflowCount, static_cast<std::uint32_t>(r.overflowCount + r.excess));
     for (int k = 0; k < r.overflowCount; ++k)
         if (base + k < a.overflowCapacity) a.overflows[base + k] = r.overflow[k];
+    for (int k = 0; k < r.excess; ++k) {
+        const std::uint32_t at = base + static_cast<std::uint32_t>(r.overflowCount + k);
+        if (at < a.overflowCapacity) a.overflows[at] = excessOverflow(r, i, k);
+    }
 }
 
 constexpr int kReinsertBlock = 1024;

@@ -18,7 +18,7 @@ inline constexpr double kAvogadro = 6.02214076e23;  // [1/mol], exact since SI 2
 
 struct Reaction {
     std::vector<int> reactants;  // species ids (1-based), 0..2 of them; 2 A gives {A, A}
-    std::vector<int> products;   // species ids, 0..4 of them
+    std::vector<int> products;   // species ids (repeated: "5 X"); see productSlots
     // Deterministic rate constant: order 0 in M/s, order 1 in 1/s, order 2 in 1/(M s). For
     // 2A -> ... the reaction's rate is k [A]^2 (so d[A]/dt = -2 k [A]^2).
     double rate = 0.0;
@@ -30,6 +30,18 @@ struct Reaction {
     std::string label;                               // "A + B -> C" unless named
     int order() const { return static_cast<int>(reactants.size()); }
 };
+
+// The table's product slots for `products` (species ids, repeats allowed), in their order
+// except that where more than kMaxProducts particles are made, the species made most often
+// comes last and its copies collapse into that slot (ReactionEntry::lastCopies). Empty
+// `problem` when the lattice can make them: at most kMaxProducts particles, or up to
+// kMaxProductCopies of one species beside at most kMaxProducts - 1 others.
+struct ProductSlots {
+    std::vector<int> slots;
+    int lastCopies = 1;
+    std::string problem;
+};
+ProductSlots productSlots(const std::vector<int>& products);
 
 struct ReactionNetwork {
     std::vector<std::string> species;  // species id s is species[s - 1]

@@ -99,12 +99,13 @@ private:
 
     // One side of the arrow: "0" or empty for none, else terms joined by '+'.
     std::vector<int> parseSide(Span side, bool reactants) {
-        const std::size_t limit = reactants ? kMaxReactants : kMaxProducts;
+        // Products: the table's rule (productSlots) is checked once the side is read.
+        const std::size_t limit = reactants ? kMaxReactants : kMaxProducts - 1 + kMaxProductCopies;
         const auto tooMany = [&](std::size_t pos, std::size_t n) {
             fail(pos, reactants ? "order " + std::to_string(n) +
                                       " is not supported: at most 2 reactants (zeroth, first "
                                       "and second order reactions)"
-                                : std::to_string(n) + " products: at most 4");
+                                : productSlots(std::vector<int>(n, 1)).problem);
         };
         std::vector<int> ids;
         side = trim(side);
@@ -125,7 +126,7 @@ private:
                 while (digitsEnd < term.end && text_[digitsEnd] >= '0' && text_[digitsEnd] <= '9')
                     ++digitsEnd;
                 const std::string_view digits = view({term.begin, digitsEnd});
-                if (digits.size() > 2)
+                if (digits.size() > 3)
                     fail(term.begin, "coefficient " + std::string(digits) + " is too large");
                 coefficient = std::stoi(std::string(digits));
                 name = trim({digitsEnd, term.end});
@@ -144,6 +145,9 @@ private:
             if (ids.size() > limit) tooMany(side.begin, ids.size());
             termBegin = termEnd + 1;
         }
+        if (!reactants)
+            if (const std::string problem = productSlots(ids).problem; !problem.empty())
+                fail(side.begin, problem);
         return ids;
     }
 

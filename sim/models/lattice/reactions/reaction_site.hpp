@@ -125,10 +125,12 @@ CF_HD double sitePropensity(const ReactionTable& t, std::uint32_t siteType,
 // leaves the slots of all earlier particles as they were. The list is compacted in order,
 // then the products are appended with identity 0 (untracked). `ids` (parallel to species)
 // may be null; consumedIds[0..order) receive the removed particles' identities (0 when
-// untracked or ids is null). Both arrays need room for count + kMaxProducts entries.
-// Returns the new count, which may exceed the site's capacity.
+// untracked or ids is null). Both arrays need room for count + kMaxProducts entries: the
+// first kMaxProducts products are appended, and `excess` receives the number of further
+// copies of the last product (a reaction like "-> 100 X"), which the caller places
+// elsewhere. Returns the new count, which may exceed the site's capacity.
 CF_HD int applyReaction(const ReactionEntry& r, std::uint16_t* species, std::uint32_t* ids,
-                        int count, std::uint32_t* consumedIds) {
+                        int count, std::uint32_t* consumedIds, int& excess) {
     const std::uint16_t reactant[kMaxReactants] = {r.a, r.b};
     int removed = 0;
     for (int q = 0; q < r.order && q < kMaxReactants; ++q) {
@@ -151,11 +153,14 @@ CF_HD int applyReaction(const ReactionEntry& r, std::uint16_t* species, std::uin
             }
         count = w;
     }
-    for (int p = 0; p < r.productCount && p < kMaxProducts; ++p) {
-        species[count] = r.products[p];
+    const int made = productsMade(r);
+    const int listed = made < kMaxProducts ? made : kMaxProducts;
+    for (int p = 0; p < listed; ++p) {
+        species[count] = productAt(r, p);
         if (ids != nullptr) ids[count] = 0u;
         ++count;
     }
+    excess = made - listed;
     return count;
 }
 
@@ -163,6 +168,7 @@ struct SiteReaction {
     int count;                                 // particles in the list now (may exceed capacity)
     int reaction;                              // index of the reaction that fired, -1: none
     std::uint32_t consumedIds[kMaxReactants];  // identities of the removed reactants (0: none)
+    int excess;  // further copies of the reaction's last product, not in the list
 };
 
 // The reaction step of site `site` (type siteType) at `step`: see the top of this file.
@@ -173,7 +179,7 @@ CF_HD SiteReaction reactSite(const ReactionTable& t, std::uint32_t siteType, std
                              std::uint32_t* ids, int count, std::uint64_t step, std::uint32_t site,
                              std::uint32_t seed) {
     using namespace reaction_detail;
-    SiteReaction out{count, -1, {0u, 0u}};
+    SiteReaction out{count, -1, {0u, 0u}, 0};
     const double aTot = sitePropensity(t, siteType, species, count);
     if (!(aTot > 0.0)) return out;
     const rng::Word4 w = rng::Philox(seed, kReactionStream)(step, site, 0u);
@@ -193,7 +199,8 @@ CF_HD SiteReaction reactSite(const ReactionTable& t, std::uint32_t siteType, std
         }
     }
     out.reaction = chosen;
-    out.count = applyReaction(t.reactions[chosen], species, ids, count, out.consumedIds);
+    out.count =
+        applyReaction(t.reactions[chosen], species, ids, count, out.consumedIds, out.excess);
     return out;
 }
 

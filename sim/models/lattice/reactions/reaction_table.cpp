@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Rates in deterministic units -> propensity constants per lattice step (compileReactions),
 // and the bound of a_tot that says whether one reaction per site and step is accurate.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -19,6 +20,39 @@ std::string number(double v) {
 }
 
 }  // namespace
+
+ProductSlots productSlots(const std::vector<int>& products) {
+    ProductSlots out;
+    if (products.size() <= static_cast<std::size_t>(kMaxProducts)) {
+        out.slots = products;
+        return out;
+    }
+    // The species made most often (the first of equals) takes the last slot.
+    int most = products.front();
+    std::size_t mostCount = 0;
+    for (const int id : products) {
+        const auto n = static_cast<std::size_t>(std::count(products.begin(), products.end(), id));
+        if (n > mostCount) {
+            most = id;
+            mostCount = n;
+        }
+    }
+    for (const int id : products)
+        if (id != most) out.slots.push_back(id);
+    out.slots.push_back(most);
+    out.lastCopies = static_cast<int>(mostCount);
+    if (out.slots.size() > static_cast<std::size_t>(kMaxProducts))
+        out.problem = std::to_string(products.size()) +
+                      " products: a reaction of the lattice makes at most " +
+                      std::to_string(kMaxProducts) + ", or up to " +
+                      std::to_string(kMaxProductCopies) + " of one species beside at most " +
+                      std::to_string(kMaxProducts - 1) + " others";
+    else if (mostCount > static_cast<std::size_t>(kMaxProductCopies))
+        out.problem = std::to_string(mostCount) +
+                      " copies of one product: a reaction of the lattice makes at most " +
+                      std::to_string(kMaxProductCopies) + " of one species";
+    return out;
+}
 
 void resolveCountRates(ReactionNetwork& net, double volumeLitres) {
     if (!(volumeLitres > 0.0))
@@ -55,8 +89,9 @@ ReactionTable compileReactions(const ReactionNetwork& net, double lambdaNm, doub
         const Reaction& r = net.reactions[i];
         const std::string who = where + "reaction " + std::to_string(i + 1) + " (" + r.label + ")";
         const int order = r.order();
-        if (order > kMaxReactants || r.products.size() > static_cast<std::size_t>(kMaxProducts))
-            throw ParameterError(who + ": at most 2 reactants and 4 products");
+        if (order > kMaxReactants) throw ParameterError(who + ": at most 2 reactants");
+        const ProductSlots made = productSlots(r.products);
+        if (!made.problem.empty()) throw ParameterError(who + ": " + made.problem);
         for (const std::vector<int>* side : {&r.reactants, &r.products})
             for (const int id : *side)
                 if (id < 1 || static_cast<std::size_t>(id) > maxId)
@@ -79,9 +114,10 @@ ReactionTable compileReactions(const ReactionNetwork& net, double lambdaNm, doub
         e.a = order >= 1 ? static_cast<std::uint16_t>(r.reactants[0]) : 0;
         e.b = order == 2 ? static_cast<std::uint16_t>(r.reactants[1]) : 0;
         e.siteMask = r.siteMask;
-        e.productCount = static_cast<std::int32_t>(r.products.size());
-        for (std::size_t p = 0; p < r.products.size(); ++p)
-            e.products[p] = static_cast<std::uint16_t>(r.products[p]);
+        e.productCount = static_cast<std::int16_t>(made.slots.size());
+        e.lastCopies = static_cast<std::uint16_t>(made.lastCopies);
+        for (std::size_t p = 0; p < made.slots.size(); ++p)
+            e.products[p] = static_cast<std::uint16_t>(made.slots[p]);
         t.anySiteMask |= r.siteMask;
     }
     return t;

@@ -6,11 +6,17 @@
 // (reaction_network.hpp) from rates in deterministic units.
 #include <cstdint>
 
+#include "sim/core/host_device.hpp"
+
 namespace cf::lattice {
 
 inline constexpr int kMaxReactions = 16;
 inline constexpr int kMaxReactants = 2;
-inline constexpr int kMaxProducts = 4;
+inline constexpr int kMaxProducts = 4;  // product slots of a reaction
+// The last slot's species may be made more than once ("-> 100 X"): up to this many copies.
+// Beyond the first kMaxProducts products, the copies go straight to the overflow list
+// (lattice_react.hpp), whose records number a site's particles in 8 bits.
+inline constexpr int kMaxProductCopies = 128;
 
 // One reaction. Its propensity per step in a site holding n_s particles of species s is
 //   order 0: perStep,  order 1: perStep n_a,  order 2 (a != b): perStep n_a n_b,
@@ -18,12 +24,22 @@ inline constexpr int kMaxProducts = 4;
 // with perStep = k_stoch tau (see compileReactions for k_stoch).
 struct ReactionEntry {
     double perStep;
-    std::int32_t order;      // 0, 1 or 2
-    std::uint16_t a, b;      // reactant species ids, 0 where the order has none
-    std::uint32_t siteMask;  // bit t set: allowed in sites of type t (siteTypeBit)
-    std::int32_t productCount;
+    std::int32_t order;                    // 0, 1 or 2
+    std::uint16_t a, b;                    // reactant species ids, 0 where the order has none
+    std::uint32_t siteMask;                // bit t set: allowed in sites of type t (siteTypeBit)
+    std::int16_t productCount;             // product slots in use, 0..kMaxProducts
+    std::uint16_t lastCopies;              // copies of the last slot's species made (>= 1)
     std::uint16_t products[kMaxProducts];  // species ids of the products
 };
+
+// How many particles one firing makes: each slot once, the last lastCopies times.
+CF_HD int productsMade(const ReactionEntry& e) {
+    return e.productCount == 0 ? 0 : e.productCount - 1 + e.lastCopies;
+}
+// The species of the k-th particle made (0 <= k < productsMade(e)).
+CF_HD std::uint16_t productAt(const ReactionEntry& e, int k) {
+    return e.products[k < e.productCount ? k : e.productCount - 1];
+}
 
 struct ReactionTable {
     std::int32_t count;         // reactions in use

@@ -296,11 +296,11 @@ std::map<std::string, int> sideOf(const ::Model& model, const ::ListOf* refs) {
         if (!(st >= 0.0) || st != std::floor(st))
             throw Unsupported{"species '" + id + "' has stoichiometry " + number(st) +
                               " (only integers are supported)"};
-        if (st > kMaxProducts)
+        if (st > kMaxProductCopies)
             throw Unsupported{"species '" + id + "' has stoichiometry " + number(st) +
                               ": a reaction of the lattice has at most " +
-                              std::to_string(kMaxReactants) + " reactants and " +
-                              std::to_string(kMaxProducts) + " products"};
+                              std::to_string(kMaxReactants) + " reactants and makes at most " +
+                              std::to_string(kMaxProductCopies) + " of one species"};
         const ::Species* sp = model.getSpecies(id);
         if (sp == nullptr) throw Unsupported{"species '" + id + "' is not declared"};
         // A boundary species is held constant: the reaction leaves it out.
@@ -490,10 +490,14 @@ ReactionNetwork loadSbmlNetwork(const std::filesystem::path& file, SbmlLaws laws
             if (total(left) > kMaxReactants)
                 throw Unsupported{std::to_string(total(left)) +
                                   " reactants: at most 2 (zeroth, first and second order)"};
-            if (total(right) > kMaxProducts)
-                throw Unsupported{std::to_string(total(right)) +
-                                  " products: a reaction of the lattice makes at most " +
-                                  std::to_string(kMaxProducts) + " products"};
+            {
+                std::vector<int> made;  // only the multiplicities matter here
+                int distinct = 0;
+                for (const auto& side : right)
+                    made.insert(made.end(), static_cast<std::size_t>(side.second), ++distinct);
+                if (const std::string problem = productSlots(made).problem; !problem.empty())
+                    throw Unsupported{problem};
+            }
             if (!rx->isSetKineticLaw() || rx->getKineticLaw()->getMath() == nullptr)
                 throw Unsupported{"it has no kinetic law"};
             const ::KineticLaw& law = *rx->getKineticLaw();
@@ -584,10 +588,11 @@ ReactionNetwork loadSbmlNetwork(const std::filesystem::path& file, SbmlLaws laws
                                      number(-change) + " of the eliminated species " + formText(e) +
                                      " without its law reading it");
             r.products.insert(r.products.end(), static_cast<std::size_t>(made), eid);
-            if (r.products.size() > static_cast<std::size_t>(kMaxProducts))
-                throw InputFileError(
-                    path + ": reaction '" + r.label + "': " + std::to_string(r.products.size()) +
-                    " products with the eliminated species " + formText(e) + ": at most 4");
+            if (const std::string problem = productSlots(r.products).problem; !problem.empty())
+                throw InputFileError(path + ": reaction '" + r.label +
+                                     "': with the eliminated "
+                                     "species " +
+                                     formText(e) + ", " + problem);
         }
     }
     if (net.reactions.size() > static_cast<std::size_t>(kMaxReactions))
