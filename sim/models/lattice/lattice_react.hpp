@@ -21,10 +21,10 @@ struct SiteReactionOutcome {
     int overflowCount;
     Overflow overflow[kMaxProducts];  // what did not fit (order = its position in the list)
     // Copies of the reaction's last product beyond the list ("-> 100 X"): `excess` more
-    // overflows of `excessSpecies` at site `site`, untracked, numbered from `excessOrder`.
-    int excess;
+    // overflows of `excessSpecies`, untracked, numbered from `excessOrder`. Set only where a
+    // reaction fired (most sites return before: nothing more to write for them).
+    std::uint8_t excess, excessOrder;
     std::uint16_t excessSpecies;
-    int excessOrder;
 };
 
 // The k-th of the excess copies as an overflow record of site i (both backends append them
@@ -40,9 +40,6 @@ CF_HD SiteReactionOutcome reactInSite(const Geometry& g, std::uint32_t* words,
     SiteReactionOutcome out;
     out.reaction = -1;
     out.overflowCount = 0;
-    out.excess = 0;
-    out.excessSpecies = 0;
-    out.excessOrder = 0;
     const std::uint8_t type = siteType(g, words, types, i);
     if ((g.reactions.anySiteMask & siteTypeBit(type)) == 0) return out;
     std::uint16_t sp[kMaxSlots + kMaxProducts];
@@ -77,9 +74,9 @@ CF_HD SiteReactionOutcome reactInSite(const Geometry& g, std::uint32_t* words,
     for (int k = keep; k < count; ++k)
         out.overflow[out.overflowCount++] =
             Overflow{i, id[k], sp[k], static_cast<std::uint8_t>(k), 0};
-    out.excess = excess;
+    out.excess = static_cast<std::uint8_t>(excess);  // < kMaxProductCopies
     out.excessSpecies = last;
-    out.excessOrder = count;
+    out.excessOrder = static_cast<std::uint8_t>(count);
     return out;
 }
 

@@ -82,10 +82,10 @@ TEST(LatticeCuda, MatchesCpuBitForBit) {
         // lastCopies), in sites that hold 2: the excess copies overflow like the rest.
         {"packed32 n_max 2, bursts of six products",
          {"lattice.nx=10", "lattice.ny=10", "lattice.nz=10", "lattice.layout=packed32",
-          "lattice.n_max=2", "lattice.lambda=125", "lattice.tau=10000000", "species.count=2",
-          "species.names=A, B", "species.d1=0.75", "species.d2=0.75", "species.n1=300",
+          "lattice.n_max=2", "lattice.lambda=2", "lattice.tau=10", "species.count=2",
+          "species.names=A, B", "species.d1=200", "species.d2=100", "species.n1=300",
           "species.n2=0", "tracking.per_species=100", "validation.check_counts=true",
-          "reactions.network=A -> 6 B @ 0.5; B -> 0 @ 0.4"},
+          "reactions.network=A -> 6 B @ 2e6; B -> 0 @ 1e6"},
          true},
         {"byte16, spherical cell, sphere obstacles, region rules, reactions",
          {"lattice.nx=16",

@@ -271,6 +271,13 @@ private:
         if (!slab_)
             for (std::int64_t c : countSpecies(p_, g_, h_.words.data()))
                 total += c;
+        // Reactions that make more particles than they take can fill the lattice from few
+        // (0 -> 5 A from none): the list is then sized for a full lattice.
+        bool grows = false;
+        for (int r = 0; r < g_.reactions.count; ++r)
+            grows =
+                grows || productsMade(g_.reactions.reactions[r]) > g_.reactions.reactions[r].order;
+        if (grows) total = std::max(total, static_cast<std::int64_t>(g_.sites) * g_.capacity);
         std::size_t capacity = 1;
         while (capacity < static_cast<std::size_t>(total) && capacity < kMaxOverflowList)
             capacity <<= 1;
