@@ -401,24 +401,13 @@ private:
         return found;
     }
 
+    // The sources the equation of `g` reads directly (none for a parameter), in reading
+    // order, the time set excluded (cellml_stimulus.cpp).
+    std::vector<int> sourcesRead(int g) const;
     // Whether the equation of `g` reads a state directly (an ionic current, not a pulse).
     bool readsState(int g) const {
-        const Var& v = var(g);
-        if (v.equation < 0) return false;
-        const Component& c = compOf(g);
-        const int ci = globals_[static_cast<std::size_t>(g)].first;
-        std::vector<const xmlNode*> stack{c.equations[static_cast<std::size_t>(v.equation)].rhs};
-        while (!stack.empty()) {
-            const xmlNode* n = stack.back();
-            stack.pop_back();
-            for (const xmlNode* k : elementChildren(n))
-                stack.push_back(k);
-            if (nameOf(n) != "ci") continue;
-            const auto it = c.byName.find(trimmedText(n));
-            if (it == c.byName.end()) continue;
-            const int src = sourceOf(global(ci, it->second));
-            if (src != timeSet_ && roleOf(src) == Role::State) return true;
-        }
+        for (const int src : sourcesRead(g))
+            if (roleOf(src) == Role::State) return true;
         return false;
     }
 

@@ -39,6 +39,27 @@ std::string formatNumber15(double v) {
 
 }  // namespace
 
+std::vector<int> Importer::sourcesRead(int g) const {
+    std::vector<int> out;
+    const Var& v = var(g);
+    if (v.equation < 0) return out;
+    const Component& c = compOf(g);
+    const int ci = globals_[static_cast<std::size_t>(g)].first;
+    std::vector<const xmlNode*> stack{c.equations[static_cast<std::size_t>(v.equation)].rhs};
+    while (!stack.empty()) {
+        const xmlNode* n = stack.back();
+        stack.pop_back();
+        for (const xmlNode* k : elementChildren(n))
+            stack.push_back(k);
+        if (nameOf(n) != "ci") continue;
+        const auto it = c.byName.find(trimmedText(n));
+        if (it == c.byName.end()) continue;
+        const int src = sourceOf(global(ci, it->second));
+        if (src != timeSet_) out.push_back(src);
+    }
+    return out;
+}
+
 int Importer::capacitanceSource() const {
     if (!options_.capacitance.empty()) return named(options_.capacitance, "capacitance");
     return annotated(root_, "membrane_capacitance");
@@ -77,24 +98,9 @@ Importer::StimulusScale Importer::stimulusScale() const {
                                    : "read by the potential's equation";
         if (cap < 0) {
             // The one variable of the needed dimensions that the potential's equation reads.
-            const Var& v = var(potential_);
-            const Component& c = compOf(potential_);
-            const int ci = globals_[static_cast<std::size_t>(potential_)].first;
             std::set<int> found;
-            std::vector<const xmlNode*> stack{
-                c.equations[static_cast<std::size_t>(v.equation)].rhs};
-            while (!stack.empty()) {
-                const xmlNode* n = stack.back();
-                stack.pop_back();
-                for (const xmlNode* k : elementChildren(n))
-                    stack.push_back(k);
-                if (nameOf(n) != "ci") continue;
-                const auto it = c.byName.find(trimmedText(n));
-                if (it == c.byName.end()) continue;
-                const int src = sourceOf(global(ci, it->second));
-                if (src != timeSet_ && var(src).unit.known && var(src).unit.dims == needed)
-                    found.insert(src);
-            }
+            for (const int src : sourcesRead(potential_))
+                if (var(src).unit.known && var(src).unit.dims == needed) found.insert(src);
             if (found.size() != 1)
                 fail(file_, stim.node,
                      who + " is a current" +
