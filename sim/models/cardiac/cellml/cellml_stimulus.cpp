@@ -136,9 +136,9 @@ Importer::StimulusScale Importer::stimulusScale() const {
                 "a negative\n# amplitude depolarises.\n";
     if (std::fabs(std::fabs(stimulusScale_) - 1.0) > 1e-12)
         note << "# WARNING: the file's units do not reconcile: converted by its units, 1 A/F "
-                "would change the rate\n# of '"
+                "would change\n# the rate of '"
              << qualified(potential_) << "' by " << formatNumber15(1.0 / std::fabs(stimulusScale_))
-             << " mV/ms. As asked (stimulusByEquation), the stimulus is scaled by "
+             << " mV/ms. As asked (stimulusByEquation), the stimulus is\n# scaled by "
              << formatNumber15(std::fabs(stimulusScale_)) << " so that 1 A/F is 1 mV/ms.\n";
     factor *= stimulusScale_;
     // Products of powers of ten leave rounding in the last bits (1000.0000000000002).
