@@ -145,9 +145,9 @@ std::vector<ModelCommand> commands() {
          {Kind::Value,
           "integrator",
           "declared (the model's own: gates Rush-Larsen, the rest forward Euler; default), "
-          "forward_euler, rush_larsen or grl1",
+          "forward_euler, rush_larsen, grl1 or backward_euler",
           false,
-          {"declared", "forward_euler", "rush_larsen", "grl1"}},
+          {"declared", "forward_euler", "rush_larsen", "grl1", "backward_euler"}},
          {Kind::Value, "end", "Simulated time in ms (default 150)", false, none},
          {Kind::Flag, "until-activated", "Stop each run once every node has activated", false,
           none},

@@ -171,6 +171,9 @@ void applyIntegrator(Integrator integrator, CheckedModel& model) {
             case Integrator::Grl1:
                 s.method = Method::GeneralizedRushLarsen;
                 break;
+            case Integrator::BackwardEuler:
+                s.method = Method::BackwardEuler;
+                break;
             case Integrator::Declared:
                 break;
         }

@@ -41,11 +41,12 @@ const ParamTable& parameterTable() {
                   "(--use_fast_math): faster, less accurate",
                   S);
         b.choice("model", "integrator", &P::integrator,
-                 {"declared", "forward_euler", "rush_larsen", "grl1"}, "declared",
+                 {"declared", "forward_euler", "rush_larsen", "grl1", "backward_euler"}, "declared",
                  "Integration of the states: as the model declares (gates Rush-Larsen, others "
                  "forward Euler, unless its method lines say otherwise), or one method for all "
                  "(rush_larsen: gates only, the others forward Euler; grl1: generalized "
-                 "Rush-Larsen, every state)",
+                 "Rush-Larsen, every state; backward_euler: one Newton iteration of implicit "
+                 "Euler on each state's own slope, every state)",
                  S);
         b.boolean("model", "lookup", &P::lookup, false,
                   "Tabulate the model's functions of the potential alone (rate constants, "

@@ -15,7 +15,13 @@ enum class FibreAxis : std::int32_t { X = 0, Y = 1, Z = 2 };
 // How the cell model's states are integrated: as the model file declares them (gates
 // Rush-Larsen, the rest forward Euler, unless `method` lines say otherwise), or one method
 // for every state (Rush-Larsen: gates only, the others forward Euler).
-enum class Integrator : std::int32_t { Declared = 0, ForwardEuler = 1, RushLarsen = 2, Grl1 = 3 };
+enum class Integrator : std::int32_t {
+    Declared = 0,
+    ForwardEuler = 1,
+    RushLarsen = 2,
+    Grl1 = 3,
+    BackwardEuler = 4
+};
 
 struct CardiacParams {
     // the cell model

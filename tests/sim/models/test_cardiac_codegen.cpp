@@ -411,65 +411,77 @@ double maxDifferenceAgainstCpu(Precision precision) {
 }
 
 // ten Tusscher 2006 (19 states, exp/log everywhere): 64 cells paced once, 2000 steps of
-// 0.01 ms through the upstroke and plateau, kernel against interpreter. Double: libm and
-// CUDA's math differ in the last bits, amplified in the upstroke: 1e-6 mV. Float: 0.5 mV.
-// Float with --use_fast_math (__expf, __logf: ~2 ulp plus range errors): 2 mV.
+// 0.01 ms through the upstroke and plateau, kernel against interpreter, with the model's own
+// methods and with every state by backward Euler (be: y + dt f / (1 - dt J), the slope J
+// evaluated as GRL1 does, the division last on both sides). Double: libm and CUDA's math
+// differ in the last bits, amplified in the upstroke: 1e-6 mV. Float: 0.5 mV. Float with
+// --use_fast_math (__expf, __logf: ~2 ulp plus range errors): 2 mV.
 TEST(CardiacCuda, TenTusscherKernelFollowsTheInterpreter) {
     CF_REQUIRE_BACKEND(Backend::Cuda);
-    const CheckedModel m = compileModel(bundledModelSource("tentusscher_2006"), "tp06.cfm");
-    for (int variant = 0; variant < 3; ++variant) {
-        // double, float, float with --use_fast_math (approximate exp/log: 2 mV)
-        const Precision precision = variant == 0 ? Precision::Double : Precision::Float;
-        const bool fastMath = variant == 2;
-        CellProgram cpu(m);
-        const unsigned n = 64, pitch = 64;
-        const std::size_t states = m.states.size();
-        std::vector<double> y0 = cpu.initialStates();
-        std::vector<std::vector<double>> ref(n, y0);
-        std::vector<double> host(states * pitch);
-        for (unsigned i = 0; i < n; ++i)
-            for (std::size_t s = 0; s < states; ++s)
-                host[s * pitch + i] = ref[i][s];
-        const bool dbl = precision == Precision::Double;
-        std::vector<float> hostF(host.begin(), host.end());
-        const std::vector<double> params = cpu.parameters();
-        cuda::DeviceBuffer<double> yd(host);
-        cuda::DeviceBuffer<float> yf(hostF);
-        cuda::DeviceBuffer<int> fail(std::vector<int>{static_cast<int>(n)});
-        CellKernel kernel(emitCuda(m, precision), "tp06.cu", fastMath);
-        if (dbl)
-            kernel.setParameters(parameterBlock<double>(0.01, -52.0, params), nullptr);
-        else
-            kernel.setParameters(parameterBlock<float>(0.01, -52.0, params), nullptr);
-        const CardiacParams protocol = singlePulse(n, 1.0, 1.0);
-        kernel.setProtocol(protocolBlock(protocol), nullptr);
-        for (int step = 0; step < 2000; ++step) {
-            const double t = step * 0.01;
-            const double stim = pulseOn(protocol, t) ? -52.0 : 0.0;
+    const CheckedModel declared = compileModel(bundledModelSource("tentusscher_2006"), "tp06.cfm");
+    CheckedModel backward = declared;
+    for (StateInfo& s : backward.states)
+        s.method = Method::BackwardEuler;
+    for (const CheckedModel* model :
+         std::initializer_list<const CheckedModel*>{&declared, &backward})
+        for (int variant = 0; variant < 3; ++variant) {
+            const CheckedModel& m = *model;
+            const char* methods = model == &declared ? "own methods" : "backward Euler";
+            // double, float, float with --use_fast_math (approximate exp/log: 2 mV)
+            const Precision precision = variant == 0 ? Precision::Double : Precision::Float;
+            const bool fastMath = variant == 2;
+            CellProgram cpu(m);
+            const unsigned n = 64, pitch = 64;
+            const std::size_t states = m.states.size();
+            std::vector<double> y0 = cpu.initialStates();
+            std::vector<std::vector<double>> ref(n, y0);
+            std::vector<double> host(states * pitch);
+            for (unsigned i = 0; i < n; ++i)
+                for (std::size_t s = 0; s < states; ++s)
+                    host[s * pitch + i] = ref[i][s];
+            const bool dbl = precision == Precision::Double;
+            std::vector<float> hostF(host.begin(), host.end());
+            const std::vector<double> params = cpu.parameters();
+            cuda::DeviceBuffer<double> yd(host);
+            cuda::DeviceBuffer<float> yf(hostF);
+            cuda::DeviceBuffer<int> fail(std::vector<int>{static_cast<int>(n)});
+            CellKernel kernel(emitCuda(m, precision), "tp06.cu", fastMath);
             if (dbl)
-                kernel.launch(CfArgs<double>{yd.data(), nullptr, fail.data(), t, n, pitch, nullptr},
-                              nullptr);
+                kernel.setParameters(parameterBlock<double>(0.01, -52.0, params), nullptr);
             else
-                kernel.launch(CfArgs<float>{yf.data(), nullptr, fail.data(), t, n, pitch, nullptr},
-                              nullptr);
-            for (unsigned i = 0; i < n; ++i)
-                cpu.step(ref[i], t, 0.01, &stim);
+                kernel.setParameters(parameterBlock<float>(0.01, -52.0, params), nullptr);
+            const CardiacParams protocol = singlePulse(n, 1.0, 1.0);
+            kernel.setProtocol(protocolBlock(protocol), nullptr);
+            for (int step = 0; step < 2000; ++step) {
+                const double t = step * 0.01;
+                const double stim = pulseOn(protocol, t) ? -52.0 : 0.0;
+                if (dbl)
+                    kernel.launch(
+                        CfArgs<double>{yd.data(), nullptr, fail.data(), t, n, pitch, nullptr},
+                        nullptr);
+                else
+                    kernel.launch(
+                        CfArgs<float>{yf.data(), nullptr, fail.data(), t, n, pitch, nullptr},
+                        nullptr);
+                for (unsigned i = 0; i < n; ++i)
+                    cpu.step(ref[i], t, 0.01, &stim);
+            }
+            double worst = 0.0;
+            if (dbl) {
+                const std::vector<double> out = yd.toHost();
+                for (unsigned i = 0; i < n; ++i)
+                    worst = std::max(worst, std::fabs(out[i] - ref[i][0]));
+            } else {
+                const std::vector<float> out = yf.toHost();
+                for (unsigned i = 0; i < n; ++i)
+                    worst = std::max(worst, std::fabs(static_cast<double>(out[i]) - ref[i][0]));
+            }
+            std::printf("TP06 (%s) %s: V %.3f mV after 20 ms, max |V_cuda - V_cpu| %.3g mV\n",
+                        methods, dbl ? "double" : (fastMath ? "float, fast math" : "float"),
+                        ref[0][0], worst);
+            EXPECT_EQ(fail.toHost()[0], static_cast<int>(n)) << methods;
+            EXPECT_LE(worst, dbl ? 1e-6 : (fastMath ? 2.0 : 0.5)) << methods;
         }
-        double worst = 0.0;
-        if (dbl) {
-            const std::vector<double> out = yd.toHost();
-            for (unsigned i = 0; i < n; ++i)
-                worst = std::max(worst, std::fabs(out[i] - ref[i][0]));
-        } else {
-            const std::vector<float> out = yf.toHost();
-            for (unsigned i = 0; i < n; ++i)
-                worst = std::max(worst, std::fabs(static_cast<double>(out[i]) - ref[i][0]));
-        }
-        std::printf("TP06 %s: V %.3f mV after 20 ms, max |V_cuda - V_cpu| %.3g mV\n",
-                    dbl ? "double" : (fastMath ? "float, fast math" : "float"), ref[0][0], worst);
-        EXPECT_EQ(fail.toHost()[0], static_cast<int>(n));
-        EXPECT_LE(worst, dbl ? 1e-6 : (fastMath ? 2.0 : 0.5));
-    }
 }
 
 TEST(CardiacCuda, GeneratedKernelStepsCellsAsTheInterpreter) {

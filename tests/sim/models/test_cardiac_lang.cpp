@@ -289,14 +289,19 @@ TEST(CardiacLanguage, IntegratorsMatchTheHandOracle) {
     const std::string src =
         "model relax\n[c]\nstate V = 0 bind potential\ndot(V) = 0\nstate y = 1\n"
         "tau = 2 [ms]\ndot(y) = (0.3 - y) / tau\nmethod {M}: y\nz = V + y\n";
-    for (const char* method : {"rl", "grl1", "fe"}) {
+    // be: one Newton iteration of implicit Euler, y + dt f / (1 - dt J) with f = -0.35 and
+    // J = -0.5 (for a gate it is the implicit Euler step itself).
+    for (const char* method : {"rl", "grl1", "fe", "be"}) {
         std::string s = src;
         s.replace(s.find("{M}"), 3, method);
         CellProgram p(compileModel(s, "relax.cfm"));
         ASSERT_TRUE(p.model().states[1].gate);
         std::vector<double> y = p.initialStates();
         p.step(y, 0.0, 0.1);
-        const double expected = std::string(method) == "fe" ? 0.965 : 0.3 + 0.7 * std::exp(-0.05);
+        const std::string m = method;
+        const double expected = m == "fe"   ? 0.965
+                                : m == "be" ? 1.0 - 0.035 / 1.05
+                                            : 0.3 + 0.7 * std::exp(-0.05);
         EXPECT_NEAR(y[1], expected, 1e-15) << method;
     }
     // GRL1 on a non-gate linearises in the state itself: y' = -y^2 from 1, dt 0.1:
@@ -308,6 +313,14 @@ TEST(CardiacLanguage, IntegratorsMatchTheHandOracle) {
     std::vector<double> y = q.initialStates();
     q.step(y, 0.0, 0.1);
     EXPECT_NEAR(y[1], 1.0 - 0.1 * std::expm1(-0.2) / -0.2, 1e-15);
+    // The same by be: 1 + dt f / (1 - dt J) = 1 - 0.1 / 1.2.
+    CellProgram b(compileModel(
+        "model q\nmethod be: *\n[c]\nstate V = 0 bind potential\ndot(V) = 0\nstate y = 1\n"
+        "dot(y) = -y^2 + 0 * V\n",
+        "q.cfm"));
+    y = b.initialStates();
+    b.step(y, 0.0, 0.1);
+    EXPECT_NEAR(y[1], 1.0 - 0.1 / 1.2, 1e-15);
     EXPECT_NEAR(phi1(1e-6), 1.0000005000001667, 1e-16);
     EXPECT_NEAR(phi1(0.5), std::expm1(0.5) / 0.5, 1e-16);
 }

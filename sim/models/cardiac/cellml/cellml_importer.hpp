@@ -22,12 +22,13 @@ namespace cf::cardiac::cellml {
 // equal to one gets a trailing underscore.
 inline bool reserved(const std::string& n) {
     static const std::set<std::string> words = {
-        "model",     "variant",  "method",    "lookup",     "option", "state", "param", "dot",
-        "use",       "bind",     "range",     "structural", "in",     "and",   "or",    "not",
-        "potential", "stimulus", "time",      "dt",         "as",     "fe",    "rl",    "grl1",
-        "gates",     "if",       "piecewise", "exp",        "expm1",  "log",   "log1p", "log10",
-        "sqrt",      "abs",      "floor",     "ceil",       "sin",    "cos",   "tan",   "asin",
-        "acos",      "atan",     "sinh",      "cosh",       "tanh",   "min",   "max",   "pow"};
+        "model", "variant", "method",    "lookup",   "option",     "state", "param",
+        "dot",   "use",     "bind",      "range",    "structural", "in",    "and",
+        "or",    "not",     "potential", "stimulus", "time",       "dt",    "as",
+        "fe",    "rl",      "grl1",      "be",       "gates",      "if",    "piecewise",
+        "exp",   "expm1",   "log",       "log1p",    "log10",      "sqrt",  "abs",
+        "floor", "ceil",    "sin",       "cos",      "tan",        "asin",  "acos",
+        "atan",  "sinh",    "cosh",      "tanh",     "min",        "max",   "pow"};
     return words.count(n) > 0;
 }
 

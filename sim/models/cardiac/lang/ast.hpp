@@ -27,7 +27,9 @@ struct Expr {
 
 enum class StatementKind { State, Param, Define, Ode, Use, Method };
 
-enum class Method { ForwardEuler, RushLarsen, GeneralizedRushLarsen };
+// BackwardEuler: one Newton iteration of the implicit Euler step on each state's own slope
+// (the diagonal of the Jacobian), y + dt f / (1 - dt J): Lionetti et al.'s integrator.
+enum class Method { ForwardEuler, RushLarsen, GeneralizedRushLarsen, BackwardEuler };
 
 struct Statement {
     StatementKind kind = StatementKind::Define;

@@ -129,6 +129,8 @@ void CellProgram::step(double* y, double t, double dt, const double* stimulus, W
         const double f = evaluate(*info.rate, w.values);
         if (info.method == Method::ForwardEuler) {
             w.next[s] = y[s] + dt * f;
+        } else if (info.method == Method::BackwardEuler) {
+            w.next[s] = y[s] + dt * f / (1.0 - dt * evaluate(*info.slope, w.values));
         } else {
             const double b = evaluate(*info.slope, w.values);
             w.next[s] = y[s] + dt * f * phi1(b * dt);
@@ -187,8 +189,10 @@ std::string CellProgram::explainNonFinite(std::size_t s, double dt, const Worksp
                shortNumber(dt) + " leaves the finite numbers";
     const double b = evaluate(*info.slope, w.values);
     return rateAt + " = " + shortNumber(f) + " with slope " + shortNumber(b) + ": the " +
-           (info.method == Method::RushLarsen ? "Rush-Larsen" : "GRL1") + " step with dt " +
-           shortNumber(dt) + " is not finite";
+           (info.method == Method::RushLarsen      ? "Rush-Larsen"
+            : info.method == Method::BackwardEuler ? "backward Euler"
+                                                   : "GRL1") +
+           " step with dt " + shortNumber(dt) + " is not finite";
 }
 
 double CellProgram::potentialRate(const double* y, double t, const double* stimulus,

@@ -181,12 +181,18 @@ public:
             line("    const real " + f + " = " + expr(*info.rate) + ";  // dot(" +
                      m_.vars[static_cast<std::size_t>(info.var)].name + ")",
                  info.ratePos.line);
-            const char* method = info.method == Method::ForwardEuler ? "forward Euler"
-                                 : info.method == Method::RushLarsen ? "Rush-Larsen"
-                                                                     : "GRL1";
+            const char* method = info.method == Method::ForwardEuler    ? "forward Euler"
+                                 : info.method == Method::RushLarsen    ? "Rush-Larsen"
+                                 : info.method == Method::BackwardEuler ? "backward Euler"
+                                                                        : "GRL1";
             if (info.method == Method::ForwardEuler)
                 line("    const real n_" + std::to_string(s) + " = " + y + " + cf_dt * " + f +
                          ";  // " + method,
+                     info.ratePos.line);
+            else if (info.method == Method::BackwardEuler)
+                // As CellProgram::step: y + dt f / (1 - dt J), the division last.
+                line("    const real n_" + std::to_string(s) + " = " + y + " + cf_dt * " + f +
+                         " / ((real)1 - cf_dt * (" + expr(*info.slope) + "));  // " + method,
                      info.ratePos.line);
             else
                 line("    real n_" + std::to_string(s) + " = " + y + " + cf_dt * " + f +

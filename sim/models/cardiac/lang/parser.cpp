@@ -197,16 +197,18 @@ private:
         Statement st;
         st.kind = StatementKind::Method;
         st.pos = take().pos;
-        const std::string name = identifier("a method: fe, rl or grl1");
+        const std::string name = identifier("a method: fe, rl, grl1 or be");
         if (name == "fe") {
             st.method = Method::ForwardEuler;
         } else if (name == "rl") {
             st.method = Method::RushLarsen;
         } else if (name == "grl1") {
             st.method = Method::GeneralizedRushLarsen;
+        } else if (name == "be") {
+            st.method = Method::BackwardEuler;
         } else {
             --k_;
-            expected("a method: fe, rl or grl1");
+            expected("a method: fe, rl, grl1 or be");
         }
         expectPunct(":");
         if (isPunct("*")) {
