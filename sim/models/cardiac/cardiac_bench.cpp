@@ -20,7 +20,8 @@ namespace cf::cardiac {
 namespace {
 
 // 10^6 uncoupled cells of a bundled model (`model`, `states` of them); `integrator`: a
-// model.integrator other than the model's own methods ("grl1", "backward_euler"), or empty.
+// model.integrator other than the model's own methods ("grl1", "backward_euler"), "shared"
+// for the own methods with the states in shared memory (model.state_storage), or empty.
 BenchCase cells(const std::string& model, int states, const char* precision, bool fastMath = false,
                 bool lookup = false, const std::string& integrator = {}) {
     BenchCase c;
@@ -36,11 +37,15 @@ BenchCase cells(const std::string& model, int states, const char* precision, boo
                     ", dt 0.01 ms, every cell stimulated; one repeat = 100 steps";
     if (fastMath) c.description += ", --use_fast_math";
     if (lookup) c.description += ", lookup tables over V (model.lookup)";
-    if (!integrator.empty()) c.description += ", every state by " + integrator;
+    const bool shared = integrator == "shared";
+    if (shared)
+        c.description += ", states in shared memory";
+    else if (!integrator.empty())
+        c.description += ", every state by " + integrator;
     // The integrators' cases compare methods (docs/CARDIAC.md); not in the default set.
     c.runByDefault = integrator.empty();
-    c.run = [model, states, precision, fastMath, lookup, integrator](Backend b,
-                                                                     const BenchOptions& o) {
+    c.run = [model, states, precision, fastMath, lookup, integrator, shared](
+                Backend b, const BenchOptions& o) {
         // 10^6 cells on the GPU; 10^4 on the CPU, whose interpreter takes 1e5-1e6 cell-steps
         // per second (10^6 cells would take hours there).
         const double full = b == Backend::Cpu ? 100.0 : 1000.0;
@@ -57,7 +62,9 @@ BenchCase cells(const std::string& model, int states, const char* precision, boo
             "protocol.amplitude=-52",
             std::string("model.fast_math=") + (fastMath ? "true" : "false"),
             std::string("model.lookup=") + (lookup ? "true" : "false"),
-            "model.integrator=" + (integrator.empty() ? std::string("declared") : integrator)};
+            "model.integrator=" +
+                (integrator.empty() || shared ? std::string("declared") : integrator),
+            std::string("model.state_storage=") + (shared ? "shared" : "registers")};
         const auto n = static_cast<std::uint64_t>(side) * static_cast<std::uint64_t>(side);
         BenchResult r = benchModelSteps(descriptor(), b, overrides, n, 10, 100, o);
         r.note = "entity_steps_per_s = cell-steps per second; " + std::to_string(states) +
@@ -143,7 +150,7 @@ std::vector<BenchCase> benchCases() {
             out.push_back(cells(name, states, "float", true));
             out.push_back(cells(name, states, "float", false, true));
             out.push_back(cells(name, states, "double", false, true));
-            for (const char* integrator : {"grl1", "backward_euler"})
+            for (const char* integrator : {"grl1", "backward_euler", "shared"})
                 for (const char* precision : {"float", "double"})
                     out.push_back(cells(name, states, precision, false, false, integrator));
         }

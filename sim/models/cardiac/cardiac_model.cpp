@@ -209,6 +209,15 @@ ModelText modelText(const CardiacParams& p) {
     return t;
 }
 
+EmitOptions cudaEmitOptions(const CardiacParams& p, const CheckedModel& m) {
+    EmitOptions o;
+    const auto choice = static_cast<StateStorageChoice>(p.stateStorage);
+    const bool shared = choice == StateStorageChoice::Shared ||
+                        (choice == StateStorageChoice::Auto && m.states.size() >= kSharedStatesFrom);
+    o.states = shared ? StateStorage::Shared : StateStorage::Registers;
+    return o;
+}
+
 std::unique_ptr<CellProgram> loadCellProgram(const CardiacParams& p) {
     const ModelText text = modelText(p);
     const std::string& source = text.source;
@@ -421,10 +430,13 @@ ModelDescriptor descriptor() {
     d.editableText.generated = [](const ParamSet& params) {
         const CardiacParams p = checkedParams(params);
         const std::unique_ptr<CellProgram> program = loadCellProgram(p);
-        const GeneratedSource g =
-            emitCuda(program->model(), p.precision == 1 ? Precision::Float : Precision::Double);
+        const EmitOptions options = cudaEmitOptions(p, program->model());
+        const GeneratedSource g = emitCuda(
+            program->model(), p.precision == 1 ? Precision::Float : Precision::Double, options);
         return "// CUDA C generated from " + program->model().file + " (" +
                (p.precision == 1 ? "float" : "double") + (p.fastMath ? ", --use_fast_math" : "") +
+               ", states in " +
+               (options.states == StateStorage::Shared ? "shared memory" : "registers") +
                "), compiled at run time by NVRTC\n" + g.code;
     };
     return d;

@@ -16,6 +16,7 @@
 #include "sim/models/cardiac/cardiac_params.hpp"
 #include "sim/models/cardiac/cardiac_state.hpp"
 #include "sim/models/cardiac/lang/cell_program.hpp"
+#include "sim/models/cardiac/lang/cuda_emitter.hpp"
 
 namespace cf::cardiac {
 
@@ -40,6 +41,10 @@ ModelText modelText(const CardiacParams& p);
 // of `p.parameterValues` applied. Throws ParameterError naming model.file or
 // model.parameters, with the model's own diagnostics (file:line:col) in the message.
 std::unique_ptr<CellProgram> loadCellProgram(const CardiacParams& p);
+// The generator's options for model `m` under `p`: model.state_storage, auto resolved by the
+// model's state count (kSharedStatesFrom and more: shared memory).
+inline constexpr std::size_t kSharedStatesFrom = 40;
+EmitOptions cudaEmitOptions(const CardiacParams& p, const CheckedModel& m);
 // Sets every state's method for `integrator` (Declared leaves the model's own).
 void applyIntegrator(Integrator integrator, CheckedModel& model);
 // Applies "name = value" lines to `program`'s parameters (throws ParameterError naming

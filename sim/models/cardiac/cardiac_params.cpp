@@ -53,6 +53,12 @@ const ParamTable& parameterTable() {
                   "steady states) over -100..100 mV every 0.01 mV and interpolate linearly "
                   "(a model's own lookup line takes precedence)",
                   S);
+        b.choice("model", "state_storage", &P::stateStorage, {"auto", "registers", "shared"},
+                 "auto",
+                 "Where the CUDA kernel keeps a cell's states during its step: registers (copied "
+                 "to locals), shared memory (Lionetti et al.'s Opt2S, for models whose states "
+                 "outgrow the registers), or auto: shared from 40 states on",
+                 S);
         b.real("time", "dt", &P::dt, 0.02, 1e-5, 1.0, "ms", "Time step", L);
         b.integer("tissue", "nx", &P::nx, 128, 1, 4096, "1", "Nodes along x", S);
         b.integer("tissue", "ny", &P::ny, 128, 1, 4096, "1", "Nodes along y", S);

@@ -23,6 +23,10 @@ enum class Integrator : std::int32_t {
     BackwardEuler = 4
 };
 
+// model.state_storage: the generated kernel's states in registers or shared memory
+// (cuda_emitter.hpp StateStorage), or chosen by the model's size (cudaEmitOptions).
+enum class StateStorageChoice : std::int32_t { Auto = 0, Registers = 1, Shared = 2 };
+
 struct CardiacParams {
     // the cell model
     std::int32_t bundled;         // structural; the bundled model used without file or source
@@ -34,6 +38,7 @@ struct CardiacParams {
     bool fastMath;                // structural; NVRTC --use_fast_math
     std::int32_t integrator;      // structural; Integrator
     bool lookup;                  // structural; tables over V for models without a lookup line
+    std::int32_t stateStorage;    // structural; StateStorageChoice: where CUDA keeps the states
     // time
     double dt;
     // tissue (a single node is a single cell)

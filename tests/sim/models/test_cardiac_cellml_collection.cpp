@@ -339,9 +339,10 @@ struct KernelComparison {
     double worstV = 0.0, worstRel = 0.0;
 };
 
-// One model's generated kernel (double, 32 cells) beside the interpreter for 200 ms: with its
-// own stimulus expression (the tissue mask keeps the protocol off), or with the default
-// stimulus driven by the protocol on every cell, as the CPU case falls back to it.
+// One model's generated kernels (double, 32 cells; the states in registers and in shared
+// memory) beside the interpreter for 200 ms: with its own stimulus expression (the tissue mask
+// keeps the protocol off), or with the default stimulus driven by the protocol on every cell,
+// as the CPU case falls back to it. The worst difference of either kernel is reported.
 KernelComparison compareKernel(const fs::path& f, bool useDefaultStimulus) {
     constexpr unsigned kCells = 32;
     constexpr double kMs = 200.0, kVoltTolerance = 1e-6, kRelTolerance = 1e-9;
@@ -368,14 +369,18 @@ KernelComparison compareKernel(const fs::path& f, bool useDefaultStimulus) {
     for (unsigned i = 0; i < kCells; ++i)
         for (std::size_t s = 0; s < states; ++s)
             host[s * kCells + i] = ref[s];
-    cuda::DeviceBuffer<double> y(host);
+    // Two kernels, the states in registers and in shared memory (EmitOptions), beside one
+    // interpreter.
+    cuda::DeviceBuffer<double> yRegisters(host), yShared(host);
+    cuda::DeviceBuffer<double>* ys[2] = {&yRegisters, &yShared};
     cuda::DeviceBuffer<unsigned char> tissue(
         std::vector<unsigned char>(kCells, useDefaultStimulus ? 1 : 0));
     cuda::DeviceBuffer<int> fail(std::vector<int>{static_cast<int>(kCells)});
-    CellKernel kernel(emitCuda(model, Precision::Double), f.stem().string() + ".cu");
-    kernel.setParameters(
-        parameterBlock<double>(dt, useDefaultStimulus ? kDefaultAmplitude : 0.0, cpu.parameters()),
-        nullptr);
+    EmitOptions shared;
+    shared.states = StateStorage::Shared;
+    CellKernel kernels[2] = {
+        CellKernel(emitCuda(model, Precision::Double), f.stem().string() + ".cu"),
+        CellKernel(emitCuda(model, Precision::Double, shared), f.stem().string() + "_shared.cu")};
     CardiacParams protocol{};
     protocol.beats = useDefaultStimulus ? 1 : 0;
     protocol.start = kDefaultStartMs;
@@ -387,28 +392,37 @@ KernelComparison compareKernel(const fs::path& f, bool useDefaultStimulus) {
     protocol.nx = kCells;
     protocol.ny = protocol.nz = 1;
     protocol.dx = 0.1;
-    kernel.setProtocol(protocolBlock(protocol), nullptr);
+    for (CellKernel& kernel : kernels) {
+        kernel.setParameters(
+            parameterBlock<double>(dt, useDefaultStimulus ? kDefaultAmplitude : 0.0,
+                                   cpu.parameters()),
+            nullptr);
+        kernel.setProtocol(protocolBlock(protocol), nullptr);
+    }
     const auto v = static_cast<std::size_t>(model.stateOf(model.potential));
     for (long n = 0; n < steps && c.finite; ++n) {
         const double t = static_cast<double>(n) * dt;
-        kernel.launch(
-            CfArgs<double>{y.data(), tissue.data(), fail.data(), t, kCells, kCells, nullptr},
-            nullptr);
+        for (int k = 0; k < 2; ++k)
+            kernels[k].launch(CfArgs<double>{ys[k]->data(), tissue.data(), fail.data(), t, kCells,
+                                             kCells, nullptr},
+                              nullptr);
         // The kernel's pulse test, so both stimulate at the same steps.
         const double pulse = pulseOn(protocol, t) ? kDefaultAmplitude : 0.0;
         cpu.step(ref.data(), t, dt, useDefaultStimulus ? &pulse : nullptr, w);
         for (double x : ref)
             c.finite = c.finite && std::isfinite(x);
-        if ((n + 1) % 100 == 0 || n + 1 == steps) {
-            const std::vector<double> out = y.toHost();
-            for (unsigned i = 0; i < kCells; ++i)
-                c.worstV = std::max(c.worstV, std::fabs(out[v * kCells + i] - ref[v]));
-            if (n + 1 == steps)
-                for (std::size_t s = 0; s < states; ++s)
-                    for (unsigned i = 0; i < kCells; ++i)
-                        c.worstRel = std::max(c.worstRel, std::fabs(out[s * kCells + i] - ref[s]) /
-                                                              (std::fabs(ref[s]) + 1e-6));
-        }
+        if ((n + 1) % 100 == 0 || n + 1 == steps)
+            for (const cuda::DeviceBuffer<double>* y : ys) {
+                const std::vector<double> out = y->toHost();
+                for (unsigned i = 0; i < kCells; ++i)
+                    c.worstV = std::max(c.worstV, std::fabs(out[v * kCells + i] - ref[v]));
+                if (n + 1 == steps)
+                    for (std::size_t s = 0; s < states; ++s)
+                        for (unsigned i = 0; i < kCells; ++i)
+                            c.worstRel =
+                                std::max(c.worstRel, std::fabs(out[s * kCells + i] - ref[s]) /
+                                                         (std::fabs(ref[s]) + 1e-6));
+            }
     }
     c.ok = c.finite && fail.toHost()[0] == static_cast<int>(kCells) && c.worstV < kVoltTolerance &&
            c.worstRel < kRelTolerance;

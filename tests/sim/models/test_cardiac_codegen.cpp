@@ -422,11 +422,15 @@ TEST(CardiacCuda, TenTusscherKernelFollowsTheInterpreter) {
     CheckedModel backward = declared;
     for (StateInfo& s : backward.states)
         s.method = Method::BackwardEuler;
-    for (const CheckedModel* model :
-         std::initializer_list<const CheckedModel*>{&declared, &backward})
+    EmitOptions shared;  // the states in shared memory (Opt2S), own methods
+    shared.states = StateStorage::Shared;
+    for (int config = 0; config < 3; ++config)
         for (int variant = 0; variant < 3; ++variant) {
-            const CheckedModel& m = *model;
-            const char* methods = model == &declared ? "own methods" : "backward Euler";
+            const CheckedModel& m = config == 1 ? backward : declared;
+            const EmitOptions options = config == 2 ? shared : EmitOptions{};
+            const char* methods = config == 0   ? "own methods"
+                                  : config == 1 ? "backward Euler"
+                                                : "own methods, states in shared memory";
             // double, float, float with --use_fast_math (approximate exp/log: 2 mV)
             const Precision precision = variant == 0 ? Precision::Double : Precision::Float;
             const bool fastMath = variant == 2;
@@ -445,7 +449,7 @@ TEST(CardiacCuda, TenTusscherKernelFollowsTheInterpreter) {
             cuda::DeviceBuffer<double> yd(host);
             cuda::DeviceBuffer<float> yf(hostF);
             cuda::DeviceBuffer<int> fail(std::vector<int>{static_cast<int>(n)});
-            CellKernel kernel(emitCuda(m, precision), "tp06.cu", fastMath);
+            CellKernel kernel(emitCuda(m, precision, options), "tp06.cu", fastMath);
             if (dbl)
                 kernel.setParameters(parameterBlock<double>(0.01, -52.0, params), nullptr);
             else

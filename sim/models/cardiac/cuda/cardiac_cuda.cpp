@@ -161,7 +161,8 @@ public:
         std::future<void> compiled;
         if (startReload) {
             const Precision precision = p_.precision == 1 ? Precision::Float : Precision::Double;
-            GeneratedSource source = emitCuda(program->model(), precision);
+            GeneratedSource source =
+                emitCuda(program->model(), precision, cudaEmitOptions(next, program->model()));
             const std::string name = program->model().name + ".cu";
             const std::string arch = deviceArch();
             const bool fastMath = p_.fastMath;
@@ -285,8 +286,10 @@ private:
     std::unique_ptr<TissueGpuBase> makeGpu(const CheckedModel& m, const CardiacParams& p,
                                            const TissueSlab& slab) {
         if (p.precision == 1)
-            return std::make_unique<TissueGpu<float>>(m, slab, comm_, p.fastMath, stream_);
-        return std::make_unique<TissueGpu<double>>(m, slab, comm_, p.fastMath, stream_);
+            return std::make_unique<TissueGpu<float>>(m, slab, comm_, p.fastMath,
+                                                      cudaEmitOptions(p, m), stream_);
+        return std::make_unique<TissueGpu<double>>(m, slab, comm_, p.fastMath,
+                                                   cudaEmitOptions(p, m), stream_);
     }
 
     // Throws, on every rank alike, the error of the first non-finite state of the batch: the

@@ -40,6 +40,20 @@ CellKernel::CellKernel(const GeneratedSource& source, const std::string& name, b
                     std::to_string(protocolBytes) + " bytes, expected " +
                     std::to_string(sizeof(CfProtocol)));
     }
+    sharedBytes_ = source.sharedBytes;
+    if (sharedBytes_ > 48 * 1024) {  // past the default, the kernel must ask for more
+        int device = 0;
+        CF_CUDA_CHECK(cudaGetDevice(&device));
+        const cudaError_t e = cudaKernelSetAttributeForDevice(
+            kernel_, cudaFuncAttributeMaxDynamicSharedMemorySize,
+            static_cast<int>(sharedBytes_), device);
+        if (e != cudaSuccess) {
+            release();
+            throw Error(name_ + ": the states in shared memory need " +
+                        std::to_string(sharedBytes_) + " bytes per block, which " +
+                        "this device does not give (" + cudaGetErrorString(e) + ")");
+        }
+    }
     const std::size_t expected = source.parameterBlockReals * source.realBytes;
     if (blockBytes_ != expected) {
         const std::size_t found = blockBytes_;
@@ -61,6 +75,7 @@ CellKernel::CellKernel(CellKernel&& other) noexcept
       blockWritten_(std::exchange(other.blockWritten_, false)),
       protocol_(std::exchange(other.protocol_, nullptr)),
       protocolWritten_(std::exchange(other.protocolWritten_, false)),
+      sharedBytes_(std::exchange(other.sharedBytes_, 0)),
       name_(std::move(other.name_)) {}
 
 CellKernel& CellKernel::operator=(CellKernel&& other) noexcept {
@@ -73,6 +88,7 @@ CellKernel& CellKernel::operator=(CellKernel&& other) noexcept {
         blockWritten_ = std::exchange(other.blockWritten_, false);
         protocol_ = std::exchange(other.protocol_, nullptr);
         protocolWritten_ = std::exchange(other.protocolWritten_, false);
+        sharedBytes_ = std::exchange(other.sharedBytes_, 0);
         name_ = std::move(other.name_);
     }
     return *this;
@@ -132,11 +148,11 @@ void CellKernel::launchRaw(const void* args, unsigned n, cudaStream_t stream) co
     if (!protocolWritten_)
         throw Error(name_ + ": launched before its protocol block (cf_protocol) was written");
     void* params[] = {const_cast<void*>(args)};
-    const dim3 block(128);
+    const dim3 block(kCellBlock);  // the generated kernel's shared-state stride
     const dim3 grid((n + block.x - 1) / block.x);
     // A kernel handle passed as the function: cudaLaunchKernel accepts a cudaKernel_t.
-    CF_CUDA_CHECK(
-        cudaLaunchKernel(reinterpret_cast<const void*>(kernel_), grid, block, params, 0, stream));
+    CF_CUDA_CHECK(cudaLaunchKernel(reinterpret_cast<const void*>(kernel_), grid, block, params,
+                                   sharedBytes_, stream));
     CF_CUDA_CHECK_LAUNCH(name_.c_str(), stream);
 }
 

@@ -78,6 +78,7 @@ private:
     bool blockWritten_ = false;
     void* protocol_ = nullptr;  // the library's CfProtocol (device address; valid while loaded)
     bool protocolWritten_ = false;
+    std::size_t sharedBytes_ = 0;  // dynamic shared memory per launch (StateStorage::Shared)
     std::string name_;
 };
 

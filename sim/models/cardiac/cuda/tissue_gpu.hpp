@@ -65,14 +65,14 @@ class TissueGpu final : public TissueGpuBase {
 public:
     // `slab` and `comm` (null: one rank) say which nodes this rank owns.
     TissueGpu(const CheckedModel& m, const TissueSlab& slab, dist::Communicator* comm,
-              bool fastMath, cudaStream_t stream)
+              bool fastMath, const EmitOptions& emit, cudaStream_t stream)
         : nodes_(slab.ownedNodes()),
           slab_(slab),
           pitch_((nodes_ + 31) / 32 * 32),
           states_(m.states.size()),
           potential_(static_cast<std::size_t>(m.stateOf(m.potential))),
           stream_(stream),
-          kernel_(emitCuda(m, sizeof(Real) == 4 ? Precision::Float : Precision::Double),
+          kernel_(emitCuda(m, sizeof(Real) == 4 ? Precision::Float : Precision::Double, emit),
                   m.name + ".cu", fastMath),
           model_(m.lookup ? std::make_shared<const CheckedModel>(m) : nullptr) {
         y_.resize(states_ * pitch_);

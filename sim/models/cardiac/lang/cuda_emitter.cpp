@@ -16,8 +16,8 @@ namespace {
 
 class Emitter {
 public:
-    Emitter(const CheckedModel& m, Precision precision)
-        : m_(m), float_(precision == Precision::Float) {
+    Emitter(const CheckedModel& m, Precision precision, const EmitOptions& options)
+        : m_(m), float_(precision == Precision::Float), options_(options) {
         std::set<std::string> used;
         for (std::size_t v = 0; v < m_.vars.size(); ++v) {
             std::string name = m_.vars[v].name;
@@ -115,10 +115,23 @@ public:
                      names_[static_cast<std::size_t>(m_.params[k])] + " = " + out_.parameterBlock +
                      ".p[" + std::to_string(k) + "];",
                  m_.vars[static_cast<std::size_t>(m_.params[k])].pos.line);
-        for (std::size_t s = 0; s < m_.states.size(); ++s)
-            line("    const real " + names_[static_cast<std::size_t>(m_.states[s].var)] +
-                     " = a.y[" + std::to_string(s) + "u * a.pitch + i];",
-                 m_.vars[static_cast<std::size_t>(m_.states[s].var)].pos.line);
+        if (options_.states == StateStorage::Shared) {
+            // Opt2S: the states in shared memory, state s of this thread at cf_y[s * block].
+            out_.sharedBytes = kCellBlock * m_.states.size() * out_.realBytes;
+            line("    extern __shared__ unsigned char cf_shared[];");
+            line("    real* const cf_y = reinterpret_cast<real*>(cf_shared) + threadIdx.x;");
+            for (std::size_t s = 0; s < m_.states.size(); ++s) {
+                std::string& name = names_[static_cast<std::size_t>(m_.states[s].var)];
+                name = "cf_y[" + std::to_string(s * kCellBlock) + "u]";
+                line("    " + name + " = a.y[" + std::to_string(s) + "u * a.pitch + i];",
+                     m_.vars[static_cast<std::size_t>(m_.states[s].var)].pos.line);
+            }
+        } else {
+            for (std::size_t s = 0; s < m_.states.size(); ++s)
+                line("    const real " + names_[static_cast<std::size_t>(m_.states[s].var)] +
+                         " = a.y[" + std::to_string(s) + "u * a.pitch + i];",
+                     m_.vars[static_cast<std::size_t>(m_.states[s].var)].pos.line);
+        }
         if (m_.stimulus >= 0) {
             line(
                 "    const bool cf_stimulated = (a.tissue == nullptr || a.tissue[i] != 0) && "
@@ -437,6 +450,7 @@ private:
 
     const CheckedModel& m_;
     bool float_;
+    EmitOptions options_;
     std::vector<std::string> names_;
     GeneratedSource out_;
     std::unordered_map<const Term*, std::string> named_;  // a variable's whole expression
@@ -447,8 +461,9 @@ private:
 
 }  // namespace
 
-GeneratedSource emitCuda(const CheckedModel& model, Precision precision) {
-    return Emitter(model, precision).run();
+GeneratedSource emitCuda(const CheckedModel& model, Precision precision,
+                         const EmitOptions& options) {
+    return Emitter(model, precision, options).run();
 }
 
 }  // namespace cf::cardiac

@@ -54,6 +54,17 @@ namespace cf::cardiac {
 
 enum class Precision { Float, Double };
 
+// Where a thread keeps its cell's states during the step (Lionetti et al.'s Opt2 and Opt2S):
+// Registers copies them to locals (the compiler's registers, spilling to local memory past
+// its budget); Shared keeps them in the block's shared memory, kCellBlock * states reals,
+// for models whose states and temporaries outgrow the registers.
+enum class StateStorage { Registers, Shared };
+inline constexpr unsigned kCellBlock = 128;  // threads per block of every cell kernel
+
+struct EmitOptions {
+    StateStorage states = StateStorage::Registers;
+};
+
 struct GeneratedSource {
     std::string code;
     // For line L of `code` (1-based, index L - 1): the model line it came from, 0 for
@@ -69,9 +80,12 @@ struct GeneratedSource {
     // The table the kernel reads from CfArgs::lut: absent when it reads none.
     std::optional<LookupPlan> lookup;
     std::size_t lookupRows = 0;  // the table holds lookupRows * lookup->columns.size() reals
+    // Dynamic shared memory of one launch (StateStorage::Shared), 0 otherwise.
+    std::size_t sharedBytes = 0;
 };
 
-GeneratedSource emitCuda(const CheckedModel& model, Precision precision);
+GeneratedSource emitCuda(const CheckedModel& model, Precision precision,
+                         const EmitOptions& options = {});
 
 // The number of `real` values in the generated CfParams of a model with `parameters`
 // parameters: dt, the amplitude, and max(1, parameters).
