@@ -65,14 +65,15 @@ echo "runs took $((SECONDS - start)) s"
 
 t0=$SECONDS
 mkdir -p "$images"
-for attempt in 1 2; do
+for attempt in 1 2 3; do
   "${display[@]}" pvpython --force-offscreen-rendering "$here/paraview_check.py" "$work/runs" "$images" \
     > "$work/pvpython.log" 2>&1
   code=$?
-  # VTK aborts now and then while creating its window on a fresh Xvfb of a loaded machine (a
-  # GLX visual not yet there): that, and only that, is tried once more, saying so.
-  if [ "$code" -eq 134 ] && [ "$attempt" -eq 1 ] && grep -q "CreateAWindow" "$work/pvpython.log"; then
-    echo "pvpython aborted creating its X window (vtkXOpenGLRenderWindow::CreateAWindow): once more"
+  # VTK aborts now and then while creating a window on a fresh Xvfb of a loaded machine (a
+  # GLX visual not yet there; seen at the first view and at a later one): that, and only
+  # that, is tried again, twice at most, saying so.
+  if [ "$code" -eq 134 ] && [ "$attempt" -lt 3 ] && grep -q "CreateAWindow" "$work/pvpython.log"; then
+    echo "pvpython aborted creating its X window (vtkXOpenGLRenderWindow::CreateAWindow): again"
     continue
   fi
   break
