@@ -212,8 +212,9 @@ ModelText modelText(const CardiacParams& p) {
 EmitOptions cudaEmitOptions(const CardiacParams& p, const CheckedModel& m) {
     EmitOptions o;
     const auto choice = static_cast<StateStorageChoice>(p.stateStorage);
-    const bool shared = choice == StateStorageChoice::Shared ||
-                        (choice == StateStorageChoice::Auto && m.states.size() >= kSharedStatesFrom);
+    const bool shared =
+        choice == StateStorageChoice::Shared ||
+        (choice == StateStorageChoice::Auto && m.states.size() >= kSharedStatesFrom);
     o.states = shared ? StateStorage::Shared : StateStorage::Registers;
     return o;
 }

@@ -44,9 +44,9 @@ CellKernel::CellKernel(const GeneratedSource& source, const std::string& name, b
     if (sharedBytes_ > 48 * 1024) {  // past the default, the kernel must ask for more
         int device = 0;
         CF_CUDA_CHECK(cudaGetDevice(&device));
-        const cudaError_t e = cudaKernelSetAttributeForDevice(
-            kernel_, cudaFuncAttributeMaxDynamicSharedMemorySize,
-            static_cast<int>(sharedBytes_), device);
+        const cudaError_t e =
+            cudaKernelSetAttributeForDevice(kernel_, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                            static_cast<int>(sharedBytes_), device);
         if (e != cudaSuccess) {
             release();
             throw Error(name_ + ": the states in shared memory need " +
