@@ -142,12 +142,10 @@ std::vector<ModelCommand> commands() {
           "CUDA arithmetic: float (default) or double",
           false,
           {"float", "double"}},
-         {Kind::Value,
-          "integrator",
-          "declared (the model's own: gates Rush-Larsen, the rest forward Euler; default), "
-          "forward_euler, rush_larsen, grl1 or backward_euler",
-          false,
-          {"declared", "forward_euler", "rush_larsen", "grl1", "backward_euler"}},
+         {Kind::Value, "integrator",
+          "model.integrator for every run: declared (the model's own: gates Rush-Larsen, the "
+          "rest forward Euler; default) or one method for every state",
+          false, parameterTable().at("model.integrator").choices},
          {Kind::Value, "end", "Simulated time in ms (default 150)", false, none},
          {Kind::Flag, "until-activated", "Stop each run once every node has activated", false,
           none},

@@ -84,8 +84,14 @@ std::string cellml(const Cell& c) {
            rate + "</apply>\n" + stim + "</math>\n</component>\n</model>\n";
 }
 
-double effectOf(const std::string& text) {
-    return stimulusEffect(CellProgram(compileModel(text, "toy.cfm"), false));
+// The import of `c`, which must move dV/dt by 1 mV/ms per A/F of depolarising amplitude
+// (bound 1e-12: factors of ten and one product with the capacitance).
+std::string importedAtOneMvPerMsPerAmperePerFarad(const Cell& c,
+                                                  const CellmlImportOptions& o = {}) {
+    const std::string text = importCellml(cellml(c), "toy.cellml", o);
+    EXPECT_NEAR(stimulusEffect(CellProgram(compileModel(text, "toy.cfm"), false)), 1.0, 1e-12)
+        << text;
+    return text;
 }
 
 std::string refusal(const std::string& xml, const CellmlImportOptions& o = {}) {
@@ -101,40 +107,30 @@ std::string refusal(const std::string& xml, const CellmlImportOptions& o = {}) {
 // stimulus is the amplitude times Cm, times 1000 (1 A/F times 1 uF is 1e-6 A = 1000 nA).
 TEST(CardiacCellmlStimulus, CurrentIsAmplitudeTimesCapacitance) {
     REQUIRE_CELLML();
-    Cell c;
-    c.time = "second";
-    const std::string text = importCellml(cellml(c), "toy.cellml");
+    const std::string text = importedAtOneMvPerMsPerAmperePerFarad(Cell{.time = "second"});
     EXPECT_NE(text.find("i_stim_A_per_F = 0 [A/F] bind stimulus"), std::string::npos) << text;
     EXPECT_NE(text.find("i_stim = 1000 * Cm * i_stim_A_per_F in [nA]"), std::string::npos);
     EXPECT_NE(text.find("times the membrane capacitance 'membrane.Cm' [uF]"), std::string::npos);
-    EXPECT_NEAR(effectOf(text), 1.0, 1e-12);
 }
 
 // A current density over a specific capacitance, and a file whose stimulus depolarises when
 // positive (dV/dt = +i_stim / Cm): reversed, so that a negative amplitude depolarises.
 TEST(CardiacCellmlStimulus, PositiveDepolarisingStimulusIsReversed) {
     REQUIRE_CELLML();
-    Cell c;
-    c.stimulus = "uA_per_cm2";
-    c.capacitance = "uF_per_cm2";
-    c.sign = "plus";
-    const std::string text = importCellml(cellml(c), "toy.cellml");
+    const std::string text = importedAtOneMvPerMsPerAmperePerFarad(
+        Cell{.stimulus = "uA_per_cm2", .capacitance = "uF_per_cm2", .sign = "plus"});
     EXPECT_NE(text.find("depolarises when positive"), std::string::npos) << text;
     EXPECT_NE(text.find("i_stim = -Cm * i_stim_A_per_F"), std::string::npos) << text;
-    EXPECT_NEAR(effectOf(text), 1.0, 1e-12);
 }
 
 // Already in A/F with the usual sign (dV/dt = -i_stim, pA/pF being mV/ms): the file's
 // variable is the one the protocol drives, as written.
 TEST(CardiacCellmlStimulus, AmperesPerFaradIsDrivenAsWritten) {
     REQUIRE_CELLML();
-    Cell c;
-    c.stimulus = "pA_per_pF";
-    c.sign = "bare";
-    const std::string text = importCellml(cellml(c), "toy.cellml");
+    const std::string text =
+        importedAtOneMvPerMsPerAmperePerFarad(Cell{.stimulus = "pA_per_pF", .sign = "bare"});
     EXPECT_NE(text.find("i_stim = 0 [pA/pF] bind stimulus"), std::string::npos) << text;
     EXPECT_EQ(text.find("_A_per_F"), std::string::npos);
-    EXPECT_NEAR(effectOf(text), 1.0, 1e-12);
 }
 
 // Units that disagree with the potential's equation (pA/pF divided by Cm in pF again, as
@@ -142,11 +138,8 @@ TEST(CardiacCellmlStimulus, AmperesPerFaradIsDrivenAsWritten) {
 // stimulusByEquation the stimulus follows the equation, with a warning in the header.
 TEST(CardiacCellmlStimulus, InconsistentUnitsAreRefusedOrFollowTheEquation) {
     REQUIRE_CELLML();
-    Cell c;
-    c.stimulus = "pA_per_pF";
-    c.capacitance = "pF";
-    const std::string xml = cellml(c);
-    const std::string why = refusal(xml);
+    const Cell c{.stimulus = "pA_per_pF", .capacitance = "pF"};
+    const std::string why = refusal(cellml(c));
     EXPECT_NE(why.find("toy.cellml:"), std::string::npos) << why;
     EXPECT_NE(why.find("the units of the stimulus 'membrane.i_stim [pA_per_pF]' do not reconcile "
                        "with the equation of 'membrane.V'"),
@@ -155,22 +148,19 @@ TEST(CardiacCellmlStimulus, InconsistentUnitsAreRefusedOrFollowTheEquation) {
     EXPECT_NE(why.find("changes that rate by 0.5 mV/ms, not 1"), std::string::npos) << why;
     CellmlImportOptions o;
     o.stimulusByEquation = true;
-    const std::string text = importCellml(xml, "toy.cellml", o);
-    EXPECT_NE(text.find("WARNING: the file's units do not reconcile"), std::string::npos);
-    EXPECT_NEAR(effectOf(text), 1.0, 1e-12);
+    EXPECT_NE(importedAtOneMvPerMsPerAmperePerFarad(c, o).find(
+                  "WARNING: the file's units do not reconcile"),
+              std::string::npos);
 }
 
 // A stimulus that is not a current, and a current with no capacitance to multiply it by.
 TEST(CardiacCellmlStimulus, UnconvertibleStimulusIsRefusedByName) {
     REQUIRE_CELLML();
-    Cell volts;
-    volts.stimulus = "mV";
-    EXPECT_NE(refusal(cellml(volts))
+    EXPECT_NE(refusal(cellml(Cell{.stimulus = "mV"}))
                   .find("the stimulus 'membrane.i_stim' [mV] is neither a current per capacitance "
                         "(A/F), a current nor a current density"),
               std::string::npos);
-    Cell noCm;
-    noCm.sign = "rate";
+    const Cell noCm{.sign = "rate"};
     const std::string why = refusal(cellml(noCm));
     EXPECT_NE(why.find("no variable of the capacitance's dimensions is read by the equation of "
                        "'membrane.V': name it with the capacitance option"),
@@ -185,11 +175,8 @@ TEST(CardiacCellmlStimulus, UnconvertibleStimulusIsRefusedByName) {
 // (the sustained inward current of sino-atrial models), never replaced by the protocol.
 TEST(CardiacCellmlStimulus, AnIonicCurrentNamedLikeAStimulusIsNotOne) {
     REQUIRE_CELLML();
-    Cell c;
-    c.stimulusName = "i_st";
-    c.readsV = true;
-    c.stimulus = "nA";
-    const std::string text = importCellml(cellml(c), "toy.cellml");
+    const std::string text =
+        importCellml(cellml(Cell{.stimulusName = "i_st", .readsV = true}), "toy.cellml");
     EXPECT_NE(text.find("stimulus: none found"), std::string::npos) << text;
     EXPECT_EQ(text.find("bind stimulus"), std::string::npos);
 }

@@ -111,7 +111,8 @@ std::string Importer::emit(bool withUnits) const {
                 items << v.ident << " = " << formatNumber(v.initial) << bracket << " bind stimulus"
                       << line(v.node) << "\n";
             } else if (role == Role::Param && g == stimulus_) {
-                items << stimulusLines(v, g, v.initial == 0 ? "" : formatNumber(v.initial),
+                items << stimulusLines(stimulus, v, g,
+                                       v.initial == 0 ? "" : formatNumber(v.initial),
                                        lineOf(v.node), u);
             } else if (role == Role::Param && g == period_) {
                 // The period asked for, in the variable's units (ms where they are unknown).
@@ -163,13 +164,13 @@ std::string Importer::emit(bool withUnits) const {
                 items << "dot(" << v.ident << ") = " << rhs << line(e.node) << "\n";
             } else if (g == stimulus_ && options_.ownStimulus) {
                 items << "# The file's own pulse; a stimulus protocol replaces it when it runs.\n"
-                      << stimulusLines(v, g, rhs, lineOf(e.node), unitOf(v.unit));
+                      << stimulusLines(stimulus, v, g, rhs, lineOf(e.node), unitOf(v.unit));
             } else if (g == stimulus_) {
                 items << "# The CellML file computes " << v.name << " from its own pulse (line "
                       << lineOf(e.node) << "):\n#   " << v.ident << " = " << rhs
                       << "\n# Here the stimulus protocol drives it; 0 is its value between "
                          "pulses.\n"
-                      << stimulusLines(v, g, "", lineOf(e.node), unitOf(v.unit));
+                      << stimulusLines(stimulus, v, g, "", lineOf(e.node), unitOf(v.unit));
             } else {
                 const std::string u = unitOf(v.unit);
                 items << v.ident << " = " << rhs << (u.empty() ? "" : " in [" + u + "]")

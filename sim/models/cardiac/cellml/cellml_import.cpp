@@ -6,7 +6,6 @@
 #include <libxml/parser.h>
 
 #include <cmath>
-#include <cstdio>
 #include <memory>
 #include <optional>
 #include <string>
@@ -22,12 +21,6 @@ namespace cf::cardiac {
 namespace {
 
 using namespace cellml;
-
-std::string sixDigits(double v) {
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.6g", v);
-    return buffer;
-}
 
 struct DocFree {
     void operator()(xmlDoc* d) const { xmlFreeDoc(d); }
@@ -108,7 +101,7 @@ std::string importCellml(const std::string& xmlText, const std::string& fileName
                 "the units of the stimulus '" + importer.stimulusName() +
                     "' do not reconcile with the equation of '" + importer.potentialName() +
                     "': converted by its units, 1 A/F of amplitude changes that rate by " +
-                    sixDigits(std::fabs(effect)) +
+                    formatSignificant(std::fabs(effect), 6) +
                     " mV/ms, not 1 (the file's units are inconsistent). To scale the stimulus "
                     "by the equation instead, import with stimulusByEquation "
                     "(cellforge-sim cellml2cfm --stimulus-by-equation)");

@@ -145,10 +145,11 @@ public:
 
 private:
     int capacitanceSource() const;  // cellml_stimulus.cpp
-    // The statements of the stimulus `v` (global g): the variable the protocol drives, in A/F,
-    // and the file's stimulus from it. `rhs`: the file's own value (empty: 0 between pulses).
-    std::string stimulusLines(const Var& v, int g, const std::string& rhs, int line,
-                              const std::string& unit) const;
+    // The statements of the stimulus `v` (global g) under scale `s` (stimulusScale): the
+    // variable the protocol drives, in A/F, and the file's stimulus from it. `rhs`: the file's
+    // own value (empty: 0 between pulses).
+    std::string stimulusLines(const StimulusScale& s, const Var& v, int g, const std::string& rhs,
+                              int line, const std::string& unit) const;
 
     void component(const xmlNode* e) {
         Component c;

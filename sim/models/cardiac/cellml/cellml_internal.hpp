@@ -68,6 +68,9 @@ struct MathContext {
 Printed translateMath(const xmlNode* node, const MathContext& context);
 // Shortest text that reads back to the same double.
 std::string formatNumber(double v);
+// `v` with `digits` significant digits ("%.*g"): 15 drops the last-bit rounding of a product
+// of powers of ten (1000.0000000000002), 6 is for messages.
+std::string formatSignificant(double v, int digits);
 
 // A CellML unit reduced to SI: value_SI = factor * value, with the exponents of m, kg, s, A,
 // K, mol, cd. `text` is the model language's name of the unit ("mV", "uA/cm^2"), empty when

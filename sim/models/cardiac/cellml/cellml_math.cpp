@@ -5,6 +5,7 @@
 // order as the MathML.
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 
 #include "sim/models/cardiac/cellml/cellml_internal.hpp"
@@ -342,6 +343,12 @@ std::string formatNumber(double v) {
     char buf[64];
     const auto r = std::to_chars(buf, buf + sizeof buf, v);
     return std::string(buf, r.ptr);
+}
+
+std::string formatSignificant(double v, int digits) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*g", digits, v);
+    return buf;
 }
 
 }  // namespace cf::cardiac::cellml

@@ -3,8 +3,8 @@
 // the protocol's amplitude is a current per capacitance in A/F (= mV/ms) for every model, so a
 // file whose stimulus is a current (nA, pA) or a current density (uA/cm^2) reads it as
 // amplitude times the membrane capacitance, converted by the units definitions of both.
+#include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <set>
 #include <sstream>
 #include <string>
@@ -29,12 +29,6 @@ Dims minus(const Dims& a, const Dims& b) {
 // F times a power of length (F, F/m^2): the dimensions of a capacitance or a specific one.
 bool isCapacitance(const Dims& d) {
     return d[1] == -1 && d[2] == 4 && d[3] == 2 && d[4] == 0 && d[5] == 0 && d[6] == 0;
-}
-
-std::string formatNumber15(double v) {
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.15g", v);
-    return buffer;
 }
 
 }  // namespace
@@ -128,8 +122,8 @@ Importer::StimulusScale Importer::stimulusScale() const {
              << how << ").\n";
     } else if (std::fabs(factor - 1.0) > 1e-12) {
         note << "# The stimulus '" << qualified(stimulus_) << "' is in '" << stim.units
-             << "'; the protocol's amplitude is in A/F,\n# and 1 A/F is " << formatNumber15(factor)
-             << " " << stim.units << ".\n";
+             << "'; the protocol's amplitude is in A/F,\n# and 1 A/F is "
+             << formatSignificant(factor, 15) << " " << stim.units << ".\n";
     }
     if (stimulusScale_ < 0)
         note << "# The file's stimulus depolarises when positive; here, as for every model, "
@@ -137,21 +131,22 @@ Importer::StimulusScale Importer::stimulusScale() const {
     if (std::fabs(std::fabs(stimulusScale_) - 1.0) > 1e-12)
         note << "# WARNING: the file's units do not reconcile: converted by its units, 1 A/F "
                 "would change\n# the rate of '"
-             << qualified(potential_) << "' by " << formatNumber15(1.0 / std::fabs(stimulusScale_))
+             << qualified(potential_) << "' by "
+             << formatSignificant(1.0 / std::fabs(stimulusScale_), 15)
              << " mV/ms. As asked (stimulusByEquation), the stimulus is\n# scaled by "
-             << formatNumber15(std::fabs(stimulusScale_)) << " so that 1 A/F is 1 mV/ms.\n";
+             << formatSignificant(std::fabs(stimulusScale_), 15) << " so that 1 A/F is 1 mV/ms.\n";
     factor *= stimulusScale_;
     // Products of powers of ten leave rounding in the last bits (1000.0000000000002).
-    factor = std::stod(formatNumber15(factor));
+    factor = std::stod(formatSignificant(factor, 15));
     s.factor = factor;
     s.identity = s.factor == 1.0 && s.capacitance < 0;
     s.note = note.str();
     return s;
 }
 
-std::string Importer::stimulusLines(const Var& v, int g, const std::string& rhs, int line,
+std::string Importer::stimulusLines(const StimulusScale& s, const Var& v, int g,
+                                    const std::string& rhs, int line,
                                     const std::string& unit) const {
-    const StimulusScale s = stimulusScale();
     const std::string at = "  # line " + std::to_string(line) + "\n";
     const std::string bracket = unit.empty() ? "" : " [" + unit + "]";
     const bool own = !rhs.empty();
@@ -163,14 +158,13 @@ std::string Importer::stimulusLines(const Var& v, int g, const std::string& rhs,
                " bind stimulus" + at;
     // The protocol drives a variable in A/F; the file's stimulus is computed from it.
     const Component& c = compOf(g);
+    // A name no variable of the component has (identifiers are what the text reads).
+    const auto taken = [&](const std::string& name) {
+        return std::any_of(c.vars.begin(), c.vars.end(),
+                           [&](const Var& o) { return o.ident == name; });
+    };
     std::string bound = v.ident + "_A_per_F";
-    for (int k = 2; c.byName.count(bound) ||
-                    [&] {
-                        for (const Var& o : c.vars)
-                            if (o.ident == bound) return true;
-                        return false;
-                    }();
-         ++k)
+    for (int k = 2; taken(bound); ++k)
         bound = v.ident + "_A_per_F_" + std::to_string(k);
     std::string scale = formatNumber(s.factor);
     if (s.capacitance >= 0) {

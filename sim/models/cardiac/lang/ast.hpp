@@ -30,6 +30,22 @@ enum class StatementKind { State, Param, Define, Ode, Use, Method };
 // BackwardEuler: one Newton iteration of the implicit Euler step on each state's own slope
 // (the diagonal of the Jacobian), y + dt f / (1 - dt J): Lionetti et al.'s integrator.
 enum class Method { ForwardEuler, RushLarsen, GeneralizedRushLarsen, BackwardEuler };
+inline constexpr Method kMethods[] = {Method::ForwardEuler, Method::RushLarsen,
+                                      Method::GeneralizedRushLarsen, Method::BackwardEuler};
+// The method's word in `method` lines ("fe", "rl", "grl1", "be") and its name in messages and
+// generated comments ("forward Euler", "Rush-Larsen", "GRL1", "backward Euler").
+constexpr const char* methodKeyword(Method m) {
+    return m == Method::ForwardEuler            ? "fe"
+           : m == Method::RushLarsen            ? "rl"
+           : m == Method::GeneralizedRushLarsen ? "grl1"
+                                                : "be";
+}
+constexpr const char* methodTitle(Method m) {
+    return m == Method::ForwardEuler            ? "forward Euler"
+           : m == Method::RushLarsen            ? "Rush-Larsen"
+           : m == Method::GeneralizedRushLarsen ? "GRL1"
+                                                : "backward Euler";
+}
 
 struct Statement {
     StatementKind kind = StatementKind::Define;

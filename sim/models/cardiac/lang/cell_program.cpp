@@ -189,10 +189,7 @@ std::string CellProgram::explainNonFinite(std::size_t s, double dt, const Worksp
                shortNumber(dt) + " leaves the finite numbers";
     const double b = evaluate(*info.slope, w.values);
     return rateAt + " = " + shortNumber(f) + " with slope " + shortNumber(b) + ": the " +
-           (info.method == Method::RushLarsen      ? "Rush-Larsen"
-            : info.method == Method::BackwardEuler ? "backward Euler"
-                                                   : "GRL1") +
-           " step with dt " + shortNumber(dt) + " is not finite";
+           methodTitle(info.method) + " step with dt " + shortNumber(dt) + " is not finite";
 }
 
 double CellProgram::potentialRate(const double* y, double t, const double* stimulus,

@@ -194,10 +194,7 @@ public:
             line("    const real " + f + " = " + expr(*info.rate) + ";  // dot(" +
                      m_.vars[static_cast<std::size_t>(info.var)].name + ")",
                  info.ratePos.line);
-            const char* method = info.method == Method::ForwardEuler    ? "forward Euler"
-                                 : info.method == Method::RushLarsen    ? "Rush-Larsen"
-                                 : info.method == Method::BackwardEuler ? "backward Euler"
-                                                                        : "GRL1";
+            const char* method = methodTitle(info.method);
             if (info.method == Method::ForwardEuler)
                 line("    const real n_" + std::to_string(s) + " = " + y + " + cf_dt * " + f +
                          ";  // " + method,

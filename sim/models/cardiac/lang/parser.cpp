@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "sim/models/cardiac/lang/parser.hpp"
 
+#include <algorithm>
+#include <iterator>
 #include <utility>
 
 #include "sim/models/cardiac/lang/lexer.hpp"
@@ -198,18 +200,13 @@ private:
         st.kind = StatementKind::Method;
         st.pos = take().pos;
         const std::string name = identifier("a method: fe, rl, grl1 or be");
-        if (name == "fe") {
-            st.method = Method::ForwardEuler;
-        } else if (name == "rl") {
-            st.method = Method::RushLarsen;
-        } else if (name == "grl1") {
-            st.method = Method::GeneralizedRushLarsen;
-        } else if (name == "be") {
-            st.method = Method::BackwardEuler;
-        } else {
+        const Method* found = std::find_if(std::begin(kMethods), std::end(kMethods),
+                                           [&](Method m) { return name == methodKeyword(m); });
+        if (found == std::end(kMethods)) {
             --k_;
             expected("a method: fe, rl, grl1 or be");
         }
+        st.method = *found;
         expectPunct(":");
         if (isPunct("*")) {
             st.targets.push_back(take().text);

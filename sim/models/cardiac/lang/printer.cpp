@@ -72,12 +72,7 @@ void statement(std::ostringstream& out, const Statement& st) {
             }
             break;
         case StatementKind::Method:
-            out << "method "
-                << (st.method == Method::ForwardEuler            ? "fe"
-                    : st.method == Method::RushLarsen            ? "rl"
-                    : st.method == Method::GeneralizedRushLarsen ? "grl1"
-                                                                 : "be")
-                << ": ";
+            out << "method " << methodKeyword(st.method) << ": ";
             for (std::size_t k = 0; k < st.targets.size(); ++k)
                 out << (k > 0 ? ", " : "") << st.targets[k];
             break;

@@ -99,14 +99,8 @@ private:
 
     // One side of the arrow: "0" or empty for none, else terms joined by '+'.
     std::vector<int> parseSide(Span side, bool reactants) {
-        // Products: the table's rule (productSlots) is checked once the side is read.
-        const std::size_t limit = reactants ? kMaxReactants : kMaxProducts - 1 + kMaxProductCopies;
-        const auto tooMany = [&](std::size_t pos, std::size_t n) {
-            fail(pos, reactants ? "order " + std::to_string(n) +
-                                      " is not supported: at most 2 reactants (zeroth, first "
-                                      "and second order reactions)"
-                                : productSlots(std::vector<int>(n, 1)).problem);
-        };
+        // Reactants are counted as they come; products by the table's rule (productSlots) once
+        // the side is read (coefficients have at most 3 digits, so the list stays short).
         std::vector<int> ids;
         side = trim(side);
         if (side.begin == side.end || view(side) == "0") return ids;
@@ -142,7 +136,10 @@ private:
                      "unknown species '" + std::string(view(name)) + "' (" + knownSpecies() + ")");
             for (int c = 0; c < coefficient; ++c)
                 ids.push_back(id);
-            if (ids.size() > limit) tooMany(side.begin, ids.size());
+            if (reactants && ids.size() > static_cast<std::size_t>(kMaxReactants))
+                fail(side.begin, "order " + std::to_string(ids.size()) +
+                                     " is not supported: at most 2 reactants (zeroth, first and "
+                                     "second order reactions)");
             termBegin = termEnd + 1;
         }
         if (!reactants)
