@@ -19,52 +19,44 @@ namespace cf::cardiac {
 
 namespace {
 
-// 10^6 uncoupled cells of a bundled model (`model`, `states` of them); `integrator`: a
-// model.integrator other than the model's own methods ("grl1", "backward_euler"), "shared"
-// for the own methods with the states in shared memory (model.state_storage), or empty.
-BenchCase cells(const std::string& model, int states, const char* precision, bool fastMath = false,
-                bool lookup = false, const std::string& integrator = {}) {
+// How a `cells` case differs from the model's defaults; `suffix` ends the case's name.
+struct CellsVariant {
+    std::string suffix;
+    std::string description;        // what the variant changes, for the case's description
+    std::vector<std::string> sets;  // its parameter assignments
+};
+
+// 10^6 uncoupled cells of a bundled model (`model`, `states` of them) in `precision`, with
+// the variant's settings. Cases with a suffix compare the generator's options and methods
+// (docs/CARDIAC.md); they are not in the default set.
+BenchCase cells(const std::string& model, int states, const char* precision,
+                const CellsVariant& variant = {}) {
     BenchCase c;
     std::string shortName = model;
     std::replace(shortName.begin(), shortName.end(), '_', '-');
     c.name = "cells-" + shortName + "-" + (std::string(precision) == "float" ? "f32" : "f64") +
-             (fastMath ? "-fastmath" : "") + (lookup ? "-lut" : "") +
-             (integrator == "backward_euler" ? "-be"
-              : integrator.empty()           ? ""
-                                             : "-" + integrator);
+             variant.suffix;
     c.description = "10^6 (CPU: 10^4) uncoupled " + model + " cells (" + std::to_string(states) +
                     " states), " + precision +
                     ", dt 0.01 ms, every cell stimulated; one repeat = 100 steps";
-    if (fastMath) c.description += ", --use_fast_math";
-    if (lookup) c.description += ", lookup tables over V (model.lookup)";
-    const bool shared = integrator == "shared";
-    if (shared)
-        c.description += ", states in shared memory";
-    else if (!integrator.empty())
-        c.description += ", every state by " + integrator;
-    // The integrators' cases compare methods (docs/CARDIAC.md); not in the default set.
-    c.runByDefault = integrator.empty();
-    c.run = [model, states, precision, fastMath, lookup, integrator, shared](
-                Backend b, const BenchOptions& o) {
+    if (!variant.description.empty()) c.description += ", " + variant.description;
+    c.runByDefault =
+        variant.suffix.empty() || variant.suffix == "-fastmath" || variant.suffix == "-lut";
+    c.run = [model, states, precision, variant](Backend b, const BenchOptions& o) {
         // 10^6 cells on the GPU; 10^4 on the CPU, whose interpreter takes 1e5-1e6 cell-steps
         // per second (10^6 cells would take hours there).
         const double full = b == Backend::Cpu ? 100.0 : 1000.0;
         const int side = std::max(10, static_cast<int>(std::lround(full * std::sqrt(o.scale))));
-        const std::vector<std::string> overrides = {
-            "tissue.nx=" + std::to_string(side),
-            "tissue.ny=" + std::to_string(side),
-            "tissue.diffusion_long=0",
-            "tissue.diffusion_trans=0",
-            "time.dt=0.01",
-            "protocol.region=all",
-            std::string("model.precision=") + precision,
-            "model.bundled=" + model,
-            "protocol.amplitude=-52",
-            std::string("model.fast_math=") + (fastMath ? "true" : "false"),
-            std::string("model.lookup=") + (lookup ? "true" : "false"),
-            "model.integrator=" +
-                (integrator.empty() || shared ? std::string("declared") : integrator),
-            std::string("model.state_storage=") + (shared ? "shared" : "registers")};
+        std::vector<std::string> overrides = {"tissue.nx=" + std::to_string(side),
+                                              "tissue.ny=" + std::to_string(side),
+                                              "tissue.diffusion_long=0",
+                                              "tissue.diffusion_trans=0",
+                                              "time.dt=0.01",
+                                              "protocol.region=all",
+                                              std::string("model.precision=") + precision,
+                                              "model.bundled=" + model,
+                                              "protocol.amplitude=-52"};
+        overrides.insert(overrides.end(), variant.sets.begin(), variant.sets.end());
         const auto n = static_cast<std::uint64_t>(side) * static_cast<std::uint64_t>(side);
         BenchResult r = benchModelSteps(descriptor(), b, overrides, n, 10, 100, o);
         r.note = "entity_steps_per_s = cell-steps per second; " + std::to_string(states) +
@@ -74,6 +66,25 @@ BenchCase cells(const std::string& model, int states, const char* precision, boo
         return r;
     };
     return c;
+}
+
+// The variants of ten Tusscher 2006 that the generator's tables compare (docs/CARDIAC.md):
+// fast math, lookup tables, each arithmetic rewrite alone, the integrators, shared memory.
+std::vector<CellsVariant> tenTusscherVariants() {
+    std::vector<CellsVariant> out = {
+        {"-fastmath", "--use_fast_math", {"model.fast_math=true"}},
+        {"-lut", "lookup tables over V (model.lookup)", {"model.lookup=true"}},
+    };
+    for (const char* a : {"as_written", "hoist", "division", "phi1", "rewritten"}) {
+        std::string suffix = std::string("-") + a;
+        suffix.erase(std::remove(suffix.begin(), suffix.end(), '_'), suffix.end());
+        out.push_back(
+            {suffix, std::string("model.arithmetic=") + a, {std::string("model.arithmetic=") + a}});
+    }
+    out.push_back({"-grl1", "every state by grl1", {"model.integrator=grl1"}});
+    out.push_back({"-be", "every state by backward_euler", {"model.integrator=backward_euler"}});
+    out.push_back({"-shared", "states in shared memory", {"model.state_storage=shared"}});
+    return out;
 }
 
 BenchCase sheet() {
@@ -146,14 +157,12 @@ std::vector<BenchCase> benchCases() {
             static_cast<int>(compileModel(bundledModelSource(name), name + ".cfm").states.size());
         out.push_back(cells(name, states, "float"));
         out.push_back(cells(name, states, "double"));
-        if (name == "tentusscher_2006") {
-            out.push_back(cells(name, states, "float", true));
-            out.push_back(cells(name, states, "float", false, true));
-            out.push_back(cells(name, states, "double", false, true));
-            for (const char* integrator : {"grl1", "backward_euler", "shared"})
+        if (name == "tentusscher_2006")
+            for (const CellsVariant& v : tenTusscherVariants())
                 for (const char* precision : {"float", "double"})
-                    out.push_back(cells(name, states, precision, false, false, integrator));
-        }
+                    if ((v.suffix != "-fastmath" && v.suffix != "-division") ||
+                        std::string(precision) == "float")
+                        out.push_back(cells(name, states, precision, v));
     }
     out.push_back(sheet());
     for (double dx : {0.5, 0.2, 0.1})

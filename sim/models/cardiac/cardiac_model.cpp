@@ -216,6 +216,13 @@ EmitOptions cudaEmitOptions(const CardiacParams& p, const CheckedModel& m) {
         choice == StateStorageChoice::Shared ||
         (choice == StateStorageChoice::Auto && m.states.size() >= kSharedStatesFrom);
     o.states = shared ? StateStorage::Shared : StateStorage::Registers;
+    auto arithmetic = static_cast<Arithmetic>(p.arithmetic);
+    if (arithmetic == Arithmetic::Auto)
+        arithmetic = p.precision == 1 ? Arithmetic::Rewritten : Arithmetic::AsWritten;
+    const bool all = arithmetic == Arithmetic::Rewritten;
+    o.hoistInvariants = all || arithmetic == Arithmetic::Hoist;
+    o.approximateDivision = all || arithmetic == Arithmetic::Division;
+    o.polynomialPhi1 = all || arithmetic == Arithmetic::Phi1;
     return o;
 }
 

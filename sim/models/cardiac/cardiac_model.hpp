@@ -44,7 +44,8 @@ std::unique_ptr<CellProgram> loadCellProgram(const CardiacParams& p);
 // The generator's options for model `m` under `p`: model.state_storage, auto resolved by the
 // model's state count: shared memory from kSharedStatesFrom states on. Measured on an H200
 // (docs/CARDIAC.md, "State storage"), registers won at every size of the collection, up to
-// 67 states (2-9 %), so auto keeps registers below a size no measured model reaches.
+// 67 states (2-9 %), so auto keeps registers below a size no measured model reaches. And
+// model.arithmetic: auto is every rewrite in float, none in double.
 inline constexpr std::size_t kSharedStatesFrom = 256;
 EmitOptions cudaEmitOptions(const CardiacParams& p, const CheckedModel& m);
 // Sets every state's method for `integrator` (Declared leaves the model's own).

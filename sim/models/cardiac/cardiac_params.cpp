@@ -60,6 +60,16 @@ const ParamTable& parameterTable() {
                  "outgrow the registers), or auto: shared from 256 states on (registers were "
                  "faster for every model measured, up to 67 states)",
                  S);
+        b.choice("model", "arithmetic", &P::arithmetic,
+                 {"auto", "as_written", "hoist", "division", "phi1", "rewritten"}, "auto",
+                 "Arithmetic rewrites of the CUDA kernel: hoist (terms of parameters alone "
+                 "computed once by the host in double, and divisions by them or by constants as "
+                 "products with the reciprocal), division (float: every other quotient within 2 "
+                 "ulp, PTX div.full, instead of correctly rounded), phi1 (Rush-Larsen's "
+                 "(e^z - 1)/z as a polynomial where |z| < 1/2), rewritten (all three), "
+                 "as_written (none), or auto: rewritten in float, as_written in double (where the "
+                 "kernel then matches the CPU reference to the last bit)",
+                 S);
         b.real("time", "dt", &P::dt, 0.02, 1e-5, 1.0, "ms", "Time step", L);
         b.integer("tissue", "nx", &P::nx, 128, 1, 4096, "1", "Nodes along x", S);
         b.integer("tissue", "ny", &P::ny, 128, 1, 4096, "1", "Nodes along y", S);

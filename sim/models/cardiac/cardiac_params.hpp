@@ -27,6 +27,18 @@ enum class Integrator : std::int32_t {
 // (cuda_emitter.hpp StateStorage), or chosen by the model's size (cudaEmitOptions).
 enum class StateStorageChoice : std::int32_t { Auto = 0, Registers = 1, Shared = 2 };
 
+// model.arithmetic: which of the generator's arithmetic rewrites (cuda_emitter.hpp
+// EmitOptions: hoistInvariants, approximateDivision, polynomialPhi1) the kernel gets; Auto
+// resolves by precision (cudaEmitOptions).
+enum class Arithmetic : std::int32_t {
+    Auto = 0,
+    AsWritten = 1,
+    Hoist = 2,
+    Division = 3,
+    Phi1 = 4,
+    Rewritten = 5
+};
+
 struct CardiacParams {
     // the cell model
     std::int32_t bundled;         // structural; the bundled model used without file or source
@@ -39,6 +51,7 @@ struct CardiacParams {
     std::int32_t integrator;      // structural; Integrator
     bool lookup;                  // structural; tables over V for models without a lookup line
     std::int32_t stateStorage;    // structural; StateStorageChoice: where CUDA keeps the states
+    std::int32_t arithmetic;      // structural; Arithmetic: the kernel's arithmetic rewrites
     // time
     double dt;
     // tissue (a single node is a single cell)

@@ -9,6 +9,7 @@ cellforge_add_test(test_cardiac_backward_euler CPU_ONLY SOURCES sim/models/test_
 cellforge_add_test(test_cardiac_codegen_options CPU_ONLY SOURCES sim/models/test_cardiac_codegen_options.cpp)
 cellforge_add_test(test_cardiac SOURCES sim/models/test_cardiac.cpp)
 cellforge_add_test(test_cardiac_codegen SOURCES sim/models/test_cardiac_codegen.cpp)
+cellforge_add_test(test_cardiac_arithmetic SOURCES sim/models/test_cardiac_arithmetic.cpp)
 cellforge_add_test(test_cardiac_nversion SOURCES sim/models/test_cardiac_nversion.cpp)
 target_compile_definitions(test_cardiac_nversion PRIVATE CELLFORGE_TEST_DATA="${PROJECT_SOURCE_DIR}/tests")
 cellforge_add_test(test_cardiac_models CPU_ONLY SOURCES sim/models/test_cardiac_models.cpp)

@@ -13,6 +13,7 @@
 #include "sim/models/cardiac/cuda/cell_kernel.hpp"
 #include "sim/models/cardiac/cuda/slab_diffusion.hpp"
 #include "sim/models/cardiac/cuda/tissue_kernels.cuh"
+#include "sim/models/cardiac/lang/invariants.hpp"
 #include "sim/models/cardiac/lang/lookup_tables.hpp"
 #include "sim/models/cardiac/tissue_slab.hpp"
 
@@ -72,9 +73,12 @@ public:
           states_(m.states.size()),
           potential_(static_cast<std::size_t>(m.stateOf(m.potential))),
           stream_(stream),
-          kernel_(emitCuda(m, sizeof(Real) == 4 ? Precision::Float : Precision::Double, emit),
-                  m.name + ".cu", fastMath),
-          model_(m.lookup ? std::make_shared<const CheckedModel>(m) : nullptr) {
+          model_(std::make_shared<const CheckedModel>(m)),
+          tables_(m.lookup.has_value()) {
+        const GeneratedSource source =
+            emitCuda(m, sizeof(Real) == 4 ? Precision::Float : Precision::Double, emit);
+        invariants_ = source.invariants;
+        kernel_ = CellKernel(source, m.name + ".cu", fastMath);
         y_.resize(states_ * pitch_);
         vBefore_.resize(nodes_);
         vA_.resize(nodes_);
@@ -152,11 +156,13 @@ public:
     }
 
     void setLive(const CardiacParams& p, const std::vector<double>& values) override {
-        const std::vector<Real> block = cardiac::parameterBlock<Real>(p.dt, p.amplitude, values);
+        // Terms of the parameters alone (EmitOptions::hoistInvariants), in double.
+        const std::vector<Real> block = cardiac::parameterBlock<Real>(
+            p.dt, p.amplitude, values, invariantValues(*model_, invariants_, values));
         const CfProtocol protocol = cardiac::protocolBlock(p, slab_.slab.axis, slab_.slab.begin,
                                                            slab_.owned[slab_.slab.axis]);
         std::vector<Real> lut;
-        if (model_) {
+        if (tables_) {
             // Lookup tables over V depend on the parameters: built on the host (the CPU
             // evaluator, in double) whenever they change, in the kernel's precision.
             const std::vector<double> table = buildTable(*model_, *model_->lookup, values);
@@ -167,7 +173,7 @@ public:
         // Ordered on the stream: the steps queued before keep the old values.
         kernel_.setParameters(block, stream_);
         kernel_.setProtocol(protocol, stream_);
-        if (model_) {
+        if (tables_) {
             lut_.resize(lut.size());
             lut_.copyFromHost(lut, stream_);
         }
@@ -206,7 +212,7 @@ public:
                                 t,
                                 static_cast<unsigned>(nodes_),
                                 static_cast<unsigned>(pitch_),
-                                model_ ? lut_.data() : nullptr};
+                                tables_ ? lut_.data() : nullptr};
         kernel_.launch(args, stream_);
         diffuse(p, live, substeps, v);
         const cuda::StepEnd end{fail_.data(), failStep_.data(), static_cast<long long>(step + 1),
@@ -260,8 +266,10 @@ private:
     const TissueSlab slab_;  // a copy: SlabDiffusion keeps a reference to it
     std::size_t pitch_, states_, potential_;
     cudaStream_t stream_;
+    std::shared_ptr<const CheckedModel> model_;  // the table's and the invariants' terms
+    bool tables_;                                // the model has a lookup plan
+    std::vector<TermPtr> invariants_;            // GeneratedSource::invariants
     CellKernel kernel_;
-    std::shared_ptr<const CheckedModel> model_;  // with a lookup plan only: the table's terms
     DeviceBuffer<Real> y_, vBefore_, vA_, vB_, lut_;
     DeviceBuffer<double> activation_;
     DeviceBuffer<unsigned char> tissue_;  // tissueMask (tissue.mesh); unused without one

@@ -8,6 +8,7 @@
 #include <sstream>
 #include <unordered_map>
 
+#include "sim/models/cardiac/lang/invariants.hpp"
 #include "sim/models/cardiac/lang/lookup_tables.hpp"
 
 namespace cf::cardiac {
@@ -17,7 +18,7 @@ namespace {
 class Emitter {
 public:
     Emitter(const CheckedModel& m, Precision precision, const EmitOptions& options)
-        : m_(m), float_(precision == Precision::Float), options_(options) {
+        : m_(m), float_(precision == Precision::Float), options_(options), invariant_(m) {
         std::set<std::string> used;
         for (std::size_t v = 0; v < m_.vars.size(); ++v) {
             std::string name = m_.vars[v].name;
@@ -38,8 +39,10 @@ public:
              (float_ ? "single" : "double") + " precision. Do not edit: edit the model.");
         line(std::string("typedef ") + (float_ ? "float" : "double") + " real;");
         // The live values in the library's own constant block (cudaLibraryGetGlobal).
+        if (options_.hoistInvariants) collectInvariants();
         const std::size_t params = m_.params.size();
-        const std::size_t reals = parameterBlockReals(params);
+        const std::size_t hoisted = out_.invariants.size();
+        const std::size_t reals = parameterBlockReals(params, hoisted);
         out_.parameterBlockReals = reals;
         out_.realBytes = float_ ? sizeof(float) : sizeof(double);
         line("// Live values, in constant memory: written by the host (cudaLibraryGetGlobal \"" +
@@ -47,9 +50,12 @@ public:
         line("struct CfParams {");
         line("    real dt;         // time step");
         line("    real amplitude;  // the stimulus variable in the region during a pulse");
-        line("    real p[" + std::to_string(reals - 2) + "];" +
+        line("    real p[" + std::to_string(reals - 2 - hoisted) + "];" +
              (params > 0 ? "        // the model's parameters, in its order"
                          : "        // unused: the model has no parameters"));
+        if (hoisted > 0)
+            line("    real k[" + std::to_string(hoisted) +
+                 "];        // terms of parameters alone, computed by the host in double");
         line("};");
         line("static_assert(sizeof(CfParams) == " + std::to_string(reals) +
              " * sizeof(real), \"CfParams must match the host's layout\");");
@@ -85,12 +91,47 @@ public:
         line("};");
         line("static_assert(sizeof(CfArgs) == " + std::to_string(argsSize) +
              ", \"CfArgs must match the host's layout\");");
-        line("// phi1(z) = (e^z - 1)/z without cancellation near 0 (series below 1e-4).");
-        line("__device__ inline real cf_phi1(real z) {");
-        line(std::string("    return ") + fn("fabs") +
-             "(z) < (real)1e-4 ? (real)1 + z * ((real)0.5 + z * " +
-             "((real)1 / (real)6)) : " + fn("expm1") + "(z) / z;");
-        line("}");
+        if (approximateDivision()) {
+            line("// a / b as PTX div.full.f32: within 2 ulp over the full range, subnormals kept");
+            line(
+                "// (EmitOptions::approximateDivision), instead of the correctly rounded "
+                "quotient.");
+            line("__device__ inline float cf_div(float a, float b) {");
+            line("    float q;");
+            line("    asm(\"div.full.f32 %0, %1, %2;\" : \"=f\"(q) : \"f\"(a), \"f\"(b));");
+            line("    return q;");
+            line("}");
+        }
+        if (options_.polynomialPhi1) {
+            // |z| < 1/2: the Taylor series sum z^k / (k+1)!, k < K, whose remainder is below
+            // 2^-K / (K+1)! (float, K = 8: 1.1e-8; double, K = 16: 4.3e-20), under the
+            // precision's half ulp; elsewhere e^z - 1 loses at most a factor e^(1/2)/(e^(1/2)
+            // - 1) = 2.5 of exp's accuracy to cancellation.
+            const int terms = float_ ? 8 : 16;
+            line("// phi1(z) = (e^z - 1)/z: a polynomial for |z| < 1/2 (the series to z^" +
+                 std::to_string(terms - 1) + "), else (exp(z) - 1)/z.");
+            line("__device__ inline real cf_phi1(real z) {");
+            line("    if (" + fn("fabs") + "(z) < (real)0.5) {");
+            double factorial = 1;
+            for (int k = 1; k <= terms; ++k)
+                factorial *= k;
+            line("        real p = " + number(1.0 / factorial) + ";");
+            for (int k = terms - 1; k >= 1; --k) {
+                factorial /= (k + 1);
+                line("        p = " + number(1.0 / factorial) + " + z * p;");
+            }
+            line("        return p;");
+            line("    }");
+            line("    return " + quotient(fn("exp") + "(z) - (real)1", "z") + ";");
+            line("}");
+        } else {
+            line("// phi1(z) = (e^z - 1)/z without cancellation near 0 (series below 1e-4).");
+            line("__device__ inline real cf_phi1(real z) {");
+            line(std::string("    return ") + fn("fabs") +
+                 "(z) < (real)1e-4 ? (real)1 + z * ((real)0.5 + z * " +
+                 "((real)1 / (real)6)) : " + quotient(fn("expm1") + "(z)", "z") + ";");
+            line("}");
+        }
         if (m_.stimulus >= 0) protocolFunctions();
         const bool tables = m_.lookup && !m_.lookup->columns.empty();
         if (tables) {
@@ -201,8 +242,10 @@ public:
                      info.ratePos.line);
             else if (info.method == Method::BackwardEuler)
                 // As CellProgram::step: y + dt f / (1 - dt J), the division last.
-                line("    const real n_" + std::to_string(s) + " = " + y + " + cf_dt * " + f +
-                         " / ((real)1 - cf_dt * (" + expr(*info.slope) + "));  // " + method,
+                line("    const real n_" + std::to_string(s) + " = " + y + " + " +
+                         quotient("cf_dt * " + f,
+                                  "((real)1 - cf_dt * (" + expr(*info.slope) + "))") +
+                         ";  // " + method,
                      info.ratePos.line);
             else
                 line("    real n_" + std::to_string(s) + " = " + y + " + cf_dt * " + f +
@@ -214,7 +257,8 @@ public:
                 const std::string n = "n_" + std::to_string(s);
                 line("    if (!isfinite(" + n + ")) {", info.ratePos.line);
                 line("        const real cf_b = " + expr(*info.slope) + ";", info.ratePos.line);
-                line("        const real cf_yinf = -(" + expr(*info.intercept) + ") / cf_b;",
+                line("        const real cf_yinf = " +
+                         quotient("-(" + expr(*info.intercept) + ")", "cf_b") + ";",
                      info.ratePos.line);
                 line("        " + n + " = cf_yinf + (" + y + " - cf_yinf) * " + fn("exp") +
                          "(cf_b * cf_dt);",
@@ -293,6 +337,55 @@ private:
         line("}");
     }
 
+    // The hoisted terms (EmitOptions::hoistInvariants) in the order the kernel meets them:
+    // every largest invariant term the emitted expressions contain, and the reciprocal of
+    // every invariant divisor. A variable's expression is walked at its definition only (a
+    // reference prints its name); tabulated variables are not computed, so not walked.
+    void collectInvariants() {
+        std::set<int> tabulated;
+        if (m_.lookup) tabulated.insert(m_.lookup->columns.begin(), m_.lookup->columns.end());
+        for (int v : m_.order)
+            if (tabulated.count(v) == 0) hoistWithin(m_.vars[static_cast<std::size_t>(v)].expr);
+        for (const StateInfo& info : m_.states) {
+            hoistWithin(info.rate);
+            if (info.method != Method::ForwardEuler) hoistWithin(info.slope);
+            if (info.method == Method::RushLarsen && info.intercept) hoistWithin(info.intercept);
+        }
+    }
+
+    void hoistWithin(const TermPtr& t) {
+        if (!t || t->op == Op::Const || t->op == Op::Var) return;
+        if (invariant_.hoistable(*t)) {
+            if (hoisted_.count(t.get()) == 0) {
+                hoisted_[t.get()] = out_.invariants.size();
+                out_.invariants.push_back(t);
+            }
+            return;
+        }
+        if (t->op == Op::Div && t->args[1]->op != Op::Const && invariant_.invariant(*t->args[1])) {
+            const Term* divisor = t->args[1].get();
+            if (reciprocal_.count(divisor) == 0) {
+                reciprocal_[divisor] = out_.invariants.size();
+                out_.invariants.push_back(make(Op::Div, {constant(1.0), t->args[1]}));
+            }
+            hoistWithin(t->args[0]);
+            return;
+        }
+        for (const TermPtr& a : t->args)
+            hoistWithin(a);
+    }
+
+    bool approximateDivision() const { return float_ && options_.approximateDivision; }
+
+    // a / b, or cf_div(a, b) with approximate division.
+    std::string quotient(const std::string& a, const std::string& b) const {
+        return approximateDivision() ? "cf_div(" + a + ", " + b + ")" : "(" + a + " / " + b + ")";
+    }
+
+    std::string slot(std::size_t k) const {
+        return out_.parameterBlock + ".k[" + std::to_string(k) + "]";
+    }
+
     void line(const std::string& text, int modelLine = 0) {
         out_.code += text;
         out_.code += '\n';
@@ -339,6 +432,7 @@ private:
             if (const auto it = named_.find(&t); it != named_.end()) return it->second;
         }
         if (const auto it = temps_.find(&t); it != temps_.end()) return it->second;
+        if (const auto it = hoisted_.find(&t); it != hoisted_.end()) return slot(it->second);
         const auto& a = t.args;
         auto x = [&](std::size_t i) { return expr(*a[i]); };
         auto bin = [&](const char* op) { return "(" + x(0) + " " + op + " " + x(1) + ")"; };
@@ -359,7 +453,14 @@ private:
             case Op::Mul:
                 return bin("*");
             case Op::Div:
-                return bin("/");
+                if (options_.hoistInvariants) {
+                    // A division by a constant or an invariant: the reciprocal's product.
+                    if (const auto it = reciprocal_.find(a[1].get()); it != reciprocal_.end())
+                        return "(" + x(0) + " * " + slot(it->second) + ")";
+                    if (a[1]->op == Op::Const && a[1]->value != 0.0)
+                        return "(" + x(0) + " * " + number(1.0 / a[1]->value) + ")";
+                }
+                return quotient(x(0), x(1));
             case Op::Pow: {
                 // Small integer powers as products (pow is ~20x dearer), as the CPU does.
                 const int n = smallIntegerExponent(*a[1]);
@@ -368,7 +469,7 @@ private:
                     std::string product = base;
                     for (int k = 1; k < std::abs(n); ++k)
                         product += " * " + base;
-                    return n > 0 ? "(" + product + ")" : "((real)1 / (" + product + "))";
+                    return n > 0 ? "(" + product + ")" : quotient("(real)1", "(" + product + ")");
                 }
                 return fn("pow") + "(" + x(0) + ", " + x(1) + ")";
             }
@@ -425,7 +526,7 @@ private:
             case Op::Tanh:
                 return call1("tanh");
             case Op::LogBase:
-                return "(" + fn("log") + "(" + x(0) + ") / " + fn("log") + "(" + x(1) + "))";
+                return quotient(fn("log") + "(" + x(0) + ")", fn("log") + "(" + x(1) + ")");
             case Op::Min:
                 return fn("fmin") + "(" + x(0) + ", " + x(1) + ")";
             case Op::Max:
@@ -454,6 +555,9 @@ private:
     std::unordered_map<const Term*, int> uses_;
     std::unordered_map<const Term*, std::string> temps_;
     const Term* defining_ = nullptr;  // the expression being emitted as its variable
+    InvariantTerms invariant_;
+    std::unordered_map<const Term*, std::size_t> hoisted_;     // term -> its slot in k
+    std::unordered_map<const Term*, std::size_t> reciprocal_;  // divisor -> 1/divisor's slot
 };
 
 }  // namespace

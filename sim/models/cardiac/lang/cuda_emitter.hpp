@@ -63,6 +63,22 @@ inline constexpr unsigned kCellBlock = 128;  // threads per block of every cell 
 
 struct EmitOptions {
     StateStorage states = StateStorage::Registers;
+    // Terms that read only parameters and constants (invariants.hpp) become values of the
+    // constant block, computed by the host in double (GeneratedSource::invariants), and a
+    // division by a constant or by such a term becomes a multiplication by its reciprocal:
+    // each thread then skips what is the same for every cell. The result differs from the
+    // term as written by the rounding of the reciprocal (within an ulp or two of each
+    // quotient).
+    bool hoistInvariants = false;
+    // Float kernels only: every division as PTX div.full.f32 (within 2 ulp over the full
+    // range, subnormals kept) instead of the correctly rounded quotient, whose full-range
+    // sequence costs several times more; exp, log and the rest stay the accurate functions
+    // (unlike --use_fast_math). Double kernels keep IEEE division.
+    bool approximateDivision = false;
+    // phi1(z) = (e^z - 1)/z of Rush-Larsen and GRL1 as a polynomial for |z| < 1/2 (the
+    // Taylor series to the precision's half ulp) and (exp(z) - 1)/z elsewhere, instead of
+    // expm1(z)/z: no expm1 and, for the small z of most steps, no division.
+    bool polynomialPhi1 = false;
 };
 
 struct GeneratedSource {
@@ -74,6 +90,9 @@ struct GeneratedSource {
     // The __constant__ CfParams block and its size in `real` values (parameterBlockReals).
     std::string parameterBlock = "cf_params";
     std::size_t parameterBlockReals = 0;
+    // The hoisted terms (EmitOptions::hoistInvariants), in the block's order after the
+    // parameters (CfParams::k): invariantValues(model, invariants, parameters) gives them.
+    std::vector<TermPtr> invariants;
     std::size_t realBytes = sizeof(double);  // sizeof(real): 4 for float, 8 for double
     // The __constant__ CfProtocol block (sizeof(CfProtocol) bytes in either precision).
     std::string protocolBlock = "cf_protocol";
@@ -88,22 +107,27 @@ GeneratedSource emitCuda(const CheckedModel& model, Precision precision,
                          const EmitOptions& options = {});
 
 // The number of `real` values in the generated CfParams of a model with `parameters`
-// parameters: dt, the amplitude, and max(1, parameters).
-constexpr std::size_t parameterBlockReals(std::size_t parameters) {
-    return 2 + (parameters > 0 ? parameters : 1);
+// parameters and `invariants` hoisted terms: dt, the amplitude, max(1, parameters), then
+// the invariants.
+constexpr std::size_t parameterBlockReals(std::size_t parameters, std::size_t invariants = 0) {
+    return 2 + (parameters > 0 ? parameters : 1) + invariants;
 }
 
 // The bytes of CfParams for one precision: dt, the stimulus amplitude, then `values` (the
-// model's parameters in its order; a 0 in place of none), each converted to Real.
+// model's parameters in its order; a 0 in place of none), then `invariants` (the hoisted
+// terms' values, invariantValues), each converted to Real.
 template <typename Real>
-std::vector<Real> parameterBlock(double dt, double amplitude, const std::vector<double>& values) {
+std::vector<Real> parameterBlock(double dt, double amplitude, const std::vector<double>& values,
+                                 const std::vector<double>& invariants = {}) {
     std::vector<Real> block;
-    block.reserve(parameterBlockReals(values.size()));
+    block.reserve(parameterBlockReals(values.size(), invariants.size()));
     block.push_back(static_cast<Real>(dt));
     block.push_back(static_cast<Real>(amplitude));
     for (double v : values)
         block.push_back(static_cast<Real>(v));
     if (values.empty()) block.push_back(Real(0));
+    for (double v : invariants)
+        block.push_back(static_cast<Real>(v));
     return block;
 }
 
