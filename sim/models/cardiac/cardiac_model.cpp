@@ -223,6 +223,8 @@ EmitOptions cudaEmitOptions(const CardiacParams& p, const CheckedModel& m) {
     o.hoistInvariants = all || arithmetic == Arithmetic::Hoist;
     o.approximateDivision = all || arithmetic == Arithmetic::Division;
     o.polynomialPhi1 = all || arithmetic == Arithmetic::Phi1;
+    o.minBlocksPerSm = static_cast<unsigned>(p.minBlocksPerSm);
+    o.parts = p.kernelParts > 0 ? static_cast<unsigned>(p.kernelParts) : 1;
     return o;
 }
 

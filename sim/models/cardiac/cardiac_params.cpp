@@ -70,6 +70,16 @@ const ParamTable& parameterTable() {
                  "as_written (none), or auto: rewritten in float, as_written in double (where the "
                  "kernel then matches the CPU reference to the last bit)",
                  S);
+        b.integer("model", "min_blocks_per_sm", &P::minBlocksPerSm, 0, 0, 16, "1",
+                  "Blocks of 128 cells the CUDA kernel must fit on one multiprocessor "
+                  "(__launch_bounds__: the compiler then caps each thread's registers, spilling "
+                  "the rest); 0: the compiler's own allocation",
+                  S);
+        b.integer("model", "kernel_parts", &P::kernelParts, 0, 0, 64, "1",
+                  "Kernels the CUDA step is split into (Lionetti et al.'s Opt3: each updates a "
+                  "run of states and computes only what they read, in fewer registers; at most "
+                  "one per state); 0: chosen by the model's size",
+                  S);
         b.real("time", "dt", &P::dt, 0.02, 1e-5, 1.0, "ms", "Time step", L);
         b.integer("tissue", "nx", &P::nx, 128, 1, 4096, "1", "Nodes along x", S);
         b.integer("tissue", "ny", &P::ny, 128, 1, 4096, "1", "Nodes along y", S);

@@ -52,6 +52,8 @@ struct CardiacParams {
     bool lookup;                  // structural; tables over V for models without a lookup line
     std::int32_t stateStorage;    // structural; StateStorageChoice: where CUDA keeps the states
     std::int32_t arithmetic;      // structural; Arithmetic: the kernel's arithmetic rewrites
+    std::int32_t minBlocksPerSm;  // structural; __launch_bounds__ of the kernel (0: none)
+    std::int32_t kernelParts;     // structural; kernels per step (Opt3), 0: by the model's size
     // time
     double dt;
     // tissue (a single node is a single cell)

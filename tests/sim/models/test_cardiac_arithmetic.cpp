@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The generator's arithmetic rewrites (cuda_emitter.hpp EmitOptions: hoistInvariants,
-// approximateDivision, polynomialPhi1; model.arithmetic): what the source holds, the hoisted
-// values the host computes, and every rewrite's kernel against the CPU reference, through a
-// live parameter edit that changes the hoisted values.
+// approximateDivision, polynomialPhi1; model.arithmetic): what the source holds and the hoisted
+// values the host computes; then every generator option's kernel (the rewrites, kernel
+// splitting, launch bounds) against the CPU reference, through a live parameter edit that
+// changes the hoisted values.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -98,22 +99,25 @@ TEST(CardiacArithmetic, RewritesAreOptionsAndAutoFollowsThePrecision) {
 
 // 64 uncoupled TP06 cells, all paced, 20 ms (2000 steps of 0.01 ms, through the upstroke and
 // the plateau), with extra.Ko edited live from 5.4 to 8 mM at 10 ms (it feeds hoisted terms:
-// gK1 and gKr scale with sqrt(Ko / 5.4)); CUDA against the CPU interpreter for each rewrite.
-// Tolerances: double 1e-6 mV (the rewrites change the last bits: reciprocal products, the
+// gK1 and gKr scale with sqrt(Ko / 5.4)); CUDA against the CPU interpreter for each arithmetic
+// rewrite, the step split into 3 and into 19 kernels (Opt3), and launch bounds of 6 blocks per
+// SM. Tolerances: double 1e-6 mV (the rewrites change the last bits: reciprocal products, the
 // host's double values, the polynomial; amplified in the upstroke); float 0.5 mV, as the
-// kernel as written (float rounding dominates). The edit itself moves V by more than 1 mV,
-// so a kernel that kept the old hoisted values would fail.
-TEST(CardiacCuda, ArithmeticRewritesFollowTheCpuThroughALiveEdit) {
+// kernel as written (float rounding dominates). Splitting and launch bounds change no
+// arithmetic: in double the split kernels give the monolithic kernel's V to the last bit. The
+// edit itself moves V by more than 1 mV, so a kernel that kept the old hoisted values fails.
+TEST(CardiacCuda, GeneratorOptionsFollowTheCpuThroughALiveEdit) {
     CF_REQUIRE_BACKEND(Backend::Cuda);
-    auto run = [](Backend backend, const std::string& precision, const std::string& arithmetic,
-                  bool edit) {
+    auto run = [](Backend backend, const std::string& precision,
+                  const std::vector<std::string>& options, bool edit) {
         ParamSet ps{descriptor().parameters()};
         for (const char* a : {"model.bundled=tentusscher_2006", "tissue.nx=8", "tissue.ny=8",
                               "tissue.diffusion_long=0", "tissue.diffusion_trans=0", "time.dt=0.01",
                               "protocol.region=all", "protocol.amplitude=-52"})
             ps.setFromAssignment(a);
         ps.setFromAssignment("model.precision=" + precision);
-        ps.setFromAssignment("model.arithmetic=" + arithmetic);
+        for (const std::string& o : options)
+            ps.setFromAssignment(o);
         auto m = descriptor().create(backend);
         m->reset(ps, 1);
         m->advance(1000);
@@ -124,23 +128,44 @@ TEST(CardiacCuda, ArithmeticRewritesFollowTheCpuThroughALiveEdit) {
         m->advance(1000);
         return m->snapshot().at("membrane.V").as<double>();
     };
-    const std::vector<double> cpu = run(Backend::Cpu, "double", "as_written", true);
-    const std::vector<double> unedited = run(Backend::Cpu, "double", "as_written", false);
+    const std::vector<double> cpu = run(Backend::Cpu, "double", {}, true);
+    const std::vector<double> unedited = run(Backend::Cpu, "double", {}, false);
     double moved = 0;
     for (std::size_t k = 0; k < cpu.size(); ++k)
         moved = std::max(moved, std::fabs(cpu[k] - unedited[k]));
     EXPECT_GT(moved, 1.0) << "the edit must change V for the test to see stale values";
-    for (const char* precision : {"double", "float"})
-        for (const char* arithmetic : {"as_written", "hoist", "division", "phi1", "rewritten"}) {
-            const std::vector<double> gpu = run(Backend::Cuda, precision, arithmetic, true);
-            double worst = 0;
-            for (std::size_t k = 0; k < cpu.size(); ++k)
+    const std::vector<std::vector<std::string>> configurations = {
+        {"model.arithmetic=as_written"},
+        {"model.arithmetic=hoist"},
+        {"model.arithmetic=division"},
+        {"model.arithmetic=phi1"},
+        {"model.arithmetic=rewritten"},
+        {"model.arithmetic=as_written", "model.kernel_parts=3"},
+        {"model.arithmetic=rewritten", "model.kernel_parts=19"},
+        {"model.arithmetic=rewritten", "model.kernel_parts=3", "model.state_storage=shared"},
+        {"model.arithmetic=rewritten", "model.min_blocks_per_sm=6"},
+    };
+    for (const char* precision : {"double", "float"}) {
+        const bool dbl = std::string(precision) == "double";
+        const std::vector<double> monolithic =
+            run(Backend::Cuda, precision, {"model.arithmetic=as_written"}, true);
+        for (const std::vector<std::string>& options : configurations) {
+            const std::vector<double> gpu = run(Backend::Cuda, precision, options, true);
+            double worst = 0, fromMonolithic = 0;
+            for (std::size_t k = 0; k < cpu.size(); ++k) {
                 worst = std::max(worst, std::fabs(gpu[k] - cpu[k]));
-            const bool dbl = std::string(precision) == "double";
+                fromMonolithic = std::max(fromMonolithic, std::fabs(gpu[k] - monolithic[k]));
+            }
+            std::string name;
+            for (const std::string& o : options)
+                name += (name.empty() ? "" : ", ") + o;
             std::printf("TP06 %s, %s: V %.3f mV at 20 ms, max |V_cuda - V_cpu| %.3g mV\n",
-                        precision, arithmetic, cpu[0], worst);
-            EXPECT_LE(worst, dbl ? 1e-6 : 0.5) << precision << ", " << arithmetic;
+                        precision, name.c_str(), cpu[0], worst);
+            EXPECT_LE(worst, dbl ? 1e-6 : 0.5) << precision << ", " << name;
+            if (dbl && options[0] == "model.arithmetic=as_written")
+                EXPECT_EQ(fromMonolithic, 0.0) << name;
         }
+    }
 }
 
 }  // namespace

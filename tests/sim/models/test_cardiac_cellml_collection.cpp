@@ -32,6 +32,7 @@
 #include "sim/models/cardiac/lang/cell_program.hpp"
 #include "sim/models/cardiac/lang/checked_model.hpp"
 #include "sim/models/cardiac/lang/cuda_emitter.hpp"
+#include "sim/models/cardiac/lang/invariants.hpp"
 #include "sim/models/cardiac/nvrtc/nvrtc_compiler.hpp"
 #include "tests/support/backends.hpp"
 #if CELLFORGE_HAVE_CUDA
@@ -339,8 +340,10 @@ struct KernelComparison {
     double worstV = 0.0, worstRel = 0.0;
 };
 
-// One model's generated kernels (double, 32 cells; the states in registers and in shared
-// memory) beside the interpreter for 200 ms: with its own stimulus expression (the tissue mask
+// One model's generated kernels (double, 32 cells; four generator configurations: the states in
+// registers; in shared memory (Opt2S); the step split into 4 kernels with the states in shared
+// memory (Opt3 + 2S); and every arithmetic rewrite with the step split into 4 kernels) beside
+// the interpreter for 200 ms: with its own stimulus expression (the tissue mask
 // keeps the protocol off), or with the default stimulus driven by the protocol on every cell,
 // as the CPU case falls back to it. The worst difference of either kernel is reported.
 KernelComparison compareKernel(const fs::path& f, bool useDefaultStimulus) {
@@ -369,18 +372,25 @@ KernelComparison compareKernel(const fs::path& f, bool useDefaultStimulus) {
     for (unsigned i = 0; i < kCells; ++i)
         for (std::size_t s = 0; s < states; ++s)
             host[s * kCells + i] = ref[s];
-    // Two kernels, the states in registers and in shared memory (EmitOptions), beside one
-    // interpreter.
-    cuda::DeviceBuffer<double> yRegisters(host), yShared(host);
-    cuda::DeviceBuffer<double>* ys[2] = {&yRegisters, &yShared};
+    // The configurations' kernels (EmitOptions) beside one interpreter.
+    std::vector<EmitOptions> configurations(4);
+    configurations[1].states = StateStorage::Shared;
+    configurations[2].states = StateStorage::Shared;
+    configurations[2].parts = 4;
+    configurations[3].hoistInvariants = configurations[3].polynomialPhi1 = true;
+    configurations[3].parts = 4;
+    std::vector<cuda::DeviceBuffer<double>> ys;
+    std::vector<CellKernel> kernels;
+    std::vector<GeneratedSource> sources;
+    for (const EmitOptions& o : configurations) {
+        ys.emplace_back(host);
+        sources.push_back(emitCuda(model, Precision::Double, o));
+        kernels.emplace_back(sources.back(), f.stem().string() + ".cu");
+    }
+    cuda::DeviceBuffer<double> next(host);  // the split kernels' scratch
     cuda::DeviceBuffer<unsigned char> tissue(
         std::vector<unsigned char>(kCells, useDefaultStimulus ? 1 : 0));
     cuda::DeviceBuffer<int> fail(std::vector<int>{static_cast<int>(kCells)});
-    EmitOptions shared;
-    shared.states = StateStorage::Shared;
-    CellKernel kernels[2] = {
-        CellKernel(emitCuda(model, Precision::Double), f.stem().string() + ".cu"),
-        CellKernel(emitCuda(model, Precision::Double, shared), f.stem().string() + "_shared.cu")};
     CardiacParams protocol{};
     protocol.beats = useDefaultStimulus ? 1 : 0;
     protocol.start = kDefaultStartMs;
@@ -392,19 +402,20 @@ KernelComparison compareKernel(const fs::path& f, bool useDefaultStimulus) {
     protocol.nx = kCells;
     protocol.ny = protocol.nz = 1;
     protocol.dx = 0.1;
-    for (CellKernel& kernel : kernels) {
-        kernel.setParameters(
+    for (std::size_t k = 0; k < kernels.size(); ++k) {
+        kernels[k].setParameters(
             parameterBlock<double>(dt, useDefaultStimulus ? kDefaultAmplitude : 0.0,
-                                   cpu.parameters()),
+                                   cpu.parameters(),
+                                   invariantValues(model, sources[k].invariants, cpu.parameters())),
             nullptr);
-        kernel.setProtocol(protocolBlock(protocol), nullptr);
+        kernels[k].setProtocol(protocolBlock(protocol), nullptr);
     }
     const auto v = static_cast<std::size_t>(model.stateOf(model.potential));
     for (long n = 0; n < steps && c.finite; ++n) {
         const double t = static_cast<double>(n) * dt;
-        for (int k = 0; k < 2; ++k)
-            kernels[k].launch(CfArgs<double>{ys[k]->data(), tissue.data(), fail.data(), t, kCells,
-                                             kCells, nullptr},
+        for (std::size_t k = 0; k < kernels.size(); ++k)
+            kernels[k].launch(CfArgs<double>{ys[k].data(), tissue.data(), fail.data(), t, kCells,
+                                             kCells, nullptr, nullptr, next.data()},
                               nullptr);
         // The kernel's pulse test, so both stimulate at the same steps.
         const double pulse = pulseOn(protocol, t) ? kDefaultAmplitude : 0.0;
@@ -412,8 +423,8 @@ KernelComparison compareKernel(const fs::path& f, bool useDefaultStimulus) {
         for (double x : ref)
             c.finite = c.finite && std::isfinite(x);
         if ((n + 1) % 100 == 0 || n + 1 == steps)
-            for (const cuda::DeviceBuffer<double>* y : ys) {
-                const std::vector<double> out = y->toHost();
+            for (const cuda::DeviceBuffer<double>& y : ys) {
+                const std::vector<double> out = y.toHost();
                 for (unsigned i = 0; i < kCells; ++i)
                     c.worstV = std::max(c.worstV, std::fabs(out[v * kCells + i] - ref[v]));
                 if (n + 1 == steps)

@@ -22,7 +22,15 @@ CellKernel::CellKernel(const GeneratedSource& source, const std::string& name, b
     const CompiledKernel compiled = compileKernel(source, name, deviceArch(), fastMath);
     CF_CUDA_CHECK(cudaLibraryLoadData(&library_, compiled.image.data(), nullptr, nullptr, 0,
                                       nullptr, nullptr, 0));
-    cudaError_t got = cudaLibraryGetKernel(&kernel_, library_, source.kernelName.c_str());
+    cudaError_t got = cudaSuccess;
+    const std::vector<std::string> names = source.kernelNames.empty()
+                                               ? std::vector<std::string>{source.kernelName}
+                                               : source.kernelNames;
+    for (const std::string& kernel : names) {
+        cudaKernel_t k = nullptr;
+        if (got == cudaSuccess) got = cudaLibraryGetKernel(&k, library_, kernel.c_str());
+        kernels_.push_back(k);
+    }
     // The constant blocks: device addresses valid until the library is unloaded.
     if (got == cudaSuccess)
         got = cudaLibraryGetGlobal(&block_, &blockBytes_, library_, source.parameterBlock.c_str());
@@ -44,9 +52,11 @@ CellKernel::CellKernel(const GeneratedSource& source, const std::string& name, b
     if (sharedBytes_ > 48 * 1024) {  // past the default, the kernel must ask for more
         int device = 0;
         CF_CUDA_CHECK(cudaGetDevice(&device));
-        const cudaError_t e =
-            cudaKernelSetAttributeForDevice(kernel_, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                            static_cast<int>(sharedBytes_), device);
+        cudaError_t e = cudaSuccess;
+        for (cudaKernel_t k : kernels_)
+            if (e == cudaSuccess)
+                e = cudaKernelSetAttributeForDevice(k, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                    static_cast<int>(sharedBytes_), device);
         if (e != cudaSuccess) {
             release();
             throw Error(name_ + ": the states in shared memory need " +
@@ -69,7 +79,7 @@ CellKernel::~CellKernel() {
 
 CellKernel::CellKernel(CellKernel&& other) noexcept
     : library_(std::exchange(other.library_, nullptr)),
-      kernel_(std::exchange(other.kernel_, nullptr)),
+      kernels_(std::move(other.kernels_)),
       block_(std::exchange(other.block_, nullptr)),
       blockBytes_(std::exchange(other.blockBytes_, 0)),
       blockWritten_(std::exchange(other.blockWritten_, false)),
@@ -82,7 +92,8 @@ CellKernel& CellKernel::operator=(CellKernel&& other) noexcept {
     if (this != &other) {
         release();
         library_ = std::exchange(other.library_, nullptr);
-        kernel_ = std::exchange(other.kernel_, nullptr);
+        kernels_ = std::move(other.kernels_);
+        other.kernels_.clear();
         block_ = std::exchange(other.block_, nullptr);
         blockBytes_ = std::exchange(other.blockBytes_, 0);
         blockWritten_ = std::exchange(other.blockWritten_, false);
@@ -97,7 +108,7 @@ CellKernel& CellKernel::operator=(CellKernel&& other) noexcept {
 void CellKernel::release() noexcept {
     if (library_ != nullptr) cudaLibraryUnload(library_);
     library_ = nullptr;
-    kernel_ = nullptr;
+    kernels_.clear();
     block_ = nullptr;
     blockBytes_ = 0;
     blockWritten_ = false;
@@ -151,9 +162,11 @@ void CellKernel::launchRaw(const void* args, unsigned n, cudaStream_t stream) co
     const dim3 block(kCellBlock);  // the generated kernel's shared-state stride
     const dim3 grid((n + block.x - 1) / block.x);
     // A kernel handle passed as the function: cudaLaunchKernel accepts a cudaKernel_t.
-    CF_CUDA_CHECK(cudaLaunchKernel(reinterpret_cast<const void*>(kernel_), grid, block, params,
-                                   sharedBytes_, stream));
-    CF_CUDA_CHECK_LAUNCH(name_.c_str(), stream);
+    for (cudaKernel_t k : kernels_) {
+        CF_CUDA_CHECK(cudaLaunchKernel(reinterpret_cast<const void*>(k), grid, block, params,
+                                       sharedBytes_, stream));
+        CF_CUDA_CHECK_LAUNCH(name_.c_str(), stream);
+    }
 }
 
 }  // namespace cf::cardiac

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/core/errors.hpp"
 #include "sim/models/cardiac/lang/cuda_emitter.hpp"
 #include "sim/models/cardiac/nvrtc/nvrtc_compiler.hpp"
 
@@ -35,7 +36,9 @@ public:
     CellKernel(const CellKernel&) = delete;
     CellKernel& operator=(const CellKernel&) = delete;
 
-    bool loaded() const noexcept { return kernel_ != nullptr; }
+    bool loaded() const noexcept { return !kernels_.empty(); }
+    // The kernels a step launches (GeneratedSource::kernelNames): more than one when split.
+    std::size_t kernelCount() const noexcept { return kernels_.size(); }
     // The size of the parameter block in bytes (parameterBlockReals values of the kernel's
     // precision).
     std::size_t parameterBytes() const noexcept { return blockBytes_; }
@@ -54,10 +57,13 @@ public:
     void setProtocol(const CfProtocol& protocol, cudaStream_t stream);
     // The protocol block as the device holds it after the work queued on `stream` (waits).
     std::vector<std::uint8_t> readProtocol(cudaStream_t stream) const;
-    // One step of `args.n` cells on `stream` (CfArgs of the kernel's precision). Throws Error
-    // when the parameter block or the protocol block was never written.
+    // One step of `args.n` cells on `stream` (CfArgs of the kernel's precision; every kernel of
+    // a split step in turn, which needs args.next). Throws Error when the parameter block or the
+    // protocol block was never written, or a split step has no args.next.
     template <typename Real>
     void launch(const CfArgs<Real>& args, cudaStream_t stream) const {
+        if (kernels_.size() > 1 && args.next == nullptr)
+            throw Error(name_ + ": a split step needs its scratch (CfArgs::next)");
         launchRaw(&args, args.n, stream);
     }
 
@@ -72,7 +78,7 @@ private:
                                         cudaStream_t stream) const;
 
     cudaLibrary_t library_ = nullptr;
-    cudaKernel_t kernel_ = nullptr;
+    std::vector<cudaKernel_t> kernels_;  // launched in this order for one step
     void* block_ = nullptr;  // the library's CfParams (device address; valid while loaded)
     std::size_t blockBytes_ = 0;
     bool blockWritten_ = false;

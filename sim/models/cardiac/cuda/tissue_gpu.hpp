@@ -79,6 +79,7 @@ public:
             emitCuda(m, sizeof(Real) == 4 ? Precision::Float : Precision::Double, emit);
         invariants_ = source.invariants;
         kernel_ = CellKernel(source, m.name + ".cu", fastMath);
+        if (kernel_.kernelCount() > 1) next_.resize(states_ * pitch_);  // split (Opt3)
         y_.resize(states_ * pitch_);
         vBefore_.resize(nodes_);
         vA_.resize(nodes_);
@@ -202,8 +203,6 @@ public:
     void step(const CardiacParams& p, const cuda::TissueLive& live, int substeps,
               std::uint64_t step, double t) override {
         Real* v = y_.data() + potential_ * pitch_;
-        CF_CUDA_CHECK(cudaMemcpyAsync(vBefore_.data(), v, nodes_ * sizeof(Real),
-                                      cudaMemcpyDeviceToDevice, stream_));
         // The kernel decides from its protocol block whether the pulse is on at t and which
         // nodes it stimulates (with the CPU's arithmetic); here only the tissue's shape.
         const CfArgs<Real> args{y_.data(),
@@ -212,7 +211,9 @@ public:
                                 t,
                                 static_cast<unsigned>(nodes_),
                                 static_cast<unsigned>(pitch_),
-                                tables_ ? lut_.data() : nullptr};
+                                tables_ ? lut_.data() : nullptr,
+                                vBefore_.data(),  // the kernel keeps V before its step
+                                kernel_.kernelCount() > 1 ? next_.data() : nullptr};
         kernel_.launch(args, stream_);
         diffuse(p, live, substeps, v);
         const cuda::StepEnd end{fail_.data(), failStep_.data(), static_cast<long long>(step + 1),
@@ -271,6 +272,7 @@ private:
     std::vector<TermPtr> invariants_;            // GeneratedSource::invariants
     CellKernel kernel_;
     DeviceBuffer<Real> y_, vBefore_, vA_, vB_, lut_;
+    DeviceBuffer<Real> next_;  // split kernels' new states (EmitOptions::parts > 1)
     DeviceBuffer<double> activation_;
     DeviceBuffer<unsigned char> tissue_;  // tissueMask (tissue.mesh); unused without one
     bool hasTissue_ = false;

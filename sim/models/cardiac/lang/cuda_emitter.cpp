@@ -3,6 +3,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <map>
 #include <set>
 #include <sstream>
@@ -88,6 +89,8 @@ public:
         line("    double t;");
         line("    unsigned n, pitch;");
         line("    const real* lut;");
+        line("    real* v_before;");
+        line("    real* next;");
         line("};");
         line("static_assert(sizeof(CfArgs) == " + std::to_string(argsSize) +
              ", \"CfArgs must match the host's layout\");");
@@ -122,7 +125,7 @@ public:
             }
             line("        return p;");
             line("    }");
-            line("    return " + quotient(fn("exp") + "(z) - (real)1", "z") + ";");
+            line("    return " + quotient("(" + fn("exp") + "(z) - (real)1)", "z") + ";");
             line("}");
         } else {
             line("// phi1(z) = (e^z - 1)/z without cancellation near 0 (series below 1e-4).");
@@ -145,7 +148,93 @@ public:
             line("    return lo + w * (__ldg(row + cols + c) - lo);");
             line("}");
         }
-        line("extern \"C\" __global__ void cf_step(CfArgs a) {");
+        // Common subexpressions of the slopes: the derivative of a defined variable is one
+        // shared term (memoised), and d exp(g) = exp(g) g' reuses exp(g) itself. A term that is
+        // a variable's whole expression prints as that variable; any other term met twice or
+        // more becomes a named temporary, emitted before its first use.
+        for (int v : m_.order)
+            named_[m_.vars[static_cast<std::size_t>(v)].expr.get()] =
+                names_[static_cast<std::size_t>(v)];
+        if (tables)
+            for (std::size_t c = 0; c < m_.lookup->columns.size(); ++c)
+                column_[m_.lookup->columns[c]] = c;
+        const std::size_t states = m_.states.size();
+        const std::size_t parts =
+            std::max<std::size_t>(1, std::min<std::size_t>(options_.parts, states));
+        for (std::size_t part = 0; part < parts; ++part)
+            kernel(part, parts, tables);
+        out_.kernelName = out_.kernelNames.front();
+        return std::move(out_);
+    }
+
+private:
+    // What one kernel computes: the defined variables (by variable index) and the states it
+    // loads (by state index); `table`: whether it reads the lookup table.
+    struct Needs {
+        std::vector<bool> var, state;
+        bool table = false;
+        static Needs all(const CheckedModel& m) {
+            return {std::vector<bool>(m.vars.size(), true),
+                    std::vector<bool>(m.states.size(), true), true};
+        }
+    };
+
+    // The needs of the part that updates states [begin, end): everything their rates, slopes
+    // and intercepts read, through defined variables; the last part also loads the potential
+    // (for v_before).
+    Needs needsOf(std::size_t begin, std::size_t end, bool last) const {
+        Needs n{std::vector<bool>(m_.vars.size(), false),
+                std::vector<bool>(m_.states.size(), false), false};
+        std::function<void(const Term&)> visit;
+        std::function<void(int)> mark = [&](int v) {
+            const Variable& var = m_.vars[static_cast<std::size_t>(v)];
+            if (var.kind == VarKind::State) {
+                n.state[static_cast<std::size_t>(m_.stateOf(v))] = true;
+            } else if (var.kind == VarKind::Defined && !n.var[static_cast<std::size_t>(v)]) {
+                n.var[static_cast<std::size_t>(v)] = true;
+                if (column_.count(v) != 0) {
+                    n.table = true;
+                    mark(m_.lookup->key);
+                } else if (var.expr) {
+                    visit(*var.expr);
+                }
+            }
+        };
+        visit = [&](const Term& t) {
+            if (t.op == Op::Var) mark(t.var);
+            for (const TermPtr& a : t.args)
+                visit(*a);
+        };
+        for (std::size_t s = begin; s < end; ++s) {
+            const StateInfo& info = m_.states[s];
+            n.state[s] = true;
+            visit(*info.rate);
+            if (info.method != Method::ForwardEuler) visit(*info.slope);
+            if (info.method == Method::RushLarsen && info.intercept) visit(*info.intercept);
+        }
+        if (last) mark(m_.potential);
+        return n;
+    }
+
+    void kernel(std::size_t part, std::size_t parts, bool tables) {
+        // __launch_bounds__ caps the registers so that minBlocksPerSm blocks fit on an SM.
+        const std::string bounds = options_.minBlocksPerSm > 0
+                                       ? "__launch_bounds__(" + std::to_string(kCellBlock) + ", " +
+                                             std::to_string(options_.minBlocksPerSm) + ") "
+                                       : "";
+        // Kernel splitting (Opt3): this part updates states [begin, end) and computes only
+        // what their rates and slopes read; the others read the states from a.y too and
+        // leave their results in a.next, which the last part copies into a.y after writing
+        // its own (every part reads the step's start, since a.y changes only in the last).
+        const std::size_t states = m_.states.size();
+        const std::size_t begin = part * states / parts, end = (part + 1) * states / parts;
+        const bool last = part + 1 == parts;
+        const std::string name = parts == 1 ? "cf_step" : "cf_step_" + std::to_string(part);
+        out_.kernelNames.push_back(name);
+        const Needs needs = parts == 1 ? Needs::all(m_) : needsOf(begin, end, last);
+        uses_.clear();
+        temps_.clear();
+        line("extern \"C\" __global__ void " + bounds + name + "(CfArgs a) {");
         line("    const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;");
         line("    if (i >= a.n) return;");
         line("    [[maybe_unused]] const real " + names_[static_cast<std::size_t>(m_.time)] +
@@ -162,36 +251,28 @@ public:
             line("    extern __shared__ unsigned char cf_shared[];");
             line("    real* const cf_y = reinterpret_cast<real*>(cf_shared) + threadIdx.x;");
             for (std::size_t s = 0; s < m_.states.size(); ++s) {
-                std::string& name = names_[static_cast<std::size_t>(m_.states[s].var)];
-                name = "cf_y[" + std::to_string(s * kCellBlock) + "u]";
-                line("    " + name + " = a.y[" + std::to_string(s) + "u * a.pitch + i];",
+                if (!needs.state[s]) continue;
+                std::string& y = names_[static_cast<std::size_t>(m_.states[s].var)];
+                y = "cf_y[" + std::to_string(s * kCellBlock) + "u]";
+                line("    " + y + " = a.y[" + std::to_string(s) + "u * a.pitch + i];",
                      m_.vars[static_cast<std::size_t>(m_.states[s].var)].pos.line);
             }
         } else {
             for (std::size_t s = 0; s < m_.states.size(); ++s)
-                line("    const real " + names_[static_cast<std::size_t>(m_.states[s].var)] +
-                         " = a.y[" + std::to_string(s) + "u * a.pitch + i];",
-                     m_.vars[static_cast<std::size_t>(m_.states[s].var)].pos.line);
+                if (needs.state[s])
+                    line("    const real " + names_[static_cast<std::size_t>(m_.states[s].var)] +
+                             " = a.y[" + std::to_string(s) + "u * a.pitch + i];",
+                         m_.vars[static_cast<std::size_t>(m_.states[s].var)].pos.line);
         }
-        if (m_.stimulus >= 0) {
+        if (m_.stimulus >= 0 && needs.var[static_cast<std::size_t>(m_.stimulus)]) {
             line(
                 "    const bool cf_stimulated = (a.tissue == nullptr || a.tissue[i] != 0) && "
                 "cf_in_region(i);");
             line("    const real cf_stimulus = cf_pulse_on(a.t) ? " + out_.parameterBlock +
                  ".amplitude : (real)0;");
         }
-        // Common subexpressions of the slopes: the derivative of a defined variable is one
-        // shared term (memoised), and d exp(g) = exp(g) g' reuses exp(g) itself. A term that is
-        // a variable's whole expression prints as that variable; any other term met twice or
-        // more becomes a named temporary, emitted before its first use.
-        for (int v : m_.order)
-            named_[m_.vars[static_cast<std::size_t>(v)].expr.get()] =
-                names_[static_cast<std::size_t>(v)];
-        std::map<int, std::size_t> column;  // tabulated variable -> its column
-        if (tables) {
+        if (tables && needs.table) {
             const LookupPlan& plan = *m_.lookup;
-            for (std::size_t c = 0; c < plan.columns.size(); ++c)
-                column[plan.columns[c]] = c;
             const std::string rows = std::to_string(out_.lookupRows);
             line("    // Lookup table over " + m_.vars[static_cast<std::size_t>(plan.key)].name +
                  ": " + rows + " rows from " + number(plan.lo) + " by " + number(plan.step) + ", " +
@@ -207,17 +288,19 @@ public:
             line("    const real* cf_row = a.lut + (unsigned long long)cf_i * " +
                  std::to_string(plan.columns.size()) + "u;");
         }
-        for (const StateInfo& info : m_.states) {
+        for (std::size_t s = begin; s < end; ++s) {
+            const StateInfo& info = m_.states[s];
             count(*info.rate);
             if (info.method != Method::ForwardEuler) count(*info.slope);
         }
         for (int v : m_.order) {
+            if (!needs.var[static_cast<std::size_t>(v)]) continue;
             const Variable& var = m_.vars[static_cast<std::size_t>(v)];
             defining_ = var.expr.get();
             std::string value;
-            if (const auto c = column.find(v); c != column.end())
+            if (const auto c = column_.find(v); c != column_.end())
                 value = "cf_interp(cf_row, " + std::to_string(c->second) + "u, " +
-                        std::to_string(column.size()) + "u, cf_w)";
+                        std::to_string(column_.size()) + "u, cf_w)";
             else
                 value = expr(*var.expr);
             defining_ = nullptr;
@@ -226,7 +309,7 @@ public:
                      ";  // " + var.name,
                  var.pos.line);
         }
-        for (std::size_t s = 0; s < m_.states.size(); ++s) {
+        for (std::size_t s = begin; s < end; ++s) {
             const StateInfo& info = m_.states[s];
             const std::string& y = names_[static_cast<std::size_t>(info.var)];
             const std::string f = "f_" + std::to_string(s);
@@ -267,17 +350,26 @@ public:
             }
         }
         std::string sum;
-        for (std::size_t s = 0; s < m_.states.size(); ++s)
-            sum += (s == 0 ? "" : " + ") + std::string("n_") + std::to_string(s);
+        for (std::size_t s = begin; s < end; ++s)
+            sum += (s == begin ? "" : " + ") + std::string("n_") + std::to_string(s);
         line("    if (!isfinite(" + sum + ")) atomicMin(a.fail, (int)i);");
+        if (!last) {
+            for (std::size_t s = begin; s < end; ++s)
+                line("    a.next[" + std::to_string(s) + "u * a.pitch + i] = n_" +
+                     std::to_string(s) + ";");
+            line("}");
+            return;
+        }
+        line("    if (a.v_before != nullptr) a.v_before[i] = " +
+             names_[static_cast<std::size_t>(m_.potential)] + ";");
         for (std::size_t s = 0; s < m_.states.size(); ++s)
-            line("    a.y[" + std::to_string(s) + "u * a.pitch + i] = n_" + std::to_string(s) +
+            line("    a.y[" + std::to_string(s) + "u * a.pitch + i] = " +
+                 (s >= begin ? "n_" + std::to_string(s)
+                             : "a.next[" + std::to_string(s) + "u * a.pitch + i]") +
                  ";");
         line("}");
-        return std::move(out_);
     }
 
-private:
     // pulseOn and inStimulusRegion of cardiac_model.cpp on cf_protocol: the same expressions
     // in the same order, in double, each operation rounded on its own (the _rn intrinsics are
     // never contracted into fused multiply-adds, which --use_fast_math's --fmad=true would
@@ -377,7 +469,8 @@ private:
 
     bool approximateDivision() const { return float_ && options_.approximateDivision; }
 
-    // a / b, or cf_div(a, b) with approximate division.
+    // a / b, or cf_div(a, b) with approximate division. `a` and `b` must each be one operand
+    // (parenthesised where they are sums or the like).
     std::string quotient(const std::string& a, const std::string& b) const {
         return approximateDivision() ? "cf_div(" + a + ", " + b + ")" : "(" + a + " / " + b + ")";
     }
@@ -558,6 +651,7 @@ private:
     InvariantTerms invariant_;
     std::unordered_map<const Term*, std::size_t> hoisted_;     // term -> its slot in k
     std::unordered_map<const Term*, std::size_t> reciprocal_;  // divisor -> 1/divisor's slot
+    std::map<int, std::size_t> column_;                        // tabulated variable -> column
 };
 
 }  // namespace

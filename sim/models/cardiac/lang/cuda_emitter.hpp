@@ -22,6 +22,9 @@
 //       double t;                    // time at the start of the step
 //       unsigned n, pitch;
 //       const real* lut;             // lookup table (row-major, rows x columns) or unused
+//       real* v_before;              // each cell's potential at the start of the step (for
+//                                    // the activation test) is written here, unless null
+//       real* next;                  // scratch of split kernels (EmitOptions::parts)
 //   };
 // Cell i is node i of the grid (x fastest: i = x + nx (y + ny z)). A tissue node in the
 // protocol's region (inStimulusRegion) has the stimulus variable cf_params.amplitude while the
@@ -79,6 +82,16 @@ struct EmitOptions {
     // Taylor series to the precision's half ulp) and (exp(z) - 1)/z elsewhere, instead of
     // expm1(z)/z: no expm1 and, for the small z of most steps, no division.
     bool polynomialPhi1 = false;
+    // __launch_bounds__(kCellBlock, minBlocksPerSm): the compiler keeps the registers to what
+    // lets that many blocks share an SM (more warps to hide latency, at the cost of spills);
+    // 0: no bound, the compiler's own allocation.
+    unsigned minBlocksPerSm = 0;
+    // Kernel splitting (Lionetti et al.'s Opt3): the step as `parts` kernels (at most one per
+    // state), cf_step_0 .. cf_step_{parts-1}, launched in that order, each updating a run of
+    // consecutive states and computing only what those read, so that each needs fewer
+    // registers. All but the last leave their new states in CfArgs::next (states x pitch);
+    // the last writes its own into y and copies the others'. 1: one kernel, cf_step.
+    unsigned parts = 1;
 };
 
 struct GeneratedSource {
@@ -87,6 +100,8 @@ struct GeneratedSource {
     // boilerplate. Used to show a compile error with the model line.
     std::vector<int> modelLine;
     std::string kernelName = "cf_step";
+    // Every kernel of the step, in launch order (one, kernelName, unless split).
+    std::vector<std::string> kernelNames;
     // The __constant__ CfParams block and its size in `real` values (parameterBlockReals).
     std::string parameterBlock = "cf_params";
     std::size_t parameterBlockReals = 0;
@@ -164,7 +179,9 @@ struct CfArgs {
     int* fail;
     double t;
     unsigned n, pitch;
-    const Real* lut;  // last: aggregate initialisers that stop before it leave it null
+    const Real* lut;  // aggregate initialisers that stop before it leave it null
+    Real* vBefore;    // the potential at the start of the step, written when not null
+    Real* next;       // split kernels (EmitOptions::parts > 1): states x pitch of scratch
 };
 
 }  // namespace cf::cardiac
