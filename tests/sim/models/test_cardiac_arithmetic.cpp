@@ -105,7 +105,8 @@ TEST(CardiacArithmetic, RewritesAreOptionsAndAutoFollowsThePrecision) {
 // host's double values, the polynomial; amplified in the upstroke); float 0.5 mV, as the
 // kernel as written (float rounding dominates). Splitting and launch bounds change no
 // arithmetic: in double the split kernels give the monolithic kernel's V to the last bit. The
-// edit itself moves V by more than 1 mV, so a kernel that kept the old hoisted values fails.
+// edit itself moves V by 0.39 mV at 20 ms (asserted above 0.1 mV), far past the double
+// tolerance, so a double kernel that kept the old hoisted values fails.
 TEST(CardiacCuda, GeneratorOptionsFollowTheCpuThroughALiveEdit) {
     CF_REQUIRE_BACKEND(Backend::Cuda);
     auto run = [](Backend backend, const std::string& precision,
@@ -133,7 +134,7 @@ TEST(CardiacCuda, GeneratorOptionsFollowTheCpuThroughALiveEdit) {
     double moved = 0;
     for (std::size_t k = 0; k < cpu.size(); ++k)
         moved = std::max(moved, std::fabs(cpu[k] - unedited[k]));
-    EXPECT_GT(moved, 1.0) << "the edit must change V for the test to see stale values";
+    EXPECT_GT(moved, 0.1) << "the edit must change V for the test to see stale values";
     const std::vector<std::vector<std::string>> configurations = {
         {"model.arithmetic=as_written"},
         {"model.arithmetic=hoist"},

@@ -32,10 +32,15 @@ __global__ void endOfStepKernel(const Real* before, const Real* after, double* a
                                 std::size_t n, double t, StepEnd end, Real* trace) {
     const std::size_t m = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
     if (m >= n) return;
-    // Written only when it changes (once per node and run): the rest is a read.
-    const double was = activation[m];
-    const double now = activationAfter(was, before[m], after[m], cLive.threshold, t, cLive.dt);
-    if (now != was) activation[m] = now;
+    // The activation time is read only where the potential crosses the threshold this step,
+    // and written only when it changes (once per node and run); activationAfter leaves it
+    // unchanged everywhere else.
+    const double b = before[m], a = after[m];
+    if (b < cLive.threshold && a >= cLive.threshold) {
+        const double was = activation[m];
+        const double now = activationAfter(was, b, a, cLive.threshold, t, cLive.dt);
+        if (now != was) activation[m] = now;
+    }
     if (m == end.probe && trace != nullptr) *trace = after[m];
     if (m == 0 && *end.fail < static_cast<int>(n) && *end.failStep < 0) *end.failStep = end.step;
 }

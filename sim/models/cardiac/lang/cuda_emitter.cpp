@@ -277,10 +277,11 @@ private:
             line("    // Lookup table over " + m_.vars[static_cast<std::size_t>(plan.key)].name +
                  ": " + rows + " rows from " + number(plan.lo) + " by " + number(plan.step) + ", " +
                  std::to_string(plan.columns.size()) + " columns; outside it the edge row holds.");
-            line("    const real cf_x = " + fn("fmin") + "(" + fn("fmax") + "((" +
-                 names_[static_cast<std::size_t>(plan.key)] + " - " + number(plan.lo) + ") / " +
-                 number(plan.step) + ", (real)0), (real)" + std::to_string(out_.lookupRows - 1) +
-                 ");");
+            line("    const real cf_x = " + fn("fmin") + "(" + fn("fmax") + "(" +
+                 quotient("(" + names_[static_cast<std::size_t>(plan.key)] + " - " +
+                              number(plan.lo) + ")",
+                          number(plan.step)) +
+                 ", (real)0), (real)" + std::to_string(out_.lookupRows - 1) + ");");
             line("    const unsigned cf_i = " + fn("floor") + "(cf_x) < (real)" +
                  std::to_string(out_.lookupRows - 2) + " ? (unsigned)" + fn("floor") +
                  "(cf_x) : " + std::to_string(out_.lookupRows - 2) + "u;");
