@@ -209,6 +209,12 @@ ModelText modelText(const CardiacParams& p) {
     return t;
 }
 
+unsigned autoKernelParts(const CardiacParams& p, const CheckedModel& m) {
+    if (p.precision == 1) return 1;  // float: one kernel
+    const std::size_t states = m.states.size();
+    return states >= 32 ? 4 : states >= 16 ? 3 : 1;
+}
+
 EmitOptions cudaEmitOptions(const CardiacParams& p, const CheckedModel& m) {
     EmitOptions o;
     const auto choice = static_cast<StateStorageChoice>(p.stateStorage);
@@ -224,7 +230,7 @@ EmitOptions cudaEmitOptions(const CardiacParams& p, const CheckedModel& m) {
     o.approximateDivision = all || arithmetic == Arithmetic::Division;
     o.polynomialPhi1 = all || arithmetic == Arithmetic::Phi1;
     o.minBlocksPerSm = static_cast<unsigned>(p.minBlocksPerSm);
-    o.parts = p.kernelParts > 0 ? static_cast<unsigned>(p.kernelParts) : 1;
+    o.parts = p.kernelParts > 0 ? static_cast<unsigned>(p.kernelParts) : autoKernelParts(p, m);
     return o;
 }
 

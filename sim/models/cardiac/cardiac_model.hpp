@@ -48,6 +48,11 @@ std::unique_ptr<CellProgram> loadCellProgram(const CardiacParams& p);
 // model.arithmetic: auto is every rewrite in float, none in double.
 inline constexpr std::size_t kSharedStatesFrom = 256;
 EmitOptions cudaEmitOptions(const CardiacParams& p, const CheckedModel& m);
+// model.kernel_parts = 0: in double, 4 kernels from 32 states and 3 from 16 (measured on an
+// H200, docs/CARDIAC.md "Generator transformations": 1.6-2.9x for 39-67 states with 4, 1.8x
+// for ten Tusscher 2006 with 3); in float one kernel (splitting lost for 3 of the 4 models
+// measured, won 2x for O'Hara-Rudy CiPA alone).
+unsigned autoKernelParts(const CardiacParams& p, const CheckedModel& m);
 // Sets every state's method for `integrator` (Declared leaves the model's own).
 void applyIntegrator(Integrator integrator, CheckedModel& model);
 // Applies "name = value" lines to `program`'s parameters (throws ParameterError naming

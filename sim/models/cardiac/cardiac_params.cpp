@@ -78,7 +78,8 @@ const ParamTable& parameterTable() {
         b.integer("model", "kernel_parts", &P::kernelParts, 0, 0, 64, "1",
                   "Kernels the CUDA step is split into (Lionetti et al.'s Opt3: each updates a "
                   "run of states and computes only what they read, in fewer registers; at most "
-                  "one per state); 0: chosen by the model's size",
+                  "one per state); 0: in double 4 from 32 states, 3 from 16, else 1; in float 1 "
+                  "(measured fastest on an H200 for the models in docs/CARDIAC.md)",
                   S);
         b.real("time", "dt", &P::dt, 0.02, 1e-5, 1.0, "ms", "Time step", L);
         b.integer("tissue", "nx", &P::nx, 128, 1, 4096, "1", "Nodes along x", S);

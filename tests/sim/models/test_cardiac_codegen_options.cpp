@@ -82,6 +82,16 @@ TEST(CardiacCodegen, KernelSplittingIsAnOption) {
     CardiacParams p{};
     p.kernelParts = 4;
     EXPECT_EQ(cudaEmitOptions(p, m).parts, 4u);
+    p.kernelParts = 0;  // auto: TP06's 19 states in 3 kernels in double, one in float
+    p.precision = 0;
+    EXPECT_EQ(cudaEmitOptions(p, m).parts, 3u);
+    p.precision = 1;
+    EXPECT_EQ(cudaEmitOptions(p, m).parts, 1u);
+    CheckedModel big = m;
+    while (big.states.size() < 32)
+        big.states.push_back(big.states.back());
+    p.precision = 0;
+    EXPECT_EQ(cudaEmitOptions(p, big).parts, 4u);
     if (!nvrtcAvailable()) GTEST_SKIP() << "NVRTC unavailable: " << nvrtcStatus();
     EXPECT_GT(compileKernel(g, "tp06_split.cu", "sm_90").image.size(), 4u);
 }
