@@ -9,6 +9,7 @@
 #include <sstream>
 #include <unordered_map>
 
+#include "sim/models/cardiac/lang/cuda_emitter_protocol.hpp"
 #include "sim/models/cardiac/lang/invariants.hpp"
 #include "sim/models/cardiac/lang/lookup_tables.hpp"
 
@@ -135,7 +136,9 @@ public:
                  "((real)1 / (real)6)) : " + quotient(fn("expm1") + "(z)", "z") + ";");
             line("}");
         }
-        if (m_.stimulus >= 0) protocolFunctions();
+        if (m_.stimulus >= 0)
+            for (const std::string& text : protocolFunctionLines(out_.protocolBlock))
+                line(text);
         const bool tables = m_.lookup && !m_.lookup->columns.empty();
         if (tables) {
             out_.lookup = m_.lookup;
@@ -368,65 +371,6 @@ private:
                  (s >= begin ? "n_" + std::to_string(s)
                              : "a.next[" + std::to_string(s) + "u * a.pitch + i]") +
                  ";");
-        line("}");
-    }
-
-    // pulseOn and inStimulusRegion of cardiac_model.cpp on cf_protocol: the same expressions
-    // in the same order, in double, each operation rounded on its own (the _rn intrinsics are
-    // never contracted into fused multiply-adds, which --use_fast_math's --fmad=true would
-    // allow; its other effects are on float only).
-    void protocolFunctions() {
-        const std::string& p = out_.protocolBlock;
-        line("// Whether the stimulus is on at t: cardiac_model.cpp's pulseOn, in double, every");
-        line("// operation rounded on its own (no fused multiply-add), as the CPU computes it.");
-        line("__device__ inline bool cf_pulse_on(double t) {");
-        line("    if (t < " + p + ".start || " + p + ".duration <= 0.0) return false;");
-        line("    double k = 0.0, since = __dsub_rn(t, " + p + ".start);");
-        line("    if (" + p + ".cycleLength > 0.0) {");
-        line("        k = floor(__ddiv_rn(since, " + p + ".cycleLength));");
-        line("        since = __dsub_rn(since, __dmul_rn(k, " + p + ".cycleLength));");
-        line("    } else if (since >= " + p + ".duration) {");
-        line("        return false;");
-        line("    }");
-        line("    if (" + p + ".beats > 0 && k >= (double)" + p + ".beats) return false;");
-        line("    return since < " + p + ".duration;");
-        line("}");
-        line("// Whether cell (node) n lies in the stimulated region: cardiac_model.cpp's");
-        line(
-            "// inStimulusRegion, the same way. The region is chosen first, so a region that "
-            "needs");
-        line(
-            "// no coordinate (all) or only x (left edge) costs no integer division for the "
-            "others.");
-        line("__device__ inline bool cf_in_region(unsigned n) {");
-        line("    const int a = " + p + ".slabAxis, b = " + p + ".slabBegin;");
-        line("    const unsigned nx = (unsigned)(a == 0 ? " + p + ".slabCount : " + p +
-             ".nx), ny = (unsigned)(a == 1 ? " + p + ".slabCount : " + p + ".ny);");
-        line("    const double dx = " + p + ".dx;");
-        line("    const double s = __dadd_rn(" + p + ".regionSize, 1e-9);");
-        line("    if (" + p + ".region == 3) return true;  // all");
-        line("    const double x = __dmul_rn((double)((int)(n % nx) + (a == 0 ? b : 0)), dx);");
-        line("    if (" + p + ".region == 0) return x <= s;  // left edge");
-        line(
-            "    const double y = __dmul_rn((double)((int)(n / nx % ny) + (a == 1 ? b : 0)), dx);");
-        line(
-            "    const double z = __dmul_rn((double)((int)(n / (nx * ny)) + (a == 2 ? b : 0)), "
-            "dx);");
-        line("    switch (" + p + ".region) {");
-        line("        case 1:  // corner");
-        line("            return x <= s && y <= s && z <= s;");
-        line("        case 2: {  // centre");
-        line("            const double cx = __dmul_rn(__dmul_rn(0.5, (double)(" + p +
-             ".nx - 1)), dx);");
-        line("            const double cy = __dmul_rn(__dmul_rn(0.5, (double)(" + p +
-             ".ny - 1)), dx);");
-        line("            const double cz = __dmul_rn(__dmul_rn(0.5, (double)(" + p +
-             ".nz - 1)), dx);");
-        line("            return fabs(__dsub_rn(x, cx)) <= s && fabs(__dsub_rn(y, cy)) <= s &&");
-        line("                   fabs(__dsub_rn(z, cz)) <= s;");
-        line("        }");
-        line("    }");
-        line("    return false;");
         line("}");
     }
 
