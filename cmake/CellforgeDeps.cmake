@@ -28,6 +28,13 @@ cellforge_require(CELLFORGE_RANDOM123_INCLUDE "Random123" librandom123-dev)
 add_library(cellforge_random123 INTERFACE)
 target_include_directories(cellforge_random123 SYSTEM INTERFACE ${CELLFORGE_RANDOM123_INCLUDE})
 
+# nanoflann (libnanoflann-dev): header-only kd-tree, the spheres model's CPU neighbour-search
+# baseline (mechanics.neighbour_search = kdtree).
+find_path(CELLFORGE_NANOFLANN_INCLUDE nanoflann.hpp)
+cellforge_require(CELLFORGE_NANOFLANN_INCLUDE "nanoflann" libnanoflann-dev)
+add_library(cellforge_nanoflann INTERFACE)
+target_include_directories(cellforge_nanoflann SYSTEM INTERFACE ${CELLFORGE_NANOFLANN_INCLUDE})
+
 # The renderer: OpenGL 4.5 through libepoxy (EGL when headless), GLM, libpng.
 if(CELLFORGE_RENDER)
   pkg_check_modules(EPOXY QUIET IMPORTED_TARGET GLOBAL epoxy)

@@ -17,6 +17,8 @@ packages=(
   libassimp-dev libxml2-dev
   # FFTW 3 (double): the gliding model's CPU Crank-Nicolson solve
   libfftw3-dev
+  # nanoflann: the spheres model's CPU kd-tree neighbour search (the paper's baseline)
+  libnanoflann-dev
   # renderer: OpenGL 4.5 through libepoxy + EGL (headless), GLM, PNG;
   # Mesa's EGL/llvmpipe drivers so it also runs (and its tests pass) without an NVIDIA GPU
   libepoxy-dev libegl-dev libgl-dev libglm-dev libpng-dev libegl-mesa0

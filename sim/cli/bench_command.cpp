@@ -72,6 +72,12 @@ int runBench(const ModelRegistry& registry, const BenchOptionsCli& options) {
                 "median ms", "steps/s", "GB/s");
     for (const BenchCase* c : cases) {
         for (Backend b : backends) {
+            if (!c->onlyOn.empty() &&
+                std::find(c->onlyOn.begin(), c->onlyOn.end(), b) == c->onlyOn.end()) {
+                std::printf("%-10s %-22s %-5s (a baseline of another backend: not run here)\n",
+                            model.name.c_str(), c->name.c_str(), std::string(toString(b)).c_str());
+                continue;
+            }
             BenchResult r;
             try {
                 r = c->run(b, opts);

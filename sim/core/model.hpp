@@ -132,6 +132,8 @@ struct BenchCase {
     std::string description;
     std::function<BenchResult(Backend, const BenchOptions&)> run;
     bool runByDefault = true;  // false: only with --case NAME or --all (long or redundant)
+    // The backends the case measures (a CPU-only baseline); empty: every backend.
+    std::vector<Backend> onlyOn;
 };
 
 struct ModelDescriptor {

@@ -24,18 +24,31 @@ double candidatesPerAgent(double rho, double bound, double extent) {
     return 27.0 * rho * edge * edge * edge;
 }
 
-BenchCase benchmarkA() {
+// The CPU kd-tree variant of a case (mechanics.neighbour_search = kdtree): the paper's
+// baseline search against the uniform grid, CPU only, not in the default set.
+void kdTreeVariant(BenchCase& c, std::vector<std::string>& overrides) {
+    c.name += "-kdtree";
+    c.description += "; CPU kd-tree search (nanoflann), the grid's baseline";
+    c.runByDefault = false;
+    c.onlyOn = {Backend::Cpu};
+    overrides.push_back("mechanics.neighbour_search=kdtree");
+}
+
+BenchCase benchmarkA(bool kdtree = false) {
     BenchCase c;
     c.name = "benchmark-a";
     c.description =
         "Benchmark A: 64^3 cells, spacing 20, D 30, growth on (no division in 10 steps); "
         "one repeat = 10 iterations (paper: UG serial 14,497 ms, GPU v2 199 ms)";
-    c.run = [](Backend b, const BenchOptions& o) {
+    std::vector<std::string> extra;
+    if (kdtree) kdTreeVariant(c, extra);
+    c.run = [extra](Backend b, const BenchOptions& o) {
         // --scale shrinks the cube at the same spacing (same neighbourhood per cell).
         const int axis =
             std::clamp(static_cast<int>(std::lround(64.0 * std::cbrt(o.scale))), 2, 256);
-        const std::vector<std::string> overrides = {"init.layout=lattice",
-                                                    "init.cells_per_axis=" + std::to_string(axis)};
+        std::vector<std::string> overrides = {"init.layout=lattice",
+                                              "init.cells_per_axis=" + std::to_string(axis)};
+        overrides.insert(overrides.end(), extra.begin(), extra.end());
         const auto cells = static_cast<std::uint64_t>(axis) * axis * axis;
         BenchResult r = benchModelSteps(descriptor(), b, overrides, cells, 2, 10, o);
         r.note =
@@ -52,7 +65,7 @@ BenchCase benchmarkA() {
 // B at box L: 2e6 agents uniform in [0, L)^3, D = 10, rc = D, frozen (max_displacement 0),
 // growth off, 5 iterations. `sqrt20`: D = sqrt(20) so that rc equals the paper's neighbour
 // radius (BDM passes 20 as a squared radius; design note section 0).
-BenchCase benchmarkB(int box, bool sqrt20) {
+BenchCase benchmarkB(int box, bool sqrt20, bool kdtree = false) {
     BenchCase c;
     c.name = (sqrt20 ? "b-sqrt20-" : "benchmark-b-") + std::to_string(box);
     const double rho = 2.0e6 / (static_cast<double>(box) * box * box);
@@ -62,18 +75,20 @@ BenchCase benchmarkB(int box, bool sqrt20) {
                     std::to_string(rho * 4.18879 * std::pow(20.0, 1.5)).substr(0, 5) +
                     " neighbours within sqrt(20) per agent";
     c.runByDefault = !sqrt20;
-    c.run = [box, d](Backend b, const BenchOptions& o) {
+    std::vector<std::string> extra;
+    if (kdtree) kdTreeVariant(c, extra);
+    c.run = [box, d, extra](Backend b, const BenchOptions& o) {
         // --scale keeps the density: fewer agents in a proportionally smaller cube.
         const double count = std::max(1000.0, 2.0e6 * o.scale);
         const double edge = box * std::cbrt(count / 2.0e6);
-        const std::vector<std::string> overrides = {
-            "init.layout=random",
-            "init.count=" + std::to_string(std::llround(count)),
-            "init.box=" + std::to_string(edge),
-            "init.diameter=" + std::to_string(d),
-            "mechanics.max_displacement=0",
-            "growth.enabled=false",
-            "domain.margin=0"};
+        std::vector<std::string> overrides = {"init.layout=random",
+                                              "init.count=" + std::to_string(std::llround(count)),
+                                              "init.box=" + std::to_string(edge),
+                                              "init.diameter=" + std::to_string(d),
+                                              "mechanics.max_displacement=0",
+                                              "growth.enabled=false",
+                                              "domain.margin=0"};
+        overrides.insert(overrides.end(), extra.begin(), extra.end());
         BenchResult r =
             benchModelSteps(descriptor(), b, overrides, static_cast<std::uint64_t>(count), 1, 5, o);
         r.note =
@@ -154,6 +169,10 @@ std::vector<BenchCase> benchCases() {
         cases.push_back(benchmarkB(box, false));
     for (int box : {600, 500, 400, 350, 300, 275, 250})
         cases.push_back(benchmarkB(box, true));
+    // The paper's CPU baseline search (nanoflann's kd-tree) on the same cases, CPU only.
+    cases.push_back(benchmarkA(true));
+    for (int box : {600, 400, 250})
+        cases.push_back(benchmarkB(box, true, true));
     return cases;
 }
 

@@ -48,6 +48,11 @@ const ParamTable& parameterTable() {
         b.integer("mechanics", "sort_every", &P::sortEvery, 1, 1, 1'000'000, "step",
                   "Reorder cells into Morton order every this many steps (performance only)",
                   Mutability::Live);
+        b.choice("mechanics", "neighbour_search", &P::neighbourSearch, {"grid", "kdtree"}, "grid",
+                 "How the CPU finds each cell's neighbours: the uniform grid, or a kd-tree "
+                 "(nanoflann; the baseline of Hesam et al.'s comparison, the same pairs and "
+                 "forces). The CUDA backend searches its grid and refuses kdtree",
+                 S);
         b.boolean("growth", "enabled", &P::growth, true, "Cells grow and divide", Mutability::Live);
         b.real("growth", "rate", &P::growthRate, 300.0, 0.0, 1e9, "um^3/h",
                "Volume growth rate of a cell that is not dividing", Mutability::Live);

@@ -12,6 +12,10 @@ namespace cf::spheres {
 enum class Layout : std::int32_t { Lattice = 0, Random = 1, Ball = 2 };
 
 // Everything the per-cell code reads, as one plain struct (a CUDA backend's __constant__).
+// mechanics.neighbour_search: the uniform grid (both backends), or nanoflann's kd-tree, the
+// CPU baseline of Hesam et al.'s comparison (cpu/kd_tree_search.hpp).
+enum class NeighbourSearch : std::int32_t { Grid = 0, KdTree = 1 };
+
 struct SpheresParams {
     // initial state (structural)
     std::int32_t layout;  // Layout
@@ -34,6 +38,7 @@ struct SpheresParams {
     double interactionRadius;  // structural; 0 = the largest diameter of each step
     double coincidentForce;    // half-width of the random force between coincident centres
     std::int32_t sortEvery;
+    std::int32_t neighbourSearch;  // structural; NeighbourSearch (kdtree: CPU only)
     // growth and division (live)
     bool growth;
     double growthRate;

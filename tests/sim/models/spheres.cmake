@@ -5,4 +5,5 @@
 cellforge_add_test(test_spheres SOURCES
   sim/models/test_spheres.cpp
   sim/models/test_spheres_substance.cpp
-  sim/models/test_spheres_cuda.cpp)
+  sim/models/test_spheres_cuda.cpp
+  sim/models/test_spheres_kdtree.cpp)

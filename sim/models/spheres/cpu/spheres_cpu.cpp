@@ -16,6 +16,7 @@
 #include "sim/core/rng.hpp"
 #include "sim/dist/distributable.hpp"
 #include "sim/grid/uniform_grid_cpu.hpp"
+#include "sim/models/spheres/cpu/kd_tree_search.hpp"
 #include "sim/models/spheres/spheres_arrays.hpp"
 #include "sim/models/spheres/spheres_model.hpp"
 #include "sim/models/spheres/spheres_physics.hpp"
@@ -266,6 +267,12 @@ private:
         refreshGridGeometry(geometry_, haveGeometry_, rc, s_.boxLo, s_.boxHi);
         grid_.build(geometry_,
                     grid::PointsView{xf_.data(), yf_.data(), zf_.data(), static_cast<int>(total)});
+        // The grid stays built for the Morton reorder; the kd-tree then finds the neighbours.
+        if (kdTree()) kdTree_.build(xf_.data(), yf_.data(), zf_.data(), total);
+    }
+
+    bool kdTree() const {
+        return p_.neighbourSearch == static_cast<std::int32_t>(NeighbourSearch::KdTree);
     }
 
     // Diffusion and decay (FTCS substeps), then secretion by the cells 0..n-1 counted per
@@ -324,19 +331,26 @@ private:
             }
             Vec<double> f{0.0, 0.0, 0.0};
             const double xi = s_.x[i], yi = s_.y[i], zi = s_.z[i], di = s_.diameter[i];
-            grid::forEachNeighbor(
-                view, grid::Vec3{xf_[i], yf_[i], zf_[i]}, view.geometry.cutoff,
-                [&](std::int32_t j, grid::Vec3, float) {
-                    const auto sj = static_cast<std::size_t>(j);
-                    if (sj == i || sj >= neighbours || s_.id[sj] >= idLimit) return;
-                    const Vec<double> c{xi - s_.x[sj], yi - s_.y[sj], zi - s_.z[sj]};
-                    if (!(c.x * c.x + c.y * c.y + c.z * c.z < rc2)) return;
-                    const Vec<double> fij = pairForce<double>(c, di, s_.diameter[sj], k, contact,
-                                                              step, s_.id[i], s_.id[sj]);
-                    f.x += fij.x;
-                    f.y += fij.y;
-                    f.z += fij.z;
-                });
+            const auto pair = [&](std::int32_t j) {
+                const auto sj = static_cast<std::size_t>(j);
+                if (sj == i || sj >= neighbours || s_.id[sj] >= idLimit) return;
+                const Vec<double> c{xi - s_.x[sj], yi - s_.y[sj], zi - s_.z[sj]};
+                if (!(c.x * c.x + c.y * c.y + c.z * c.z < rc2)) return;
+                const Vec<double> fij = pairForce<double>(c, di, s_.diameter[sj], k, contact, step,
+                                                          s_.id[i], s_.id[sj]);
+                f.x += fij.x;
+                f.y += fij.y;
+                f.z += fij.z;
+            };
+            // The kd-tree's radius: the grid's cutoff (at least rc) and a float ulp's margin,
+            // so that its candidates hold every pair within rc in double.
+            if (kdTree())
+                kdTree_.forEachWithin(xf_[i], yf_[i], zf_[i],
+                                      view.geometry.cutoff * (1.0f + 1e-5f) + 1e-3f, pair);
+            else
+                grid::forEachNeighbor(view, grid::Vec3{xf_[i], yf_[i], zf_[i]},
+                                      view.geometry.cutoff,
+                                      [&](std::int32_t j, grid::Vec3, float) { pair(j); });
             const double mass = p_.density * s_.volume[i];
             Vec<double> tractor{0.0, 0.0, 0.0};
             if (chemotaxis) {
@@ -573,6 +587,7 @@ private:
     grid::GridGeometry geometry_{};
     bool haveGeometry_ = false;
     grid::CpuUniformGrid grid_;
+    KdTreeSearch kdTree_;  // mechanics.neighbour_search = kdtree
     ViewBuffers viewBuffers_;
     // Over ranks (null comm_: one rank, the step above).
     dist::Communicator* comm_ = nullptr;

@@ -118,6 +118,10 @@ public:
 
     void reset(const ParamSet& params, std::uint32_t seed) override {
         const SpheresParams p = checkedParams(params);
+        if (p.neighbourSearch != static_cast<std::int32_t>(NeighbourSearch::Grid))
+            throw ParameterError(
+                "mechanics.neighbour_search = kdtree is the CPU baseline (nanoflann); the CUDA "
+                "backend searches its uniform grid: set grid, or run on the CPU");
         if (distributed()) refuseOnRanks(p);
         HostState s = initialState(p, seed);
         if (distributed()) s = splitInitial(std::move(s));
