@@ -24,24 +24,35 @@ double candidatesPerAgent(double rho, double bound, double extent) {
     return 27.0 * rho * edge * edge * edge;
 }
 
-// The CPU kd-tree variant of a case (mechanics.neighbour_search = kdtree): the paper's
-// baseline search against the uniform grid, CPU only, not in the default set.
-void kdTreeVariant(BenchCase& c, std::vector<std::string>& overrides) {
-    c.name += "-kdtree";
-    c.description += "; CPU kd-tree search (nanoflann), the grid's baseline";
+// The variants of a case that Hesam et al.'s ablation compares (not in the default set):
+// "kdtree", the CPU baseline search (nanoflann); "unsorted", their v1 (no Z-order sort after
+// the initial layout); "voxel", their v3 force kernel (CUDA); "" the case itself (v2).
+void variant(BenchCase& c, std::vector<std::string>& overrides, const std::string& which) {
+    if (which.empty()) return;
+    c.name += "-" + which;
     c.runByDefault = false;
-    c.onlyOn = {Backend::Cpu};
-    overrides.push_back("mechanics.neighbour_search=kdtree");
+    if (which == "kdtree") {
+        c.description += "; CPU kd-tree search (nanoflann), the grid's baseline";
+        c.onlyOn = {Backend::Cpu};
+        overrides.push_back("mechanics.neighbour_search=kdtree");
+    } else if (which == "unsorted") {
+        c.description += "; never re-sorted into Z order (Hesam et al.'s v1)";
+        overrides.push_back("mechanics.sort_every=1000000");
+    } else {
+        c.description += "; a block per grid voxel, neighbours in shared memory (their v3)";
+        c.onlyOn = {Backend::Cuda};
+        overrides.push_back("mechanics.force_kernel=voxel");
+    }
 }
 
-BenchCase benchmarkA(bool kdtree = false) {
+BenchCase benchmarkA(const std::string& which = {}) {
     BenchCase c;
     c.name = "benchmark-a";
     c.description =
         "Benchmark A: 64^3 cells, spacing 20, D 30, growth on (no division in 10 steps); "
         "one repeat = 10 iterations (paper: UG serial 14,497 ms, GPU v2 199 ms)";
     std::vector<std::string> extra;
-    if (kdtree) kdTreeVariant(c, extra);
+    variant(c, extra, which);
     c.run = [extra](Backend b, const BenchOptions& o) {
         // --scale shrinks the cube at the same spacing (same neighbourhood per cell).
         const int axis =
@@ -65,7 +76,7 @@ BenchCase benchmarkA(bool kdtree = false) {
 // B at box L: 2e6 agents uniform in [0, L)^3, D = 10, rc = D, frozen (max_displacement 0),
 // growth off, 5 iterations. `sqrt20`: D = sqrt(20) so that rc equals the paper's neighbour
 // radius (BDM passes 20 as a squared radius; design note section 0).
-BenchCase benchmarkB(int box, bool sqrt20, bool kdtree = false) {
+BenchCase benchmarkB(int box, bool sqrt20, const std::string& which = {}) {
     BenchCase c;
     c.name = (sqrt20 ? "b-sqrt20-" : "benchmark-b-") + std::to_string(box);
     const double rho = 2.0e6 / (static_cast<double>(box) * box * box);
@@ -76,7 +87,7 @@ BenchCase benchmarkB(int box, bool sqrt20, bool kdtree = false) {
                     " neighbours within sqrt(20) per agent";
     c.runByDefault = !sqrt20;
     std::vector<std::string> extra;
-    if (kdtree) kdTreeVariant(c, extra);
+    variant(c, extra, which);
     c.run = [box, d, extra](Backend b, const BenchOptions& o) {
         // --scale keeps the density: fewer agents in a proportionally smaller cube.
         const double count = std::max(1000.0, 2.0e6 * o.scale);
@@ -102,23 +113,25 @@ BenchCase benchmarkB(int box, bool sqrt20, bool kdtree = false) {
 
 // FLAME GPU 2's circles benchmark density (1 agent/um^3, radius 2: ~205 candidates and 33.5
 // neighbours per agent): 1M agents in [0, 100)^3, D = rc = 2, frozen, growth off.
-BenchCase circles() {
+BenchCase circles(const std::string& which = {}) {
     BenchCase c;
     c.name = "circles-1m";
     c.description =
         "1M agents uniform in a 100 um cube, D = rc = 2 um (FLAME GPU 2 circles density: "
         "2.12 ms/step on an H100 PCIe); one repeat = 10 steps";
-    c.run = [](Backend b, const BenchOptions& o) {
+    std::vector<std::string> extra;
+    variant(c, extra, which);
+    c.run = [extra](Backend b, const BenchOptions& o) {
         const double count = std::max(1000.0, 1.0e6 * o.scale);
         const double edge = 100.0 * std::cbrt(count / 1.0e6);
-        const std::vector<std::string> overrides = {
-            "init.layout=random",
-            "init.count=" + std::to_string(std::llround(count)),
-            "init.box=" + std::to_string(edge),
-            "init.diameter=2",
-            "mechanics.max_displacement=0",
-            "growth.enabled=false",
-            "domain.margin=0"};
+        std::vector<std::string> overrides = {"init.layout=random",
+                                              "init.count=" + std::to_string(std::llround(count)),
+                                              "init.box=" + std::to_string(edge),
+                                              "init.diameter=2",
+                                              "mechanics.max_displacement=0",
+                                              "growth.enabled=false",
+                                              "domain.margin=0"};
+        overrides.insert(overrides.end(), extra.begin(), extra.end());
         BenchResult r = benchModelSteps(descriptor(), b, overrides,
                                         static_cast<std::uint64_t>(count), 2, 10, o);
         r.note = "ms per step = median / 10; about " +
@@ -170,9 +183,14 @@ std::vector<BenchCase> benchCases() {
     for (int box : {600, 500, 400, 350, 300, 275, 250})
         cases.push_back(benchmarkB(box, true));
     // The paper's CPU baseline search (nanoflann's kd-tree) on the same cases, CPU only.
-    cases.push_back(benchmarkA(true));
-    for (int box : {600, 400, 250})
-        cases.push_back(benchmarkB(box, true, true));
+    // The ablation's variants: the kd-tree (CPU), v1 unsorted, v3 voxel kernel (CUDA).
+    for (const char* which : {"kdtree", "unsorted", "voxel"}) {
+        cases.push_back(benchmarkA(which));
+        for (int box : {600, 400, 250})
+            cases.push_back(benchmarkB(box, true, which));
+    }
+    for (const char* which : {"unsorted", "voxel"})
+        cases.push_back(circles(which));
     return cases;
 }
 

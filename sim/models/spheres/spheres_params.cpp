@@ -53,6 +53,12 @@ const ParamTable& parameterTable() {
                  "(nanoflann; the baseline of Hesam et al.'s comparison, the same pairs and "
                  "forces). The CUDA backend searches its grid and refuses kdtree",
                  S);
+        b.choice("mechanics", "force_kernel", &P::forceKernel, {"agent", "voxel"}, "agent",
+                 "The CUDA force kernel: a thread per cell (Hesam et al.'s v2), or a block per "
+                 "grid voxel with the neighbouring voxels' cells in shared memory (their v3; "
+                 "the same results to the bit, measured slower: docs/SPHERES.md). No effect on "
+                 "the CPU",
+                 Mutability::Live);
         b.boolean("growth", "enabled", &P::growth, true, "Cells grow and divide", Mutability::Live);
         b.real("growth", "rate", &P::growthRate, 300.0, 0.0, 1e9, "um^3/h",
                "Volume growth rate of a cell that is not dividing", Mutability::Live);

@@ -15,6 +15,9 @@ enum class Layout : std::int32_t { Lattice = 0, Random = 1, Ball = 2 };
 // mechanics.neighbour_search: the uniform grid (both backends), or nanoflann's kd-tree, the
 // CPU baseline of Hesam et al.'s comparison (cpu/kd_tree_search.hpp).
 enum class NeighbourSearch : std::int32_t { Grid = 0, KdTree = 1 };
+// mechanics.force_kernel: a thread per cell (Hesam et al.'s v2) or a block per grid voxel with
+// its neighbourhood in shared memory (their v3); the same results to the bit.
+enum class ForceKernel : std::int32_t { Agent = 0, Voxel = 1 };
 
 struct SpheresParams {
     // initial state (structural)
@@ -39,6 +42,7 @@ struct SpheresParams {
     double coincidentForce;    // half-width of the random force between coincident centres
     std::int32_t sortEvery;
     std::int32_t neighbourSearch;  // structural; NeighbourSearch (kdtree: CPU only)
+    std::int32_t forceKernel;      // live; ForceKernel (CUDA only; no effect on the CPU)
     // growth and division (live)
     bool growth;
     double growthRate;

@@ -79,10 +79,61 @@ __device__ __forceinline__ Vec<float> coincidentPairForce(Vec<float> d, float di
     return pairForce<float>(d, di, dj, k, contact, step, idI, idJ);
 }
 
+// The force on the cell in slot t (`self`, cell i) from the one in slot s (`o`), added to f
+// when they interact: the one body of forceKernel and voxelForceKernel, so both add the same
+// terms in the same order.
+__device__ __forceinline__ void addPair(Vec<float>& f, const float4& self, const float4& o,
+                                        std::int32_t s, std::size_t t, std::size_t i, float rc2,
+                                        const ForceCoefficients<float>& k,
+                                        const rng::Philox& noContact, const CellArrays& c,
+                                        const grid::GridView& view, std::uint32_t seed,
+                                        std::uint64_t step) {
+    const Vec<float> d{self.x - o.x, self.y - o.y, self.z - o.z};
+    const float r2 = d.x * d.x + d.y * d.y + d.z * d.z;
+    if (!(r2 < rc2)) return;
+    if (static_cast<std::size_t>(s) == t || o.w < 0.0f) return;
+    // Where pairForce may take the coincident branch (d < 1e-8, so r2 < 1e-16; a wider
+    // margin here), the ids and the draw, out of line.
+    const Vec<float> fij =
+        r2 < 1e-14f ? coincidentPairForce(d, self.w, o.w, k, seed, step, c.id[i],
+                                          c.id[static_cast<std::size_t>(view.sortedIndex[s])])
+                    : pairForce<float>(d, self.w, o.w, k, noContact, step, 0u, 0u);
+    f.x += fij.x;
+    f.y += fij.y;
+    f.z += fij.z;
+}
+
+__device__ __forceinline__ ForceCoefficients<float> forceCoefficients() {
+    const SpheresParams& p = cParams;
+    return {static_cast<float>(p.radiusExtension), static_cast<float>(p.repulsion),
+            static_cast<float>(p.attraction), static_cast<float>(p.coincidentForce)};
+}
+
+// Cell i's move and |F| from its summed force f (and the chemotactic tractor).
+__device__ __forceinline__ void finishForce(const CellArrays& c, std::size_t i, const float4& self,
+                                            const Vec<float>& f, const ChemotaxisField& field,
+                                            float* moveX, float* moveY, float* moveZ) {
+    const SpheresParams& p = cParams;
+    const auto mass = static_cast<float>(p.density * c.volume[i]);
+    Vec<float> tractor{0.0f, 0.0f, 0.0f};
+    if (field.c != nullptr) {
+        const Vec<float> grad =
+            sampleField<float>(field.c, field.grid, self.x, self.y, self.z).gradient;
+        tractor = {field.chemotaxis * grad.x, field.chemotaxis * grad.y, field.chemotaxis * grad.z};
+    }
+    const Vec<float> move = displacementFromForce<float>(
+        f, mass, static_cast<float>(p.dt), static_cast<float>(p.adherence),
+        static_cast<float>(p.maxDisplacement), tractor);
+    moveX[i] = move.x;
+    moveY[i] = move.y;
+    moveZ[i] = move.z;
+    c.force[i] = sqrtf(f.x * f.x + f.y * f.y + f.z * f.z);
+}
+
 // One thread per sorted slot t (neighbouring threads hold neighbouring cells), for cell
-// i = order[t]. A newborn (D < 0) neither feels nor exerts force. The 27 grid cells around
-// the cell are walked in a fixed order and each cell's run of slots in sorted order, so a
-// cell's force sum has one order: bitwise repeatable for any block size.
+// i = order[t] (Hesam et al.'s v2). A newborn (D < 0) neither feels nor exerts force. The 27
+// grid cells around the cell are walked in a fixed order and each cell's run of slots in
+// sorted order, so a cell's force sum has one order: bitwise repeatable for any block size.
 __global__ void __launch_bounds__(256, 6)
     forceKernel(CellArrays c, std::size_t total, grid::GridView view,
                 const float4* __restrict__ packed, const float* rcPtr, ChemotaxisField field,
@@ -94,10 +145,7 @@ __global__ void __launch_bounds__(256, 6)
     if (self.w < 0.0f) return;
     const auto i = static_cast<std::size_t>(view.sortedIndex[t]);
     if (i >= feel) return;  // a ghost (over ranks)
-    const SpheresParams& p = cParams;
-    const ForceCoefficients<float> k{
-        static_cast<float>(p.radiusExtension), static_cast<float>(p.repulsion),
-        static_cast<float>(p.attraction), static_cast<float>(p.coincidentForce)};
+    const ForceCoefficients<float> k = forceCoefficients();
     // pairForce's coincident branch is unreachable for r2 >= 1e-14 (d >= 1e-7 > 1e-8).
     const rng::Philox noContact(0u, kContactStream);
     const float rc = *rcPtr;
@@ -118,38 +166,94 @@ __global__ void __launch_bounds__(256, 6)
                 const std::int32_t begin = __ldg(&view.cellStart[cell]);
                 if (begin == grid::kEmptyCell) continue;
                 const std::int32_t end = __ldg(&view.cellEnd[cell]);
-                for (std::int32_t s = begin; s < end; ++s) {
-                    const float4 o = packed[s];
-                    const Vec<float> d{self.x - o.x, self.y - o.y, self.z - o.z};
-                    const float r2 = d.x * d.x + d.y * d.y + d.z * d.z;
-                    if (!(r2 < rc2)) continue;
-                    if (static_cast<std::size_t>(s) == t || o.w < 0.0f) continue;
-                    // Where pairForce may take the coincident branch (d < 1e-8, so
-                    // r2 < 1e-16; a wider margin here), the ids and the draw, out of line.
-                    const Vec<float> fij =
-                        r2 < 1e-14f ? coincidentPairForce(
-                                          d, self.w, o.w, k, seed, step, c.id[i],
-                                          c.id[static_cast<std::size_t>(view.sortedIndex[s])])
-                                    : pairForce<float>(d, self.w, o.w, k, noContact, step, 0u, 0u);
-                    f.x += fij.x;
-                    f.y += fij.y;
-                    f.z += fij.z;
-                }
+                for (std::int32_t s = begin; s < end; ++s)
+                    addPair(f, self, packed[s], s, t, i, rc2, k, noContact, c, view, seed, step);
             }
-    const auto mass = static_cast<float>(p.density * c.volume[i]);
-    Vec<float> tractor{0.0f, 0.0f, 0.0f};
-    if (field.c != nullptr) {
-        const Vec<float> grad =
-            sampleField<float>(field.c, field.grid, self.x, self.y, self.z).gradient;
-        tractor = {field.chemotaxis * grad.x, field.chemotaxis * grad.y, field.chemotaxis * grad.z};
+    finishForce(c, i, self, f, field, moveX, moveY, moveZ);
+}
+
+// Hesam et al.'s v3: one block per grid voxel. The cells of a voxel share their 27
+// neighbouring voxels, so the block copies those voxels' cells (positions and slots, in the
+// order forceKernel walks them) into shared memory, kVoxelChunk at a time, and each thread
+// sums the forces on one cell of the voxel from there: the same pairs in the same order as
+// forceKernel, so the same bits. No atomics (the grid's sorted runs give every copy its
+// place).
+constexpr int kVoxelThreads = 32;
+constexpr int kVoxelChunk = 512;
+
+__global__ void __launch_bounds__(kVoxelThreads)
+    voxelForceKernel(CellArrays c, grid::GridView view, const float4* __restrict__ packed,
+                     const float* rcPtr, ChemotaxisField field, float* moveX, float* moveY,
+                     float* moveZ, std::uint32_t seed, std::uint64_t step, std::size_t feel) {
+    __shared__ float4 sPos[kVoxelChunk];
+    __shared__ std::int32_t sSlot[kVoxelChunk];
+    __shared__ std::int32_t runBegin[27], runStart[28];
+    __shared__ int runs;
+    const grid::GridGeometry& g = view.geometry;
+    const int v = static_cast<int>(blockIdx.x);
+    const std::int32_t vBegin = view.cellStart[v];
+    if (vBegin == grid::kEmptyCell) return;  // the whole block
+    const std::int32_t vEnd = view.cellEnd[v];
+    if (threadIdx.x == 0) {
+        const int at[3] = {v % g.dims[0], (v / g.dims[0]) % g.dims[1], v / (g.dims[0] * g.dims[1])};
+        int first[3], last[3];
+        for (int a = 0; a < 3; ++a) {
+            first[a] = at[a] > 0 ? at[a] - 1 : 0;
+            last[a] = at[a] + 1 < g.dims[a] ? at[a] + 1 : g.dims[a] - 1;
+        }
+        int n = 0;
+        runStart[0] = 0;
+        for (int iz = first[2]; iz <= last[2]; ++iz)
+            for (int iy = first[1]; iy <= last[1]; ++iy)
+                for (int ix = first[0]; ix <= last[0]; ++ix) {
+                    const int cell = grid::linearCell(g, ix, iy, iz);
+                    const std::int32_t begin = view.cellStart[cell];
+                    const std::int32_t length =
+                        begin == grid::kEmptyCell ? 0 : view.cellEnd[cell] - begin;
+                    runBegin[n] = begin;
+                    runStart[n + 1] = runStart[n] + length;
+                    ++n;
+                }
+        runs = n;
     }
-    const Vec<float> move = displacementFromForce<float>(
-        f, mass, static_cast<float>(p.dt), static_cast<float>(p.adherence),
-        static_cast<float>(p.maxDisplacement), tractor);
-    moveX[i] = move.x;
-    moveY[i] = move.y;
-    moveZ[i] = move.z;
-    c.force[i] = sqrtf(f.x * f.x + f.y * f.y + f.z * f.z);
+    __syncthreads();
+    const int candidates = runStart[runs];
+    const ForceCoefficients<float> k = forceCoefficients();
+    const rng::Philox noContact(0u, kContactStream);
+    const float rc = *rcPtr;
+    const float rc2 = rc * rc;
+    for (std::int32_t base = vBegin; base < vEnd; base += kVoxelThreads) {
+        const std::int32_t slot = base + static_cast<std::int32_t>(threadIdx.x);
+        const auto t = static_cast<std::size_t>(slot);
+        bool active = slot < vEnd;
+        float4 self{};
+        std::size_t i = 0;
+        if (active) {
+            self = packed[t];
+            i = static_cast<std::size_t>(view.sortedIndex[t]);
+            active = self.w >= 0.0f && i < feel;
+        }
+        Vec<float> f{0.0f, 0.0f, 0.0f};
+        for (int chunk = 0; chunk < candidates; chunk += kVoxelChunk) {
+            const int length = min(kVoxelChunk, candidates - chunk);
+            __syncthreads();  // the previous chunk is consumed
+            for (int e = static_cast<int>(threadIdx.x); e < length; e += kVoxelThreads) {
+                const int q = chunk + e;
+                int r = 0;
+                while (runStart[r + 1] <= q)
+                    ++r;
+                const std::int32_t s = runBegin[r] + (q - runStart[r]);
+                sPos[e] = packed[s];
+                sSlot[e] = s;
+            }
+            __syncthreads();
+            if (active)
+                for (int e = 0; e < length; ++e)
+                    addPair(f, self, sPos[e], sSlot[e], t, i, rc2, k, noContact, c, view, seed,
+                            step);
+        }
+        if (active) finishForce(c, i, self, f, field, moveX, moveY, moveZ);
+    }
 }
 
 __global__ void applyKernel(CellArrays c, std::size_t total, const float* moveX, const float* moveY,
@@ -251,7 +355,7 @@ void launchBiology(const CellArrays& cells, std::size_t n, const std::int32_t* f
 void launchForces(const CellArrays& cells, std::size_t total, const grid::GridView& view,
                   float4* packed, const float* rc, const ChemotaxisField& field, float* moveX,
                   float* moveY, float* moveZ, std::uint32_t seed, std::uint64_t step,
-                  cudaStream_t stream, std::size_t feel) {
+                  cudaStream_t stream, std::size_t feel, bool voxel) {
     if (total == 0) return;
     ChemotaxisField f = field;
     if (f.chemotaxis == 0.0f) f.c = nullptr;
@@ -260,6 +364,15 @@ void launchForces(const CellArrays& cells, std::size_t total, const grid::GridVi
     // The force kernel's launch bounds allow at most 256 threads per block.
     const int threads = gBlockSize < 256 ? gBlockSize : 256;
     const auto blocks = static_cast<unsigned>((total + threads - 1) / threads);
+    if (voxel) {
+        const grid::GridGeometry& g = view.geometry;
+        const auto voxels = static_cast<unsigned>(g.dims[0]) * static_cast<unsigned>(g.dims[1]) *
+                            static_cast<unsigned>(g.dims[2]);
+        voxelForceKernel<<<voxels, kVoxelThreads, 0, stream>>>(cells, view, packed, rc, f, moveX,
+                                                               moveY, moveZ, seed, step, feel);
+        CF_CUDA_CHECK_LAUNCH("spheres::voxelForceKernel", stream);
+        return;
+    }
     forceKernel<<<blocks, threads, 0, stream>>>(cells, total, view, packed, rc, f, moveX, moveY,
                                                 moveZ, seed, step, feel);
     CF_CUDA_CHECK_LAUNCH("spheres::forceKernel", stream);

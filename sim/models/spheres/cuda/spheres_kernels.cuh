@@ -82,11 +82,13 @@ static_assert(std::is_trivially_copyable_v<ChemotaxisField>);
 // feel nor exert force: pairs with d^2 < rc^2 (float, strict) found through the grid built
 // over the positions (packed: scratch of `total` float4, filled here in sorted order); plus
 // dt x chemotaxis x grad c when the field is given. Only the cells in slots below `feel`
-// get a move (over ranks the ghosts after them only exert force).
+// get a move (over ranks the ghosts after them only exert force). `voxel`: Hesam et al.'s v3
+// kernel (a block per grid voxel, its neighbourhood in shared memory) instead of a thread per
+// cell (v2); the same pairs in the same order, so the same results to the bit.
 void launchForces(const CellArrays& cells, std::size_t total, const grid::GridView& view,
                   float4* packed, const float* rc, const ChemotaxisField& field, float* moveX,
                   float* moveY, float* moveZ, std::uint32_t seed, std::uint64_t step,
-                  cudaStream_t stream, std::size_t feel = SIZE_MAX);
+                  cudaStream_t stream, std::size_t feel = SIZE_MAX, bool voxel = false);
 
 // Substance (substance.hpp), defined in substance_kernels.cu. One FTCS substep in -> out.
 void launchDiffuse(const float* in, float* out, const FieldGrid& grid, const DiffusionPlan& plan,
