@@ -132,9 +132,12 @@ def svg(points, ceilings, peak_flops, out):
             elif shape == "rect":
                 parts.append(f'<rect x="{cx - 5:.1f}" y="{cy - 5:.1f}" width="10" height="10" '
                              f'fill="{c}"/>')
-            else:
+            elif shape == "diamond":
                 parts.append(f'<polygon points="{cx:.1f},{cy - 6:.1f} {cx + 6:.1f},{cy:.1f} '
                              f'{cx:.1f},{cy + 6:.1f} {cx - 6:.1f},{cy:.1f}" fill="{c}"/>')
+            else:
+                parts.append(f'<polygon points="{cx:.1f},{cy - 6:.1f} {cx + 6:.1f},{cy + 5:.1f} '
+                             f'{cx - 6:.1f},{cy + 5:.1f}" fill="{c}"/>')
         legend_y = pad + 18 * k
         parts.append(f'<text x="{pad + 10}" y="{legend_y + 14}">{shapes[k % len(shapes)]}: '
                      f'{label}</text>')

@@ -4,12 +4,13 @@
 # and docs/**/*.md link to exists, lies under docs/images/guide, docs/images/figures or
 # docs/images/notebook, and is named by the script or notebook that makes it
 # (tools/docs/guide_images.sh, tools/docs/figures.sh, tools/docs/lattice_crowding.sh,
-# tools/docs/epidermis_fig4.sh, docs/notebooks/cellforge-python.ipynb); and
+# tools/docs/epidermis_fig4.sh, tools/docs/spheres_roofline.sh,
+# docs/notebooks/cellforge-python.ipynb); and
 # no file sits in those folders that no page shows (a stale picture).
 #   usage: images.sh REPO_ROOT
 set -euo pipefail
 root=$1
-makers="$root/tools/docs/guide_images.sh $root/tools/docs/figures.sh $root/tools/docs/lattice_crowding.sh $root/tools/docs/epidermis_fig4.sh $root/docs/notebooks/cellforge-python.ipynb"
+makers="$root/tools/docs/guide_images.sh $root/tools/docs/figures.sh $root/tools/docs/lattice_crowding.sh $root/tools/docs/epidermis_fig4.sh $root/tools/docs/spheres_roofline.sh $root/docs/notebooks/cellforge-python.ipynb"
 bad=0
 declare -A linked=()
 while IFS= read -r md; do
