@@ -7,6 +7,9 @@
 #   docs/images/notebook/*.png         docs/notebooks/cellforge-python.ipynb executed against the
 #                                      build's module `cellforge` (about 20 s), and its page
 #                                      docs/notebooks/cellforge-python.html
+# GPU-made figures are regenerated on the GPU machine by their own scripts and kept:
+#   docs/images/figures/epidermis-fig4-calibrated.png  tools/docs/epidermis_fig4.sh
+#   docs/images/figures/spheres-roofline.svg           tools/docs/spheres_roofline.sh
 # then checks that every picture the docs show exists and is one of those. About five minutes
 # on two cores; needs what packaging/install-deps.sh installs.
 #   usage: tools/docs/build-docs.sh [BUILD_DIR]
