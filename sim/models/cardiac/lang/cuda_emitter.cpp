@@ -237,6 +237,27 @@ private:
         const Needs needs = parts == 1 ? Needs::all(m_) : needsOf(begin, end, last);
         uses_.clear();
         temps_.clear();
+        inverse_.clear();
+        // With approximate division, a defined variable that divides twice or more in this
+        // kernel (a gate's time constant: its rate and its slope) is inverted once.
+        std::map<int, int> divisorUses;
+        if (approximateDivision()) {
+            std::function<void(const Term&)> walk = [&](const Term& t) {
+                if (t.op == Op::Div && t.args[1]->op == Op::Var &&
+                    m_.vars[static_cast<std::size_t>(t.args[1]->var)].kind == VarKind::Defined &&
+                    !(options_.hoistInvariants && invariant_.invariant(*t.args[1])))
+                    ++divisorUses[t.args[1]->var];
+                for (const TermPtr& a : t.args)
+                    walk(*a);
+            };
+            for (int v : m_.order)
+                if (needs.var[static_cast<std::size_t>(v)] && column_.count(v) == 0)
+                    walk(*m_.vars[static_cast<std::size_t>(v)].expr);
+            for (std::size_t k = begin; k < end; ++k) {
+                walk(*m_.states[k].rate);
+                if (m_.states[k].method != Method::ForwardEuler) walk(*m_.states[k].slope);
+            }
+        }
         line("extern \"C\" __global__ void " + bounds + name + "(CfArgs a) {");
         line("    const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;");
         line("    if (i >= a.n) return;");
@@ -312,6 +333,12 @@ private:
             line("    const real " + names_[static_cast<std::size_t>(v)] + " = " + value +
                      ";  // " + var.name,
                  var.pos.line);
+            if (divisorUses[v] >= 2) {  // approximateDivision: one reciprocal, then products
+                inverse_[v] = "cf_inv_" + std::to_string(v);
+                line("    const real " + inverse_[v] + " = cf_div((real)1, " +
+                         names_[static_cast<std::size_t>(v)] + ");",
+                     var.pos.line);
+            }
         }
         for (std::size_t s = begin; s < end; ++s) {
             const StateInfo& info = m_.states[s];
@@ -498,6 +525,9 @@ private:
                     if (a[1]->op == Op::Const && a[1]->value != 0.0)
                         return "(" + x(0) + " * " + number(1.0 / a[1]->value) + ")";
                 }
+                if (a[1]->op == Op::Var)
+                    if (const auto it = inverse_.find(a[1]->var); it != inverse_.end())
+                        return "(" + x(0) + " * " + it->second + ")";
                 return quotient(x(0), x(1));
             case Op::Pow: {
                 // Small integer powers as products (pow is ~20x dearer), as the CPU does.
@@ -597,6 +627,7 @@ private:
     std::unordered_map<const Term*, std::size_t> hoisted_;     // term -> its slot in k
     std::unordered_map<const Term*, std::size_t> reciprocal_;  // divisor -> 1/divisor's slot
     std::map<int, std::size_t> column_;                        // tabulated variable -> column
+    std::map<int, std::string> inverse_;  // this kernel's reciprocals of repeated divisors
 };
 
 }  // namespace

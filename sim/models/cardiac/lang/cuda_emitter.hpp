@@ -76,7 +76,9 @@ struct EmitOptions {
     // Float kernels only: every division as PTX div.full.f32 (within 2 ulp over the full
     // range, subnormals kept) instead of the correctly rounded quotient, whose full-range
     // sequence costs several times more; exp, log and the rest stay the accurate functions
-    // (unlike --use_fast_math). Double kernels keep IEEE division.
+    // (unlike --use_fast_math). A defined variable that divides twice or more in a kernel (a
+    // gate's time constant, in its rate and its slope) is inverted once and multiplied by.
+    // Double kernels keep IEEE division.
     bool approximateDivision = false;
     // phi1(z) = (e^z - 1)/z of Rush-Larsen and GRL1 as a polynomial for |z| < 1/2 (the
     // Taylor series to the precision's half ulp) and (exp(z) - 1)/z elsewhere, instead of
