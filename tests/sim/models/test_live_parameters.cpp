@@ -85,6 +85,9 @@ std::vector<ModelCase> cases() {
          {},
          {{"mechanics.coincident_force",
            "acts only between cells with the same centre, which this state has none of"},
+          {"mechanics.force_kernel",
+           "the voxel kernel gives the thread-per-cell kernel's bits by design "
+           "(test_spheres_cuda); the CPU has no such kernel"},
           {"capacity.max_cells",
            "a cap that stops the run when divisions would pass it (SpheresPopulation below "
            "refuses one under the population); set here above what 40 steps reach"}}},
