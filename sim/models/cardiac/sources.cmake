@@ -15,6 +15,7 @@ list(APPEND CELLFORGE_SIM_SOURCES
   models/cardiac/lang/cell_program.cpp
   models/cardiac/lang/cuda_emitter.cpp
   models/cardiac/lang/cuda_emitter_protocol.cpp
+  models/cardiac/lang/kernel_needs.cpp
   models/cardiac/lang/invariants.cpp
   models/cardiac/nvrtc/nvrtc_compiler.cpp
   models/cardiac/nvrtc/kernel_cache.cpp

@@ -11,6 +11,7 @@
 
 #include "sim/models/cardiac/lang/cuda_emitter_protocol.hpp"
 #include "sim/models/cardiac/lang/invariants.hpp"
+#include "sim/models/cardiac/lang/kernel_needs.hpp"
 #include "sim/models/cardiac/lang/lookup_tables.hpp"
 
 namespace cf::cardiac {
@@ -171,54 +172,6 @@ public:
     }
 
 private:
-    // What one kernel computes: the defined variables (by variable index) and the states it
-    // loads (by state index); `table`: whether it reads the lookup table.
-    struct Needs {
-        std::vector<bool> var, state;
-        bool table = false;
-        static Needs all(const CheckedModel& m) {
-            return {std::vector<bool>(m.vars.size(), true),
-                    std::vector<bool>(m.states.size(), true), true};
-        }
-    };
-
-    // The needs of the part that updates states [begin, end): everything their rates, slopes
-    // and intercepts read, through defined variables; the last part also loads the potential
-    // (for v_before).
-    Needs needsOf(std::size_t begin, std::size_t end, bool last) const {
-        Needs n{std::vector<bool>(m_.vars.size(), false),
-                std::vector<bool>(m_.states.size(), false), false};
-        std::function<void(const Term&)> visit;
-        std::function<void(int)> mark = [&](int v) {
-            const Variable& var = m_.vars[static_cast<std::size_t>(v)];
-            if (var.kind == VarKind::State) {
-                n.state[static_cast<std::size_t>(m_.stateOf(v))] = true;
-            } else if (var.kind == VarKind::Defined && !n.var[static_cast<std::size_t>(v)]) {
-                n.var[static_cast<std::size_t>(v)] = true;
-                if (column_.count(v) != 0) {
-                    n.table = true;
-                    mark(m_.lookup->key);
-                } else if (var.expr) {
-                    visit(*var.expr);
-                }
-            }
-        };
-        visit = [&](const Term& t) {
-            if (t.op == Op::Var) mark(t.var);
-            for (const TermPtr& a : t.args)
-                visit(*a);
-        };
-        for (std::size_t s = begin; s < end; ++s) {
-            const StateInfo& info = m_.states[s];
-            n.state[s] = true;
-            visit(*info.rate);
-            if (info.method != Method::ForwardEuler) visit(*info.slope);
-            if (info.method == Method::RushLarsen && info.intercept) visit(*info.intercept);
-        }
-        if (last) mark(m_.potential);
-        return n;
-    }
-
     void kernel(std::size_t part, std::size_t parts, bool tables) {
         // __launch_bounds__ caps the registers so that minBlocksPerSm blocks fit on an SM.
         const std::string bounds = options_.minBlocksPerSm > 0
@@ -234,7 +187,8 @@ private:
         const bool last = part + 1 == parts;
         const std::string name = parts == 1 ? "cf_step" : "cf_step_" + std::to_string(part);
         out_.kernelNames.push_back(name);
-        const Needs needs = parts == 1 ? Needs::all(m_) : needsOf(begin, end, last);
+        const KernelNeeds needs =
+            parts == 1 ? KernelNeeds::all(m_) : kernelNeeds(m_, column_, begin, end, last);
         uses_.clear();
         temps_.clear();
         inverse_.clear();
