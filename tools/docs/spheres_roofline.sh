@@ -7,17 +7,13 @@
 # OUTDIR, then draws docs/images/figures/spheres-roofline.svg and prints its table. About a
 # minute on an H200.
 set -euo pipefail
-if [[ $# -ne 2 ]]; then
-    echo "usage: $0 CELLFORGE_SIM OUTDIR" >&2
-    exit 2
-fi
-SIM=$(realpath "$1")
-OUT=$(mkdir -p "$2" && realpath "$2")
+usage="usage: $0 CELLFORGE_SIM OUTDIR"
+SIM=$(realpath "${1:?$usage}")
+OUT=$(mkdir -p "${2:?$usage}" && realpath "$2")
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 command -v ncu > /dev/null || { echo "spheres_roofline.sh: ncu (Nsight Compute) not found" >&2; exit 2; }
 metrics=$(python3 "$ROOT/tools/roofline.py" --metrics)
 profiles=()
-labels=()
 for c in circles-1m circles-1m-voxel benchmark-a benchmark-a-voxel; do
     ncu --clock-control none --csv --page raw --print-units base \
         -k regex:"^(forceKernel|voxelForceKernel)" -c 1 --metrics "$metrics" \

@@ -24,11 +24,12 @@ struct CellsVariant {
     std::string suffix;
     std::string description;        // what the variant changes, for the case's description
     std::vector<std::string> sets;  // its parameter assignments
+    bool byDefault = false;         // in the default set (the model's own case always is)
 };
 
 // 10^6 uncoupled cells of a bundled model (`model`, `states` of them) in `precision`, with
-// the variant's settings. Cases with a suffix compare the generator's options and methods
-// (docs/CARDIAC.md); they are not in the default set.
+// the variant's settings. Most variants compare the generator's options and methods
+// (docs/CARDIAC.md) and are not in the default set.
 BenchCase cells(const std::string& model, int states, const char* precision,
                 const CellsVariant& variant = {}) {
     BenchCase c;
@@ -40,8 +41,7 @@ BenchCase cells(const std::string& model, int states, const char* precision,
                     " states), " + precision +
                     ", dt 0.01 ms, every cell stimulated; one repeat = 100 steps";
     if (!variant.description.empty()) c.description += ", " + variant.description;
-    c.runByDefault =
-        variant.suffix.empty() || variant.suffix == "-fastmath" || variant.suffix == "-lut";
+    c.runByDefault = variant.suffix.empty() || variant.byDefault;
     c.run = [model, states, precision, variant](Backend b, const BenchOptions& o) {
         // 10^6 cells on the GPU; 10^4 on the CPU, whose interpreter takes 1e5-1e6 cell-steps
         // per second (10^6 cells would take hours there).
@@ -72,8 +72,8 @@ BenchCase cells(const std::string& model, int states, const char* precision,
 // fast math, lookup tables, each arithmetic rewrite alone, the integrators, shared memory.
 std::vector<CellsVariant> tenTusscherVariants() {
     std::vector<CellsVariant> out = {
-        {"-fastmath", "--use_fast_math", {"model.fast_math=true"}},
-        {"-lut", "lookup tables over V (model.lookup)", {"model.lookup=true"}},
+        {"-fastmath", "--use_fast_math", {"model.fast_math=true"}, true},
+        {"-lut", "lookup tables over V (model.lookup)", {"model.lookup=true"}, true},
     };
     for (const char* a : {"as_written", "hoist", "division", "phi1", "rewritten"}) {
         std::string suffix = std::string("-") + a;

@@ -44,9 +44,15 @@ CF_HD Real mirroredLaplacian(const Real* v, std::size_t m, const int n[3], const
 // The activation time after a step from t to t + dt in which the potential went from
 // `before` to `after`: `current` when the node already activated (>= 0) or did not rise
 // through theta, else t + dt (theta - before) / (after - before).
+// Whether the potential rose through theta within the step (the only case in which
+// activationAfter can change an activation time).
+CF_HD bool crossesUpward(double before, double after, double theta) {
+    return before < theta && after >= theta;
+}
+
 CF_HD double activationAfter(double current, double before, double after, double theta, double t,
                              double dt) {
-    if (current >= 0.0 || !(before < theta && after >= theta)) return current;
+    if (current >= 0.0 || !crossesUpward(before, after, theta)) return current;
     return t + dt * (theta - before) / (after - before);
 }
 

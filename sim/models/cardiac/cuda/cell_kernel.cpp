@@ -23,10 +23,7 @@ CellKernel::CellKernel(const GeneratedSource& source, const std::string& name, b
     CF_CUDA_CHECK(cudaLibraryLoadData(&library_, compiled.image.data(), nullptr, nullptr, 0,
                                       nullptr, nullptr, 0));
     cudaError_t got = cudaSuccess;
-    const std::vector<std::string> names = source.kernelNames.empty()
-                                               ? std::vector<std::string>{source.kernelName}
-                                               : source.kernelNames;
-    for (const std::string& kernel : names) {
+    for (const std::string& kernel : source.kernelNames) {
         cudaKernel_t k = nullptr;
         if (got == cudaSuccess) got = cudaLibraryGetKernel(&k, library_, kernel.c_str());
         kernels_.push_back(k);

@@ -36,7 +36,7 @@ __global__ void endOfStepKernel(const Real* before, const Real* after, double* a
     // and written only when it changes (once per node and run); activationAfter leaves it
     // unchanged everywhere else.
     const double b = before[m], a = after[m];
-    if (b < cLive.threshold && a >= cLive.threshold) {
+    if (crossesUpward(b, a, cLive.threshold)) {
         const double was = activation[m];
         const double now = activationAfter(was, b, a, cLive.threshold, t, cLive.dt);
         if (now != was) activation[m] = now;

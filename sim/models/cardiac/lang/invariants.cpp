@@ -5,6 +5,17 @@
 
 namespace cf::cardiac {
 
+namespace {
+
+bool readsVariable(const Term& t) {
+    if (t.op == Op::Var) return true;
+    for (const TermPtr& a : t.args)
+        if (readsVariable(*a)) return true;
+    return false;
+}
+
+}  // namespace
+
 InvariantTerms::InvariantTerms(const CheckedModel& m) : m_(m), variable_(m.vars.size(), -1) {}
 
 bool InvariantTerms::variableInvariant(int v) const {
@@ -45,15 +56,7 @@ bool InvariantTerms::hoistable(const Term& t) const {
     if (t.op == Op::Const || t.op == Op::Var || isCondition(t)) return false;
     if (!invariant(t)) return false;
     // A term of constants alone is folded by the compiler: only one that reads a parameter.
-    struct ReadsVariable {
-        static bool in(const Term& u) {
-            if (u.op == Op::Var) return true;
-            for (const TermPtr& a : u.args)
-                if (in(*a)) return true;
-            return false;
-        }
-    };
-    return ReadsVariable::in(t);
+    return readsVariable(t);
 }
 
 std::vector<double> invariantValues(const CheckedModel& m, const std::vector<TermPtr>& terms,

@@ -25,11 +25,13 @@ public:
     }
 
     // f(j) for every indexed point within `radius` of (x, y, z), in index order (ascending j,
-    // so that the forces add up in the same order for any tree shape). Thread-safe.
+    // so that the forces add up in the same order for any tree shape). Thread-safe: each
+    // thread reuses its own result list (no allocation per query once it has grown).
     template <typename F>
     void forEachWithin(float x, float y, float z, float radius, F&& f) const {
         const float query[3] = {x, y, z};
-        std::vector<std::pair<std::uint32_t, float>> found;
+        thread_local std::vector<std::pair<std::uint32_t, float>> found;
+        found.clear();
         nanoflann::SearchParams params;
         params.sorted = false;
         index_->radiusSearch(query, radius * radius, found, params);  // squared for L2
