@@ -163,8 +163,9 @@ TEST(CardiacCuda, GeneratorOptionsFollowTheCpuThroughALiveEdit) {
             std::printf("TP06 %s, %s: V %.3f mV at 20 ms, max |V_cuda - V_cpu| %.3g mV\n",
                         precision, name.c_str(), cpu[0], worst);
             EXPECT_LE(worst, dbl ? 1e-6 : 0.5) << precision << ", " << name;
-            if (dbl && options[0] == "model.arithmetic=as_written")
+            if (dbl && options[0] == "model.arithmetic=as_written") {
                 EXPECT_EQ(fromMonolithic, 0.0) << name;
+            }
         }
     }
 }
