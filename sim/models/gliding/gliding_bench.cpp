@@ -25,26 +25,55 @@ constexpr Resolution kResolutions[] = {
     {128, 32, 526, 0}, {256, 16, 1220, 0}, {256, 32, 2314, 50},
 };
 
+// One switch of the motor kernels against the default (docs/GLIDING.md "Kernel switches"): Cook
+// & Shinar's Table 3 rows, each changed alone. Not in the default set.
+struct KernelVariant {
+    const char* suffix;
+    const char* description;
+    std::vector<std::string> sets;
+};
+
+const std::vector<KernelVariant>& kernelVariants() {
+    static const std::vector<KernelVariant> variants = {
+        {"", "", {}},
+        {"-f64", "double motors (their row: mixed precision removed)", {"motors.precision=double"}},
+        {"-fastmath", "motor kernels built with --use_fast_math", {"motors.fast_math=true"}},
+        {"-nobounds", "sub-cycle kernel without launch bounds", {"motors.launch_bounds=false"}},
+        {"-strided",
+         "adjacent threads on adjacent chords (their row: dimension mapping removed)",
+         {"motors.lane_mapping=strided"}},
+        {"-threads64", "64 threads per motor block", {"motors.block_threads=64"}},
+        {"-threads128", "128 threads per motor block", {"motors.block_threads=128"}},
+        {"-threads256", "256 threads per motor block", {"motors.block_threads=256"}},
+        {"-threads512", "512 threads per motor block", {"motors.block_threads=512"}},
+    };
+    return variants;
+}
+
 double metricOf(const std::vector<Metric>& metrics, const char* name) {
     for (const Metric& m : metrics)
         if (m.name == name) return m.value;
     return 0.0;
 }
 
-BenchCase fig6Case(const Resolution& r) {
+BenchCase fig6Case(const Resolution& r, const KernelVariant& v) {
     BenchCase c;
-    c.name = "fig6-" + std::to_string(r.n) + "x" + std::to_string(r.ninner);
+    c.name = "fig6-" + std::to_string(r.n) + "x" + std::to_string(r.ninner) + v.suffix;
     c.description = "S1 Fig. 6 ring lattice at " + std::to_string(r.n) + "^2 x " +
                     std::to_string(r.ninner) +
                     "^2, motors burnt in for 1/koff, 5 warm-up then timed outer steps (CFL dt); "
                     "S1 optimised 1 GPU: " +
                     std::to_string(static_cast<int>(r.s1OptimisedMs)) + " ms per outer step";
-    c.runByDefault = r.n == 64;
-    c.run = [r](Backend b, const BenchOptions& o) {
+    if (*v.description) c.description += "; " + std::string(v.description);
+    c.runByDefault = r.n == 64 && v.sets.empty();
+    if (!v.sets.empty()) c.onlyOn = {Backend::Cuda};  // the CPU ignores the kernel switches
+    c.run = [r, v](Backend b, const BenchOptions& o) {
         ParamSet params(parameterTable());
         params.setFromAssignment("grid.n=" + std::to_string(r.n));
         params.setFromAssignment("grid.ninner=" + std::to_string(r.ninner));
         params.setFromAssignment("motors.burn_in=0.5");  // 1/koff at the default koff = 2
+        for (const std::string& set : v.sets)
+            params.setFromAssignment(set);
         std::unique_ptr<Model> m = descriptor().create(b);
         m->reset(params, 12345u);
         m->advance(5);
@@ -84,8 +113,9 @@ BenchCase fig6Case(const Resolution& r) {
 
 std::vector<BenchCase> benchCases() {
     std::vector<BenchCase> cases;
-    for (const Resolution& r : kResolutions)
-        cases.push_back(fig6Case(r));
+    for (const KernelVariant& v : kernelVariants())
+        for (const Resolution& r : kResolutions)
+            cases.push_back(fig6Case(r, v));
     return cases;
 }
 

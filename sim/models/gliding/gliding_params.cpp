@@ -86,6 +86,26 @@ const ParamTable& parameterTable() {
                  "Arithmetic of bound motors on CUDA (the CPU is double)", S);
         b.real("motors", "burn_in", &P::burnIn, 0.0, 0.0, 100.0, "T",
                "Time the motors run with the initial filaments frozen before t = 0", S);
+        // The CUDA motor kernels' switches (Cook & Shinar ScalA'17 Table 3; docs/GLIDING.md
+        // "Kernel switches"): each changes speed, none the model.
+        b.boolean("motors", "fast_math", &P::motorFastMath, false,
+                  "CUDA: the motor kernels built with --use_fast_math (fused multiply-adds, "
+                  "flush to zero): results differ from the CPU by more than the round-off of "
+                  "the default build",
+                  S);
+        b.boolean("motors", "launch_bounds", &P::motorLaunchBounds, true,
+                  "CUDA: the sub-cycle kernel built for at most 512 threads and 2 blocks per SM "
+                  "(__launch_bounds__), which caps its registers",
+                  S);
+        b.integer("motors", "block_threads", &P::motorBlockThreads, 0, 0, 1024, "1",
+                  "CUDA: threads per block of the sub-cycle kernel, a power of two from 32 (0: "
+                  "the smallest power of two covering every chord's lanes, at most 512)",
+                  S);
+        b.choice("motors", "lane_mapping", &P::motorLaneMapping, {"segments", "strided"},
+                 "segments",
+                 "CUDA: adjacent threads on adjacent s-cells of one chord (neighbours by warp "
+                 "shuffles), or on adjacent chords (neighbours through shared memory)",
+                 S);
         // time (design M11, C9)
         b.real("time", "cout", &P::courantOut, 0.4, 0.0, 0.5, "1",
                "Courant number of the outer (filament) step", L);
@@ -151,6 +171,14 @@ GlidingParams checkedParams(const ParamSet& params) {
         throw ParameterError(
             "gliding: filaments.steric_reading = " + value("filaments.steric_reading") +
             " is not implemented yet; use maier_saupe");
+    if (p.motorBlockThreads != 0 &&
+        (p.motorBlockThreads < 32 || (p.motorBlockThreads & (p.motorBlockThreads - 1)) != 0))
+        throw ParameterError("gliding: motors.block_threads = " + value("motors.block_threads") +
+                             " must be 0 (automatic) or a power of two from 32 to 1024");
+    if (p.motorLaunchBounds && p.motorBlockThreads > 512)
+        throw ParameterError("gliding: motors.block_threads = " + value("motors.block_threads") +
+                             " needs motors.launch_bounds = false: the bounded kernel is built "
+                             "for at most 512 threads per block");
     // Range (0, 0.5]: the table's bounds are inclusive.
     if (p.courantIn <= 0.0)
         throw ParameterError("gliding: motors.cin = " + value("motors.cin") +

@@ -31,6 +31,8 @@ list(APPEND CELLFORGE_SIM_CUDA_SOURCES
   models/gliding/cuda/smoluchowski_kernels.cu
   models/gliding/cuda/smoluchowski_cuda.cpp
   models/gliding/cuda/motor_kernels.cu
+  models/gliding/cuda/motor_kernels_fast_math.cu
+  models/gliding/cuda/motor_launch.cpp
   models/gliding/cuda/motors_cuda.cpp
   models/gliding/cuda/fluid_kernels.cu
   models/gliding/cuda/fluid_cuda.cpp
@@ -38,6 +40,10 @@ list(APPEND CELLFORGE_SIM_CUDA_SOURCES
 set_source_files_properties(models/gliding/cuda/smoluchowski_kernels.cu
   models/gliding/cuda/motor_kernels.cu
   models/gliding/cuda/fluid_kernels.cu PROPERTIES COMPILE_OPTIONS "--fmad=false")
+# motors.fast_math: the motor kernels once more with the compiler's fast arithmetic (Cook &
+# Shinar's Table 3; motor_kernels_fast_math.cu).
+set_source_files_properties(models/gliding/cuda/motor_kernels_fast_math.cu PROPERTIES
+  COMPILE_OPTIONS "--use_fast_math")
 # Views packed on the device (design 5): packViews and the DeviceViewBuffers owner. --fmad=false
 # so that the moments round as hostViews' (the director of a nearly isotropic cell is their
 # round-off; view_kernels.cu says more).

@@ -17,6 +17,9 @@
 //   motors the clamp counts too (f32: printed only).
 // - Two CUDA runs are bitwise equal, and the global-memory slice path is bitwise equal to the
 //   shared-memory one (same arithmetic, same order).
+// - The kernel switches (docs/GLIDING.md "Kernel switches"): the block size, the strided lane
+//   mapping and the launch bounds give the default's bits; the fast-math build stays within the
+//   bounds above.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -25,6 +28,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/core/errors.hpp"
 #include "sim/models/gliding/cpu/motors_cpu.hpp"
 #include "sim/models/gliding/cpu/smoluchowski_cpu.hpp"
 #include "sim/models/gliding/gliding_params.hpp"
@@ -49,11 +53,13 @@ using gliding::MotorState;
 
 #if CELLFORGE_HAVE_CUDA
 
-GlidingParams params(const char* precision) {
+GlidingParams params(const char* precision, const std::vector<std::string>& extra = {}) {
     ParamSet set(gliding::parameterTable());
     set.setFromAssignment("grid.n=64");
     set.setFromAssignment("grid.ninner=16");
     set.setFromAssignment(std::string("motors.precision=") + precision);
+    for (const std::string& e : extra)
+        set.setFromAssignment(e);
     return gliding::checkedParams(set);
 }
 
@@ -121,11 +127,13 @@ struct Stream {
 };
 
 std::vector<Result> runCuda(const GlidingParams& p, const GlidingTables& t,
-                            const std::vector<Advance>& seq, bool shared, bool* usedShared) {
+                            const std::vector<Advance>& seq, bool shared, bool* usedShared,
+                            gliding::cuda::MotorLaunch* launch = nullptr) {
     Stream stream;
     gliding::MotorsCuda gpu(p, t, stream.s);
     gpu.setSliceInSharedForTests(shared);
     *usedShared = gpu.sliceInShared();
+    if (launch) *launch = gpu.launch();
     cf::cuda::DeviceBuffer<double> psi(seq[0].psi.size());
     std::vector<Result> out;
     for (std::size_t i = 0; i < seq.size(); ++i) {
@@ -172,8 +180,9 @@ struct Tolerances {
     bool sameClamps;  // f64 only: a float lane can round to -0 where double stays +tiny
 };
 
-void compareWithCpu(const char* precision, const Tolerances& tol) {
-    const GlidingParams p = params(precision);
+void compareWithCpu(const char* precision, const Tolerances& tol,
+                    const std::vector<std::string>& extra = {}) {
+    const GlidingParams p = params(precision, extra);
     const GlidingTables t = gliding::buildTables(p);
     const std::vector<Advance> seq = psiSequence(p, t);
     const std::vector<Result> cpu = runCpu(p, t, seq);
@@ -244,12 +253,79 @@ TEST(GlidingMotorsCuda, FloatMotorsMatchTheCpuWithinDesignTolerances) {
     compareWithCpu("float", {1e-5, 2e-6, 2e-6, 1e-5, 1e-5, 1e-6, false});
 }
 
+// motors.fast_math (the --use_fast_math build): fused multiply-adds round once where the
+// default rounds twice, so each operation differs by at most the rounding of the default build.
+// Float: the design bounds above hold (they are ~100 x float rounding). Double: 1e-12, the f64
+// bound above (~1e3 x the round-off fed back over ~30 substeps). Clamp counts are not compared:
+// a lane at zero can round to -0 one way and +tiny the other.
+TEST(GlidingMotorsCuda, FastMathMotorsMatchTheCpuWithinTheSameBounds) {
+    CF_REQUIRE_BACKEND(Backend::Cuda);
+    compareWithCpu("float", {1e-5, 2e-6, 2e-6, 1e-5, 1e-5, 1e-6, false}, {"motors.fast_math=true"});
+    compareWithCpu("double", {1e-12, 1e-12, 1e-12, 1e-12, 1e-12, 0x1p-52, false},
+                   {"motors.fast_math=true"});
+}
+
+// The block size, the lane mapping and the launch bounds change how the work is spread, not what
+// each lane computes or the order of any sum: every configuration gives the default's bits.
+TEST(GlidingMotorsCuda, KernelSwitchesGiveTheDefaultBits) {
+    CF_REQUIRE_BACKEND(Backend::Cuda);
+    const std::vector<std::vector<std::string>> switches = {
+        {"motors.block_threads=64"},
+        {"motors.block_threads=512"},
+        {"motors.lane_mapping=strided"},
+        {"motors.lane_mapping=strided", "motors.block_threads=128"},
+        {"motors.launch_bounds=false"},
+        {"motors.launch_bounds=false", "motors.block_threads=1024"},
+    };
+    for (const char* precision : {"float", "double"}) {
+        const GlidingParams p0 = params(precision);
+        const GlidingTables t = gliding::buildTables(p0);
+        const std::vector<Advance> seq = psiSequence(p0, t);
+        bool shared = false;
+        const std::vector<Result> reference = runCuda(p0, t, seq, true, &shared);
+        for (const std::vector<std::string>& s : switches) {
+            std::string name;
+            for (const std::string& e : s)
+                name += (name.empty() ? "" : ", ") + e;
+            const GlidingParams p = params(precision, s);
+            std::vector<Result> run;
+            gliding::cuda::MotorLaunch launch{};
+            try {
+                run = runCuda(p, t, seq, true, &shared, &launch);
+            } catch (const ParameterError& e) {
+                // Without launch bounds the kernel's registers may cap the block below 1024:
+                // then the switch is refused by name, which is the behaviour to check.
+                EXPECT_NE(std::string(e.what()).find("motors.block_threads"), std::string::npos);
+                std::printf("[%s motors] %s refused: %s\n", precision, name.c_str(), e.what());
+                continue;
+            }
+            // The switches reached the launch (the auto block at 64^2 x 16^2 is 256 threads).
+            EXPECT_EQ(launch.threads, p.motorBlockThreads > 0 ? p.motorBlockThreads : 256) << name;
+            EXPECT_EQ(launch.launchBounds, p.motorLaunchBounds) << name;
+            EXPECT_EQ(launch.mapping, p.motorLaneMapping) << name;
+            ASSERT_EQ(run.size(), reference.size());
+            bool same = true;
+            for (std::size_t k = 0; k < run.size(); ++k)
+                same = same && sameBits(reference[k], run[k]);
+            std::printf("[%s motors] %s: bitwise equal to the default: %s\n", precision,
+                        name.c_str(), same ? "yes" : "NO");
+            EXPECT_TRUE(same) << precision << ", " << name;
+        }
+    }
+}
+
 #else
 
 TEST(GlidingMotorsCuda, DoubleMotorsMatchTheCpu) {
     GTEST_SKIP() << "built without CUDA";
 }
 TEST(GlidingMotorsCuda, FloatMotorsMatchTheCpuWithinDesignTolerances) {
+    GTEST_SKIP() << "built without CUDA";
+}
+TEST(GlidingMotorsCuda, FastMathMotorsMatchTheCpuWithinTheSameBounds) {
+    GTEST_SKIP() << "built without CUDA";
+}
+TEST(GlidingMotorsCuda, KernelSwitchesGiveTheDefaultBits) {
     GTEST_SKIP() << "built without CUDA";
 }
 

@@ -86,6 +86,22 @@ TEST(GlidingParams, ChecksNameTheParameter) {
     EXPECT_NE(m.find("multiple of 4"), std::string::npos) << m;
     EXPECT_EQ(parameterErrorOf([] { paramsWith({"grid.ninner=16"}); }), "");
 
+    // The CUDA motor kernel switches: a block of a power of two from 32, at most 512 with launch
+    // bounds (the bounded kernel is built for 512).
+    m = parameterErrorOf([] { paramsWith({"motors.block_threads=100"}); });
+    EXPECT_NE(m.find("motors.block_threads = 100 must be 0 (automatic) or a power of two"),
+              std::string::npos)
+        << m;
+    m = parameterErrorOf([] { paramsWith({"motors.block_threads=16"}); });
+    EXPECT_NE(m.find("motors.block_threads = 16"), std::string::npos) << m;
+    m = parameterErrorOf([] { paramsWith({"motors.block_threads=1024"}); });
+    EXPECT_NE(m.find("needs motors.launch_bounds = false"), std::string::npos) << m;
+    EXPECT_EQ(parameterErrorOf([] {
+                  paramsWith({"motors.block_threads=1024", "motors.launch_bounds=false"});
+              }),
+              "");
+    EXPECT_EQ(parameterErrorOf([] { paramsWith({"motors.block_threads=32"}); }), "");
+
     // Delta band wider than z0 (would reach the wall): h_fine = z0 gives h_delta = 2 z0.
     m = parameterErrorOf([] { paramsWith({"fluid.z0=1e-4", "fluid.h_fine=1e-4"}); });
     std::printf("delta: %s\n", m.c_str());

@@ -6,9 +6,11 @@
 // FMA the CPU does not form. The one intended difference from the CPU: Mb,coarse and the
 // binding capacity add their per-orbit terms ((c0 + c2) + (c1 + c3), as the CPU) by a
 // fixed-order block tree instead of the CPU's running sum over orbits. The result is
-// deterministic (same GPU, same block size) and differs from the CPU by round-off only. The live
-// parameters come from cParams, this file's __constant__ GlidingParams (params_block.hpp),
-// which MotorsCuda binds before launching.
+// deterministic (same GPU, any block size or lane mapping) and differs from the CPU by round-off
+// only. The live parameters come from cParams, this translation unit's __constant__
+// GlidingParams (params_block.hpp), which MotorsCuda binds before launching. The file is built
+// twice: as itself, and with --use_fast_math through motor_kernels_fast_math.cu
+// (motors.fast_math); everything but the build's accessor is in the anonymous namespace.
 #include <algorithm>
 #include <cuda_runtime.h>
 
@@ -24,19 +26,7 @@ namespace {
 __constant__ GlidingParams cParams;
 
 constexpr int kThreads = 256;  // the gathers' blocks
-// Motor blocks (one per tail, design 2.6): enough lanes for every chord's segment, at most 512.
-// The slice in shared memory (up to ~78 KiB in float at 256^2 x 32^2) allows two blocks per SM,
-// so 512 threads keep half the warps of an SM busy where 256 kept a quarter (ncu on the H100:
-// 25 % occupancy, limited by shared memory). Results do not depend on the block size: each
-// lane's arithmetic and the orbit tree are fixed by the tables, not by blockDim.
-constexpr int kMaxMotorThreads = 512;
-
-int motorThreads(const MotorTables& t) {
-    int threads = 64;
-    while (threads < kMaxMotorThreads && threads < t.chords * t.segment)
-        threads *= 2;
-    return threads;
-}
+constexpr int kMaxMotorThreads = kMotorBoundedThreads;
 
 __device__ __forceinline__ int wrapIndex(int i, int n) {
     const int r = i % n;
@@ -48,10 +38,6 @@ int nextPow2(int v) {
     while (p < v)
         p *= 2;
     return p;
-}
-
-int orbitPad(const MotorTables& t) {
-    return nextPow2(t.chords / 4 > 0 ? t.chords / 4 : 1);
 }
 
 // The sum over orbits of value(c0, c1, c2, c3) = ((c0 + c2) + (c1 + c3)), the CPU's per-orbit
@@ -126,21 +112,105 @@ __device__ double resync(const MotorTables& t, const double* psiC, double* chord
     return coarse;
 }
 
+// One substep's two stages over every chord, with the lanes of a power-of-two segment per chord
+// (MotorLaneMapping::Segments): neighbours by warp shuffles. Returns this thread's clamps.
 template <typename MReal>
-__global__ void __launch_bounds__(kMaxMotorThreads, 2)
-    motorSubcycleKernel(MotorTables t, MotorStepArgs a, const double* __restrict__ psi,
-                        MotorArrays<MReal> m, int pad, bool sliceInShared) {
+__device__ int segmentRounds(const MotorTables& t, MReal* slice, MReal h, MReal source, MReal koff,
+                             MReal invDs) {
+    const int w = t.segment, segments = blockDim.x / w;
+    const int q = threadIdx.x / w, l = threadIdx.x % w;
+    const MReal halfH = MReal(0.5) * h;
+    int clamps = 0;
+    // Every warp runs the same number of rounds, so full-mask shuffles are safe.
+    for (int first = 0; first < t.chords; first += segments) {
+        const int c = first + q;
+        int len = 0, off = 0;
+        if (c < t.chords) {
+            len = t.chord[c].len;
+            off = t.chord[c].off;
+        }
+        const bool lane = l < len;
+        const MReal m0 = lane ? slice[off + l] : MReal(0);
+        const MReal half = segmentStage(m0, m0, l, len, w, halfH, source, koff, invDs);
+        MReal next = segmentStage(m0, half, l, len, w, h, source, koff, invDs);
+        if (lane) {
+            // Superbee is TVD per Euler stage; the midpoint RK2 is not SSP (design M13).
+            if (next < MReal(0)) {
+                next = MReal(0);
+                ++clamps;
+            }
+            slice[off + l] = next;
+        }
+    }
+    return clamps;
+}
+
+// The same stages with adjacent threads on adjacent chords at one s-cell
+// (MotorLaneMapping::Strided: thread = l * segments + q): the stencil is read from the slice and
+// the midpoint from `scratch` (blockDim.x reals of shared memory), two barriers per round. The
+// arithmetic and its order are segmentRounds', so the results are bitwise equal.
+template <typename MReal>
+__device__ int stridedRounds(const MotorTables& t, MReal* slice, MReal* scratch, MReal h,
+                             MReal source, MReal koff, MReal invDs) {
+    const int segments = blockDim.x / t.segment;
+    const int q = threadIdx.x % segments, l = threadIdx.x / segments;
+    const MReal halfH = MReal(0.5) * h;
+    int clamps = 0;
+    for (int first = 0; first < t.chords; first += segments) {
+        const int c = first + q;
+        int len = 0, off = 0;
+        if (c < t.chords) {
+            len = t.chord[c].len;
+            off = t.chord[c].off;
+        }
+        const bool lane = l < len;
+        MReal m0 = MReal(0), half = MReal(0);
+        if (lane) {
+            m0 = slice[off + l];
+            const MReal mm2 = l >= 2 ? slice[off + l - 2] : MReal(0);
+            const MReal mm1 = l >= 1 ? slice[off + l - 1] : MReal(0);
+            const MReal mp1 = l + 1 < len ? slice[off + l + 1] : m0;
+            half = m0 + halfH * motorRhs(mm2, mm1, m0, mp1, source, koff, invDs);
+        }
+        scratch[threadIdx.x] = half;
+        __syncthreads();  // every midpoint written; every stencil of m0 read
+        if (lane) {
+            const MReal hm2 = l >= 2 ? scratch[threadIdx.x - 2 * segments] : MReal(0);
+            const MReal hm1 = l >= 1 ? scratch[threadIdx.x - segments] : MReal(0);
+            const MReal hp1 = l + 1 < len ? scratch[threadIdx.x + segments] : half;
+            MReal next = m0 + h * motorRhs(hm2, hm1, half, hp1, source, koff, invDs);
+            if (next < MReal(0)) {  // as segmentRounds
+                next = MReal(0);
+                ++clamps;
+            }
+            slice[off + l] = next;
+        }
+        __syncthreads();  // scratch is rewritten by the next round
+    }
+    return clamps;
+}
+
+// The sub-cycle of one tail per block (design 2.6), for both lane mappings; the kernels below
+// wrap it with and without launch bounds.
+template <typename MReal, MotorLaneMapping Mapping>
+__device__ __forceinline__ void motorSubcycleBody(const MotorTables& t, const MotorStepArgs& a,
+                                                  const double* __restrict__ psi,
+                                                  const MotorArrays<MReal>& m, int pad,
+                                                  bool sliceInShared) {
     extern __shared__ __align__(16) unsigned char smem[];
     __shared__ TailScalars tail;
     const int nc = t.chords, S = t.sliceSize;
     double* psiC = reinterpret_cast<double*>(smem);
     double* chordSum = psiC + nc;
     double* orbitSum = chordSum + nc;
+    // After the doubles: the strided mapping's midpoints, then the slice when in shared memory.
+    MReal* scratch = reinterpret_cast<MReal*>(orbitSum + pad);
+    MReal* shared = Mapping == MotorLaneMapping::Strided ? scratch + blockDim.x : scratch;
     // Block tailIndex is tail r0 = first anchor + a (a rank holds rows t.rowBegin .. t.rowEnd - 1).
     const int tailIndex = blockIdx.x;
     const int r0 = t.rowBegin * t.n + tailIndex;
     MReal* global = m.mb + static_cast<std::size_t>(tailIndex) * S;
-    MReal* slice = sliceInShared ? reinterpret_cast<MReal*>(orbitSum + pad) : global;
+    MReal* slice = sliceInShared ? shared : global;
 
     // psi_c = Psi(r0 + o, theta_j) dx dy dtheta ds, loaded once per outer step (design M7).
     const int ix = r0 % t.n, iy = r0 / t.n;
@@ -178,37 +248,17 @@ __global__ void __launch_bounds__(kMaxMotorThreads, 2)
     const int substeps = tail.substeps;
     const double hmax = tail.hmax, hLast = tail.hLast;
 
-    const int w = t.segment, segments = blockDim.x / w;
-    const int q = threadIdx.x / w, l = threadIdx.x % w;
     const MReal koff = static_cast<MReal>(cParams.koff), invDs = static_cast<MReal>(a.invDs);
     const double konTilde = cParams.konTilde, mtot = cParams.mtot;
     int clamps = 0;
     for (int i = 0; i < substeps; ++i) {
         const MReal h = static_cast<MReal>(i + 1 < substeps ? hmax : hLast);
-        const MReal halfH = MReal(0.5) * h;
         // kon~ Mf, frozen over the substep (design M13).
         const MReal source = static_cast<MReal>(konTilde * (mtot - coarse));
-        // Every warp runs the same number of rounds, so full-mask shuffles are safe.
-        for (int first = 0; first < nc; first += segments) {
-            const int c = first + q;
-            int len = 0, off = 0;
-            if (c < nc) {
-                len = t.chord[c].len;
-                off = t.chord[c].off;
-            }
-            const bool lane = l < len;
-            const MReal m0 = lane ? slice[off + l] : MReal(0);
-            const MReal half = segmentStage(m0, m0, l, len, w, halfH, source, koff, invDs);
-            MReal next = segmentStage(m0, half, l, len, w, h, source, koff, invDs);
-            if (lane) {
-                // Superbee is TVD per Euler stage; the midpoint RK2 is not SSP (design M13).
-                if (next < MReal(0)) {
-                    next = MReal(0);
-                    ++clamps;
-                }
-                slice[off + l] = next;
-            }
-        }
+        if constexpr (Mapping == MotorLaneMapping::Strided)
+            clamps += stridedRounds(t, slice, scratch, h, source, koff, invDs);
+        else
+            clamps += segmentRounds(t, slice, h, source, koff, invDs);
         __syncthreads();
         coarse = resync(t, psiC, chordSum, orbitSum, pad, slice);
     }
@@ -224,6 +274,36 @@ __global__ void __launch_bounds__(kMaxMotorThreads, 2)
         m.substeps[tailIndex] = substeps;
         m.clamps[tailIndex] += tail.clamps;
     }
+}
+
+// motors.launch_bounds: at most kMaxMotorThreads threads and 2 blocks per SM (caps the
+// registers at 64), or no bounds (the compiler's own register choice).
+template <typename MReal, MotorLaneMapping Mapping>
+__global__ void __launch_bounds__(kMaxMotorThreads, 2)
+    motorSubcycleBounded(MotorTables t, MotorStepArgs a, const double* __restrict__ psi,
+                         MotorArrays<MReal> m, int pad, bool sliceInShared) {
+    motorSubcycleBody<MReal, Mapping>(t, a, psi, m, pad, sliceInShared);
+}
+
+template <typename MReal, MotorLaneMapping Mapping>
+__global__ void motorSubcycleUnbounded(MotorTables t, MotorStepArgs a,
+                                       const double* __restrict__ psi, MotorArrays<MReal> m,
+                                       int pad, bool sliceInShared) {
+    motorSubcycleBody<MReal, Mapping>(t, a, psi, m, pad, sliceInShared);
+}
+
+template <typename MReal>
+using SubcycleKernel = void (*)(MotorTables, MotorStepArgs, const double*, MotorArrays<MReal>, int,
+                                bool);
+
+template <typename MReal>
+SubcycleKernel<MReal> subcycleKernel(const MotorLaunch& l) {
+    const bool strided = l.mapping == static_cast<std::int32_t>(MotorLaneMapping::Strided);
+    if (l.launchBounds)
+        return strided ? motorSubcycleBounded<MReal, MotorLaneMapping::Strided>
+                       : motorSubcycleBounded<MReal, MotorLaneMapping::Segments>;
+    return strided ? motorSubcycleUnbounded<MReal, MotorLaneMapping::Strided>
+                   : motorSubcycleUnbounded<MReal, MotorLaneMapping::Segments>;
 }
 
 // Over the rows t.wFirst .. t.wFirst + t.wCount - 1 (mod n) that the held tails reach, summing
@@ -327,32 +407,18 @@ __global__ void forceGatherKernel(MotorTables t, int group, const MReal* __restr
     }
 }
 
-}  // namespace
-
-ParamsSymbol& motorParamsSymbol() {
-    static ParamsSymbol symbol(cParams);
-    return symbol;
-}
-
-std::size_t motorSharedBytes(const MotorTables& t, std::size_t realBytes, bool sliceInShared) {
-    std::size_t bytes = (2 * static_cast<std::size_t>(t.chords) + orbitPad(t)) * sizeof(double);
-    if (sliceInShared) bytes += static_cast<std::size_t>(t.sliceSize) * realBytes;
-    return bytes;
-}
-
 template <typename MReal>
 void launchMotorSubcycle(const MotorTables& t, const MotorStepArgs& a, const double* psi,
-                         const MotorArrays<MReal>& m, bool sliceInShared, cudaStream_t stream) {
+                         const MotorArrays<MReal>& m, const MotorLaunch& l, cudaStream_t stream) {
     const int blocks = (t.rowEnd - t.rowBegin) * t.n;
     if (blocks == 0) return;
-    const std::size_t shared = motorSharedBytes(t, sizeof(MReal), sliceInShared);
+    const std::size_t shared = motorSharedBytes(t, sizeof(MReal), l);
+    const SubcycleKernel<MReal> kernel = subcycleKernel<MReal>(l);
     // Above the default 48 KiB the kernel must opt in (the caller checked the device limit).
     if (shared > 48 * 1024)
-        CF_CUDA_CHECK(cudaFuncSetAttribute(motorSubcycleKernel<MReal>,
-                                           cudaFuncAttributeMaxDynamicSharedMemorySize,
+        CF_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                            static_cast<int>(shared)));
-    motorSubcycleKernel<MReal>
-        <<<blocks, motorThreads(t), shared, stream>>>(t, a, psi, m, orbitPad(t), sliceInShared);
+    kernel<<<blocks, l.threads, shared, stream>>>(t, a, psi, m, motorOrbitPad(t), l.sliceInShared);
     CF_CUDA_CHECK_LAUNCH("gliding motorSubcycle", stream);
 }
 
@@ -379,17 +445,42 @@ void launchForceGather(const MotorTables& t, const MReal* w, double cellVolume, 
     CF_CUDA_CHECK_LAUNCH("gliding forceGather", stream);
 }
 
-template void launchMotorSubcycle<float>(const MotorTables&, const MotorStepArgs&, const double*,
-                                         const MotorArrays<float>&, bool, cudaStream_t);
-template void launchMotorSubcycle<double>(const MotorTables&, const MotorStepArgs&, const double*,
-                                          const MotorArrays<double>&, bool, cudaStream_t);
-template void launchBoundGather<float>(const MotorTables&, const double*, const float*, float*,
-                                       cudaStream_t);
-template void launchBoundGather<double>(const MotorTables&, const double*, const double*, double*,
-                                        cudaStream_t);
-template void launchForceGather<float>(const MotorTables&, const float*, double, double*, double*,
-                                       cudaStream_t);
-template void launchForceGather<double>(const MotorTables&, const double*, double, double*, double*,
-                                        cudaStream_t);
+// The most threads per block the sub-cycle kernel of `l` can be launched with (its registers
+// limit it without launch bounds).
+int subcycleMaxThreads(bool doublePrecision, const MotorLaunch& l) {
+    cudaFuncAttributes attributes{};
+    if (doublePrecision)
+        CF_CUDA_CHECK(cudaFuncGetAttributes(&attributes, subcycleKernel<double>(l)));
+    else
+        CF_CUDA_CHECK(cudaFuncGetAttributes(&attributes, subcycleKernel<float>(l)));
+    return attributes.maxThreadsPerBlock;
+}
+
+ParamsSymbol& paramsSymbol() {
+    static ParamsSymbol symbol(cParams);
+    return symbol;
+}
+
+template <typename MReal>
+constexpr MotorLaunchers<MReal> launchersOf() {
+    return {launchMotorSubcycle<MReal>, launchBoundGather<MReal>, launchForceGather<MReal>};
+}
+
+constexpr MotorKernelBuild kBuild{paramsSymbol, subcycleMaxThreads, launchersOf<float>(),
+                                  launchersOf<double>()};
+
+}  // namespace
+
+// This translation unit is one of the two builds of the file (motor_kernels_fast_math.cu says
+// why there are two); each has its own cParams and kernels in its anonymous namespace.
+#ifdef CF_MOTOR_KERNELS_FAST_MATH
+const MotorKernelBuild& fastMathMotorKernels() {
+    return kBuild;
+}
+#else
+const MotorKernelBuild& exactMotorKernels() {
+    return kBuild;
+}
+#endif
 
 }  // namespace cf::gliding::cuda

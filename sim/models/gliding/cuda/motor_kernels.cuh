@@ -4,8 +4,8 @@
 // docs/design/gliding.md 2.6, 2.7, 3.2, 3.5). Host-compiled code includes this; it declares no
 // kernels and pulls in no device headers. MReal (float or double, motors.precision) is the type
 // of Mb, Mb,coarse, Mf and W; Psi, psi_c, the tables, the substep sizes and F2 are double.
-// The kernels read the live parameters (koff, kon~, Mtot, cin, F) from the file's __constant__
-// GlidingParams (motorParamsSymbol(), params_block.hpp): bind it before launching.
+// The kernels read the live parameters (koff, kon~, Mtot, cin, F) from the build's __constant__
+// GlidingParams (MotorKernelBuild::paramsSymbol, params_block.hpp): bind it before launching.
 #include <cstddef>
 #include <cstdint>
 #include <cuda_runtime_api.h>
@@ -57,29 +57,64 @@ struct MotorArrays {
 static_assert(std::is_trivially_copyable_v<MotorArrays<float>>);
 static_assert(std::is_trivially_copyable_v<MotorArrays<double>>);
 
+// How motorSubcycle is launched (the motors.* kernel switches, docs/GLIDING.md "Kernel
+// switches"). Results do not depend on `threads` or `mapping`: each lane's arithmetic and the
+// orbit tree are fixed by the tables, not by blockDim (bitwise equal, tested).
+struct MotorLaunch {
+    bool sliceInShared;    // else in global memory, in place (when S x MReal does not fit)
+    bool launchBounds;     // motors.launch_bounds: at most kMotorBoundedThreads, 2 blocks per SM
+    int threads;           // per block: a power of two, >= t.segment
+    std::int32_t mapping;  // MotorLaneMapping
+};
+
+// Motor blocks (one per tail, design 2.6) of the bounded kernel: at most 512 threads. The slice
+// in shared memory (up to ~78 KiB in float at 256^2 x 32^2) allows two blocks per SM, so 512
+// threads keep half the warps of an SM busy where 256 kept a quarter (ncu on the H100: 25 %
+// occupancy, limited by shared memory).
+inline constexpr int kMotorBoundedThreads = 512;
+
+// The default block: the smallest power of two from 64 covering every chord's segment, at most
+// kMotorBoundedThreads.
+int motorAutoThreads(const MotorTables& t);
+// The orbit sums' zero-padded length: a power of two >= chords / 4.
+int motorOrbitPad(const MotorTables& t);
 // Dynamic shared memory of motorSubcycle: psi_c and the chord sums (double, per chord), the
-// orbit sums padded to a power of two, and the slice (S x MReal) when sliceInShared.
-std::size_t motorSharedBytes(const MotorTables& t, std::size_t realBytes, bool sliceInShared);
+// orbit sums padded to a power of two, the strided mapping's midpoints (threads x MReal) and
+// the slice (S x MReal) when sliceInShared.
+std::size_t motorSharedBytes(const MotorTables& t, std::size_t realBytes, const MotorLaunch& l);
 
-// Sub-cycles every tail r0 from t to t + dt with Psi (device, [cell * ntheta + j]) frozen:
-// one block of 256 threads per tail (design 2.6). sliceInShared false works on the tail's slice
-// in global memory in place (the fallback when S x MReal does not fit into shared memory); both
-// paths do the same arithmetic in the same order, so their results are bitwise equal.
+// The launchers of one build, for one motor real.
 template <typename MReal>
-void launchMotorSubcycle(const MotorTables& t, const MotorStepArgs& a, const double* psi,
-                         const MotorArrays<MReal>& m, bool sliceInShared, cudaStream_t stream);
+struct MotorLaunchers {
+    // Sub-cycles every tail r0 from t to t + dt with Psi (device, [cell * ntheta + j]) frozen:
+    // one block per tail (design 2.6). The global-memory slice path does the same arithmetic
+    // in the same order as the shared one, so their results are bitwise equal.
+    void (*subcycle)(const MotorTables& t, const MotorStepArgs& a, const double* psi,
+                     const MotorArrays<MReal>& m, const MotorLaunch& l, cudaStream_t stream);
+    // W[(y * ntheta + j) * ns + k] = Psi(y, j) sum over the gather list of (j, k) of
+    // Mb(y - o, slot): one thread per (y, j, k), k fastest; the list sum in double in list
+    // order, as the CPU.
+    void (*boundGather)(const MotorTables& t, const double* psi, const MReal* mb, MReal* w,
+                        cudaStream_t stream);
+    // F2 at the nodes (double): a lane group per node, the CPU forceGather's fixed-order sums
+    // (stencil orbits, orientation orbits) and a fixed tree over k, times F cellVolume with
+    // cellVolume = dx dy dtheta ds and F the __constant__ motors.F.
+    void (*forceGather)(const MotorTables& t, const MReal* w, double cellVolume, double* fx,
+                        double* fy, cudaStream_t stream);
+};
 
-// W[(y * ntheta + j) * ns + k] = Psi(y, j) sum over the gather list of (j, k) of Mb(y - o, slot):
-// one thread per (y, j, k), k fastest; the list sum in double in list order, as the CPU.
-template <typename MReal>
-void launchBoundGather(const MotorTables& t, const double* psi, const MReal* mb, MReal* w,
-                       cudaStream_t stream);
+// One build of motor_kernels.cu: its __constant__ parameters, its kernels' launchers and the
+// most threads per block its sub-cycle kernel of a given launch accepts.
+struct MotorKernelBuild {
+    ParamsSymbol& (*paramsSymbol)();
+    int (*subcycleMaxThreads)(bool doublePrecision, const MotorLaunch& l);
+    MotorLaunchers<float> f32;
+    MotorLaunchers<double> f64;
+};
 
-// F2 at the nodes (double): one thread per node, the same fixed-order sum as the CPU
-// forceGather (stencil orbits, orientation orbits, k outermost), times F cellVolume with
-// cellVolume = dx dy dtheta ds and F the __constant__ motors.F.
-template <typename MReal>
-void launchForceGather(const MotorTables& t, const MReal* w, double cellVolume, double* fx,
-                       double* fy, cudaStream_t stream);
+// The default build (--fmad=false: the CPU's rounding) and the --use_fast_math build
+// (motors.fast_math; motor_kernels_fast_math.cu).
+const MotorKernelBuild& exactMotorKernels();
+const MotorKernelBuild& fastMathMotorKernels();
 
 }  // namespace cf::gliding::cuda

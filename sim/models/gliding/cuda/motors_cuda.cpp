@@ -37,6 +37,7 @@ MotorsCuda::MotorsCuda(const GlidingParams& p, const GlidingTables& t, cudaStrea
 MotorsCuda::MotorsCuda(const GlidingParams& p, const GlidingTables& t, cudaStream_t stream,
                        const AnchorRows& rows)
     : stream_(stream),
+      kernels_(p.motorFastMath ? cuda::fastMathMotorKernels() : cuda::exactMotorKernels()),
       rows_(rows),
       double_(p.precision == static_cast<std::int32_t>(MotorPrecision::Double)),
       n_(t.n),
@@ -45,7 +46,7 @@ MotorsCuda::MotorsCuda(const GlidingParams& p, const GlidingTables& t, cudaStrea
       dx_(t.dx),
       dtheta_(t.dtheta),
       ds_(t.ds),
-      params_(cuda::motorParamsSymbol(), stream) {
+      params_(kernels_.paramsSymbol(), stream) {
     int device = 0;
     CF_CUDA_CHECK(cudaGetDevice(&device));
     cudaDeviceProp prop{};
@@ -86,15 +87,32 @@ MotorsCuda::MotorsCuda(const GlidingParams& p, const GlidingTables& t, cudaStrea
                rows.f.first,
                rows.f.count};
 
+    // The sub-cycle launch: the motors.* kernel switches, checked against what the kernel of the
+    // chosen build accepts (without launch bounds its registers may cap the block size).
+    launch_.launchBounds = p.motorLaunchBounds;
+    launch_.mapping = p.motorLaneMapping;
+    launch_.threads =
+        p.motorBlockThreads > 0 ? p.motorBlockThreads : cuda::motorAutoThreads(tables_);
+    const int maxThreads = kernels_.subcycleMaxThreads(double_, launch_);
+    if (launch_.threads > maxThreads)
+        throw ParameterError("gliding: motors.block_threads = " + std::to_string(launch_.threads) +
+                             " exceeds the " + std::to_string(maxThreads) +
+                             " threads per block the motor kernel (motors.launch_bounds = " +
+                             (p.motorLaunchBounds ? "true" : "false") + ") can run with on " +
+                             prop.name + ": use at most " + std::to_string(maxThreads));
+
     // Shared memory: the slice there if it fits the opt-in limit (design 2.6), else in global.
     int optin = 0;
     CF_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
     const std::size_t real = double_ ? sizeof(double) : sizeof(float);
     const std::size_t staticBytes = 256;  // the kernel's own __shared__ scalars, with margin
-    sharedFits_ = cuda::motorSharedBytes(tables_, real, true) + staticBytes <=
+    cuda::MotorLaunch inShared = launch_, inGlobal = launch_;
+    inShared.sliceInShared = true;
+    inGlobal.sliceInShared = false;
+    sharedFits_ = cuda::motorSharedBytes(tables_, real, inShared) + staticBytes <=
                   static_cast<std::size_t>(optin);
-    sliceInShared_ = sharedFits_;
-    if (cuda::motorSharedBytes(tables_, real, false) + staticBytes >
+    launch_.sliceInShared = sharedFits_;
+    if (cuda::motorSharedBytes(tables_, real, inGlobal) + staticBytes >
         static_cast<std::size_t>(optin))
         throw SimulationError("gliding: " + std::to_string(t.chords.size()) +
                               " capture chords need more shared memory than the " +
@@ -236,11 +254,9 @@ void MotorsCuda::advance(const GlidingParams& p, const double* psiDevice, double
     // The CPU's expressions (motors_cpu.cpp advanceAnchor): invDs = ns, psi_c = Psi dx dx dth ds.
     const cuda::MotorStepArgs a{dt, ds_, static_cast<double>(ns_), dx_ * dx_ * dtheta_ * ds_};
     if (double_)
-        cuda::launchMotorSubcycle(tables_, a, psiDevice, deviceArrays<double>(), sliceInShared_,
-                                  stream_);
+        kernels_.f64.subcycle(tables_, a, psiDevice, deviceArrays<double>(), launch_, stream_);
     else
-        cuda::launchMotorSubcycle(tables_, a, psiDevice, deviceArrays<float>(), sliceInShared_,
-                                  stream_);
+        kernels_.f32.subcycle(tables_, a, psiDevice, deviceArrays<float>(), launch_, stream_);
 }
 
 void MotorsCuda::force(const GlidingParams& p, const double* psiDevice) {
@@ -252,11 +268,11 @@ void MotorsCuda::force(const GlidingParams& p, const double* psiDevice) {
     double* fx = rows_.whole() ? force_.data() : part_.data();
     double* fy = fx + force_.size() / 2;
     if (double_) {
-        cuda::launchBoundGather(tables_, psiDevice, d_.mb.data(), d_.w.data(), stream_);
-        cuda::launchForceGather(tables_, d_.w.data(), cellVolume, fx, fy, stream_);
+        kernels_.f64.boundGather(tables_, psiDevice, d_.mb.data(), d_.w.data(), stream_);
+        kernels_.f64.forceGather(tables_, d_.w.data(), cellVolume, fx, fy, stream_);
     } else {
-        cuda::launchBoundGather(tables_, psiDevice, f_.mb.data(), f_.w.data(), stream_);
-        cuda::launchForceGather(tables_, f_.w.data(), cellVolume, fx, fy, stream_);
+        kernels_.f32.boundGather(tables_, psiDevice, f_.mb.data(), f_.w.data(), stream_);
+        kernels_.f32.forceGather(tables_, f_.w.data(), cellVolume, fx, fy, stream_);
     }
 }
 

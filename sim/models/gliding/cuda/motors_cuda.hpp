@@ -85,9 +85,11 @@ public:
     bool doublePrecision() const { return double_; }
     // Whether the slice is sub-cycled in shared memory (else in global memory, the fallback
     // when S x MReal does not fit the device's opt-in shared memory per block).
-    bool sliceInShared() const { return sliceInShared_; }
+    bool sliceInShared() const { return launch_.sliceInShared; }
     // Tests: force the global-memory path (false) or back to shared memory if it fits.
-    void setSliceInSharedForTests(bool shared) { sliceInShared_ = shared && sharedFits_; }
+    void setSliceInSharedForTests(bool shared) { launch_.sliceInShared = shared && sharedFits_; }
+    // The sub-cycle kernel's launch (motors.block_threads, launch_bounds, lane_mapping).
+    const cuda::MotorLaunch& launch() const { return launch_; }
 
 private:
     void downloadCounters(MotorState& m);
@@ -108,9 +110,11 @@ private:
     void checkPrecision(const GlidingParams& p) const;
 
     cudaStream_t stream_;
+    const cuda::MotorKernelBuild& kernels_;  // motors.fast_math picks the build
     AnchorRows rows_;
     bool double_;
-    bool sharedFits_ = false, sliceInShared_ = false;
+    bool sharedFits_ = false;
+    cuda::MotorLaunch launch_{};
     std::int32_t n_, ntheta_, ns_;
     double dx_, dtheta_, ds_;
     MotorOrbits orbits_;

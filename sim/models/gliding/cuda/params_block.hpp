@@ -26,9 +26,9 @@ namespace cf::gliding::cuda {
 // upload/bind/release/download of sim/cuda/constant_owner.hpp.
 using ParamsSymbol = cf::cuda::ConstantBlock<GlidingParams>;
 
-// The symbols of the three kernel files (defined there).
+// The symbols of the kernel files (defined there). motor_kernels.cu is built twice (exact and
+// fast math), each build with its own symbol: MotorKernelBuild::paramsSymbol (motor_kernels.cuh).
 ParamsSymbol& smoluchowskiParamsSymbol();
-ParamsSymbol& motorParamsSymbol();
 ParamsSymbol& fluidParamsSymbol();
 
 // One instance's parameters in one symbol, copied on the instance's stream. Neither copied nor

@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The host-side sizes of the motor sub-cycle launch (motor_kernels.cuh), shared by both builds of
+// motor_kernels.cu and by MotorsCuda's shared-memory check.
+#include <cstddef>
+
+#include "sim/models/gliding/cuda/motor_kernels.cuh"
+
+namespace cf::gliding::cuda {
+
+namespace {
+
+int nextPow2(int v) {
+    int p = 1;
+    while (p < v)
+        p *= 2;
+    return p;
+}
+
+}  // namespace
+
+int motorAutoThreads(const MotorTables& t) {
+    int threads = 64;
+    while (threads < kMotorBoundedThreads && threads < t.chords * t.segment)
+        threads *= 2;
+    return threads;
+}
+
+int motorOrbitPad(const MotorTables& t) {
+    return nextPow2(t.chords / 4 > 0 ? t.chords / 4 : 1);
+}
+
+std::size_t motorSharedBytes(const MotorTables& t, std::size_t realBytes, const MotorLaunch& l) {
+    std::size_t bytes =
+        (2 * static_cast<std::size_t>(t.chords) + motorOrbitPad(t)) * sizeof(double);
+    if (l.mapping == static_cast<std::int32_t>(MotorLaneMapping::Strided))
+        bytes += static_cast<std::size_t>(l.threads) * realBytes;
+    if (l.sliceInShared) bytes += static_cast<std::size_t>(t.sliceSize) * realBytes;
+    return bytes;
+}
+
+}  // namespace cf::gliding::cuda
