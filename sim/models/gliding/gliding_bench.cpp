@@ -46,6 +46,12 @@ const std::vector<KernelVariant>& kernelVariants() {
         {"-threads128", "128 threads per motor block", {"motors.block_threads=128"}},
         {"-threads256", "256 threads per motor block", {"motors.block_threads=256"}},
         {"-threads512", "512 threads per motor block", {"motors.block_threads=512"}},
+        {"-runs",
+         "adjacent threads on adjacent stored configurations",
+         {"motors.lane_mapping=runs"}},
+        {"-runs1024",
+         "adjacent threads on adjacent stored configurations, 1024 threads, no launch bounds",
+         {"motors.lane_mapping=runs", "motors.block_threads=1024", "motors.launch_bounds=false"}},
     };
     return variants;
 }

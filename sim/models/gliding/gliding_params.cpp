@@ -101,10 +101,11 @@ const ParamTable& parameterTable() {
                   "CUDA: threads per block of the sub-cycle kernel, a power of two from 32 (0: "
                   "the smallest power of two covering every chord's lanes, at most 512)",
                   S);
-        b.choice("motors", "lane_mapping", &P::motorLaneMapping, {"segments", "strided"},
+        b.choice("motors", "lane_mapping", &P::motorLaneMapping, {"segments", "strided", "runs"},
                  "segments",
                  "CUDA: adjacent threads on adjacent s-cells of one chord (neighbours by warp "
-                 "shuffles), or on adjacent chords (neighbours through shared memory)",
+                 "shuffles), on adjacent chords (neighbours through shared memory), or on "
+                 "adjacent stored configurations, no lane idle (the midpoints in shared memory)",
                  S);
         // time (design M11, C9)
         b.real("time", "cout", &P::courantOut, 0.4, 0.0, 0.5, "1",

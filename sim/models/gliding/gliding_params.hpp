@@ -15,10 +15,11 @@ enum class StericReading : std::int32_t { MaierSaupe = 0, Strain = 1 };  // desi
 enum class KonArea : std::int32_t { Continuous = 0, Discrete = 1 };      // design 2.5
 enum class MotorPrecision : std::int32_t { Float = 0, Double = 1 };      // CUDA only
 // How the threads of a motor block map onto a chord's s-cells (CUDA only, motors.lane_mapping):
-// a power-of-two group of adjacent lanes per chord, neighbours by warp shuffles; or strided,
+// a power-of-two group of adjacent lanes per chord, neighbours by warp shuffles; strided,
 // adjacent threads on adjacent chords at the same s-cell, neighbours through shared memory
-// (Cook & Shinar's Table 3 row "dimension mapping" removed).
-enum class MotorLaneMapping : std::int32_t { Segments = 0, Strided = 1 };
+// (Cook & Shinar's Table 3 row "dimension mapping" removed); or runs, adjacent threads on
+// adjacent slots of the packed slice (no idle lanes), the midpoints in shared memory.
+enum class MotorLaneMapping : std::int32_t { Segments = 0, Strided = 1, Runs = 2 };
 enum class DtMode : std::int32_t { Cfl = 0, Fixed = 1 };  // design C9
 enum class Layout : std::int32_t { RingLattice = 0, SingleRing = 1, Isotropic = 2, Uniform = 3 };
 enum class Sense : std::int32_t { Ccw = 0, Cw = 1, Alternating = 2 };

@@ -17,9 +17,9 @@
 //   motors the clamp counts too (f32: printed only).
 // - Two CUDA runs are bitwise equal, and the global-memory slice path is bitwise equal to the
 //   shared-memory one (same arithmetic, same order).
-// - The kernel switches (docs/GLIDING.md "Kernel switches"): the block size, the strided lane
-//   mapping and the launch bounds give the default's bits; the fast-math build stays within the
-//   bounds above.
+// - The kernel switches (docs/GLIDING.md "Kernel switches"): the block size, the strided and runs
+//   lane mappings and the launch bounds give the default's bits; the fast-math build stays within
+//   the bounds above.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -266,7 +266,8 @@ TEST(GlidingMotorsCuda, FastMathMotorsMatchTheCpuWithinTheSameBounds) {
 }
 
 // The block size, the lane mapping and the launch bounds change how the work is spread, not what
-// each lane computes or the order of any sum: every configuration gives the default's bits.
+// each lane computes or the order of any sum: every configuration gives the default's bits. The
+// global-memory slice path of the runs mapping (its midpoints stay in shared memory) too.
 TEST(GlidingMotorsCuda, KernelSwitchesGiveTheDefaultBits) {
     CF_REQUIRE_BACKEND(Backend::Cuda);
     const std::vector<std::vector<std::string>> switches = {
@@ -276,6 +277,9 @@ TEST(GlidingMotorsCuda, KernelSwitchesGiveTheDefaultBits) {
         {"motors.lane_mapping=strided", "motors.block_threads=128"},
         {"motors.launch_bounds=false"},
         {"motors.launch_bounds=false", "motors.block_threads=1024"},
+        {"motors.lane_mapping=runs"},
+        {"motors.lane_mapping=runs", "motors.block_threads=64"},
+        {"motors.lane_mapping=runs", "motors.launch_bounds=false", "motors.block_threads=1024"},
     };
     for (const char* precision : {"float", "double"}) {
         const GlidingParams p0 = params(precision);
@@ -307,6 +311,12 @@ TEST(GlidingMotorsCuda, KernelSwitchesGiveTheDefaultBits) {
             bool same = true;
             for (std::size_t k = 0; k < run.size(); ++k)
                 same = same && sameBits(reference[k], run[k]);
+            if (p.motorLaneMapping != 0) {
+                const std::vector<Result> global = runCuda(p, t, seq, false, &shared);
+                EXPECT_FALSE(shared);
+                for (std::size_t k = 0; k < global.size(); ++k)
+                    same = same && sameBits(reference[k], global[k]);
+            }
             std::printf("[%s motors] %s: bitwise equal to the default: %s\n", precision,
                         name.c_str(), same ? "yes" : "NO");
             EXPECT_TRUE(same) << precision << ", " << name;

@@ -190,7 +190,45 @@ __device__ int stridedRounds(const MotorTables& t, MReal* slice, MReal* scratch,
     return clamps;
 }
 
-// The sub-cycle of one tail per block (design 2.6), for both lane mappings; the kernels below
+// The same stages with adjacent threads on adjacent slots of the packed slice
+// (MotorLaneMapping::Runs): every thread works, whatever the chord lengths; each slot's lane and
+// chord length come from t.laneInfo. The first stage writes the midpoints to `mid` (S reals of
+// shared memory); after a barrier the second reads them and writes the slot it owns, the only
+// slot it reads of the slice then. Same arithmetic and order as segmentRounds: bitwise equal.
+template <typename MReal>
+__device__ int runRounds(const MotorTables& t, MReal* slice, MReal* mid, MReal h, MReal source,
+                         MReal koff, MReal invDs) {
+    const MReal halfH = MReal(0.5) * h;
+    const int S = t.sliceSize;
+    for (int i = threadIdx.x; i < S; i += blockDim.x) {
+        const std::int32_t info = __ldg(t.laneInfo + i);
+        const int l = info & 0xffff, len = info >> 16;
+        const MReal m0 = slice[i];
+        const MReal mm2 = l >= 2 ? slice[i - 2] : MReal(0);
+        const MReal mm1 = l >= 1 ? slice[i - 1] : MReal(0);
+        const MReal mp1 = l + 1 < len ? slice[i + 1] : m0;
+        mid[i] = m0 + halfH * motorRhs(mm2, mm1, m0, mp1, source, koff, invDs);
+    }
+    __syncthreads();  // every midpoint written; every stencil of the slice read
+    int clamps = 0;
+    for (int i = threadIdx.x; i < S; i += blockDim.x) {
+        const std::int32_t info = __ldg(t.laneInfo + i);
+        const int l = info & 0xffff, len = info >> 16;
+        const MReal half = mid[i];
+        const MReal hm2 = l >= 2 ? mid[i - 2] : MReal(0);
+        const MReal hm1 = l >= 1 ? mid[i - 1] : MReal(0);
+        const MReal hp1 = l + 1 < len ? mid[i + 1] : half;
+        MReal next = slice[i] + h * motorRhs(hm2, hm1, half, hp1, source, koff, invDs);
+        if (next < MReal(0)) {  // as segmentRounds
+            next = MReal(0);
+            ++clamps;
+        }
+        slice[i] = next;
+    }
+    return clamps;
+}
+
+// The sub-cycle of one tail per block (design 2.6), for every lane mapping; the kernels below
 // wrap it with and without launch bounds.
 template <typename MReal, MotorLaneMapping Mapping>
 __device__ __forceinline__ void motorSubcycleBody(const MotorTables& t, const MotorStepArgs& a,
@@ -203,9 +241,12 @@ __device__ __forceinline__ void motorSubcycleBody(const MotorTables& t, const Mo
     double* psiC = reinterpret_cast<double*>(smem);
     double* chordSum = psiC + nc;
     double* orbitSum = chordSum + nc;
-    // After the doubles: the strided mapping's midpoints, then the slice when in shared memory.
+    // After the doubles: the midpoints (strided: one per thread; runs: one per slot), then the
+    // slice when in shared memory.
     MReal* scratch = reinterpret_cast<MReal*>(orbitSum + pad);
-    MReal* shared = Mapping == MotorLaneMapping::Strided ? scratch + blockDim.x : scratch;
+    MReal* shared = Mapping == MotorLaneMapping::Strided ? scratch + blockDim.x
+                    : Mapping == MotorLaneMapping::Runs  ? scratch + S
+                                                         : scratch;
     // Block tailIndex is tail r0 = first anchor + a (a rank holds rows t.rowBegin .. t.rowEnd - 1).
     const int tailIndex = blockIdx.x;
     const int r0 = t.rowBegin * t.n + tailIndex;
@@ -257,6 +298,8 @@ __device__ __forceinline__ void motorSubcycleBody(const MotorTables& t, const Mo
         const MReal source = static_cast<MReal>(konTilde * (mtot - coarse));
         if constexpr (Mapping == MotorLaneMapping::Strided)
             clamps += stridedRounds(t, slice, scratch, h, source, koff, invDs);
+        else if constexpr (Mapping == MotorLaneMapping::Runs)
+            clamps += runRounds(t, slice, scratch, h, source, koff, invDs);
         else
             clamps += segmentRounds(t, slice, h, source, koff, invDs);
         __syncthreads();
@@ -296,14 +339,23 @@ template <typename MReal>
 using SubcycleKernel = void (*)(MotorTables, MotorStepArgs, const double*, MotorArrays<MReal>, int,
                                 bool);
 
+template <typename MReal, MotorLaneMapping Mapping>
+SubcycleKernel<MReal> subcycleKernelOf(bool launchBounds) {
+    return launchBounds ? motorSubcycleBounded<MReal, Mapping>
+                        : motorSubcycleUnbounded<MReal, Mapping>;
+}
+
 template <typename MReal>
 SubcycleKernel<MReal> subcycleKernel(const MotorLaunch& l) {
-    const bool strided = l.mapping == static_cast<std::int32_t>(MotorLaneMapping::Strided);
-    if (l.launchBounds)
-        return strided ? motorSubcycleBounded<MReal, MotorLaneMapping::Strided>
-                       : motorSubcycleBounded<MReal, MotorLaneMapping::Segments>;
-    return strided ? motorSubcycleUnbounded<MReal, MotorLaneMapping::Strided>
-                   : motorSubcycleUnbounded<MReal, MotorLaneMapping::Segments>;
+    switch (static_cast<MotorLaneMapping>(l.mapping)) {
+        case MotorLaneMapping::Strided:
+            return subcycleKernelOf<MReal, MotorLaneMapping::Strided>(l.launchBounds);
+        case MotorLaneMapping::Runs:
+            return subcycleKernelOf<MReal, MotorLaneMapping::Runs>(l.launchBounds);
+        case MotorLaneMapping::Segments:
+            break;
+    }
+    return subcycleKernelOf<MReal, MotorLaneMapping::Segments>(l.launchBounds);
 }
 
 // Over the rows t.wFirst .. t.wFirst + t.wCount - 1 (mod n) that the held tails reach, summing

@@ -29,6 +29,8 @@ struct MotorTables {
     const PeskinStencil* peskin;  // [j * ns + k]
     const double* cosT;
     const double* sinT;
+    // [slot]: l | len << 16 of the chord lane stored there (MotorLaneMapping::Runs)
+    const std::int32_t* laneInfo;
     // The anchor rows held (AnchorRows, anchor_rows.hpp: all on one rank): the motor arrays
     // hold tails rowBegin * n .. rowEnd * n - 1; W is computed on rows wFirst .. + wCount - 1
     // and F2 on node rows fFirst .. + fCount - 1 (mod n), and stays 0 elsewhere.
@@ -79,8 +81,8 @@ int motorAutoThreads(const MotorTables& t);
 // The orbit sums' zero-padded length: a power of two >= chords / 4.
 int motorOrbitPad(const MotorTables& t);
 // Dynamic shared memory of motorSubcycle: psi_c and the chord sums (double, per chord), the
-// orbit sums padded to a power of two, the strided mapping's midpoints (threads x MReal) and
-// the slice (S x MReal) when sliceInShared.
+// orbit sums padded to a power of two, the midpoints (strided mapping: threads x MReal; runs:
+// S x MReal) and the slice (S x MReal) when sliceInShared.
 std::size_t motorSharedBytes(const MotorTables& t, std::size_t realBytes, const MotorLaunch& l);
 
 // The launchers of one build, for one motor real.

@@ -34,6 +34,8 @@ std::size_t motorSharedBytes(const MotorTables& t, std::size_t realBytes, const 
         (2 * static_cast<std::size_t>(t.chords) + motorOrbitPad(t)) * sizeof(double);
     if (l.mapping == static_cast<std::int32_t>(MotorLaneMapping::Strided))
         bytes += static_cast<std::size_t>(l.threads) * realBytes;
+    if (l.mapping == static_cast<std::int32_t>(MotorLaneMapping::Runs))
+        bytes += static_cast<std::size_t>(t.sliceSize) * realBytes;
     if (l.sliceInShared) bytes += static_cast<std::size_t>(t.sliceSize) * realBytes;
     return bytes;
 }

@@ -67,6 +67,12 @@ MotorsCuda::MotorsCuda(const GlidingParams& p, const GlidingTables& t, cudaStrea
     peskin_ = cf::cuda::DeviceBuffer<PeskinStencil>(std::span<const PeskinStencil>(t.peskin));
     cosT_ = cf::cuda::DeviceBuffer<double>(std::span<const double>(t.cosT));
     sinT_ = cf::cuda::DeviceBuffer<double>(std::span<const double>(t.sinT));
+    // Each slot's lane and chord length, for the runs mapping (motor_kernels.cuh).
+    std::vector<std::int32_t> laneInfo(static_cast<std::size_t>(t.sliceSize));
+    for (const Chord& c : t.chords)
+        for (std::int32_t l = 0; l < c.len; ++l)
+            laneInfo[static_cast<std::size_t>(c.off + l)] = l | (c.len << 16);
+    laneInfo_ = cf::cuda::DeviceBuffer<std::int32_t>(std::span<const std::int32_t>(laneInfo));
     tables_ = {t.n,
                t.ntheta,
                t.ns,
@@ -80,6 +86,7 @@ MotorsCuda::MotorsCuda(const GlidingParams& p, const GlidingTables& t, cudaStrea
                peskin_.data(),
                cosT_.data(),
                sinT_.data(),
+               laneInfo_.data(),
                rows.begin,
                rows.end,
                rows.w.first,
@@ -114,10 +121,12 @@ MotorsCuda::MotorsCuda(const GlidingParams& p, const GlidingTables& t, cudaStrea
     launch_.sliceInShared = sharedFits_;
     if (cuda::motorSharedBytes(tables_, real, inGlobal) + staticBytes >
         static_cast<std::size_t>(optin))
-        throw SimulationError("gliding: " + std::to_string(t.chords.size()) +
-                              " capture chords need more shared memory than the " +
-                              std::to_string(optin) + " B per block of " + prop.name +
-                              ": use a smaller motors.rc or grid.n");
+        throw SimulationError(
+            "gliding: the motor kernel of " + std::to_string(t.chords.size()) +
+            " capture chords and " + std::to_string(t.sliceSize) + " stored configurations needs " +
+            std::to_string(cuda::motorSharedBytes(tables_, real, inGlobal) + staticBytes) +
+            " B of shared memory, more than the " + std::to_string(optin) + " B per block of " +
+            prop.name + ": use a smaller motors.rc or grid.n, or motors.lane_mapping = segments");
 
     // The held tails' motors; W and F2 over the whole grid, zero outside the rows the held
     // tails reach (never written there).

@@ -123,6 +123,7 @@ private:
     cf::cuda::DeviceBuffer<GatherEntry> gather_;
     cf::cuda::DeviceBuffer<PeskinStencil> peskin_;
     cf::cuda::DeviceBuffer<double> cosT_, sinT_;
+    cf::cuda::DeviceBuffer<std::int32_t> laneInfo_;
     cuda::MotorTables tables_{};
     Arrays<float> f_;
     Arrays<double> d_;
