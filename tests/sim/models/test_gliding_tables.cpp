@@ -49,8 +49,9 @@ TEST(GlidingParams, EveryParameterHasUnitDescriptionAndAUniqueKey) {
             EXPECT_NE(k, s.key());
         keys.push_back(s.key());
     }
-    // design section 4: 43 rows, two of which hold two parameters, and output.profile_y
-    EXPECT_EQ(keys.size(), 46u);
+    // design section 4: 43 rows, two of which hold two parameters, output.profile_y, and the
+    // four CUDA motor kernel switches (docs/GLIDING.md "Kernel switches")
+    EXPECT_EQ(keys.size(), 50u);
 }
 
 // Derived quantities at the defaults (design M2). A few double operations each: 1e-15
