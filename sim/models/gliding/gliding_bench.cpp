@@ -31,6 +31,7 @@ struct KernelVariant {
     const char* suffix;
     const char* description;
     std::vector<std::string> sets;
+    bool cpuBackend = false;  // a variant of the CPU backend (its motors on the GPU)
 };
 
 const std::vector<KernelVariant>& kernelVariants() {
@@ -52,6 +53,10 @@ const std::vector<KernelVariant>& kernelVariants() {
         {"-runs1024",
          "adjacent threads on adjacent stored configurations, 1024 threads, no launch bounds",
          {"motors.lane_mapping=runs", "motors.block_threads=1024", "motors.launch_bounds=false"}},
+        {"-hybrid",
+         "CPU backend with the bound motors on the GPU (Cook & Shinar's hybrid placement)",
+         {"motors.placement=gpu"},
+         true},
     };
     return variants;
 }
@@ -72,7 +77,8 @@ BenchCase fig6Case(const Resolution& r, const KernelVariant& v) {
                     std::to_string(static_cast<int>(r.s1OptimisedMs)) + " ms per outer step";
     if (*v.description) c.description += "; " + std::string(v.description);
     c.runByDefault = r.n == 64 && v.sets.empty();
-    if (!v.sets.empty()) c.onlyOn = {Backend::Cuda};  // the CPU ignores the kernel switches
+    // The CPU ignores the kernel switches; the hybrid placement is the CPU backend's.
+    if (!v.sets.empty()) c.onlyOn = {v.cpuBackend ? Backend::Cpu : Backend::Cuda};
     c.run = [r, v](Backend b, const BenchOptions& o) {
         ParamSet params(parameterTable());
         params.setFromAssignment("grid.n=" + std::to_string(r.n));

@@ -86,6 +86,11 @@ const ParamTable& parameterTable() {
                  "Arithmetic of bound motors on CUDA (the CPU is double)", S);
         b.real("motors", "burn_in", &P::burnIn, 0.0, 0.0, 100.0, "T",
                "Time the motors run with the initial filaments frozen before t = 0", S);
+        b.choice("motors", "placement", &P::motorPlacement, {"backend", "gpu"}, "backend",
+                 "Where the bound motors and their force run: with the backend, or on the GPU "
+                 "while the CPU backend keeps the filaments and the fluid (Cook & Shinar's hybrid "
+                 "placement: Psi up and the force down every outer step; one rank)",
+                 S);
         // The CUDA motor kernels' switches (Cook & Shinar ScalA'17 Table 3; docs/GLIDING.md
         // "Kernel switches"): each changes speed, none the model.
         b.boolean("motors", "fast_math", &P::motorFastMath, false,

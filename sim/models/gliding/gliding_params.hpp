@@ -20,6 +20,9 @@ enum class MotorPrecision : std::int32_t { Float = 0, Double = 1 };      // CUDA
 // (Cook & Shinar's Table 3 row "dimension mapping" removed); or runs, adjacent threads on
 // adjacent slots of the packed slice (no idle lanes), the midpoints in shared memory.
 enum class MotorLaneMapping : std::int32_t { Segments = 0, Strided = 1, Runs = 2 };
+// Where the bound motors run (motors.placement): with the rest of the backend, or on the GPU
+// while the CPU backend keeps the filaments and the fluid (Cook & Shinar's hybrid placement).
+enum class MotorPlacement : std::int32_t { Backend = 0, Gpu = 1 };
 enum class DtMode : std::int32_t { Cfl = 0, Fixed = 1 };  // design C9
 enum class Layout : std::int32_t { RingLattice = 0, SingleRing = 1, Isotropic = 2, Uniform = 3 };
 enum class Sense : std::int32_t { Ccw = 0, Cw = 1, Alternating = 2 };
@@ -53,6 +56,7 @@ struct GlidingParams {
     bool motorFastMath, motorLaunchBounds;
     std::int32_t motorBlockThreads;  // 0: automatic
     std::int32_t motorLaneMapping;   // MotorLaneMapping
+    std::int32_t motorPlacement;     // MotorPlacement, structural
     // time
     double courantOut;
     std::int32_t dtMode;  // DtMode

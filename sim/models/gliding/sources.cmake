@@ -19,7 +19,8 @@ list(APPEND CELLFORGE_SIM_FFTW_SOURCES
   models/gliding/rows_snapshot.cpp
   models/gliding/gliding_views.cpp
   models/gliding/gliding_bench.cpp
-  models/gliding/cpu/gliding_cpu.cpp)
+  models/gliding/cpu/gliding_cpu.cpp
+  models/gliding/motor_offload.cpp)
 # Output-time vertical velocity profiles on a cell row (design 2.8; FFTW r2c/c2r).
 list(APPEND CELLFORGE_SIM_FFTW_SOURCES models/gliding/flow_profiles.cpp)
 # The CUDA backend (design 3.2-3.5): cuFFT by dlopen, kernels, host classes. The kernels
@@ -34,6 +35,7 @@ list(APPEND CELLFORGE_SIM_CUDA_SOURCES
   models/gliding/cuda/motor_kernels_fast_math.cu
   models/gliding/cuda/motor_launch.cpp
   models/gliding/cuda/motors_cuda.cpp
+  models/gliding/cuda/motor_offload_cuda.cpp
   models/gliding/cuda/fluid_kernels.cu
   models/gliding/cuda/fluid_cuda.cpp
   models/gliding/cuda/gliding_cuda.cpp)

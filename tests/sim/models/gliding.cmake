@@ -21,6 +21,9 @@ if(CELLFORGE_HAVE_FFTW)
   # The model through its interface on every backend (design 6.2 T8, T10, T11): invariants,
   # exact restart, checks, live edits, views.
   cellforge_add_test(test_gliding_model SOURCES sim/models/test_gliding_model.cpp)
+  # motors.placement = gpu: the CPU backend with its motors on a GPU against the plain CPU
+  # backend, or refused by name where there is no GPU.
+  cellforge_add_test(test_gliding_hybrid SOURCES sim/models/test_gliding_hybrid.cpp)
   if(CELLFORGE_HAVE_CUDA)
     # CUDA filament step against the CPU (design 6.2 T12) and the cuFFT loader; GPU label.
     cellforge_add_test(test_gliding_cuda GPU_ONLY SOURCES

@@ -2,7 +2,9 @@
 // The CPU reference backend of `gliding` (docs/design/gliding.md 3.1): double everywhere,
 // parallelFor over cells and anchors with per-item writes only, so results do not depend on
 // the thread count. After distribute() on several ranks it holds one band of anchor rows
-// (anchor_rows.hpp): filaments and fluid on every rank, its own motors, the force summed.
+// (anchor_rows.hpp): filaments and fluid on every rank, its own motors, the force summed. With
+// motors.placement = gpu the bound motors and their force run on a GPU instead
+// (motor_offload.hpp, Cook & Shinar's hybrid placement; one rank).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -20,6 +22,7 @@
 #include "sim/models/gliding/gliding_model.hpp"
 #include "sim/models/gliding/gliding_views.hpp"
 #include "sim/models/gliding/motor_memory.hpp"
+#include "sim/models/gliding/motor_offload.hpp"
 
 namespace cf::gliding {
 
@@ -39,7 +42,12 @@ public:
         GlidingParams p = checkedParams(params);
         GlidingTables t = buildTables(p);
         const AnchorRows rows = comm_ ? anchorRows(t, *comm_) : wholeGrid(t);
-        checkHostMemory(p, t, availableHostMemory(), rows.anchors());
+        const bool offloaded = p.motorPlacement == static_cast<std::int32_t>(MotorPlacement::Gpu);
+        if (offloaded && distributed())
+            throw ParameterError("gliding: motors.placement = gpu runs on one rank; this run has " +
+                                 std::to_string(comm_->size()));
+        // Offloaded motors keep no packed copy on the host (but for snapshots).
+        if (!offloaded) checkHostMemory(p, t, availableHostMemory(), rows.anchors());
         if (std::string capture = applyTables(p, t); !capture.empty()) note(std::move(capture));
         RunState s;
         s.filaments = initialState(p, t, seed);
@@ -52,9 +60,17 @@ public:
         const std::string lag = checkLag(p, fluid->lagFactor(p, cmax));
         initialMotorsAndFlow(p, s);
         MotorState motors;
-        initMotors(p, t, motors, rows);
-        // design M15: the motors may first settle on the initial filaments, frozen.
-        if (p.motorsEnabled && p.burnIn > 0) advanceMotors(p, t, s.filaments, p.burnIn, motors);
+        std::unique_ptr<MotorOffload> offload;
+        if (offloaded) {
+            offload = makeMotorOffload(p, t);  // starts as initMotors leaves the motors
+            motors.rows = rows;
+            offload->uploadPsi(s.filaments);
+            if (p.motorsEnabled && p.burnIn > 0) offload->advance(p, p.burnIn);
+        } else {
+            initMotors(p, t, motors, rows);
+            // design M15: the motors may first settle on the initial filaments, frozen.
+            if (p.motorsEnabled && p.burnIn > 0) advanceMotors(p, t, s.filaments, p.burnIn, motors);
+        }
         auto smol = std::make_unique<SmoluchowskiCpu>(t);
         // Everything built: only now replace the running state (a failed reset keeps it).
         adopt(params, p);
@@ -62,6 +78,7 @@ public:
         s_ = std::move(s);
         smol_ = std::move(smol);
         motors_ = std::move(motors);
+        offload_ = std::move(offload);
         fluid_ = std::move(fluid);
         profiles_ = std::move(profiles);
         flow_ = {};
@@ -98,6 +115,15 @@ public:
         motors_.mb = s.boundPacked;
         motors_.coarse = ownRows(s.boundCoarse);
         motors_.free = ownRows(s.free);
+        if (offload_) {
+            MotorState m;
+            initMotors(p_, t_, m, motors_.rows);  // the counters and orbit tables
+            m.mb = std::move(motors_.mb);
+            m.coarse = motors_.coarse;
+            m.free = motors_.free;
+            offload_->upload(m);
+            motors_.mb.clear();  // the device holds them
+        }
         flow_ = {s.u, s.v, s.dudx, s.dudy, s.dvdx, s.dvdy};
         s_ = std::move(s);
     }
@@ -112,6 +138,7 @@ public:
     std::vector<StateArray> stateArrays() override {
         requireReset();
         if (distributed()) return {};
+        if (offload_) syncState(false);  // the motor sums from the device
         StatePointers at;
         at.psi = s_.filaments.psi.data();
         at.boundCoarse = motors_.coarse.data();
@@ -142,11 +169,13 @@ private:
     // check after every batch, and with `full` also the AB2 history and the packed motors
     // (N^2 S values: 428 MB at 128^2 x 32^2) for snapshots only.
     void syncState(bool full) {
+        if (offload_) offload_->download(motors_, full);
         s_.dtPrev = smol_->previousDt();
         if (full) {
             s_.aPrev = smol_->previousOperator();
             s_.ab2Steps = smol_->steps();
-            s_.boundPacked = motors_.mb;
+            // Offloaded motors came down for this copy only: moved, not kept twice.
+            s_.boundPacked = offload_ ? std::move(motors_.mb) : motors_.mb;
         }
         if (distributed()) {  // collective: every rank's motor sums
             s_.boundCoarse = gatherAnchors(*comm_, motors_.rows, motors_.coarse, 1);
@@ -201,7 +230,15 @@ private:
         smol_->step(p_, t_, s_.filaments, dt, flow);
         lap(Stage::Filaments);
         // Motors sub-cycle to t + dt on the new filaments (design 2.5), then their force.
-        if (p_.motorsEnabled) {
+        if (p_.motorsEnabled && offload_) {
+            offload_->uploadPsi(s_.filaments);  // the transfer counts as the motors' time
+            offload_->advance(p_, dt);
+            lap(Stage::Motors);
+            if (p_.fluidEnabled) {
+                offload_->force(p_, fx_, fy_);
+                lap(Stage::Force);
+            }
+        } else if (p_.motorsEnabled) {
             advanceMotors(p_, t_, s_.filaments, dt, motors_);
             lap(Stage::Motors);
             if (p_.fluidEnabled) {
@@ -270,9 +307,10 @@ private:
     dist::Communicator* comm_ = nullptr;
     double reduceSeconds_ = 0;  // waiting in the force's sum over ranks
     std::unique_ptr<SmoluchowskiCpu> smol_;
-    MotorState motors_;
-    std::vector<double> w_, fx_, fy_;      // W and the motor force F2 at the nodes
-    std::vector<double> fxPart_, fyPart_;  // this rank's anchors' part of F2
+    MotorState motors_;  // offloaded: the sums and counters last downloaded, no packed Mb
+    std::unique_ptr<MotorOffload> offload_;  // motors.placement = gpu
+    std::vector<double> w_, fx_, fy_;        // W and the motor force F2 at the nodes
+    std::vector<double> fxPart_, fyPart_;    // this rank's anchors' part of F2
     std::unique_ptr<FluidCpu> fluid_;
     std::unique_ptr<FlowProfiles> profiles_;  // output.profiles only
     FlowField flow_;                          // empty: at rest
