@@ -112,6 +112,10 @@ const ParamTable& parameterTable() {
                  "shuffles), on adjacent chords (neighbours through shared memory), or on "
                  "adjacent stored configurations, no lane idle (the midpoints in shared memory)",
                  S);
+        b.choice("motors", "storage", &P::motorStorage, {"chords", "lanes"}, "chords",
+                 "CUDA: the order of a tail's bound motors in device memory: each chord's "
+                 "s-cells in a row, or lane by lane across the chords (padded to the longest)",
+                 S);
         // time (design M11, C9)
         b.real("time", "cout", &P::courantOut, 0.4, 0.0, 0.5, "1",
                "Courant number of the outer (filament) step", L);

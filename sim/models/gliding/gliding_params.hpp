@@ -23,6 +23,10 @@ enum class MotorLaneMapping : std::int32_t { Segments = 0, Strided = 1, Runs = 2
 // Where the bound motors run (motors.placement): with the rest of the backend, or on the GPU
 // while the CPU backend keeps the filaments and the fluid (Cook & Shinar's hybrid placement).
 enum class MotorPlacement : std::int32_t { Backend = 0, Gpu = 1 };
+// The order of the bound motors of one tail in device memory (motors.storage): each chord's
+// s-cells in a row (s innermost), or lane by lane across the chords (the chord innermost,
+// padded to the longest chord: Cook & Shinar's Table 3 row "reorder storage" removed).
+enum class MotorStorage : std::int32_t { Chords = 0, Lanes = 1 };
 enum class DtMode : std::int32_t { Cfl = 0, Fixed = 1 };  // design C9
 enum class Layout : std::int32_t { RingLattice = 0, SingleRing = 1, Isotropic = 2, Uniform = 3 };
 enum class Sense : std::int32_t { Ccw = 0, Cw = 1, Alternating = 2 };
@@ -57,6 +61,7 @@ struct GlidingParams {
     std::int32_t motorBlockThreads;  // 0: automatic
     std::int32_t motorLaneMapping;   // MotorLaneMapping
     std::int32_t motorPlacement;     // MotorPlacement, structural
+    std::int32_t motorStorage;       // MotorStorage
     // time
     double courantOut;
     std::int32_t dtMode;  // DtMode

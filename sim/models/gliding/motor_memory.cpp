@@ -52,8 +52,14 @@ std::size_t motorRealBytes(const GlidingParams& p) {
     return p.precision == static_cast<std::int32_t>(MotorPrecision::Double) ? 8 : 4;
 }
 
+std::size_t storedSliceSize(const GlidingParams& p, const GlidingTables& t) {
+    if (p.motorStorage == static_cast<std::int32_t>(MotorStorage::Lanes))
+        return t.chords.size() * static_cast<std::size_t>(t.maxChord);
+    return static_cast<std::size_t>(t.sliceSize);
+}
+
 std::size_t boundMotorBytes(const GlidingParams& p, const GlidingTables& t, std::size_t anchors) {
-    return tailsOf(t, anchors) * static_cast<std::size_t>(t.sliceSize) * motorRealBytes(p);
+    return tailsOf(t, anchors) * storedSliceSize(p, t) * motorRealBytes(p);
 }
 
 std::size_t motorDeviceBytes(const GlidingParams& p, const GlidingTables& t, std::size_t anchors) {
@@ -80,7 +86,7 @@ void checkMotorMemory(const GlidingParams& p, const GlidingTables& t, std::size_
     throw SimulationError(
         "gliding: the run needs " + formatBytes(need) + " of device memory (bound motors " +
         formatBytes(boundMotorBytes(p, t, anchors)) + " = " + withThousands(tailsOf(t, anchors)) +
-        " tails × " + withThousands(static_cast<std::size_t>(t.sliceSize)) + " configurations × " +
+        " tails × " + withThousands(storedSliceSize(p, t)) + " configurations × " +
         std::to_string(motorRealBytes(p)) + " B); " + formatBytes(freeBytes) + " are free on " +
         deviceName + ". Use " +
         (dbl ? "motors.precision = float or a smaller grid.n / grid.ninner"

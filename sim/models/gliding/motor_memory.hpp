@@ -32,6 +32,9 @@ std::size_t motorDeviceBytes(const GlidingParams& p, const GlidingTables& t,
 // motors.precision = float or a smaller grid.n / grid.ninner". otherBytes is what the rest of
 // the run holds on the device (filament arrays, cuFFT work areas, profiles): 0 when only the
 // motors are checked.
+// Values a tail's bound motors take in device memory: S, or chords x the longest chord with
+// motors.storage = lanes (motor_kernels.cuh).
+std::size_t storedSliceSize(const GlidingParams& p, const GlidingTables& t);
 void checkMotorMemory(const GlidingParams& p, const GlidingTables& t, std::size_t freeBytes,
                       const std::string& deviceName, std::size_t otherBytes = 0,
                       std::size_t anchors = 0);

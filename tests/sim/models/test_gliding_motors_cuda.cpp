@@ -18,8 +18,8 @@
 // - Two CUDA runs are bitwise equal, and the global-memory slice path is bitwise equal to the
 //   shared-memory one (same arithmetic, same order).
 // - The kernel switches (docs/GLIDING.md "Kernel switches"): the block size, the strided and runs
-//   lane mappings and the launch bounds give the default's bits; the fast-math build stays within
-//   the bounds above.
+//   lane mappings, the lane-major storage and the launch bounds give the default's bits; the
+//   fast-math build stays within the bounds above.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -280,6 +280,8 @@ TEST(GlidingMotorsCuda, KernelSwitchesGiveTheDefaultBits) {
         {"motors.lane_mapping=runs"},
         {"motors.lane_mapping=runs", "motors.block_threads=64"},
         {"motors.lane_mapping=runs", "motors.launch_bounds=false", "motors.block_threads=1024"},
+        {"motors.storage=lanes"},
+        {"motors.storage=lanes", "motors.lane_mapping=runs"},
     };
     for (const char* precision : {"float", "double"}) {
         const GlidingParams p0 = params(precision);
@@ -311,7 +313,8 @@ TEST(GlidingMotorsCuda, KernelSwitchesGiveTheDefaultBits) {
             bool same = true;
             for (std::size_t k = 0; k < run.size(); ++k)
                 same = same && sameBits(reference[k], run[k]);
-            if (p.motorLaneMapping != 0) {
+            // The global-memory slice path (lanes storage has none: it needs shared memory).
+            if (p.motorLaneMapping != 0 && p.motorStorage == 0) {
                 const std::vector<Result> global = runCuda(p, t, seq, false, &shared);
                 EXPECT_FALSE(shared);
                 for (std::size_t k = 0; k < global.size(); ++k)

@@ -28,6 +28,11 @@ __constant__ GlidingParams cParams;
 constexpr int kThreads = 256;  // the gathers' blocks
 constexpr int kMaxMotorThreads = kMotorBoundedThreads;
 
+// Where slot i (chord-major, off + l) of a tail is stored (motors.storage).
+__device__ __forceinline__ int storedIndex(const MotorTables& t, int i) {
+    return t.storedSlot ? __ldg(t.storedSlot + i) : i;
+}
+
 __device__ __forceinline__ int wrapIndex(int i, int n) {
     const int r = i % n;
     return r < 0 ? r + n : r;
@@ -250,7 +255,7 @@ __device__ __forceinline__ void motorSubcycleBody(const MotorTables& t, const Mo
     // Block tailIndex is tail r0 = first anchor + a (a rank holds rows t.rowBegin .. t.rowEnd - 1).
     const int tailIndex = blockIdx.x;
     const int r0 = t.rowBegin * t.n + tailIndex;
-    MReal* global = m.mb + static_cast<std::size_t>(tailIndex) * S;
+    MReal* global = m.mb + static_cast<std::size_t>(tailIndex) * t.tailStride;
     MReal* slice = sliceInShared ? shared : global;
 
     // psi_c = Psi(r0 + o, theta_j) dx dy dtheta ds, loaded once per outer step (design M7).
@@ -263,7 +268,7 @@ __device__ __forceinline__ void motorSubcycleBody(const MotorTables& t, const Mo
     }
     if (sliceInShared)
         for (int i = threadIdx.x; i < S; i += blockDim.x)
-            slice[i] = global[i];
+            slice[i] = global[storedIndex(t, i)];
     if (threadIdx.x == 0) tail.clamps = 0;
     __syncthreads();
 
@@ -309,7 +314,7 @@ __device__ __forceinline__ void motorSubcycleBody(const MotorTables& t, const Mo
     if (clamps > 0) atomicAdd(&tail.clamps, clamps);  // integers: order-free
     if (sliceInShared)
         for (int i = threadIdx.x; i < S; i += blockDim.x)
-            global[i] = slice[i];
+            global[storedIndex(t, i)] = slice[i];
     __syncthreads();
     if (threadIdx.x == 0) {
         m.coarse[tailIndex] = static_cast<MReal>(coarse);
@@ -382,7 +387,7 @@ __global__ void boundGatherKernel(MotorTables t, const double* __restrict__ psi,
         if (!all && (row < t.rowBegin || row >= t.rowEnd)) continue;
         const std::size_t src = static_cast<std::size_t>(row - t.rowBegin) * t.n +
                                 static_cast<std::size_t>(wrapIndex(ix - g.ox, t.n));
-        sum += static_cast<double>(mb[src * t.sliceSize + g.slot]);
+        sum += static_cast<double>(mb[src * t.tailStride + storedIndex(t, g.slot)]);
     }
     w[yj * t.ns + k] = static_cast<MReal>(psi[yj] * sum);
 }

@@ -31,6 +31,12 @@ struct MotorTables {
     const double* sinT;
     // [slot]: l | len << 16 of the chord lane stored there (MotorLaneMapping::Runs)
     const std::int32_t* laneInfo;
+    // Device storage of a tail (motors.storage): tailStride values per tail, slot off + l at
+    // storedSlot[off + l] (MotorStorage::Lanes: l * chords + c), or at off + l when null
+    // (MotorStorage::Chords, tailStride = S). The sub-cycle works on the chord-major slice in
+    // shared memory either way; the lane order needs it there.
+    std::int32_t tailStride;
+    const std::int32_t* storedSlot;
     // The anchor rows held (AnchorRows, anchor_rows.hpp: all on one rank): the motor arrays
     // hold tails rowBegin * n .. rowEnd * n - 1; W is computed on rows wFirst .. + wCount - 1
     // and F2 on node rows fFirst .. + fCount - 1 (mod n), and stays 0 elsewhere.
@@ -49,7 +55,7 @@ static_assert(std::is_trivially_copyable_v<MotorStepArgs>);
 // The motor state of every tail (device pointers, MReal arrays).
 template <typename MReal>
 struct MotorArrays {
-    MReal* mb;                 // [r0 * S + off + l]
+    MReal* mb;                 // [r0 * tailStride + stored index of off + l]
     MReal* coarse;             // [r0]
     MReal* free;               // [r0]
     std::int32_t* substeps;    // [r0]: substeps of the last advance

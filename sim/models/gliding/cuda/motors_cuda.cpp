@@ -42,6 +42,7 @@ MotorsCuda::MotorsCuda(const GlidingParams& p, const GlidingTables& t, cudaStrea
       double_(p.precision == static_cast<std::int32_t>(MotorPrecision::Double)),
       n_(t.n),
       ntheta_(t.ntheta),
+      sliceSize_(t.sliceSize),
       ns_(t.ns),
       dx_(t.dx),
       dtheta_(t.dtheta),
@@ -73,6 +74,18 @@ MotorsCuda::MotorsCuda(const GlidingParams& p, const GlidingTables& t, cudaStrea
         for (std::int32_t l = 0; l < c.len; ++l)
             laneInfo[static_cast<std::size_t>(c.off + l)] = l | (c.len << 16);
     laneInfo_ = cf::cuda::DeviceBuffer<std::int32_t>(std::span<const std::int32_t>(laneInfo));
+    // motors.storage = lanes: slot off + l of chord c is stored at l * chords + c.
+    const auto nc = static_cast<std::int32_t>(t.chords.size());
+    stride_ = storedSliceSize(p, t);
+    if (p.motorStorage == static_cast<std::int32_t>(MotorStorage::Lanes)) {
+        storedSlot_.resize(static_cast<std::size_t>(t.sliceSize));
+        for (std::int32_t c = 0; c < nc; ++c)
+            for (std::int32_t l = 0; l < t.chords[static_cast<std::size_t>(c)].len; ++l)
+                storedSlot_[static_cast<std::size_t>(t.chords[static_cast<std::size_t>(c)].off +
+                                                     l)] = l * nc + c;
+        storedSlotDevice_ =
+            cf::cuda::DeviceBuffer<std::int32_t>(std::span<const std::int32_t>(storedSlot_));
+    }
     tables_ = {t.n,
                t.ntheta,
                t.ns,
@@ -87,6 +100,8 @@ MotorsCuda::MotorsCuda(const GlidingParams& p, const GlidingTables& t, cudaStrea
                cosT_.data(),
                sinT_.data(),
                laneInfo_.data(),
+               static_cast<std::int32_t>(stride_),
+               storedSlot_.empty() ? nullptr : storedSlotDevice_.data(),
                rows.begin,
                rows.end,
                rows.w.first,
@@ -119,6 +134,13 @@ MotorsCuda::MotorsCuda(const GlidingParams& p, const GlidingTables& t, cudaStrea
     sharedFits_ = cuda::motorSharedBytes(tables_, real, inShared) + staticBytes <=
                   static_cast<std::size_t>(optin);
     launch_.sliceInShared = sharedFits_;
+    if (!sharedFits_ && !storedSlot_.empty())
+        throw ParameterError(
+            "gliding: motors.storage = lanes needs a tail's " + std::to_string(t.sliceSize) +
+            " configurations in shared memory (" +
+            std::to_string(cuda::motorSharedBytes(tables_, real, inShared) + staticBytes) +
+            " B), more than the " + std::to_string(optin) + " B per block of " + prop.name +
+            ": use motors.storage = chords");
     if (cuda::motorSharedBytes(tables_, real, inGlobal) + staticBytes >
         static_cast<std::size_t>(optin))
         throw SimulationError(
@@ -131,7 +153,7 @@ MotorsCuda::MotorsCuda(const GlidingParams& p, const GlidingTables& t, cudaStrea
     // The held tails' motors; W and F2 over the whole grid, zero outside the rows the held
     // tails reach (never written there).
     const std::size_t cells = static_cast<std::size_t>(t.n) * t.n, tails = rows.anchors();
-    const std::size_t slice = tails * t.sliceSize, w = cells * t.ntheta * t.ns;
+    const std::size_t slice = tails * stride_, w = cells * t.ntheta * t.ns;
     const auto allocate = [&](auto& a) {
         a.mb.resize(slice);
         a.coarse.resize(tails);
@@ -173,13 +195,39 @@ cuda::MotorArrays<MReal> MotorsCuda::deviceArrays() {
             substeps_.data(), clamps_.data(),  failedTail_.data()};
 }
 
+// The packed motors (chord-major, S per tail) in the device's order (motors.storage), and back.
+template <typename MReal>
+std::vector<MReal> MotorsCuda::toStored(const std::vector<double>& mb) const {
+    if (storedSlot_.empty()) return convert<MReal>(mb);
+    const std::size_t S = storedSlot_.size(), tails = mb.size() / S;
+    std::vector<MReal> out(tails * stride_, MReal(0));  // the padding stays 0
+    for (std::size_t r = 0; r < tails; ++r)
+        for (std::size_t i = 0; i < S; ++i)
+            out[r * stride_ + static_cast<std::size_t>(storedSlot_[i])] =
+                static_cast<MReal>(mb[r * S + i]);
+    return out;
+}
+
+template <typename MReal>
+std::vector<double> MotorsCuda::fromStored(const std::vector<MReal>& stored) const {
+    if (storedSlot_.empty()) return convert<double>(stored);
+    const std::size_t S = storedSlot_.size(), tails = stored.size() / stride_;
+    std::vector<double> out(tails * S);
+    for (std::size_t r = 0; r < tails; ++r)
+        for (std::size_t i = 0; i < S; ++i)
+            out[r * S + i] =
+                static_cast<double>(stored[r * stride_ + static_cast<std::size_t>(storedSlot_[i])]);
+    return out;
+}
+
 template <typename MReal>
 void MotorsCuda::uploadAs(const MotorState& m) {
     Arrays<MReal>& a = arrays<MReal>();
-    if (m.mb.size() != a.mb.size() || m.coarse.size() != a.coarse.size() ||
+    const std::size_t tails = a.coarse.size();
+    if (m.mb.size() != tails * static_cast<std::size_t>(sliceSize_) || m.coarse.size() != tails ||
         m.free.size() != a.free.size())
         throw SimulationError("gliding: motor state does not match the grid");
-    a.mb.copyFromHost(convert<MReal>(m.mb), stream_);
+    a.mb.copyFromHost(toStored<MReal>(m.mb), stream_);
     a.coarse.copyFromHost(convert<MReal>(m.coarse), stream_);
     a.free.copyFromHost(convert<MReal>(m.free), stream_);
 }
@@ -187,7 +235,7 @@ void MotorsCuda::uploadAs(const MotorState& m) {
 template <typename MReal>
 void MotorsCuda::downloadAs(MotorState& m) {
     Arrays<MReal>& a = arrays<MReal>();
-    m.mb = convert<double>(a.mb.toHost(stream_));
+    m.mb = fromStored<MReal>(a.mb.toHost(stream_));
     m.coarse = convert<double>(a.coarse.toHost(stream_));
     m.free = convert<double>(a.free.toHost(stream_));
 }
@@ -259,6 +307,10 @@ void MotorsCuda::checkPrecision(const GlidingParams& p) const {
 
 void MotorsCuda::advance(const GlidingParams& p, const double* psiDevice, double dt) {
     checkPrecision(p);
+    if (!launch_.sliceInShared && !storedSlot_.empty())
+        throw SimulationError(
+            "gliding: motors.storage = lanes sub-cycles in shared memory only (the global-memory "
+            "slice path reads the chord order)");
     params_.bind(p);  // koff, kon~, Mtot, cin
     // The CPU's expressions (motors_cpu.cpp advanceAnchor): invDs = ns, psi_c = Psi dx dx dth ds.
     const cuda::MotorStepArgs a{dt, ds_, static_cast<double>(ns_), dx_ * dx_ * dtheta_ * ds_};

@@ -104,6 +104,10 @@ private:
     template <typename MReal>
     void uploadAs(const MotorState& m);
     template <typename MReal>
+    std::vector<MReal> toStored(const std::vector<double>& mb) const;
+    template <typename MReal>
+    std::vector<double> fromStored(const std::vector<MReal>& stored) const;
+    template <typename MReal>
     void downloadAs(MotorState& m);
     template <typename MReal>
     cuda::MotorArrays<MReal> deviceArrays();
@@ -115,7 +119,7 @@ private:
     bool double_;
     bool sharedFits_ = false;
     cuda::MotorLaunch launch_{};
-    std::int32_t n_, ntheta_, ns_;
+    std::int32_t n_, ntheta_, sliceSize_, ns_;
     double dx_, dtheta_, ds_;
     MotorOrbits orbits_;
     cf::cuda::DeviceBuffer<Chord> chords_;
@@ -124,6 +128,9 @@ private:
     cf::cuda::DeviceBuffer<PeskinStencil> peskin_;
     cf::cuda::DeviceBuffer<double> cosT_, sinT_;
     cf::cuda::DeviceBuffer<std::int32_t> laneInfo_;
+    std::size_t stride_ = 0;                // stored values per tail (motors.storage)
+    std::vector<std::int32_t> storedSlot_;  // lanes storage: [slot] -> stored index; else empty
+    cf::cuda::DeviceBuffer<std::int32_t> storedSlotDevice_;
     cuda::MotorTables tables_{};
     Arrays<float> f_;
     Arrays<double> d_;
