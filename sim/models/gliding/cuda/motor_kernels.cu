@@ -117,6 +117,26 @@ __device__ double resync(const MotorTables& t, const double* psiC, double* chord
     return coarse;
 }
 
+// Chord c's lane count and first slot; an empty chord past the last (len 0).
+struct ChordSpan {
+    int len = 0, off = 0;
+};
+__device__ __forceinline__ ChordSpan chordSpan(const MotorTables& t, int c) {
+    if (c >= t.chords) return {};
+    return {t.chord[c].len, t.chord[c].off};
+}
+
+// Superbee is TVD per Euler stage; the midpoint RK2 is not SSP (design M13): a negative result
+// becomes 0 and is counted.
+template <typename MReal>
+__device__ __forceinline__ MReal clampedAtZero(MReal next, int& clamps) {
+    if (next < MReal(0)) {
+        ++clamps;
+        return MReal(0);
+    }
+    return next;
+}
+
 // One substep's two stages over every chord, with the lanes of a power-of-two segment per chord
 // (MotorLaneMapping::Segments): neighbours by warp shuffles. Returns this thread's clamps.
 template <typename MReal>
@@ -128,24 +148,12 @@ __device__ int segmentRounds(const MotorTables& t, MReal* slice, MReal h, MReal 
     int clamps = 0;
     // Every warp runs the same number of rounds, so full-mask shuffles are safe.
     for (int first = 0; first < t.chords; first += segments) {
-        const int c = first + q;
-        int len = 0, off = 0;
-        if (c < t.chords) {
-            len = t.chord[c].len;
-            off = t.chord[c].off;
-        }
+        const auto [len, off] = chordSpan(t, first + q);
         const bool lane = l < len;
         const MReal m0 = lane ? slice[off + l] : MReal(0);
         const MReal half = segmentStage(m0, m0, l, len, w, halfH, source, koff, invDs);
-        MReal next = segmentStage(m0, half, l, len, w, h, source, koff, invDs);
-        if (lane) {
-            // Superbee is TVD per Euler stage; the midpoint RK2 is not SSP (design M13).
-            if (next < MReal(0)) {
-                next = MReal(0);
-                ++clamps;
-            }
-            slice[off + l] = next;
-        }
+        const MReal next = segmentStage(m0, half, l, len, w, h, source, koff, invDs);
+        if (lane) slice[off + l] = clampedAtZero(next, clamps);
     }
     return clamps;
 }
@@ -162,12 +170,7 @@ __device__ int stridedRounds(const MotorTables& t, MReal* slice, MReal* scratch,
     const MReal halfH = MReal(0.5) * h;
     int clamps = 0;
     for (int first = 0; first < t.chords; first += segments) {
-        const int c = first + q;
-        int len = 0, off = 0;
-        if (c < t.chords) {
-            len = t.chord[c].len;
-            off = t.chord[c].off;
-        }
+        const auto [len, off] = chordSpan(t, first + q);
         const bool lane = l < len;
         MReal m0 = MReal(0), half = MReal(0);
         if (lane) {
@@ -183,12 +186,8 @@ __device__ int stridedRounds(const MotorTables& t, MReal* slice, MReal* scratch,
             const MReal hm2 = l >= 2 ? scratch[threadIdx.x - 2 * segments] : MReal(0);
             const MReal hm1 = l >= 1 ? scratch[threadIdx.x - segments] : MReal(0);
             const MReal hp1 = l + 1 < len ? scratch[threadIdx.x + segments] : half;
-            MReal next = m0 + h * motorRhs(hm2, hm1, half, hp1, source, koff, invDs);
-            if (next < MReal(0)) {  // as segmentRounds
-                next = MReal(0);
-                ++clamps;
-            }
-            slice[off + l] = next;
+            const MReal next = m0 + h * motorRhs(hm2, hm1, half, hp1, source, koff, invDs);
+            slice[off + l] = clampedAtZero(next, clamps);
         }
         __syncthreads();  // scratch is rewritten by the next round
     }
@@ -223,12 +222,8 @@ __device__ int runRounds(const MotorTables& t, MReal* slice, MReal* mid, MReal h
         const MReal hm2 = l >= 2 ? mid[i - 2] : MReal(0);
         const MReal hm1 = l >= 1 ? mid[i - 1] : MReal(0);
         const MReal hp1 = l + 1 < len ? mid[i + 1] : half;
-        MReal next = slice[i] + h * motorRhs(hm2, hm1, half, hp1, source, koff, invDs);
-        if (next < MReal(0)) {  // as segmentRounds
-            next = MReal(0);
-            ++clamps;
-        }
-        slice[i] = next;
+        const MReal next = slice[i] + h * motorRhs(hm2, hm1, half, hp1, source, koff, invDs);
+        slice[i] = clampedAtZero(next, clamps);
     }
     return clamps;
 }
