@@ -199,6 +199,17 @@ __device__ int stridedRounds(const MotorTables& t, MReal* slice, MReal* scratch,
 // chord length come from t.laneInfo. The first stage writes the midpoints to `mid` (S reals of
 // shared memory); after a barrier the second reads them and writes the slot it owns, the only
 // slot it reads of the slice then. Same arithmetic and order as segmentRounds: bitwise equal.
+// base + h R(at) at slot i of a chord lane l of len lanes (the ghosts of segmentStage).
+template <typename MReal>
+__device__ __forceinline__ MReal slotStage(const MReal* at, int i, int l, int len, MReal base,
+                                           MReal h, MReal source, MReal koff, MReal invDs) {
+    const MReal here = at[i];
+    const MReal mm2 = l >= 2 ? at[i - 2] : MReal(0);
+    const MReal mm1 = l >= 1 ? at[i - 1] : MReal(0);
+    const MReal mp1 = l + 1 < len ? at[i + 1] : here;
+    return base + h * motorRhs(mm2, mm1, here, mp1, source, koff, invDs);
+}
+
 template <typename MReal>
 __device__ int runRounds(const MotorTables& t, MReal* slice, MReal* mid, MReal h, MReal source,
                          MReal koff, MReal invDs) {
@@ -206,23 +217,15 @@ __device__ int runRounds(const MotorTables& t, MReal* slice, MReal* mid, MReal h
     const int S = t.sliceSize;
     for (int i = threadIdx.x; i < S; i += blockDim.x) {
         const std::int32_t info = __ldg(t.laneInfo + i);
-        const int l = info & 0xffff, len = info >> 16;
-        const MReal m0 = slice[i];
-        const MReal mm2 = l >= 2 ? slice[i - 2] : MReal(0);
-        const MReal mm1 = l >= 1 ? slice[i - 1] : MReal(0);
-        const MReal mp1 = l + 1 < len ? slice[i + 1] : m0;
-        mid[i] = m0 + halfH * motorRhs(mm2, mm1, m0, mp1, source, koff, invDs);
+        mid[i] =
+            slotStage(slice, i, info & 0xffff, info >> 16, slice[i], halfH, source, koff, invDs);
     }
     __syncthreads();  // every midpoint written; every stencil of the slice read
     int clamps = 0;
     for (int i = threadIdx.x; i < S; i += blockDim.x) {
         const std::int32_t info = __ldg(t.laneInfo + i);
-        const int l = info & 0xffff, len = info >> 16;
-        const MReal half = mid[i];
-        const MReal hm2 = l >= 2 ? mid[i - 2] : MReal(0);
-        const MReal hm1 = l >= 1 ? mid[i - 1] : MReal(0);
-        const MReal hp1 = l + 1 < len ? mid[i + 1] : half;
-        const MReal next = slice[i] + h * motorRhs(hm2, hm1, half, hp1, source, koff, invDs);
+        const MReal next =
+            slotStage(mid, i, info & 0xffff, info >> 16, slice[i], h, source, koff, invDs);
         slice[i] = clampedAtZero(next, clamps);
     }
     return clamps;
