@@ -224,8 +224,9 @@ public:
         return stateArraysOf(c, MemorySpace::Device);
     }
 
-    // Packed on the device (no host copy of the state): ready for CUDA-GL interop. Diameter
-    // and |F| are the state's own arrays; the focus was taken when the state was uploaded.
+    // Packed on the device (no host copy of the state): ready for CUDA-GL interop. |F| (and
+    // the diameter in float) are the state's own arrays; the focus was taken when the state
+    // was uploaded.
     ModelViews views() override {
         if (distributed()) return {};  // a distributed run is headless
         const std::size_t n = n_;
@@ -235,17 +236,20 @@ public:
         viewClone_.resize(std::max<std::size_t>(n, 1));
         const bool substance = !field_.empty();
         if (substance) viewSensed_.resize(std::max<std::size_t>(n, 1));
-        // The drawn diameter is the state's own array in float, a float copy in double.
-        float* diameter = nullptr;
+        // The drawn diameter: the state's own array in float; in double a float copy that the
+        // packing kernel writes.
+        const float* diameter = nullptr;
+        float* diameterCopy = nullptr;
         if constexpr (std::is_same_v<Real, float>) {
             diameter = a_.diameter.data();
         } else {
             viewDiameter_.resize(std::max<std::size_t>(n, 1));
-            diameter = viewDiameter_.data();
+            diameterCopy = viewDiameter_.data();
+            diameter = diameterCopy;
         }
         const FieldGrid g = fieldGrid();
         const spheres::cuda::ViewPack pack{viewXyzr_.data(),
-                                           std::is_same_v<Real, float> ? nullptr : diameter,
+                                           diameterCopy,
                                            viewAge_.data(),
                                            viewLineage_.data(),
                                            viewClone_.data(),
