@@ -148,8 +148,9 @@ __device__ __forceinline__ void finishForce(const CellArrays<Real>& c, std::size
 }
 
 // Occupancy of the per-cell force kernel: float measured on the H100 (coincidentPairForce's
-// comment); double needs about twice the registers for the same live values, so half the
-// blocks per SM keep it from spilling.
+// comment). Double holds its values in register pairs: ptxas (sm_90) gives it 80 registers
+// and no spills at 3 blocks of 256 per SM, but spills 36 bytes at 4 (64 registers). Its
+// speed is not measured yet.
 template <typename Real>
 inline constexpr int kForceMinBlocks = sizeof(Real) == 4 ? 6 : 3;
 
