@@ -17,12 +17,15 @@ struct CellRecord {
 };
 static_assert(sizeof(CellRecord) == 64, "CellRecord travels as raw bytes");
 
-// A ghost as the CUDA backend sends it: what the force loop reads of a neighbour (float
-// position and diameter, the id for the coincident-centre draw), 20 bytes instead of 64.
-struct GhostRecord {
-    float x, y, z, diameter;
+// A ghost as the CUDA backend sends it: what the force loop reads of a neighbour (position
+// and diameter in the backend's real, mechanics.precision; the id for the coincident-centre
+// draw), 20 bytes in float (40 in double) instead of 64.
+template <typename Real>
+struct GhostRecordOf {
+    Real x, y, z, diameter;
     std::uint32_t id;
 };
-static_assert(sizeof(GhostRecord) == 20, "GhostRecord travels as raw bytes");
+static_assert(sizeof(GhostRecordOf<float>) == 20, "GhostRecord travels as raw bytes");
+static_assert(sizeof(GhostRecordOf<double>) == 40, "GhostRecord travels as raw bytes");
 
 }  // namespace cf::spheres

@@ -25,8 +25,9 @@ double candidatesPerAgent(double rho, double bound, double extent) {
 }
 
 // The variants of a case that Hesam et al.'s ablation compares (not in the default set):
-// "kdtree", the CPU baseline search (nanoflann); "unsorted", their v1 (no Z-order sort after
-// the initial layout); "voxel", their v3 force kernel (CUDA); "" the case itself (v2).
+// "kdtree", the CPU baseline search (nanoflann); "f64", their v0 (double mechanics on CUDA);
+// "unsorted", their v1 (no Z-order sort after the initial layout); "voxel", their v3 force
+// kernel (CUDA); "" the case itself (v2).
 void variant(BenchCase& c, std::vector<std::string>& overrides, const std::string& which) {
     if (which.empty()) return;
     c.name += "-" + which;
@@ -35,10 +36,14 @@ void variant(BenchCase& c, std::vector<std::string>& overrides, const std::strin
         c.description += "; CPU kd-tree search (nanoflann), the grid's baseline";
         c.onlyOn = {Backend::Cpu};
         overrides.push_back("mechanics.neighbour_search=kdtree");
+    } else if (which == "f64") {
+        c.description += "; positions, forces and moves in double on CUDA (Hesam et al.'s v0)";
+        c.onlyOn = {Backend::Cuda};
+        overrides.push_back("mechanics.precision=double");
     } else if (which == "unsorted") {
         c.description += "; never re-sorted into Z order (Hesam et al.'s v1)";
         overrides.push_back("mechanics.sort_every=1000000");
-    } else {
+    } else {  // voxel
         c.description += "; a block per grid voxel, neighbours in shared memory (their v3)";
         c.onlyOn = {Backend::Cuda};
         overrides.push_back("mechanics.force_kernel=voxel");
@@ -183,13 +188,14 @@ std::vector<BenchCase> benchCases() {
     for (int box : {600, 500, 400, 350, 300, 275, 250})
         cases.push_back(benchmarkB(box, true));
     // The paper's CPU baseline search (nanoflann's kd-tree) on the same cases, CPU only.
-    // The ablation's variants: the kd-tree (CPU), v1 unsorted, v3 voxel kernel (CUDA).
-    for (const char* which : {"kdtree", "unsorted", "voxel"}) {
+    // The ablation's variants: the kd-tree (CPU), v0 double (CUDA), v1 unsorted, v3 voxel
+    // kernel (CUDA).
+    for (const char* which : {"kdtree", "f64", "unsorted", "voxel"}) {
         cases.push_back(benchmarkA(which));
         for (int box : {600, 400, 250})
             cases.push_back(benchmarkB(box, true, which));
     }
-    for (const char* which : {"unsorted", "voxel"})
+    for (const char* which : {"f64", "unsorted", "voxel"})
         cases.push_back(circles(which));
     return cases;
 }

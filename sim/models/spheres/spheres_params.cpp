@@ -59,6 +59,11 @@ const ParamTable& parameterTable() {
                  "the same results to the bit, measured slower: docs/SPHERES.md). No effect on "
                  "the CPU",
                  Mutability::Live);
+        b.choice("mechanics", "precision", &P::precision, {"float", "double"}, "float",
+                 "Arithmetic of positions, diameters, forces and moves on CUDA: float, or "
+                 "double (Hesam et al.'s v0; agrees with the CPU to round-off). The CPU "
+                 "reference is double either way, so this has no effect there",
+                 S);
         b.boolean("growth", "enabled", &P::growth, true, "Cells grow and divide", Mutability::Live);
         b.real("growth", "rate", &P::growthRate, 300.0, 0.0, 1e9, "um^3/h",
                "Volume growth rate of a cell that is not dividing", Mutability::Live);

@@ -18,6 +18,9 @@ enum class NeighbourSearch : std::int32_t { Grid = 0, KdTree = 1 };
 // mechanics.force_kernel: a thread per cell (Hesam et al.'s v2) or a block per grid voxel with
 // its neighbourhood in shared memory (their v3); the same results to the bit.
 enum class ForceKernel : std::int32_t { Agent = 0, Voxel = 1 };
+// mechanics.precision: the real of positions, diameters, forces and moves on CUDA (float, or
+// double: Hesam et al.'s v0). The CPU reference is double either way.
+enum class MechanicsPrecision : std::int32_t { Float = 0, Double = 1 };
 
 struct SpheresParams {
     // initial state (structural)
@@ -43,6 +46,7 @@ struct SpheresParams {
     std::int32_t sortEvery;
     std::int32_t neighbourSearch;  // structural; NeighbourSearch (kdtree: CPU only)
     std::int32_t forceKernel;      // live; ForceKernel (CUDA only; no effect on the CPU)
+    std::int32_t precision;        // structural; MechanicsPrecision (CUDA only; CPU: double)
     // growth and division (live)
     bool growth;
     double growthRate;

@@ -178,6 +178,25 @@ TEST_P(SpheresTest, MovesAreAppliedAfterAllAreComputed) {
     EXPECT_NEAR(c[2].x, 40.156438424, posTol());
 }
 
+// mechanics.precision = double: the moves above within kTol on every backend (CUDA then
+// steps positions, forces and moves in double, as the CPU always does); 29.9, not a float,
+// stays exactly where it was.
+TEST_P(SpheresTest, DoublePrecisionMovesMatchHandComputedValues) {
+    set({"growth.enabled=false", "mechanics.precision=double"});
+    auto m = withCells({{0, 0, 0, 30}, {20, 0, 0, 30}, {40, 0, 0, 30}});
+    m->advance(1);
+    auto c = byId(*m);
+    EXPECT_EQ(c[1].x, 20.0);
+    EXPECT_NEAR(c[0].x, -0.156438424, kTol);
+    EXPECT_NEAR(c[2].x, 40.156438424, kTol);
+    set({"growth.enabled=false", "mechanics.precision=double", "mechanics.adherence=2"});
+    auto held = withCells({{0, 0, 0, 30}, {29.9, 0, 0, 30}, {0, 80, 0, 30}, {25, 80, 0, 30}});
+    held->advance(1);
+    auto h = byId(*held);
+    EXPECT_EQ(h[1].x, 29.9);                  // F = 1.142827 < 2: not moved
+    EXPECT_NEAR(h[2].x, -0.078759616, kTol);  // F = 7.875962
+}
+
 TEST_P(SpheresTest, UnequalCellsAttractAndDiagonalPairRepels) {
     set({"growth.enabled=false"});
     // rc = the largest diameter, 40; masses 0.296296 and 2.370370 at density 1/V(30).
@@ -361,6 +380,28 @@ TEST_P(SpheresTest, SameSeedSamePopulationAndExactRestart) {
         EXPECT_EQ(ea.fields[f].bytes, er.fields[f].bytes) << ea.fields[f].name;
     std::printf("seed 21: %g cells at step 70, mean diameter %.6f um\n", metric(*a, "cells"),
                 metric(*a, "mean_diameter"));
+}
+
+// The CPU reference is double whatever mechanics.precision says (it picks the CUDA backend's
+// real): a dividing, re-sorted population is the same to the bit for either value.
+TEST(SpheresCpu, PrecisionChangesNothingOnTheCpu) {
+    const ModelDescriptor d = spheres::descriptor();
+    std::vector<Snapshot> runs;
+    for (const char* precision : {"float", "double"}) {
+        ParamSet ps{d.parameters()};
+        for (const char* a : {"init.layout=ball", "init.count=200", "init.radius=70",
+                              "init.age_spread=1", "growth.rate=30000", "mechanics.sort_every=3"})
+            ps.setFromAssignment(a);
+        ps.setFromAssignment(std::string("mechanics.precision=") + precision);
+        auto m = d.create(Backend::Cpu);
+        m->reset(ps, 4);
+        m->advance(40);
+        runs.push_back(m->snapshot());
+    }
+    ASSERT_EQ(runs[0].fields.size(), runs[1].fields.size());
+    EXPECT_GT(runs[0].at("id").count, 200u);  // cells divided
+    for (std::size_t f = 0; f < runs[0].fields.size(); ++f)
+        EXPECT_EQ(runs[0].fields[f].bytes, runs[1].fields[f].bytes) << runs[0].fields[f].name;
 }
 
 // Host copy of a view array (device memory on CUDA).

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // CUDA backend of `spheres` (host side): the cells live on the device in two sets of arrays
-// (A, B: the Morton reorder gathers A into B and swaps), float mechanics and double volumes
-// (design note 4.1-4.4). One stream; the host reads nothing back while no division is
-// possible: it keeps a bound on the largest volume (exact after every checked step, grown by
-// rate x dt after the others), and only when that bound exceeds the division volume does a
-// step flag, scan and read back 16 bytes (the daughter count T and the exact largest volume)
-// before it grows the capacity, if needed, and divides.
-// Metrics and snapshots download the state and use the CPU's host code, so they are those
+// (A, B: the Morton reorder gathers A into B and swaps), mechanics in Real and double volumes
+// (design note 4.1-4.4). Real is float, or double with mechanics.precision = double (Hesam et
+// al.'s v0); spheres_cuda.cpp picks the instantiation at reset. In double the grid bins the
+// positions rounded to float (as the CPU reference does), kept in three float arrays.
+// One stream; the host reads nothing back while no division is possible: it keeps a bound on the
+// largest volume (exact after every checked step, grown by rate x dt after the others), and only
+// when that bound exceeds the division volume does a step flag, scan and read back 16 bytes (the
+// daughter count T and the exact largest volume) before it grows the capacity, if needed, and
+// divides. Metrics and snapshots download the state and use the CPU's host code, so they are those
 // of the CPU reference (same fields, same layout); views are packed on the device.
 // Over several ranks (dist::Distributable; spheres_cuda_ranks.cpp) the cells stay on the
 // device: only migrants and ghosts, selected and packed by kernels, pass through pinned
@@ -17,12 +19,14 @@
 #include <cmath>
 #include <optional>
 #include <string>
+#include <type_traits>
 
 #include "sim/core/fault_injection.hpp"
 #include "sim/cuda/device_buffer.hpp"
 #include "sim/cuda/pinned_buffer.hpp"
 #include "sim/dist/distributable.hpp"
 #include "sim/grid/cuda/uniform_grid_cuda.cuh"
+#include "sim/models/spheres/cuda/cell_buffers.hpp"
 #include "sim/models/spheres/cuda/spheres_kernels.cuh"
 #include "sim/models/spheres/cuda/spheres_rank_kernels.cuh"
 #include "sim/models/spheres/spheres_arrays.hpp"
@@ -33,78 +37,23 @@
 
 namespace cf::spheres::cudamodel {
 
-using cf::cuda::DeviceBuffer;
+// Bytes a cell costs on this backend: two sets of state arrays, flags, ranks, moves and the
+// packed positions, the float positions the grid bins in double, and the grid's keys and
+// indices (for the capacity note and the out-of-memory error).
+template <typename Real>
+constexpr double kBytesPerCell = 2 * (4 * sizeof(Real) + 4 + 8 + 4 + 4 + 1 + 8) + 4 + 4 +
+                                 3 * sizeof(Real) + sizeof(spheres::cuda::Packed<Real>) +
+                                 (sizeof(Real) == 4 ? 0 : 3 * 4) + 4 * 4;
 
-// Bytes a cell costs on this backend: two sets of state arrays, flags, ranks and moves,
-// and the grid's keys and indices (for the capacity note and the out-of-memory error).
-constexpr double kBytesPerCell = 2 * (5 * 4 + 8 + 4 + 4 + 1 + 8) + 4 + 4 + 3 * 4 + 16 + 4 * 4;
+// What the model the registry creates (spheres_cuda.cpp) forwards to: the backend in one
+// precision.
+class CudaSpheresBackend : public Model,
+                           public dist::Distributable,
+                           public RankBalance,
+                           public StateArrayProvider {};
 
-template <typename T>
-inline void copyDevice(T* dst, const T* src, std::size_t n, cudaStream_t stream) {
-    if (n > 0)
-        CF_CUDA_CHECK(cudaMemcpyAsync(dst, src, n * sizeof(T), cudaMemcpyDeviceToDevice, stream));
-}
-
-struct CellBuffers {
-    DeviceBuffer<float> x, y, z, diameter, force;
-    DeviceBuffer<double> volume;
-    DeviceBuffer<std::uint32_t> id, root;
-    DeviceBuffer<std::uint8_t> generation;
-    DeviceBuffer<std::uint64_t> birthStep;
-
-    void allocate(std::size_t capacity) {
-        x.resize(capacity);
-        y.resize(capacity);
-        z.resize(capacity);
-        diameter.resize(capacity);
-        force.resize(capacity);
-        volume.resize(capacity);
-        id.resize(capacity);
-        root.resize(capacity);
-        generation.resize(capacity);
-        birthStep.resize(capacity);
-    }
-    // The first n cells of `other`.
-    void copyFrom(const CellBuffers& o, std::size_t n, cudaStream_t stream) {
-        copyDevice(x.data(), o.x.data(), n, stream);
-        copyDevice(y.data(), o.y.data(), n, stream);
-        copyDevice(z.data(), o.z.data(), n, stream);
-        copyDevice(diameter.data(), o.diameter.data(), n, stream);
-        copyDevice(force.data(), o.force.data(), n, stream);
-        copyDevice(volume.data(), o.volume.data(), n, stream);
-        copyDevice(id.data(), o.id.data(), n, stream);
-        copyDevice(root.data(), o.root.data(), n, stream);
-        copyDevice(generation.data(), o.generation.data(), n, stream);
-        copyDevice(birthStep.data(), o.birthStep.data(), n, stream);
-    }
-    spheres::cuda::CellArrays arrays() {
-        return {x.data(),  y.data(),    z.data(),          diameter.data(),  volume.data(),
-                id.data(), root.data(), generation.data(), birthStep.data(), force.data()};
-    }
-};
-
-template <typename T>
-inline void upload(T* dst, const std::vector<T>& src, cudaStream_t stream) {
-    if (!src.empty())
-        CF_CUDA_CHECK(cudaMemcpyAsync(dst, src.data(), src.size() * sizeof(T),
-                                      cudaMemcpyHostToDevice, stream));
-}
-template <typename T>
-inline void download(std::vector<T>& dst, const T* src, std::size_t n, cudaStream_t stream) {
-    dst.resize(n);
-    if (n > 0)
-        CF_CUDA_CHECK(
-            cudaMemcpyAsync(dst.data(), src, n * sizeof(T), cudaMemcpyDeviceToHost, stream));
-}
-
-inline std::vector<float> toFloat(const std::vector<double>& v) {
-    return {v.begin(), v.end()};
-}
-
-class CudaSpheres final : public Model,
-                          public dist::Distributable,
-                          public RankBalance,
-                          public StateArrayProvider {
+template <typename Real>
+class CudaSpheres final : public CudaSpheresBackend {
 public:
     CudaSpheres() { CF_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
     ~CudaSpheres() override {
@@ -188,9 +137,9 @@ public:
         return bytesOf(onDevice);
     }
 
-    // The state buffers themselves (positions and diameters in float, as stepped here).
+    // The state buffers themselves (positions and diameters in Real, as stepped here).
     std::vector<StateArray> stateArrays() override {
-        CellArrays<float, float> c;
+        CellArrays<Real, float> c;
         c.count = n_;
         c.x = a_.x.data();
         c.y = a_.y.data();
@@ -209,8 +158,9 @@ public:
         return stateArraysOf(c, MemorySpace::Device);
     }
 
-    // Packed on the device (no host copy of the state): ready for CUDA-GL interop. Diameter
-    // and |F| are the state's own arrays; the focus was taken when the state was uploaded.
+    // Packed on the device (no host copy of the state): ready for CUDA-GL interop. |F| (and
+    // the diameter in float) are the state's own arrays; the focus was taken when the state
+    // was uploaded.
     ModelViews views() override {
         if (distributed()) return {};  // a distributed run is headless
         const std::size_t n = n_;
@@ -220,8 +170,20 @@ public:
         viewClone_.resize(std::max<std::size_t>(n, 1));
         const bool substance = !field_.empty();
         if (substance) viewSensed_.resize(std::max<std::size_t>(n, 1));
+        // The drawn diameter: the state's own array in float; in double a float copy that the
+        // packing kernel writes.
+        const float* diameter = nullptr;
+        float* diameterCopy = nullptr;
+        if constexpr (std::is_same_v<Real, float>) {
+            diameter = a_.diameter.data();
+        } else {
+            viewDiameter_.resize(std::max<std::size_t>(n, 1));
+            diameterCopy = viewDiameter_.data();
+            diameter = diameterCopy;
+        }
         const FieldGrid g = fieldGrid();
         const spheres::cuda::ViewPack pack{viewXyzr_.data(),
+                                           diameterCopy,
                                            viewAge_.data(),
                                            viewLineage_.data(),
                                            viewClone_.data(),
@@ -230,7 +192,7 @@ public:
                                            g};
         spheres::cuda::launchPackViews(a_.arrays(), n, pack, step_, p_.dt, stream_);
         const ViewArrays arrays{reinterpret_cast<const float*>(viewXyzr_.data()),
-                                a_.diameter.data(),
+                                diameter,
                                 viewAge_.data(),
                                 a_.force.data(),
                                 viewLineage_.data(),
@@ -281,10 +243,10 @@ private:
     void uploadState(const HostState& s, std::size_t capacity) {
         const std::size_t n = s.size();
         if (capacity != capacity_) allocateAll(capacity, 0);
-        upload(a_.x.data(), toFloat(s.x), stream_);
-        upload(a_.y.data(), toFloat(s.y), stream_);
-        upload(a_.z.data(), toFloat(s.z), stream_);
-        upload(a_.diameter.data(), toFloat(s.diameter), stream_);
+        upload(a_.x.data(), toReal<Real>(s.x), stream_);
+        upload(a_.y.data(), toReal<Real>(s.y), stream_);
+        upload(a_.z.data(), toReal<Real>(s.z), stream_);
+        upload(a_.diameter.data(), toReal<Real>(s.diameter), stream_);
         upload(a_.force.data(), s.force, stream_);
         upload(a_.volume.data(), s.volume, stream_);
         upload(a_.id.data(), s.id, stream_);
@@ -297,7 +259,7 @@ private:
         fieldNext_.resize(voxels);
         voxelCounts_.resize(voxels);
         if (voxels > 0) {
-            upload(field_.data(), toFloat(s.substance), stream_);
+            upload(field_.data(), toReal<float>(s.substance), stream_);
             CF_CUDA_CHECK(
                 cudaMemsetAsync(voxelCounts_.data(), 0, voxels * sizeof(std::uint32_t), stream_));
         }
@@ -322,7 +284,7 @@ private:
 
     HostState downloadState() {
         HostState s;
-        std::vector<float> x, y, z, d;
+        std::vector<Real> x, y, z, d;
         download(x, a_.x.data(), n_, stream_);
         download(y, a_.y.data(), n_, stream_);
         download(z, a_.z.data(), n_, stream_);
@@ -353,10 +315,11 @@ private:
     // ranks). Everything new is allocated before anything is replaced: on failure the state
     // is unchanged and the error says so.
     void allocateAll(std::size_t capacity, std::size_t keep) {
-        CellBuffers a, b;
+        CellBuffers<Real> a, b;
         DeviceBuffer<std::int32_t> flags, ranks;
-        DeviceBuffer<float> mx, my, mz;
-        DeviceBuffer<float4> packed;
+        DeviceBuffer<Real> mx, my, mz;
+        DeviceBuffer<spheres::cuda::Packed<Real>> packed;
+        DeviceBuffer<float> bx, by, bz;
         try {
             a.allocate(capacity);
             b.allocate(capacity);
@@ -366,6 +329,11 @@ private:
             my.resize(capacity);
             mz.resize(capacity);
             packed.resize(capacity);
+            if constexpr (!std::is_same_v<Real, float>) {
+                bx.resize(capacity);
+                by.resize(capacity);
+                bz.resize(capacity);
+            }
         } catch (const CudaError&) {
             throwOutOfMemory(capacity);
         }
@@ -383,6 +351,9 @@ private:
         moveY_ = std::move(my);
         moveZ_ = std::move(mz);
         packed_ = std::move(packed);
+        binX_ = std::move(bx);
+        binY_ = std::move(by);
+        binZ_ = std::move(bz);
         if (rc_.empty()) rc_.resize(1);
         if (summary_.empty()) summary_.resize(1);
         capacity_ = capacity;
@@ -393,7 +364,7 @@ private:
         std::size_t freeBytes = 0, totalBytes = 0;
         cudaMemGetInfo(&freeBytes, &totalBytes);
         auto mib = [](double bytes) { return std::to_string(std::lround(bytes / 1048576.0)); };
-        const double need = kBytesPerCell * static_cast<double>(cells);
+        const double need = kBytesPerCell<Real> * static_cast<double>(cells);
         const std::string needText = need < 1048576.0
                                          ? std::to_string(std::lround(need / 1024.0)) + " KiB"
                                          : mib(need) + " MiB";
@@ -414,7 +385,7 @@ private:
         const std::size_t next = capacityFor(p_, step_, n, born, capacity_);
         if (next == capacity_) return;
         allocateAll(next, n);
-        note(capacityNote(before, next, n + born, kBytesPerCell));
+        note(capacityNote(before, next, n + born, kBytesPerCell<Real>));
     }
 
     // Grid geometry of this step, a function of the bounds alone (so a restored run builds
@@ -430,6 +401,19 @@ private:
     }
 
     FieldGrid fieldGrid() const { return substanceGrid(fieldDims_, boxLo_, boxHi_); }
+
+    // The points the grid bins, cells 0..total-1: the state's float positions, or in double
+    // those positions rounded to float (the values the CPU reference bins).
+    grid::PointsView binnedPoints(std::size_t total) {
+        const auto count = static_cast<int>(total);
+        if constexpr (std::is_same_v<Real, float>) {
+            return {a_.x.data(), a_.y.data(), a_.z.data(), count};
+        } else {
+            spheres::cuda::launchBinPositions(a_.arrays(), total, binX_.data(), binY_.data(),
+                                              binZ_.data(), stream_);
+            return {binX_.data(), binY_.data(), binZ_.data(), count};
+        }
+    }
 
     void substanceStep(std::size_t n) {
         const FieldGrid g = fieldGrid();
@@ -457,7 +441,7 @@ private:
         }
         // 1. rc before growth, on the device.
         if (p_.interactionRadius > 0.0)
-            spheres::cuda::launchFixedRadius(rc_.data(), static_cast<float>(p_.interactionRadius),
+            spheres::cuda::launchFixedRadius(rc_.data(), static_cast<Real>(p_.interactionRadius),
                                              stream_);
         else
             spheres::cuda::launchInteractionRadius(a_.diameter.data(), n, rc_.data(), scratch_,
@@ -495,10 +479,7 @@ private:
         // 4-5. Forces on the cells after biology, then the Jacobi update.
         const std::size_t total = n + born;
         updateGeometry();
-        grid_.build(
-            geometry_,
-            grid::PointsView{a_.x.data(), a_.y.data(), a_.z.data(), static_cast<int>(total)},
-            stream_);
+        grid_.build(geometry_, binnedPoints(total), stream_);
         const spheres::cuda::ChemotaxisField chemotaxis{field_.empty() ? nullptr : field_.data(),
                                                         fieldGrid(),
                                                         static_cast<float>(p_.chemotaxis)};
@@ -536,10 +517,11 @@ private:
     std::uint64_t divisions_ = 0;
     double vmaxBound_ = 0.0;      // >= every cell's volume (exact after a checked step)
     double diameterBound_ = 0.0;  // >= every diameter not yet recomputed from its volume
-    CellBuffers a_, b_;
+    CellBuffers<Real> a_, b_;
     DeviceBuffer<std::int32_t> flagById_, rankById_;
-    DeviceBuffer<float> moveX_, moveY_, moveZ_, rc_;
-    DeviceBuffer<float4> packed_;  // (x, y, z, D) in sorted order, for the force loop
+    DeviceBuffer<Real> moveX_, moveY_, moveZ_, rc_;
+    DeviceBuffer<spheres::cuda::Packed<Real>> packed_;  // (x, y, z, D) sorted, for the force loop
+    DeviceBuffer<float> binX_, binY_, binZ_;            // double only: what the grid bins
     DeviceBuffer<spheres::cuda::DivisionSummary> summary_;
     DeviceBuffer<unsigned char> scratch_;
     DeviceBuffer<float> field_, fieldNext_;  // the substance (empty when off)
@@ -549,7 +531,7 @@ private:
     bool haveGeometry_ = false;
     grid::CudaUniformGrid grid_;
     DeviceBuffer<float4> viewXyzr_;
-    DeviceBuffer<float> viewAge_, viewLineage_, viewSensed_;
+    DeviceBuffer<float> viewAge_, viewLineage_, viewSensed_, viewDiameter_;
     DeviceBuffer<std::uint8_t> viewClone_;
     double focusLo_[3] = {0, 0, 0}, focusHi_[3] = {1, 1, 1};
     // Over ranks (null comm_: one rank).
@@ -565,8 +547,8 @@ private:
     DeviceBuffer<unsigned long long> bins_;
     cf::cuda::PinnedBuffer<CellRecord> pinnedOut_, pinnedIn_;
     cf::cuda::PinnedBuffer<int> pinnedCounts_;
-    DeviceBuffer<GhostRecord> ghostsOut_, ghostsIn_;
-    cf::cuda::PinnedBuffer<GhostRecord> pinnedGhostsOut_, pinnedGhostsIn_;
+    DeviceBuffer<GhostRecordOf<Real>> ghostsOut_, ghostsIn_;
+    cf::cuda::PinnedBuffer<GhostRecordOf<Real>> pinnedGhostsOut_, pinnedGhostsIn_;
     dist::StreamExchange* streamExchange_ = nullptr;  // NCCL where installed
 };
 

@@ -44,17 +44,20 @@ double axisValue(const CellRecord& r, int axis) {
 
 }  // namespace
 
-std::uint64_t CudaSpheres::entities() {
+template <typename Real>
+std::uint64_t CudaSpheres<Real>::entities() {
     std::uint64_t n = n_;
     if (distributed()) comm_->allreduce(std::span<std::uint64_t>(&n, 1), dist::ReduceOp::Sum);
     return n;
 }
 
-std::vector<std::uint64_t> CudaSpheres::shares() {
+template <typename Real>
+std::vector<std::uint64_t> CudaSpheres<Real>::shares() {
     return comm_ ? rankCounts(*comm_, n_) : std::vector<std::uint64_t>{n_};
 }
 
-HostState CudaSpheres::splitInitial(HostState whole) {
+template <typename Real>
+HostState CudaSpheres<Real>::splitInitial(HostState whole) {
     nGlobal_ = whole.size();
     rebalances_ = 0;
     haloSeconds_ = 0.0;
@@ -64,7 +67,8 @@ HostState CudaSpheres::splitInitial(HostState whole) {
     return mine;
 }
 
-void CudaSpheres::restoreOnRanks() {
+template <typename Real>
+void CudaSpheres<Real>::restoreOnRanks() {
     nGlobal_ = 0;
     for (std::uint64_t c : rankCounts(*comm_, n_))
         nGlobal_ += c;
@@ -75,7 +79,8 @@ void CudaSpheres::restoreOnRanks() {
 
 // New cuts from the histogram of every rank's cells along the axis (counted on the device),
 // then every cell to its new owner. Collective.
-void CudaSpheres::recut() {
+template <typename Real>
+void CudaSpheres<Real>::recut() {
     growDevice(bins_, kBalanceBins);
     spheres::cuda::launchHistogram(a_.arrays(), n_, cuts_.axis, boxLo_[cuts_.axis],
                                    boxHi_[cuts_.axis] - boxLo_[cuts_.axis], kBalanceBins,
@@ -89,7 +94,8 @@ void CudaSpheres::recut() {
     migrate();
 }
 
-void CudaSpheres::uploadCuts() {
+template <typename Real>
+void CudaSpheres<Real>::uploadCuts() {
     cutsDevice_.resize(cuts_.cut.size());
     CF_CUDA_CHECK(cudaMemcpyAsync(cutsDevice_.data(), cuts_.cut.data(),
                                   cuts_.cut.size() * sizeof(double), cudaMemcpyHostToDevice,
@@ -97,16 +103,18 @@ void CudaSpheres::uploadCuts() {
     CF_CUDA_CHECK(cudaStreamSynchronize(stream_));  // the host vector may change
 }
 
-spheres::cuda::DeviceCuts CudaSpheres::deviceCuts() const {
+template <typename Real>
+spheres::cuda::DeviceCuts CudaSpheres<Real>::deviceCuts() const {
     return {cutsDevice_.data(), cuts_.ranks(), cuts_.axis, comm_->rank()};
 }
 
 // Room for `cells` cells in every per-cell buffer, keeping the n_ cells there are.
-void CudaSpheres::ensureRoom(std::size_t cells) {
+template <typename Real>
+void CudaSpheres<Real>::ensureRoom(std::size_t cells) {
     if (cells > capacity_) {
         const std::size_t before = capacity_;
         allocateAll(std::max(2 * capacity_, cells), n_);
-        note(capacityNote(before, capacity_, cells, kBytesPerCell));
+        note(capacityNote(before, capacity_, cells, kBytesPerCell<Real>));
     }
     growDevice(leave_, capacity_);
     growDevice(stay_, capacity_);
@@ -115,7 +123,8 @@ void CudaSpheres::ensureRoom(std::size_t cells) {
     growPinned(pinnedCounts_, 2);
 }
 
-std::size_t CudaSpheres::shipRecords(std::size_t count) {
+template <typename Real>
+std::size_t CudaSpheres<Real>::shipRecords(std::size_t count) {
     const int me = comm_->rank();
     growPinned(pinnedOut_, count);
     if (count > 0)
@@ -138,7 +147,8 @@ std::size_t CudaSpheres::shipRecords(std::size_t count) {
 
 // Cells whose centre left the slab go to their owners; the others are compacted (only when
 // some left) and the arrivals appended after them.
-void CudaSpheres::migrate() {
+template <typename Real>
+void CudaSpheres<Real>::migrate() {
     ensureRoom(n_);
     spheres::cuda::launchSplitLeavers(a_.arrays(), n_, deviceCuts(), flagById_.data(),
                                       leave_.data(), counts_.data(), stay_.data(),
@@ -172,9 +182,11 @@ void CudaSpheres::migrate() {
 // For each rank whose slab comes within rc, the cells it needs are selected and packed on
 // the device (GhostRecords); counts go first through MPI, then the payloads: device to
 // device on the stream where a stream exchange (NCCL) is, else through pinned host buffers.
-std::size_t CudaSpheres::receiveGhosts(double rc) {
+template <typename Real>
+std::size_t CudaSpheres<Real>::receiveGhosts(double rc) {
     // A float pair test (d^2 < rc^2 on float differences) may accept a pair a hair beyond rc
-    // in double: the depth has a relative margin far above float rounding.
+    // in double: the depth has a relative margin far above float rounding (in double it is
+    // only wider than needed).
     const double depth = rc * (1.0 + 1e-5);
     const int me = comm_->rank(), ranks = comm_->size();
     const auto R = static_cast<std::size_t>(ranks);
@@ -213,16 +225,16 @@ std::size_t CudaSpheres::receiveGhosts(double rc) {
         recvAt[q + 1] = recvAt[q] + recvCount[q];
     const std::size_t arrived = recvAt[R];
     growDevice(ghostsIn_, arrived);
-    auto payloads = [&](GhostRecord* out, GhostRecord* in) {
+    auto payloads = [&](GhostRecordOf<Real>* out, GhostRecordOf<Real>* in) {
         transfers.clear();
         for (int p = 0; p < ranks; ++p) {
             const auto q = static_cast<std::size_t>(p);
             if (sendCount[q] > 0)
                 transfers.push_back(
-                    {out + sendAt[q], nullptr, sendCount[q] * sizeof(GhostRecord), p, 3});
+                    {out + sendAt[q], nullptr, sendCount[q] * sizeof(GhostRecordOf<Real>), p, 3});
             if (recvCount[q] > 0)
                 transfers.push_back(
-                    {nullptr, in + recvAt[q], recvCount[q] * sizeof(GhostRecord), p, 3});
+                    {nullptr, in + recvAt[q], recvCount[q] * sizeof(GhostRecordOf<Real>), p, 3});
         }
     };
     if (streamExchange_) {
@@ -233,8 +245,8 @@ std::size_t CudaSpheres::receiveGhosts(double rc) {
         growPinned(pinnedGhostsIn_, arrived);
         if (sending > 0)
             CF_CUDA_CHECK(cudaMemcpyAsync(pinnedGhostsOut_.data(), ghostsOut_.data(),
-                                          sending * sizeof(GhostRecord), cudaMemcpyDeviceToHost,
-                                          stream_));
+                                          sending * sizeof(GhostRecordOf<Real>),
+                                          cudaMemcpyDeviceToHost, stream_));
         CF_CUDA_CHECK(cudaStreamSynchronize(stream_));
         payloads(pinnedGhostsOut_.data(), pinnedGhostsIn_.data());
         const auto t0 = std::chrono::steady_clock::now();
@@ -242,8 +254,8 @@ std::size_t CudaSpheres::receiveGhosts(double rc) {
         haloSeconds_ += secondsSince(t0);
         if (arrived > 0)
             CF_CUDA_CHECK(cudaMemcpyAsync(ghostsIn_.data(), pinnedGhostsIn_.data(),
-                                          arrived * sizeof(GhostRecord), cudaMemcpyHostToDevice,
-                                          stream_));
+                                          arrived * sizeof(GhostRecordOf<Real>),
+                                          cudaMemcpyHostToDevice, stream_));
     }
     ensureRoom(n_ + arrived);
     spheres::cuda::launchUnpackGhosts(a_.arrays(), n_, ghostsIn_.data(), arrived, stream_);
@@ -252,7 +264,8 @@ std::size_t CudaSpheres::receiveGhosts(double rc) {
 
 // The balance rule of the CPU backend (spheres_ranks.hpp), the histogram counted on the
 // device.
-void CudaSpheres::rebalance() {
+template <typename Real>
+void CudaSpheres<Real>::rebalance() {
     if (!unbalanced(rankCounts(*comm_, n_))) return;
     recut();
     ++rebalances_;
@@ -261,7 +274,8 @@ void CudaSpheres::rebalance() {
 // The step of spheres_model.hpp over the ranks, as the CPU's stepOnRanks: global rc and
 // volume bound, daughters ranked over every rank's dividing ids, migration after biology,
 // ghosts, forces on this rank's cells only.
-void CudaSpheres::stepOnRanks() {
+template <typename Real>
+void CudaSpheres<Real>::stepOnRanks() {
     dist::Communicator& comm = *comm_;
     const std::size_t n = n_;
     ensureRoom(n);
@@ -272,8 +286,8 @@ void CudaSpheres::stepOnRanks() {
         if (n > 0) {
             spheres::cuda::launchInteractionRadius(a_.diameter.data(), n, rc_.data(), scratch_,
                                                    stream_);
-            float rcLocal = 0.0f;
-            CF_CUDA_CHECK(cudaMemcpyAsync(&rcLocal, rc_.data(), sizeof(float),
+            Real rcLocal = 0;
+            CF_CUDA_CHECK(cudaMemcpyAsync(&rcLocal, rc_.data(), sizeof(Real),
                                           cudaMemcpyDeviceToHost, stream_));
             CF_CUDA_CHECK(cudaStreamSynchronize(stream_));
             shared[0] = rcLocal;
@@ -283,7 +297,7 @@ void CudaSpheres::stepOnRanks() {
     const double rc = shared[0];
     vmaxBound_ = shared[1];
     diameterBound_ = shared[2];
-    spheres::cuda::launchFixedRadius(rc_.data(), static_cast<float>(rc), stream_);
+    spheres::cuda::launchFixedRadius(rc_.data(), static_cast<Real>(rc), stream_);
     // 2. Divisions, only when the (global) volume bound allows one: the same on every rank.
     const bool checked = p_.growth && vmaxBound_ > p_.divisionVolume;
     std::vector<std::uint32_t> all;
@@ -324,10 +338,7 @@ void CudaSpheres::stepOnRanks() {
     const std::size_t total = cells + receiveGhosts(rc);
     if (total > 0) {
         updateGeometry();
-        grid_.build(
-            geometry_,
-            grid::PointsView{a_.x.data(), a_.y.data(), a_.z.data(), static_cast<int>(total)},
-            stream_);
+        grid_.build(geometry_, binnedPoints(total), stream_);
         const spheres::cuda::ChemotaxisField none{nullptr, fieldGrid(), 0.0f};
         spheres::cuda::launchForces(
             a_.arrays(), total, grid_.view(), packed_.data(), rc_.data(), none, moveX_.data(),
@@ -355,5 +366,9 @@ void CudaSpheres::stepOnRanks() {
         rebalance();
     }
 }
+
+// Both precisions (mechanics.precision); spheres_cuda.cpp picks one at reset.
+template class CudaSpheres<float>;
+template class CudaSpheres<double>;
 
 }  // namespace cf::spheres::cudamodel

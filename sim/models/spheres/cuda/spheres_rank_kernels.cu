@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `spheres` CUDA kernels for runs over ranks (spheres_rank_kernels.cuh): per-cell choices
 // written by slot, compacted with cub (selections keep slot order, so every rank's traffic
-// is a function of its state alone).
+// is a function of its state alone). Kernels and launchers are templates over the mechanics'
+// real, both instantiated at the end.
 #include <cub/cub.cuh>
 #include <thrust/iterator/counting_iterator.h>
 
@@ -29,11 +30,13 @@ __device__ int ownerOf(const DeviceCuts& c, double v) {
     return r;
 }
 
-__device__ float axisOf(const CellArrays& c, int axis, std::size_t i) {
+template <typename Real>
+__device__ Real axisOf(const CellArrays<Real>& c, int axis, std::size_t i) {
     return axis == 0 ? c.x[i] : axis == 1 ? c.y[i] : c.z[i];
 }
 
-__global__ void divisionFlagKernel(CellArrays c, std::size_t n, double divisionVolume,
+template <typename Real>
+__global__ void divisionFlagKernel(CellArrays<Real> c, std::size_t n, double divisionVolume,
                                    std::int32_t* flags) {
     const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
     if (i >= n) return;
@@ -46,7 +49,8 @@ __global__ void countKernel(const std::int32_t* flags, const std::int32_t* slots
 }
 
 // biologyKernel of spheres_kernels.cu with the daughter's slot by slot and its id global.
-__global__ void biologyRanksKernel(CellArrays c, std::size_t n, const std::int32_t* flags,
+template <typename Real>
+__global__ void biologyRanksKernel(CellArrays<Real> c, std::size_t n, const std::int32_t* flags,
                                    const std::int32_t* slots, bool checked,
                                    const std::uint32_t* all, std::uint32_t allCount,
                                    std::uint32_t idBase, SpheresParams p, std::uint32_t seed,
@@ -70,36 +74,41 @@ __global__ void biologyRanksKernel(CellArrays c, std::size_t n, const std::int32
     divideCell(c, i, k, idBase + lo, p, seed, step);
 }
 
-__global__ void leaverKernel(CellArrays c, std::size_t n, DeviceCuts cuts, std::int32_t* flags) {
+template <typename Real>
+__global__ void leaverKernel(CellArrays<Real> c, std::size_t n, DeviceCuts cuts,
+                             std::int32_t* flags) {
     const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
     if (i >= n) return;
     flags[i] = ownerOf(cuts, static_cast<double>(axisOf(c, cuts.axis, i))) != cuts.me ? 1 : 0;
 }
 
-__global__ void ghostForKernel(CellArrays c, std::size_t n, DeviceCuts cuts, double depth, int peer,
-                               std::int32_t* flags) {
+template <typename Real>
+__global__ void ghostForKernel(CellArrays<Real> c, std::size_t n, DeviceCuts cuts, double depth,
+                               int peer, std::int32_t* flags) {
     const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
     if (i >= n) return;
     const double v = axisOf(c, cuts.axis, i);
-    flags[i] = c.diameter[i] >= 0.0f && ownerOf(cuts, v - depth) <= peer &&
+    flags[i] = c.diameter[i] >= Real(0) && ownerOf(cuts, v - depth) <= peer &&
                        peer <= ownerOf(cuts, v + depth)
                    ? 1
                    : 0;
 }
 
-__global__ void packGhostKernel(CellArrays c, const std::int32_t* slots, std::size_t count,
-                                GhostRecord* ghosts) {
+template <typename Real>
+__global__ void packGhostKernel(CellArrays<Real> c, const std::int32_t* slots, std::size_t count,
+                                GhostRecordOf<Real>* ghosts) {
     const std::size_t k = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
     if (k >= count) return;
     const auto i = static_cast<std::size_t>(slots[k]);
-    ghosts[k] = GhostRecord{c.x[i], c.y[i], c.z[i], c.diameter[i], c.id[i]};
+    ghosts[k] = GhostRecordOf<Real>{c.x[i], c.y[i], c.z[i], c.diameter[i], c.id[i]};
 }
 
-__global__ void unpackGhostKernel(CellArrays c, std::size_t at, const GhostRecord* ghosts,
-                                  std::size_t count) {
+template <typename Real>
+__global__ void unpackGhostKernel(CellArrays<Real> c, std::size_t at,
+                                  const GhostRecordOf<Real>* ghosts, std::size_t count) {
     const std::size_t k = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
     if (k >= count) return;
-    const GhostRecord g = ghosts[k];
+    const GhostRecordOf<Real> g = ghosts[k];
     const std::size_t i = at + k;
     c.x[i] = g.x;
     c.y[i] = g.y;
@@ -108,7 +117,8 @@ __global__ void unpackGhostKernel(CellArrays c, std::size_t at, const GhostRecor
     c.id[i] = g.id;
 }
 
-__global__ void packKernel(CellArrays c, const std::int32_t* slots, std::size_t count,
+template <typename Real>
+__global__ void packKernel(CellArrays<Real> c, const std::int32_t* slots, std::size_t count,
                            CellRecord* records) {
     const std::size_t k = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
     if (k >= count) return;
@@ -127,16 +137,17 @@ __global__ void packKernel(CellArrays c, const std::int32_t* slots, std::size_t 
     records[k] = r;
 }
 
-__global__ void unpackKernel(CellArrays c, std::size_t at, const CellRecord* records,
+template <typename Real>
+__global__ void unpackKernel(CellArrays<Real> c, std::size_t at, const CellRecord* records,
                              std::size_t count) {
     const std::size_t k = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
     if (k >= count) return;
     const CellRecord r = records[k];
     const std::size_t i = at + k;
-    c.x[i] = static_cast<float>(r.x);
-    c.y[i] = static_cast<float>(r.y);
-    c.z[i] = static_cast<float>(r.z);
-    c.diameter[i] = static_cast<float>(r.diameter);
+    c.x[i] = static_cast<Real>(r.x);
+    c.y[i] = static_cast<Real>(r.y);
+    c.z[i] = static_cast<Real>(r.z);
+    c.diameter[i] = static_cast<Real>(r.diameter);
     c.volume[i] = r.volume;
     c.birthStep[i] = r.birthStep;
     c.id[i] = r.id;
@@ -145,7 +156,8 @@ __global__ void unpackKernel(CellArrays c, std::size_t at, const CellRecord* rec
     c.generation[i] = r.generation;
 }
 
-__global__ void histogramKernel(CellArrays c, std::size_t n, int axis, double lo, double inv,
+template <typename Real>
+__global__ void histogramKernel(CellArrays<Real> c, std::size_t n, int axis, double lo, double inv,
                                 int binCount, unsigned long long* bins) {
     const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
     if (i >= n) return;
@@ -179,7 +191,8 @@ __global__ void invertKernel(const std::int32_t* flags, std::size_t n, std::int3
 
 }  // namespace
 
-void launchDividingSlots(const CellArrays& cells, std::size_t n, double divisionVolume,
+template <typename Real>
+void launchDividingSlots(const CellArrays<Real>& cells, std::size_t n, double divisionVolume,
                          std::int32_t* flags, std::int32_t* slots, std::uint32_t* ids,
                          DivisionSummary* summary, cf::cuda::DeviceBuffer<unsigned char>& scratch,
                          cudaStream_t stream) {
@@ -187,7 +200,7 @@ void launchDividingSlots(const CellArrays& cells, std::size_t n, double division
         CF_CUDA_CHECK(cudaMemsetAsync(summary, 0, sizeof(DivisionSummary), stream));
         return;
     }
-    divisionFlagKernel<<<blocksOf(n), kThreads, 0, stream>>>(cells, n, divisionVolume, flags);
+    divisionFlagKernel<Real><<<blocksOf(n), kThreads, 0, stream>>>(cells, n, divisionVolume, flags);
     CF_CUDA_CHECK_LAUNCH("spheres::divisionFlagKernel", stream);
     const int count = static_cast<int>(n);
     std::size_t scanBytes = 0, maxBytes = 0, selectBytes = 0;
@@ -206,17 +219,19 @@ void launchDividingSlots(const CellArrays& cells, std::size_t n, double division
     CF_CUDA_CHECK_LAUNCH("spheres::countKernel", stream);
 }
 
-void launchBiologyRanks(const CellArrays& cells, std::size_t n, const SpheresParams& p,
+template <typename Real>
+void launchBiologyRanks(const CellArrays<Real>& cells, std::size_t n, const SpheresParams& p,
                         const std::int32_t* flags, const std::int32_t* slots, bool checked,
                         const std::uint32_t* all, std::uint32_t allCount, std::uint32_t idBase,
                         std::uint32_t seed, std::uint64_t step, cudaStream_t stream) {
     if (n == 0) return;
-    biologyRanksKernel<<<blocksOf(n), kThreads, 0, stream>>>(cells, n, flags, slots, checked, all,
-                                                             allCount, idBase, p, seed, step);
+    biologyRanksKernel<Real><<<blocksOf(n), kThreads, 0, stream>>>(
+        cells, n, flags, slots, checked, all, allCount, idBase, p, seed, step);
     CF_CUDA_CHECK_LAUNCH("spheres::biologyRanksKernel", stream);
 }
 
-void launchSplitLeavers(const CellArrays& cells, std::size_t n, const DeviceCuts& cuts,
+template <typename Real>
+void launchSplitLeavers(const CellArrays<Real>& cells, std::size_t n, const DeviceCuts& cuts,
                         std::int32_t* flags, std::int32_t* leave, int* numLeave, std::int32_t* stay,
                         int* numStay, cf::cuda::DeviceBuffer<unsigned char>& scratch,
                         cudaStream_t stream) {
@@ -225,7 +240,7 @@ void launchSplitLeavers(const CellArrays& cells, std::size_t n, const DeviceCuts
         CF_CUDA_CHECK(cudaMemsetAsync(numStay, 0, sizeof(int), stream));
         return;
     }
-    leaverKernel<<<blocksOf(n), kThreads, 0, stream>>>(cells, n, cuts, flags);
+    leaverKernel<Real><<<blocksOf(n), kThreads, 0, stream>>>(cells, n, cuts, flags);
     CF_CUDA_CHECK_LAUNCH("spheres::leaverKernel", stream);
     selectFlagged(flags, n, leave, numLeave, scratch, stream);
     // The stayers' flags overwrite the leavers' (the selection above has read them).
@@ -234,53 +249,60 @@ void launchSplitLeavers(const CellArrays& cells, std::size_t n, const DeviceCuts
     selectFlagged(flags, n, stay, numStay, scratch, stream);
 }
 
-void launchSelectGhostsFor(const CellArrays& cells, std::size_t n, const DeviceCuts& cuts,
+template <typename Real>
+void launchSelectGhostsFor(const CellArrays<Real>& cells, std::size_t n, const DeviceCuts& cuts,
                            double depth, int peer, std::int32_t* flags, std::int32_t* out, int* num,
                            cf::cuda::DeviceBuffer<unsigned char>& scratch, cudaStream_t stream) {
     if (n == 0) {
         CF_CUDA_CHECK(cudaMemsetAsync(num, 0, sizeof(int), stream));
         return;
     }
-    ghostForKernel<<<blocksOf(n), kThreads, 0, stream>>>(cells, n, cuts, depth, peer, flags);
+    ghostForKernel<Real><<<blocksOf(n), kThreads, 0, stream>>>(cells, n, cuts, depth, peer, flags);
     CF_CUDA_CHECK_LAUNCH("spheres::ghostForKernel", stream);
     selectFlagged(flags, n, out, num, scratch, stream);
 }
 
-void launchPackGhosts(const CellArrays& cells, const std::int32_t* slots, std::size_t count,
-                      GhostRecord* ghosts, cudaStream_t stream) {
+template <typename Real>
+void launchPackGhosts(const CellArrays<Real>& cells, const std::int32_t* slots, std::size_t count,
+                      GhostRecordOf<Real>* ghosts, cudaStream_t stream) {
     if (count == 0) return;
-    packGhostKernel<<<blocksOf(count), kThreads, 0, stream>>>(cells, slots, count, ghosts);
+    packGhostKernel<Real><<<blocksOf(count), kThreads, 0, stream>>>(cells, slots, count, ghosts);
     CF_CUDA_CHECK_LAUNCH("spheres::packGhostKernel", stream);
 }
 
-void launchUnpackGhosts(const CellArrays& cells, std::size_t at, const GhostRecord* ghosts,
-                        std::size_t count, cudaStream_t stream) {
+template <typename Real>
+void launchUnpackGhosts(const CellArrays<Real>& cells, std::size_t at,
+                        const GhostRecordOf<Real>* ghosts, std::size_t count, cudaStream_t stream) {
     if (count == 0) return;
-    unpackGhostKernel<<<blocksOf(count), kThreads, 0, stream>>>(cells, at, ghosts, count);
+    unpackGhostKernel<Real><<<blocksOf(count), kThreads, 0, stream>>>(cells, at, ghosts, count);
     CF_CUDA_CHECK_LAUNCH("spheres::unpackGhostKernel", stream);
 }
 
-void launchPackRecords(const CellArrays& cells, const std::int32_t* slots, std::size_t count,
+template <typename Real>
+void launchPackRecords(const CellArrays<Real>& cells, const std::int32_t* slots, std::size_t count,
                        CellRecord* records, cudaStream_t stream) {
     if (count == 0) return;
-    packKernel<<<blocksOf(count), kThreads, 0, stream>>>(cells, slots, count, records);
+    packKernel<Real><<<blocksOf(count), kThreads, 0, stream>>>(cells, slots, count, records);
     CF_CUDA_CHECK_LAUNCH("spheres::packRecordsKernel", stream);
 }
 
-void launchUnpackRecords(const CellArrays& cells, std::size_t at, const CellRecord* records,
+template <typename Real>
+void launchUnpackRecords(const CellArrays<Real>& cells, std::size_t at, const CellRecord* records,
                          std::size_t count, cudaStream_t stream) {
     if (count == 0) return;
-    unpackKernel<<<blocksOf(count), kThreads, 0, stream>>>(cells, at, records, count);
+    unpackKernel<Real><<<blocksOf(count), kThreads, 0, stream>>>(cells, at, records, count);
     CF_CUDA_CHECK_LAUNCH("spheres::unpackRecordsKernel", stream);
 }
 
-void launchHistogram(const CellArrays& cells, std::size_t n, int axis, double lo, double extent,
-                     int binCount, unsigned long long* bins, cudaStream_t stream) {
+template <typename Real>
+void launchHistogram(const CellArrays<Real>& cells, std::size_t n, int axis, double lo,
+                     double extent, int binCount, unsigned long long* bins, cudaStream_t stream) {
     CF_CUDA_CHECK(
         cudaMemsetAsync(bins, 0, static_cast<std::size_t>(binCount) * sizeof(*bins), stream));
     if (n == 0) return;
     const double inv = extent > 0.0 ? binCount / extent : 0.0;
-    histogramKernel<<<blocksOf(n), kThreads, 0, stream>>>(cells, n, axis, lo, inv, binCount, bins);
+    histogramKernel<Real>
+        <<<blocksOf(n), kThreads, 0, stream>>>(cells, n, axis, lo, inv, binCount, bins);
     CF_CUDA_CHECK_LAUNCH("spheres::histogramKernel", stream);
 }
 
@@ -298,5 +320,34 @@ void launchKeepBelow(const std::int32_t* order, std::size_t total, std::int32_t 
     CF_CUDA_CHECK(cub::DeviceSelect::If(temp, bytes, order, out, num, static_cast<int>(total),
                                         Below{limit}, stream));
 }
+
+// Both precisions of every launcher (mechanics.precision).
+#define CF_SPHERES_RANK_INSTANTIATE(Real)                                                          \
+    template void launchDividingSlots<Real>(                                                       \
+        const CellArrays<Real>&, std::size_t, double, std::int32_t*, std::int32_t*,                \
+        std::uint32_t*, DivisionSummary*, cf::cuda::DeviceBuffer<unsigned char>&, cudaStream_t);   \
+    template void launchBiologyRanks<Real>(                                                        \
+        const CellArrays<Real>&, std::size_t, const SpheresParams&, const std::int32_t*,           \
+        const std::int32_t*, bool, const std::uint32_t*, std::uint32_t, std::uint32_t,             \
+        std::uint32_t, std::uint64_t, cudaStream_t);                                               \
+    template void launchSplitLeavers<Real>(                                                        \
+        const CellArrays<Real>&, std::size_t, const DeviceCuts&, std::int32_t*, std::int32_t*,     \
+        int*, std::int32_t*, int*, cf::cuda::DeviceBuffer<unsigned char>&, cudaStream_t);          \
+    template void launchSelectGhostsFor<Real>(                                                     \
+        const CellArrays<Real>&, std::size_t, const DeviceCuts&, double, int, std::int32_t*,       \
+        std::int32_t*, int*, cf::cuda::DeviceBuffer<unsigned char>&, cudaStream_t);                \
+    template void launchPackGhosts<Real>(const CellArrays<Real>&, const std::int32_t*,             \
+                                         std::size_t, GhostRecordOf<Real>*, cudaStream_t);         \
+    template void launchUnpackGhosts<Real>(const CellArrays<Real>&, std::size_t,                   \
+                                           const GhostRecordOf<Real>*, std::size_t, cudaStream_t); \
+    template void launchPackRecords<Real>(const CellArrays<Real>&, const std::int32_t*,            \
+                                          std::size_t, CellRecord*, cudaStream_t);                 \
+    template void launchUnpackRecords<Real>(const CellArrays<Real>&, std::size_t,                  \
+                                            const CellRecord*, std::size_t, cudaStream_t);         \
+    template void launchHistogram<Real>(const CellArrays<Real>&, std::size_t, int, double, double, \
+                                        int, unsigned long long*, cudaStream_t);
+CF_SPHERES_RANK_INSTANTIATE(float)
+CF_SPHERES_RANK_INSTANTIATE(double)
+#undef CF_SPHERES_RANK_INSTANTIATE
 
 }  // namespace cf::spheres::cuda

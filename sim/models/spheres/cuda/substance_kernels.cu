@@ -28,7 +28,8 @@ __global__ void diffuseKernel(const float* in, float* out, FieldGrid g, float lx
     out[v] = diffusedValue<float>(in, g, i, j, k, lambda, decay, open);
 }
 
-__global__ void countKernel(CellArrays c, std::size_t n, FieldGrid g, std::uint32_t* counts) {
+template <typename Real>
+__global__ void countKernel(CellArrays<Real> c, std::size_t n, FieldGrid g, std::uint32_t* counts) {
     const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
     if (i >= n) return;
     atomicAdd(&counts[voxelOf(g, c.x[i], c.y[i], c.z[i])], 1u);
@@ -43,25 +44,31 @@ __global__ void foldKernel(float* c, std::uint32_t* counts, std::size_t voxels, 
     counts[v] = 0;
 }
 
-__global__ void packViewsKernel(CellArrays c, std::size_t n, ViewPack out, std::uint64_t step,
+template <typename Real>
+__global__ void packViewsKernel(CellArrays<Real> c, std::size_t n, ViewPack out, std::uint64_t step,
                                 double dt) {
     const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
     if (i >= n) return;
-    const float x = c.x[i], y = c.y[i], z = c.z[i];
-    out.xyzr[i] = make_float4(x, y, z, 0.5f * c.diameter[i]);
+    const auto x = static_cast<float>(c.x[i]), y = static_cast<float>(c.y[i]),
+               z = static_cast<float>(c.z[i]);
+    const auto d = static_cast<float>(c.diameter[i]);
+    out.xyzr[i] = make_float4(x, y, z, 0.5f * d);
+    if (out.diameter != nullptr) out.diameter[i] = d;
     out.age[i] = static_cast<float>(static_cast<double>(step - c.birthStep[i]) * dt);
     const std::uint32_t root = c.root[i];
     out.lineage[i] = static_cast<float>(root);
     out.clone[i] = static_cast<std::uint8_t>(root % 12u);
-    if (out.field != nullptr) out.sensed[i] = out.field[voxelOf(out.grid, x, y, z)];
+    // The voxel from the state's own position, as the secretion counts it.
+    if (out.field != nullptr) out.sensed[i] = out.field[voxelOf(out.grid, c.x[i], c.y[i], c.z[i])];
 }
 
 }  // namespace
 
-void launchPackViews(const CellArrays& cells, std::size_t n, const ViewPack& out,
+template <typename Real>
+void launchPackViews(const CellArrays<Real>& cells, std::size_t n, const ViewPack& out,
                      std::uint64_t step, double dt, cudaStream_t stream) {
     if (n == 0) return;
-    packViewsKernel<<<blocksOf(n), kThreads, 0, stream>>>(cells, n, out, step, dt);
+    packViewsKernel<Real><<<blocksOf(n), kThreads, 0, stream>>>(cells, n, out, step, dt);
     CF_CUDA_CHECK_LAUNCH("spheres::packViewsKernel", stream);
 }
 
@@ -73,13 +80,23 @@ void launchDiffuse(const float* in, float* out, const FieldGrid& grid, const Dif
     CF_CUDA_CHECK_LAUNCH("spheres::diffuseKernel", stream);
 }
 
-void launchSecrete(const CellArrays& cells, std::size_t n, float* c, std::uint32_t* counts,
+template <typename Real>
+void launchSecrete(const CellArrays<Real>& cells, std::size_t n, float* c, std::uint32_t* counts,
                    const FieldGrid& grid, double amount, cudaStream_t stream) {
     if (n == 0) return;
-    countKernel<<<blocksOf(n), kThreads, 0, stream>>>(cells, n, grid, counts);
+    countKernel<Real><<<blocksOf(n), kThreads, 0, stream>>>(cells, n, grid, counts);
     CF_CUDA_CHECK_LAUNCH("spheres::countKernel", stream);
     foldKernel<<<blocksOf(grid.voxels()), kThreads, 0, stream>>>(c, counts, grid.voxels(), amount);
     CF_CUDA_CHECK_LAUNCH("spheres::foldKernel", stream);
 }
+
+template void launchPackViews<float>(const CellArrays<float>&, std::size_t, const ViewPack&,
+                                     std::uint64_t, double, cudaStream_t);
+template void launchPackViews<double>(const CellArrays<double>&, std::size_t, const ViewPack&,
+                                      std::uint64_t, double, cudaStream_t);
+template void launchSecrete<float>(const CellArrays<float>&, std::size_t, float*, std::uint32_t*,
+                                   const FieldGrid&, double, cudaStream_t);
+template void launchSecrete<double>(const CellArrays<double>&, std::size_t, float*, std::uint32_t*,
+                                    const FieldGrid&, double, cudaStream_t);
 
 }  // namespace cf::spheres::cuda
