@@ -3,6 +3,7 @@
 cellforge_add_test(test_lattice LONG_CASES "*FreeDiffusionMsd*" SOURCES
   sim/models/test_lattice.cpp
   sim/models/test_lattice_cuda.cpp
+  sim/models/test_lattice_cuda_sweeps.cpp
   sim/models/test_lattice_layout.cpp
   sim/models/test_lattice_tiled_sweep.cpp
   sim/models/test_lattice_warp_sweep.cpp)
