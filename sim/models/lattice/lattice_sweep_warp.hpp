@@ -196,16 +196,18 @@ CF_HD void placeLane(const Geometry& g, int axis, const WarpGrid& grid, std::uin
 // all four bytes of plane 0 used, so the planes above may hold more; packed32: more than 4,
 // a second Philox word). Equals decodeSite's count where it is below 5 (below 4, byte16).
 CF_HD std::uint32_t shortCount(const Geometry& g, std::uint32_t w) {
-    std::uint32_t n = 0;
     if (g.layout == 0) {
+        std::uint32_t n = 0;
         const std::uint32_t cap = g.capacity < 5 ? static_cast<std::uint32_t>(g.capacity) : 5u;
         while (n < cap && ((w >> (n * static_cast<std::uint32_t>(g.bits))) & g.fieldMask) != 0)
             ++n;
         return n;
     }
-    while (n < 4 && ((w >> (8 * n)) & 0xFFu) != 0)
-        ++n;
-    return n == 4 ? 5u : n;
+    // The first zero byte of plane 0 without a loop: the lowest byte flagged by
+    // (w - 0x01..) & ~w & 0x80.. is the first zero byte (a borrow only carries upwards
+    // from a zero byte, so nothing below it is flagged).
+    const std::uint32_t zero = (w - 0x01010101u) & ~w & 0x80808080u;
+    return zero == 0u ? 5u : static_cast<std::uint32_t>(lowestBit(zero)) / 8u;
 }
 
 // Species in slot k < 4 of a word (speciesAt's value).

@@ -275,6 +275,38 @@ TEST(LatticeWarpSweep, MatchesGatherSiteOnSparseAndDenseLattices) {
     EXPECT_GT(sparse.fast, 20 * sparse.slow);
 }
 
+// shortCount against decodeSite on words with zero bytes or fields anywhere (a restored
+// snapshot may hold any words): byte16 and packed32 at every capacity.
+TEST(LatticeWarpSweep, ShortCountMatchesDecodeSite) {
+    std::mt19937 rng(5u);
+    std::uniform_int_distribution<std::uint32_t> byte(0, 255), third(0, 2), any;
+    int counted[6] = {0, 0, 0, 0, 0, 0};
+    for (int nMax = 2; nMax <= 9; ++nMax) {  // 9: byte16
+        Case c{{1, 1, 1}, {0, 0, 0}, nMax == 9 ? 1 : 0, nMax == 9 ? 8 : nMax};
+        Geometry g = geometryOf(c, rng);
+        for (int trial = 0; trial < 20000; ++trial) {
+            std::uint32_t words[4] = {0u, any(rng), any(rng), any(rng)};
+            if (g.layout == 1) {
+                for (int b = 0; b < 4; ++b)  // a third of the bytes zero
+                    words[0] |= (third(rng) == 0 ? 0u : byte(rng)) << (8 * b);
+            } else {
+                for (int k = 0; k < g.capacity; ++k)
+                    words[0] |= (third(rng) == 0 ? 0u : any(rng) & g.fieldMask) << (k * g.bits);
+                words[0] |= any(rng) << 28;  // the type
+            }
+            std::uint16_t sp[kMaxSlots];
+            const int n = decodeSite(g, words, 0, sp);
+            const int fastLimit = g.layout == 1 ? 3 : 4;
+            const std::uint32_t got = shortCount(g, words[0]);
+            EXPECT_EQ(got, n > fastLimit ? 5u : static_cast<std::uint32_t>(n))
+                << "layout " << g.layout << " n_max " << g.capacity << " word " << words[0];
+            ++counted[got];
+        }
+    }
+    for (int n = 0; n <= 5; ++n)
+        EXPECT_GT(counted[n], 100) << "count " << n;
+}
+
 // Planes [zBegin, zEnd) only, as for a z-slab's own planes between its halos
 // (lattice_slab.hpp): the strips along z start at zBegin and stop at zEnd, the apron then
 // the plane above.
