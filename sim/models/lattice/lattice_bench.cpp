@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <string>
 
@@ -18,6 +19,14 @@ namespace {
 // Steps per repeat: 100 on CUDA, a few on the CPU (seconds per step at 256^2 x 512).
 std::uint64_t stepsFor(Backend b, std::uint64_t sites) {
     return b == Backend::Cuda ? 100 : (sites > 10'000'000 ? 1 : 3);
+}
+
+// The CUDA sweep kernel a run uses (cuda/lattice_cuda.cpp reads the same variable), so
+// results of CELLFORGE_LATTICE_SWEEP=warp|tiled|site runs say which they timed.
+std::string sweepKernelNote(Backend b) {
+    if (b != Backend::Cuda) return "";
+    const char* k = std::getenv("CELLFORGE_LATTICE_SWEEP");
+    return std::string("; sweep kernel ") + (k != nullptr && *k != '\0' ? k : "warp (default)");
 }
 
 // nz of a case under --scale.
@@ -46,7 +55,7 @@ BenchCase latticeCase(std::string name, std::string description, int nxy, int nz
             overrides.push_back(std::move(s));
         BenchResult r =
             benchModelSteps(descriptor(), b, overrides, sites, 1, stepsFor(b, sites), o);
-        r.note = note;
+        r.note = note + sweepKernelNote(b);
         return r;
     };
     return c;
@@ -77,8 +86,7 @@ BenchCase sweepCase(int nxy, int nz0, const std::string& layout, int nMax) {
                                             "species.n1=" + count(0.05, sites),
                                             "species.n2=" + count(0.05, sites)};
         },
-        "entities = sites (rate = site updates per second); one step = 3 sweeps, each site "
-        "gathers itself and 2 neighbours (3 decodes + Philox per 4 particles)");
+        "entities = sites (rate = site updates per second); one step = 3 sweeps");
 }
 
 // One row of Roberts et al. 2009, Table 2 ("Performance of in vivo simulations"): lattice,
@@ -153,7 +161,7 @@ BenchCase table2Case(const Table2Row& row) {
                  " us; ours " + fmtG(r.entityStepsPerSecond() / 1e6) + " M sites/s (" +
                  fmtG(r.entityStepsPerSecond() / (row.paperMsites * 1e6)) + "x), " +
                  fmtG(simPerDay) + " s/GPU-day at tau " + fmtG(tau) + " us" +
-                 (nz != row.nz ? " (scaled nz: not the paper's lattice)" : "");
+                 (nz != row.nz ? " (scaled nz: not the paper's lattice)" : "") + sweepKernelNote(b);
         return r;
     };
     return c;

@@ -3,8 +3,10 @@
 cellforge_add_test(test_lattice LONG_CASES "*FreeDiffusionMsd*" SOURCES
   sim/models/test_lattice.cpp
   sim/models/test_lattice_cuda.cpp
+  sim/models/test_lattice_cuda_sweeps.cpp
   sim/models/test_lattice_layout.cpp
-  sim/models/test_lattice_tiled_sweep.cpp)
+  sim/models/test_lattice_tiled_sweep.cpp
+  sim/models/test_lattice_warp_sweep.cpp)
 # Reaction networks (parser, SBML, rate conversion) and the per-site reaction step with its
 # CME comparison: host code only.
 cellforge_add_test(test_lattice_reactions CPU_ONLY SOURCES

@@ -12,43 +12,14 @@
 #include <vector>
 
 #include "sim/models/lattice/lattice_sweep_tiled.hpp"
+#include "tests/sim/models/lattice_sweep_cases.hpp"
 
 namespace cf {
 namespace {
 
 using namespace cf::lattice;
-
-struct Case {
-    int n[3];
-    int periodic[3];
-    int layout;  // 0 packed32, 1 byte16
-    int nMax;    // packed32 capacity
-};
-
-Geometry geometryOf(const Case& c, std::mt19937& rng) {
-    Geometry g{};
-    for (int a = 0; a < 3; ++a) {
-        g.n[a] = c.n[a];
-        g.periodic[a] = c.periodic[a];
-    }
-    g.sites = static_cast<std::uint32_t>(c.n[0] * c.n[1] * c.n[2]);
-    g.layout = c.layout;
-    g.capacity = c.layout == 0 ? c.nMax : kMaxSlots;
-    g.bits = c.layout == 0 ? 28 / c.nMax : 8;
-    g.fieldMask = (1u << g.bits) - 1u;
-    g.wordsPerSite = c.layout == 0 ? 1 : 4;
-    g.seed = rng();
-    // Thresholds: 0 (blocked), the maximum 2^31 (q = 0.5) and values in between, so both
-    // moves, stays and the boundaries of moveOf's ranges all occur.
-    std::uniform_int_distribution<std::uint32_t> pick(0, 5), any(0, 0x80000000u);
-    for (auto& row : g.qInt)
-        for (auto& from : row)
-            for (std::uint32_t& q : from) {
-                const std::uint32_t p = pick(rng);
-                q = p == 0 ? 0u : (p == 1 ? 0x80000000u : any(rng));
-            }
-    return g;
-}
+using test::Case;
+using test::geometryOf;
 
 struct Lattice {
     std::vector<std::uint32_t> words;

@@ -19,6 +19,7 @@
 #include <string>
 #include <string_view>
 
+#include "sim/core/errors.hpp"
 #include "sim/cuda/device_buffer.hpp"
 #include "sim/cuda/pinned_buffer.hpp"
 #include "sim/dist/distributable.hpp"
@@ -38,13 +39,24 @@ class CudaLattice final : public Model, public dist::Distributable, public State
 public:
     CudaLattice() {
         CF_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
-        // Both sweeps give the same lattice; CELLFORGE_LATTICE_SWEEP=site|tiled overrides the
-        // choice per layout (sweepKernelFor) to compare timings.
+        // The sweeps give the same lattice; CELLFORGE_LATTICE_SWEEP=warp|tiled|site forces one
+        // to compare timings (argsFor). Any other value is refused: a comparison that silently
+        // ran the default kernel twice would compare nothing.
         const char* kernel = std::getenv("CELLFORGE_LATTICE_SWEEP");
-        if (kernel != nullptr && std::string_view(kernel) == "site")
-            forcedKernel_ = cuda::SweepKernel::PerSite;
-        if (kernel != nullptr && std::string_view(kernel) == "tiled")
-            forcedKernel_ = cuda::SweepKernel::Tiled;
+        if (kernel != nullptr && *kernel != '\0') {
+            const std::string_view k(kernel);
+            if (k == "site")
+                forcedKernel_ = cuda::SweepKernel::PerSite;
+            else if (k == "tiled")
+                forcedKernel_ = cuda::SweepKernel::Tiled;
+            else if (k == "warp")
+                forcedKernel_ = cuda::SweepKernel::Warp;
+            else {
+                cudaStreamDestroy(stream_);
+                throw InputError("CELLFORGE_LATTICE_SWEEP=" + std::string(k) +
+                                 ": the lattice's sweep kernel is one of warp, tiled, site");
+            }
+        }
     }
     ~CudaLattice() override {
         halos_.reset();
@@ -353,12 +365,9 @@ private:
         a.sites = g_.sites;
         a.step = h_.step;
         a.axis = phase;
-        // Measured on the H100 (docs/PERFORMANCE.md): the tiled sweep is 1.1x faster for
-        // packed32 but 2.3-3.7x slower for byte16 (latency: dependent plane loads and two
-        // barriers per site), so byte16 keeps the per-site sweep.
-        a.kernel = forcedKernel_.value_or(g_.layout == static_cast<std::int32_t>(Layout::Byte16)
-                                              ? cuda::SweepKernel::PerSite
-                                              : cuda::SweepKernel::Tiled);
+        // The warp sweep for both layouts: each site decoded and drawn once without a tile's
+        // barriers, the draws compacted over the warp (lattice_sweep_warp.hpp).
+        a.kernel = forcedKernel_.value_or(cuda::SweepKernel::Warp);
         a.dstClean = spareClean_ ? 1 : 0;
         a.zBegin = slab_ ? 1 : 0;  // a slab's own planes: 1..count
         a.zEnd = slab_ ? slab_->slab.count() + 1 : g_.n[2];

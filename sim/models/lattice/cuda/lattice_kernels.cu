@@ -12,7 +12,7 @@
 #include "sim/models/lattice/cuda/lattice_kernels.cuh"
 #include "sim/models/lattice/lattice_params.hpp"
 #include "sim/models/lattice/lattice_react.hpp"
-#include "sim/models/lattice/lattice_sweep_tiled.hpp"
+#include "sim/models/lattice/lattice_sweep_warp.hpp"
 
 namespace cf::lattice::cuda {
 
@@ -41,9 +41,9 @@ std::uint32_t phaseSites(const SweepArgs& a, const Geometry& g) {
            static_cast<std::uint32_t>(g.n[1]);
 }
 
-__global__ void sweepKernel(SweepArgs a) {
-    std::uint32_t i = 0;
-    if (!phaseSite(a, i)) return;
+// One site of the per-site sweep: gatherSite, then the site's words, identities and
+// overflows.
+__device__ __forceinline__ void sweepSite(const SweepArgs& a, std::uint32_t i) {
     const Geometry& g = cGeom;
     Gathered gth;
     gatherSite(g, a.src, a.types, a.step, a.axis, i, gth);
@@ -75,6 +75,12 @@ __global__ void sweepKernel(SweepArgs a) {
     if (tracking)
         for (int k = keep; k < stale; ++k)
             a.nextIds[static_cast<std::size_t>(k) * a.sites + i] = 0u;
+}
+
+__global__ void sweepKernel(SweepArgs a) {
+    std::uint32_t i = 0;
+    if (!phaseSite(a, i)) return;
+    sweepSite(a, i);
 }
 
 // The tiled sweep (lattice_sweep_tiled.hpp): one thread per site of a 32 x Rows tile.
@@ -133,6 +139,170 @@ __global__ void __launch_bounds__(kTileWidth* Rows, AlongX ? 5 : 2) tiledSweepKe
     if (tracking)
         for (int s = keep; s < stale; ++s)
             a.nextIds[static_cast<std::size_t>(s) * a.sites + i] = 0u;
+}
+
+// The warp sweep's way to the per-site path (lattice_sweep_warp.hpp: sites with more than
+// one word of draws, and their neighbours). Not inlined: its gathered list lives in local
+// memory, and the common path keeps its registers.
+__device__ __noinline__ void sweepSiteOutOfLine(SweepArgs a, std::uint32_t i) {
+    sweepSite(a, i);
+}
+
+constexpr unsigned kFullWarp = 0xFFFFFFFFu;
+
+// What slot s sees of its neighbour before (Before = true) or after it along the sweep axis.
+// x sweep: the same slot of the lane before or after, by shuffles of the whole warp, so every
+// lane calls these at the same point; the lane's neighbour's sites follow from its first (no
+// slot of an x sweep wraps on its own). y, z sweeps: the lane's own slot s -/+ 1 (nothing
+// past its slots). s is a constant once the slot loops are unrolled.
+template <bool AlongX, bool Before, int S>
+__device__ __forceinline__ std::uint32_t nextByte(const std::uint32_t (&v)[(S + 3) / 4], int s,
+                                                  std::uint32_t none) {
+    if constexpr (AlongX) {
+        const std::uint32_t w = Before ? __shfl_up_sync(kFullWarp, v[s / 4], 1)
+                                       : __shfl_down_sync(kFullWarp, v[s / 4], 1);
+        return (w >> (8 * (s % 4))) & 0xFFu;
+    } else {
+        const int t = Before ? s - 1 : s + 1;
+        return t < 0 || t >= S ? none : byteOf(v, t);
+    }
+}
+
+template <bool AlongX, bool Before, int S>
+__device__ __forceinline__ WarpSide sideOf(const WarpLane<S>& l, int s) {
+    if constexpr (AlongX) {
+        const std::uint32_t word = Before ? __shfl_up_sync(kFullWarp, l.word[s], 1)
+                                          : __shfl_down_sync(kFullWarp, l.word[s], 1);
+        const std::uint32_t first = Before ? __shfl_up_sync(kFullWarp, l.first, 1)
+                                           : __shfl_down_sync(kFullWarp, l.first, 1);
+        return WarpSide{word, unpackMoves(nextByte<AlongX, Before, S>(l.moves, s, 0u)),
+                        first + static_cast<std::uint32_t>(s) * l.stride};
+    } else {
+        const int t = Before ? s - 1 : s + 1;
+        if (t < 0 || t >= S) return WarpSide{0u, 0u, 0u};
+        return WarpSide{l.word[t], movesOf(l, t), siteOf(l, t)};
+    }
+}
+
+// The warp sweep (lattice_sweep_warp.hpp). Every lane runs the whole kernel: no lane
+// returns before the last shuffle (a warp without sites returns as a whole), and the one
+// block barrier comes before any divergence. Phases: place and load the lane's slots; one
+// Philox job per occupied short slot, compacted over the warp into shared memory (an
+// exclusive scan of the lanes' job counts gives each lane its range of the list); the jobs
+// 32 at a time; each slot's moves back; then every owned slot gathers from its own and its
+// neighbours' words and moves and writes as the tiled kernel does, or, next to a long site,
+// takes the per-site path.
+// Launch bounds: 6 blocks of 128 threads per SM leave 80 registers a thread.
+template <bool AlongX>
+__global__ void __launch_bounds__(kWarpsPerBlock* kWarpLanes, 6) warpSweepKernel(SweepArgs a) {
+    using Strip = WarpStrip<AlongX>;
+    constexpr int S = Strip::kSlots;
+    __shared__ std::uint32_t q[kThresholdCount];
+    __shared__ std::uint32_t jobSite[kWarpsPerBlock][Strip::kJobs];
+    __shared__ std::uint32_t jobWord[kWarpsPerBlock][Strip::kJobs];  // the word, then its moves
+    __shared__ std::uint32_t jobData[kWarpsPerBlock][Strip::kJobs];  // jobInfo
+    const Geometry& g = cGeom;
+    for (int k = static_cast<int>(threadIdx.x); k < kThresholdCount;
+         k += kWarpsPerBlock * kWarpLanes)
+        q[k] = (&g.qInt[0][0][0])[k];
+    __syncthreads();
+    const int lane = static_cast<int>(threadIdx.x) % kWarpLanes;
+    const int warp = static_cast<int>(threadIdx.x) / kWarpLanes;
+    const WarpGrid grid = warpGridOf(g, a.axis, a.zBegin, a.zEnd);
+    WarpLane<S> l;
+    placeLane<Strip>(g, a.axis, grid, blockIdx.x,
+                     blockIdx.y * kWarpsPerBlock + static_cast<std::uint32_t>(warp), lane, a.zBegin,
+                     a.zEnd, l);
+    if (__ballot_sync(kFullWarp, l.present != 0u) == 0u) return;  // the whole warp
+    const bool dstClean = a.dstClean != 0;
+    loadLane(g, a.src, a.types, a.dst, g.layout == 1 && dstClean, l);
+
+    // The jobs: this lane's go to [first, first + its count) of the warp's list.
+    const auto jobs = static_cast<std::uint32_t>(bitCount(l.busy));
+    std::uint32_t upTo = jobs;
+    for (int d = 1; d < kWarpLanes; d <<= 1) {
+        const std::uint32_t v = __shfl_up_sync(kFullWarp, upTo, static_cast<unsigned>(d));
+        if (lane >= d) upTo += v;
+    }
+    const std::uint32_t total = __shfl_sync(kFullWarp, upTo, kWarpLanes - 1);
+    const std::uint32_t mine = upTo - jobs;
+    std::uint32_t at = mine;
+    CF_LATTICE_UNROLL
+    for (int s = 0; s < S; ++s) {
+        const std::uint32_t minus = nextByte<AlongX, true, S>(l.types, s, kNoType);
+        const std::uint32_t plus = nextByte<AlongX, false, S>(l.types, s, kNoType);
+        if (((l.busy >> s) & 1u) == 0u) continue;
+        jobSite[warp][at] = siteOf(l, s);
+        jobWord[warp][at] = l.word[s];
+        jobData[warp][at] =
+            jobInfo(typeOf(l, s), minus, plus, shortCount(g, l.word[s]),
+                    ((l.apronLeft >> s) & 1u) != 0u, ((l.apronRight >> s) & 1u) != 0u);
+        ++at;
+    }
+    __syncwarp();
+    for (std::uint32_t j = static_cast<std::uint32_t>(lane); j < total; j += kWarpLanes)
+        jobWord[warp][j] =
+            jobMoves(g, q, a.step, a.axis, jobSite[warp][j], jobWord[warp][j], jobData[warp][j]);
+    __syncwarp();
+    at = mine;
+    CF_LATTICE_UNROLL
+    for (int s = 0; s < S; ++s) {
+        if (((l.busy >> s) & 1u) == 0u) continue;
+        l.moves[s / 4] |= packMoves(jobWord[warp][at]) << (8 * (s % 4));
+        ++at;
+    }
+
+    // Sites next to a long one (or long themselves) take the per-site path.
+    std::uint32_t slow = l.longSites;
+    if constexpr (AlongX)
+        slow |=
+            __shfl_up_sync(kFullWarp, l.longSites, 1) | __shfl_down_sync(kFullWarp, l.longSites, 1);
+    else
+        slow |= (l.longSites << 1) | (l.longSites >> 1);
+    const bool tracking = a.ids != nullptr;
+    CF_LATTICE_UNROLL
+    for (int s = 0; s < S; ++s) {
+        const WarpSide left = sideOf<AlongX, true>(l, s);
+        const WarpSide right = sideOf<AlongX, false>(l, s);
+        if (((l.owned >> s) & 1u) == 0u) continue;
+        const std::uint32_t i = siteOf(l, s);
+        if (((slow >> s) & 1u) != 0u) {
+            sweepSiteOutOfLine(a, i);
+            continue;
+        }
+        const GatherMasks m = shortMasks(g, typeOf(l, s), l.word[s], movesOf(l, s), left, right);
+        const int keep = m.total < g.capacity ? m.total : g.capacity;
+        // As on the CPU: only the id slots the site used two sweeps ago need clearing.
+        const int stale = tracking ? countSite(g, a.dst, i) : 0;
+        std::uint32_t base = 0;
+        if (m.total > keep)
+            base = atomicAdd(a.overflowCount, static_cast<std::uint32_t>(m.total - keep));
+        std::uint32_t out[4] = {0u, 0u, 0u, 0u};
+        int k = 0;
+        forEachShort(
+            g, m, l.word[s], i, left, right,
+            [&](std::uint16_t species, int from, int slot, std::uint32_t fromSite) {
+                std::uint32_t id = 0;
+                if (tracking) {
+                    id = a.ids[static_cast<std::size_t>(slot) * a.sites + fromSite];
+                    // Each id is gathered by exactly one site, one writer.
+                    if (id != 0) a.displacement[3 * (id - 1) + a.axis] -= from;
+                    if (k < keep) a.nextIds[static_cast<std::size_t>(k) * a.sites + i] = id;
+                }
+                if (k < keep) {
+                    packInto(g, out, k, species);
+                } else {
+                    const std::uint32_t o = base + static_cast<std::uint32_t>(k - keep);
+                    if (o < a.overflowCapacity)
+                        a.overflows[o] = Overflow{i, id, species, static_cast<std::uint8_t>(k), 0};
+                }
+                ++k;
+            });
+        storeShort(g, a.dst, i, out, keep, typeOf(l, s), dstClean, ((l.oldLong >> s) & 1u) != 0u);
+        if (tracking)
+            for (int t = keep; t < stale; ++t)
+                a.nextIds[static_cast<std::size_t>(t) * a.sites + i] = 0u;
+    }
 }
 
 __global__ void reactionKernel(SweepArgs a) {
@@ -295,6 +465,18 @@ void downloadGeometry(Geometry& g, cudaStream_t stream) {
 void launchSweep(const SweepArgs& args, const Geometry& g, cudaStream_t stream) {
     const std::uint32_t sites = phaseSites(args, g);
     if (sites == 0) return;
+    if (args.kernel == SweepKernel::Warp) {
+        const WarpGrid wg = warpGridOf(g, args.axis, args.zBegin, args.zEnd);
+        if (wg.blocks[1] <= 65535u) {  // grid y's limit; beyond it the tiled or per-site kernel
+            const dim3 grid(wg.blocks[0], wg.blocks[1]);
+            if (args.axis == 0)
+                warpSweepKernel<true><<<grid, kWarpsPerBlock * kWarpLanes, 0, stream>>>(args);
+            else
+                warpSweepKernel<false><<<grid, kWarpsPerBlock * kWarpLanes, 0, stream>>>(args);
+            CF_CUDA_CHECK_LAUNCH("lattice::warpSweepKernel", stream);
+            return;
+        }
+    }
     const TileGrid tg = tileGridOf(g, args.axis, args.zBegin, args.zEnd);
     // Grid y and z are limited to 65535 blocks; the per-site kernel has no such limit.
     const bool fits = tg.blocks[1] <= 65535u && tg.blocks[2] <= 65535u;

@@ -12,9 +12,11 @@
 
 namespace cf::lattice::cuda {
 
-// Which sweep kernel runs: the tiled one (lattice_sweep_tiled.hpp) or the original one
-// thread per site running gatherSite (kept for comparison: CELLFORGE_LATTICE_SWEEP=site).
-enum class SweepKernel : std::int32_t { Tiled = 0, PerSite = 1 };
+// Which sweep kernel runs: the warp sweep (lattice_sweep_warp.hpp, the default), the tiled
+// one (lattice_sweep_tiled.hpp) or the original one thread per site running gatherSite. All
+// three give the same lattice; CELLFORGE_LATTICE_SWEEP=warp|tiled|site forces one to
+// compare timings.
+enum class SweepKernel : std::int32_t { Tiled = 0, PerSite = 1, Warp = 2 };
 
 struct SweepArgs {
     const std::uint32_t* src;  // the lattice before this sweep
@@ -58,7 +60,7 @@ void downloadGeometry(Geometry& g, cudaStream_t stream);
 
 // One 1-D sweep of planes [zBegin, zEnd): every site gathers as gatherSite (lattice_sweep.hpp) does
 // on the CPU, and appends what does not fit to the overflow list. `g` (the host copy of the
-// geometry in constant memory) sizes the tiled kernel's grid.
+// geometry in constant memory) sizes the warp and tiled kernels' grids.
 void launchSweep(const SweepArgs& args, const Geometry& g, cudaStream_t stream);
 
 inline constexpr int kStatsSize = 3 + kMaxReactions;
