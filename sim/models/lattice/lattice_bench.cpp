@@ -26,7 +26,8 @@ std::uint64_t stepsFor(Backend b, std::uint64_t sites) {
 std::string sweepKernelNote(Backend b) {
     if (b != Backend::Cuda) return "";
     const char* k = std::getenv("CELLFORGE_LATTICE_SWEEP");
-    return std::string("; sweep kernel ") + (k != nullptr && *k != '\0' ? k : "warp (default)");
+    return std::string("; sweep kernel ") +
+           (k != nullptr && *k != '\0' ? k : "the default (site for byte16, tiled for packed32)");
 }
 
 // nz of a case under --scale.

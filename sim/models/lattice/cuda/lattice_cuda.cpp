@@ -365,9 +365,14 @@ private:
         a.sites = g_.sites;
         a.step = h_.step;
         a.axis = phase;
-        // The warp sweep for both layouts: each site decoded and drawn once without a tile's
-        // barriers, the draws compacted over the warp (lattice_sweep_warp.hpp).
-        a.kernel = forcedKernel_.value_or(cuda::SweepKernel::Warp);
+        // Measured on the H100 (docs/PERFORMANCE.md): the tiled sweep is 1.1x faster for
+        // packed32 but 2.3-3.7x slower for byte16 (latency: dependent plane loads and two
+        // barriers per site), so byte16 keeps the per-site sweep. The warp sweep
+        // (lattice_sweep_warp.hpp) is offered with CELLFORGE_LATTICE_SWEEP=warp and becomes the
+        // default once it has been run and measured on a GPU (docs/LATTICE.md).
+        a.kernel = forcedKernel_.value_or(g_.layout == static_cast<std::int32_t>(Layout::Byte16)
+                                              ? cuda::SweepKernel::PerSite
+                                              : cuda::SweepKernel::Tiled);
         a.dstClean = spareClean_ ? 1 : 0;
         a.zBegin = slab_ ? 1 : 0;  // a slab's own planes: 1..count
         a.zEnd = slab_ ? slab_->slab.count() + 1 : g_.n[2];
