@@ -83,6 +83,31 @@ __global__ void sweepKernel(SweepArgs a) {
     sweepSite(a, i);
 }
 
+// The k-th particle gathered into site i (the tiled and warp sweeps, in gatherSite's order): its
+// identity follows it when tracked, the first `keep` are packed into `out`, the rest join the
+// overflow list from `base` (sweepKernel's rules). Advances k.
+__device__ __forceinline__ void placeGathered(const Geometry& g, const SweepArgs& a,
+                                              std::uint32_t i, int keep, std::uint32_t base,
+                                              std::uint32_t (&out)[4], int& k,
+                                              std::uint16_t species, int from, int slot,
+                                              std::uint32_t fromSite) {
+    std::uint32_t id = 0;
+    if (a.ids != nullptr) {
+        id = a.ids[static_cast<std::size_t>(slot) * a.sites + fromSite];
+        // Each id is gathered by exactly one site, one writer.
+        if (id != 0) a.displacement[3 * (id - 1) + a.axis] -= from;
+        if (k < keep) a.nextIds[static_cast<std::size_t>(k) * a.sites + i] = id;
+    }
+    if (k < keep) {
+        packInto(g, out, k, species);
+    } else {
+        const std::uint32_t at = base + static_cast<std::uint32_t>(k - keep);
+        if (at < a.overflowCapacity)
+            a.overflows[at] = Overflow{i, id, species, static_cast<std::uint8_t>(k), 0};
+    }
+    ++k;
+}
+
 // The tiled sweep (lattice_sweep_tiled.hpp): one thread per site of a 32 x Rows tile.
 // Phase 1 decodes the site and draws its moves once and publishes them (the tile's first
 // and last site also publish the apron's moves into the tile); phase 2 gathers from
@@ -117,24 +142,10 @@ __global__ void __launch_bounds__(kTileWidth* Rows, AlongX ? 5 : 2) tiledSweepKe
         base = atomicAdd(a.overflowCount, static_cast<std::uint32_t>(m.total - keep));
     std::uint32_t out[4] = {0u, 0u, 0u, 0u};
     int k = 0;
-    forEachGathered(
-        g, t, m, tile, [&](std::uint16_t species, int from, int slot, std::uint32_t fromSite) {
-            std::uint32_t id = 0;
-            if (tracking) {
-                id = a.ids[static_cast<std::size_t>(slot) * a.sites + fromSite];
-                // Each id is gathered by exactly one site, one writer.
-                if (id != 0) a.displacement[3 * (id - 1) + a.axis] -= from;
-                if (k < keep) a.nextIds[static_cast<std::size_t>(k) * a.sites + i] = id;
-            }
-            if (k < keep) {
-                packInto(g, out, k, species);
-            } else {
-                const std::uint32_t at = base + static_cast<std::uint32_t>(k - keep);
-                if (at < a.overflowCapacity)
-                    a.overflows[at] = Overflow{i, id, species, static_cast<std::uint8_t>(k), 0};
-            }
-            ++k;
-        });
+    forEachGathered(g, t, m, tile,
+                    [&](std::uint16_t species, int from, int slot, std::uint32_t fromSite) {
+                        placeGathered(g, a, i, keep, base, out, k, species, from, slot, fromSite);
+                    });
     storeSite(g, a.dst, i, out, keep, own.type, a.dstClean != 0);
     if (tracking)
         for (int s = keep; s < stale; ++s)
@@ -279,25 +290,10 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kWarpLanes, 6) warpSweepKernel
             base = atomicAdd(a.overflowCount, static_cast<std::uint32_t>(m.total - keep));
         std::uint32_t out[4] = {0u, 0u, 0u, 0u};
         int k = 0;
-        forEachShort(
-            g, m, l.word[s], i, left, right,
-            [&](std::uint16_t species, int from, int slot, std::uint32_t fromSite) {
-                std::uint32_t id = 0;
-                if (tracking) {
-                    id = a.ids[static_cast<std::size_t>(slot) * a.sites + fromSite];
-                    // Each id is gathered by exactly one site, one writer.
-                    if (id != 0) a.displacement[3 * (id - 1) + a.axis] -= from;
-                    if (k < keep) a.nextIds[static_cast<std::size_t>(k) * a.sites + i] = id;
-                }
-                if (k < keep) {
-                    packInto(g, out, k, species);
-                } else {
-                    const std::uint32_t o = base + static_cast<std::uint32_t>(k - keep);
-                    if (o < a.overflowCapacity)
-                        a.overflows[o] = Overflow{i, id, species, static_cast<std::uint8_t>(k), 0};
-                }
-                ++k;
-            });
+        forEachShort(g, m, l.word[s], i, left, right,
+                     [&](std::uint16_t species, int from, int slot, std::uint32_t fromSite) {
+                         placeGathered(g, a, i, keep, base, out, k, species, from, slot, fromSite);
+                     });
         storeShort(g, a.dst, i, out, keep, typeOf(l, s), dstClean, ((l.oldLong >> s) & 1u) != 0u);
         if (tracking)
             for (int t = keep; t < stale; ++t)
