@@ -38,13 +38,6 @@ __device__ __forceinline__ int wrapIndex(int i, int n) {
     return r < 0 ? r + n : r;
 }
 
-int nextPow2(int v) {
-    int p = 1;
-    while (p < v)
-        p *= 2;
-    return p;
-}
-
 // The sum over orbits of value(c0, c1, c2, c3) = ((c0 + c2) + (c1 + c3)), the CPU's per-orbit
 // grouping, by a fixed tree over `pad` (a power of two) zero-padded slots of v. Every thread of
 // the block calls it and gets the total. Adding the zero padding is exact.
@@ -492,7 +485,7 @@ void launchForceGather(const MotorTables& t, const MReal* w, double cellVolume, 
                        double* fy, cudaStream_t stream) {
     const int cells = t.fCount * t.n;
     if (cells == 0) return;
-    const int group = std::min(32, nextPow2(t.ns));
+    const int group = std::min(32, nextPow2Of(t.ns));
     const std::size_t threads = static_cast<std::size_t>(cells) * group;
     forceGatherKernel<MReal>
         <<<static_cast<unsigned>((threads + kThreads - 1) / kThreads), kThreads, 0, stream>>>(

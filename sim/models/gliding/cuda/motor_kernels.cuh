@@ -6,6 +6,7 @@
 // of Mb, Mb,coarse, Mf and W; Psi, psi_c, the tables, the substep sizes and F2 are double.
 // The kernels read the live parameters (koff, kon~, Mtot, cin, F) from the build's __constant__
 // GlidingParams (MotorKernelBuild::paramsSymbol, params_block.hpp): bind it before launching.
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cuda_runtime_api.h>
@@ -15,6 +16,11 @@
 #include "sim/models/gliding/gliding_tables.hpp"
 
 namespace cf::gliding::cuda {
+
+// The smallest power of two >= v (1 for v <= 1): segment widths, orbit padding, lane groups.
+inline int nextPow2Of(int v) {
+    return v <= 1 ? 1 : static_cast<int>(std::bit_ceil(static_cast<unsigned>(v)));
+}
 
 // The uploaded tables (device pointers), shared by every tail.
 struct MotorTables {
@@ -29,7 +35,7 @@ struct MotorTables {
     const PeskinStencil* peskin;  // [j * ns + k]
     const double* cosT;
     const double* sinT;
-    // [slot]: l | len << 16 of the chord lane stored there (MotorLaneMapping::Runs)
+    // [slot]: l | len << 16 of the chord lane stored there (MotorLaneMapping::Runs; else null)
     const std::int32_t* laneInfo;
     // Device storage of a tail (motors.storage): tailStride values per tail, slot off + l at
     // storedSlot[off + l] (MotorStorage::Lanes: l * chords + c), or at off + l when null

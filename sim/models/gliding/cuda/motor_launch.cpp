@@ -7,17 +7,6 @@
 
 namespace cf::gliding::cuda {
 
-namespace {
-
-int nextPow2(int v) {
-    int p = 1;
-    while (p < v)
-        p *= 2;
-    return p;
-}
-
-}  // namespace
-
 int motorAutoThreads(const MotorTables& t) {
     int threads = 64;
     while (threads < kMotorBoundedThreads && threads < t.chords * t.segment)
@@ -26,7 +15,7 @@ int motorAutoThreads(const MotorTables& t) {
 }
 
 int motorOrbitPad(const MotorTables& t) {
-    return nextPow2(t.chords / 4 > 0 ? t.chords / 4 : 1);
+    return nextPow2Of(t.chords / 4);
 }
 
 std::size_t motorSharedBytes(const MotorTables& t, std::size_t realBytes, const MotorLaunch& l) {

@@ -17,13 +17,6 @@ namespace {
 
 constexpr std::int32_t kNoFailure = INT_MAX;  // failedTail: atomicMin over the failing tails
 
-int nextPow2(int v) {
-    int p = 1;
-    while (p < v)
-        p *= 2;
-    return p;
-}
-
 template <typename To, typename From>
 std::vector<To> convert(const std::vector<From>& in) {
     return std::vector<To>(in.begin(), in.end());
@@ -68,12 +61,14 @@ MotorsCuda::MotorsCuda(const GlidingParams& p, const GlidingTables& t, cudaStrea
     peskin_ = cf::cuda::DeviceBuffer<PeskinStencil>(std::span<const PeskinStencil>(t.peskin));
     cosT_ = cf::cuda::DeviceBuffer<double>(std::span<const double>(t.cosT));
     sinT_ = cf::cuda::DeviceBuffer<double>(std::span<const double>(t.sinT));
-    // Each slot's lane and chord length, for the runs mapping (motor_kernels.cuh).
-    std::vector<std::int32_t> laneInfo(static_cast<std::size_t>(t.sliceSize));
-    for (const Chord& c : t.chords)
-        for (std::int32_t l = 0; l < c.len; ++l)
-            laneInfo[static_cast<std::size_t>(c.off + l)] = l | (c.len << 16);
-    laneInfo_ = cf::cuda::DeviceBuffer<std::int32_t>(std::span<const std::int32_t>(laneInfo));
+    // Each slot's lane and chord length, read by the runs mapping only (motor_kernels.cuh).
+    if (p.motorLaneMapping == static_cast<std::int32_t>(MotorLaneMapping::Runs)) {
+        std::vector<std::int32_t> laneInfo(static_cast<std::size_t>(t.sliceSize));
+        for (const Chord& c : t.chords)
+            for (std::int32_t l = 0; l < c.len; ++l)
+                laneInfo[static_cast<std::size_t>(c.off + l)] = l | (c.len << 16);
+        laneInfo_ = cf::cuda::DeviceBuffer<std::int32_t>(std::span<const std::int32_t>(laneInfo));
+    }
     // motors.storage = lanes: slot off + l of chord c is stored at l * chords + c.
     const auto nc = static_cast<std::int32_t>(t.chords.size());
     stride_ = storedSliceSize(p, t);
@@ -91,7 +86,7 @@ MotorsCuda::MotorsCuda(const GlidingParams& p, const GlidingTables& t, cudaStrea
                t.ns,
                t.sliceSize,
                static_cast<std::int32_t>(t.chords.size()),
-               nextPow2(t.maxChord),
+               cuda::nextPow2Of(t.maxChord),
                chords_.data(),
                orbit_.data(),
                gatherStart_.data(),
@@ -99,7 +94,7 @@ MotorsCuda::MotorsCuda(const GlidingParams& p, const GlidingTables& t, cudaStrea
                peskin_.data(),
                cosT_.data(),
                sinT_.data(),
-               laneInfo_.data(),
+               laneInfo_.size() > 0 ? laneInfo_.data() : nullptr,
                static_cast<std::int32_t>(stride_),
                storedSlot_.empty() ? nullptr : storedSlotDevice_.data(),
                rows.begin,

@@ -83,30 +83,51 @@ __global__ void sweepKernel(SweepArgs a) {
     sweepSite(a, i);
 }
 
-// The k-th particle gathered into site i (the tiled and warp sweeps, in gatherSite's order): its
-// identity follows it when tracked, the first `keep` are packed into `out`, the rest join the
-// overflow list from `base` (sweepKernel's rules). Advances k.
-__device__ __forceinline__ void placeGathered(const Geometry& g, const SweepArgs& a,
-                                              std::uint32_t i, int keep, std::uint32_t base,
-                                              std::uint32_t (&out)[4], int& k,
-                                              std::uint16_t species, int from, int slot,
-                                              std::uint32_t fromSite) {
-    std::uint32_t id = 0;
-    if (a.ids != nullptr) {
-        id = a.ids[static_cast<std::size_t>(slot) * a.sites + fromSite];
-        // Each id is gathered by exactly one site, one writer.
-        if (id != 0) a.displacement[3 * (id - 1) + a.axis] -= from;
-        if (k < keep) a.nextIds[static_cast<std::size_t>(k) * a.sites + i] = id;
+// One site's gathered particles on their way out, in gatherSite's order (the tiled and warp
+// sweeps; sweepKernel's rules): their identities follow them when tracked, the first `keep`
+// are packed into `words`, the rest join the overflow list from `base`; the id slots the site used
+// two sweeps ago beyond `keep` are cleared after the store. Construct it before the site's
+// store (it counts the stale slots in dst).
+struct SitePlacement {
+    std::uint32_t i;
+    int keep, stale, k = 0;
+    std::uint32_t base = 0;
+    std::uint32_t words[4] = {0u, 0u, 0u, 0u};  // the kept particles, packed
+
+    __device__ SitePlacement(const Geometry& g, const SweepArgs& a, std::uint32_t site, int total)
+        : i(site),
+          keep(total < g.capacity ? total : g.capacity),
+          // As on the CPU: only the id slots the site used two sweeps ago need clearing.
+          stale(a.ids != nullptr ? countSite(g, a.dst, site) : 0) {
+        if (total > keep)
+            base = atomicAdd(a.overflowCount, static_cast<std::uint32_t>(total - keep));
     }
-    if (k < keep) {
-        packInto(g, out, k, species);
-    } else {
-        const std::uint32_t at = base + static_cast<std::uint32_t>(k - keep);
-        if (at < a.overflowCapacity)
-            a.overflows[at] = Overflow{i, id, species, static_cast<std::uint8_t>(k), 0};
+
+    __device__ void place(const Geometry& g, const SweepArgs& a, std::uint16_t species, int from,
+                          int slot, std::uint32_t fromSite) {
+        std::uint32_t id = 0;
+        if (a.ids != nullptr) {
+            id = a.ids[static_cast<std::size_t>(slot) * a.sites + fromSite];
+            // Each id is gathered by exactly one site, one writer.
+            if (id != 0) a.displacement[3 * (id - 1) + a.axis] -= from;
+            if (k < keep) a.nextIds[static_cast<std::size_t>(k) * a.sites + i] = id;
+        }
+        if (k < keep) {
+            packInto(g, words, k, species);
+        } else {
+            const std::uint32_t at = base + static_cast<std::uint32_t>(k - keep);
+            if (at < a.overflowCapacity)
+                a.overflows[at] = Overflow{i, id, species, static_cast<std::uint8_t>(k), 0};
+        }
+        ++k;
     }
-    ++k;
-}
+
+    __device__ void clearStaleIds(const SweepArgs& a) const {
+        if (a.ids == nullptr) return;
+        for (int s = keep; s < stale; ++s)
+            a.nextIds[static_cast<std::size_t>(s) * a.sites + i] = 0u;
+    }
+};
 
 // The tiled sweep (lattice_sweep_tiled.hpp): one thread per site of a 32 x Rows tile.
 // Phase 1 decodes the site and draws its moves once and publishes them (the tile's first
@@ -133,23 +154,13 @@ __global__ void __launch_bounds__(kTileWidth* Rows, AlongX ? 5 : 2) tiledSweepKe
     if (!t.valid) return;
     const std::uint32_t i = t.i;
     const GatherMasks m = gatherMasksOf(t, own, tile);
-    const int keep = m.total < g.capacity ? m.total : g.capacity;
-    const bool tracking = a.ids != nullptr;
-    // As on the CPU: only the id slots the site used two sweeps ago need clearing.
-    const int stale = tracking ? countSite(g, a.dst, i) : 0;
-    std::uint32_t base = 0;
-    if (m.total > keep)
-        base = atomicAdd(a.overflowCount, static_cast<std::uint32_t>(m.total - keep));
-    std::uint32_t out[4] = {0u, 0u, 0u, 0u};
-    int k = 0;
+    SitePlacement out(g, a, i, m.total);
     forEachGathered(g, t, m, tile,
                     [&](std::uint16_t species, int from, int slot, std::uint32_t fromSite) {
-                        placeGathered(g, a, i, keep, base, out, k, species, from, slot, fromSite);
+                        out.place(g, a, species, from, slot, fromSite);
                     });
-    storeSite(g, a.dst, i, out, keep, own.type, a.dstClean != 0);
-    if (tracking)
-        for (int s = keep; s < stale; ++s)
-            a.nextIds[static_cast<std::size_t>(s) * a.sites + i] = 0u;
+    storeSite(g, a.dst, i, out.words, out.keep, own.type, a.dstClean != 0);
+    out.clearStaleIds(a);
 }
 
 // The warp sweep's way to the per-site path (lattice_sweep_warp.hpp: sites with more than
@@ -270,7 +281,6 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kWarpLanes, 6) warpSweepKernel
             __shfl_up_sync(kFullWarp, l.longSites, 1) | __shfl_down_sync(kFullWarp, l.longSites, 1);
     else
         slow |= (l.longSites << 1) | (l.longSites >> 1);
-    const bool tracking = a.ids != nullptr;
     CF_LATTICE_UNROLL
     for (int s = 0; s < S; ++s) {
         const WarpSide left = sideOf<AlongX, true>(l, s);
@@ -282,22 +292,14 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kWarpLanes, 6) warpSweepKernel
             continue;
         }
         const GatherMasks m = shortMasks(g, typeOf(l, s), l.word[s], movesOf(l, s), left, right);
-        const int keep = m.total < g.capacity ? m.total : g.capacity;
-        // As on the CPU: only the id slots the site used two sweeps ago need clearing.
-        const int stale = tracking ? countSite(g, a.dst, i) : 0;
-        std::uint32_t base = 0;
-        if (m.total > keep)
-            base = atomicAdd(a.overflowCount, static_cast<std::uint32_t>(m.total - keep));
-        std::uint32_t out[4] = {0u, 0u, 0u, 0u};
-        int k = 0;
+        SitePlacement out(g, a, i, m.total);
         forEachShort(g, m, l.word[s], i, left, right,
                      [&](std::uint16_t species, int from, int slot, std::uint32_t fromSite) {
-                         placeGathered(g, a, i, keep, base, out, k, species, from, slot, fromSite);
+                         out.place(g, a, species, from, slot, fromSite);
                      });
-        storeShort(g, a.dst, i, out, keep, typeOf(l, s), dstClean, ((l.oldLong >> s) & 1u) != 0u);
-        if (tracking)
-            for (int t = keep; t < stale; ++t)
-                a.nextIds[static_cast<std::size_t>(t) * a.sites + i] = 0u;
+        storeShort(g, a.dst, i, out.words, out.keep, typeOf(l, s), dstClean,
+                   ((l.oldLong >> s) & 1u) != 0u);
+        out.clearStaleIds(a);
     }
 }
 
