@@ -4,6 +4,7 @@
 // test_lattice_warp_sweep.cpp): sizes, boundaries, layout and random move thresholds.
 #include <cstdint>
 #include <random>
+#include <vector>
 
 #include "sim/models/lattice/lattice_sweep.hpp"
 
@@ -40,5 +41,11 @@ inline lattice::Geometry geometryOf(const Case& c, std::mt19937& rng) {
             }
     return g;
 }
+
+// A host lattice for the sweeps' host tests: the site words and the site types.
+struct Lattice {
+    std::vector<std::uint32_t> words;
+    std::vector<std::uint8_t> types;
+};
 
 }  // namespace cf::test

@@ -22,6 +22,7 @@
 #include "sim/models/gliding/gliding_state.hpp"
 #include "sim/models/gliding/gliding_tables.hpp"
 #include "tests/support/backends.hpp"
+#include "tests/support/env_guard.hpp"
 #if CELLFORGE_HAVE_CUDA
 #include "sim/cuda/device_buffer.hpp"
 #include "sim/models/gliding/cuda/cufft_loader.hpp"
@@ -231,22 +232,7 @@ TEST(GlidingCuda, SolversUsedInTurnKeepTheirParameters) {
     EXPECT_EQ(a.deviceParams().diffR, 0.03);
 }
 
-// Restores an environment variable when the test ends.
-struct EnvGuard {
-    std::string name, old;
-    bool had;
-    explicit EnvGuard(const char* n) : name(n) {
-        const char* v = std::getenv(n);
-        had = v != nullptr;
-        if (had) old = v;
-    }
-    ~EnvGuard() {
-        if (had)
-            setenv(name.c_str(), old.c_str(), 1);
-        else
-            unsetenv(name.c_str());
-    }
-};
+using test::EnvGuard;
 
 // Design 3.4 / T12: a missing cuFFT gives an error that names the library tried and the
 // reason, and so does a library that is not cuFFT. Needs no GPU.

@@ -15,26 +15,12 @@
 #include "sim/core/errors.hpp"
 #include "sim/models/lattice/lattice_model.hpp"
 #include "tests/support/backends.hpp"
+#include "tests/support/env_guard.hpp"
 
 namespace cf {
 namespace {
 
-// Restores an environment variable when the test ends.
-struct EnvGuard {
-    std::string name, old;
-    bool had;
-    explicit EnvGuard(const char* n) : name(n) {
-        const char* v = std::getenv(n);
-        had = v != nullptr;
-        if (had) old = v;
-    }
-    ~EnvGuard() {
-        if (had)
-            setenv(name.c_str(), old.c_str(), 1);
-        else
-            unsetenv(name.c_str());
-    }
-};
+using test::EnvGuard;
 
 // The model is built with `kernel` forced ("" for the CPU backend).
 std::unique_ptr<Model> makeWith(const char* kernel, const ParamSet& ps, std::uint32_t seed) {

@@ -21,10 +21,7 @@ using namespace cf::lattice;
 using test::Case;
 using test::geometryOf;
 
-struct Lattice {
-    std::vector<std::uint32_t> words;
-    std::vector<std::uint8_t> types;
-};
+using test::Lattice;
 
 // Random types (some obstacles, which may even hold particles: gatherSite's rules apply to
 // them too) and random occupancy, half the sites empty, up to the capacity.

@@ -24,10 +24,7 @@ using namespace cf::lattice;
 using test::Case;
 using test::geometryOf;
 
-struct Lattice {
-    std::vector<std::uint32_t> words;
-    std::vector<std::uint8_t> types;
-};
+using test::Lattice;
 
 // Random types (obstacles may hold particles: gatherSite's rules apply to them too); a site
 // is occupied with probability `occupied`, by 1-3 particles, or up to the capacity with
