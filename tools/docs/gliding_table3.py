@@ -21,15 +21,16 @@ import sys
 ROWS = [
     ("-f64", "mixed precision (double motors)"),
     ("-fastmath", "fast math (on: --use_fast_math)"),
-    ("-nobounds", "launch bounds"),
+    ("-bounds", "no launch bounds (on: 512 threads, 2 blocks per SM)"),
     ("-strided", "dimension mapping (strided)"),
     ("-lanes", "reorder storage (lanes)"),
     ("-threads64", "block shaping: 64 threads"),
     ("-threads128", "block shaping: 128 threads"),
     ("-threads256", "block shaping: 256 threads"),
     ("-threads512", "block shaping: 512 threads"),
-    ("-runs", "runs mapping (ours)"),
-    ("-runs1024", "runs mapping, 1024 threads, no bounds (ours)"),
+    ("-threads1024", "block shaping: 1024 threads"),
+    ("-segments", "runs mapping (ours; removed: segments)"),
+    ("-v1", "all of ours removed: the first CUDA version's launch"),
 ]
 HYBRID = ("-hybrid", "hybrid placement: whole outer step (CPU backend)")
 CASE = re.compile(r"^fig6-(\d+)x(\d+)(-.*)?$")

@@ -15,8 +15,8 @@ shift 2
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 resolutions=("$@")
 [ ${#resolutions[@]} -gt 0 ] || resolutions=(64x16 64x32 128x16 128x32 256x16 256x32)
-suffixes=("" -f64 -fastmath -nobounds -strided -lanes -threads64 -threads128 -threads256
-          -threads512 -runs -runs1024)
+suffixes=("" -f64 -fastmath -bounds -segments -strided -lanes -threads64 -threads128 -threads256
+          -threads512 -threads1024 -v1)
 cuda=() hybrid=()
 for r in "${resolutions[@]}"; do
     for s in "${suffixes[@]}"; do cuda+=(--case "fig6-$r$s"); done

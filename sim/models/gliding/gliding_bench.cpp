@@ -5,10 +5,12 @@
 // seconds per step there).
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <string>
 
 #include "sim/core/bench.hpp"
 #include "sim/models/gliding/gliding_model.hpp"
+#include "sim/models/gliding/gliding_tables.hpp"
 
 namespace cf::gliding {
 
@@ -31,7 +33,8 @@ struct KernelVariant {
     const char* suffix;
     const char* description;
     std::vector<std::string> sets;
-    bool cpuBackend = false;  // a variant of the CPU backend (its motors on the GPU)
+    bool cpuBackend = false;         // a variant of the CPU backend (its motors on the GPU)
+    bool firstVersionBlock = false;  // the first version's block size (firstVersionThreads)
 };
 
 const std::vector<KernelVariant>& kernelVariants() {
@@ -39,7 +42,12 @@ const std::vector<KernelVariant>& kernelVariants() {
         {"", "", {}},
         {"-f64", "double motors (their row: mixed precision removed)", {"motors.precision=double"}},
         {"-fastmath", "motor kernels built with --use_fast_math", {"motors.fast_math=true"}},
-        {"-nobounds", "sub-cycle kernel without launch bounds", {"motors.launch_bounds=false"}},
+        {"-bounds",
+         "sub-cycle kernel with launch bounds (512 threads, 2 blocks per SM)",
+         {"motors.launch_bounds=true"}},
+        {"-segments",
+         "adjacent threads on adjacent s-cells of one chord (our runs mapping removed)",
+         {"motors.lane_mapping=segments"}},
         {"-strided",
          "adjacent threads on adjacent chords (their row: dimension mapping removed)",
          {"motors.lane_mapping=strided"}},
@@ -47,21 +55,36 @@ const std::vector<KernelVariant>& kernelVariants() {
         {"-threads128", "128 threads per motor block", {"motors.block_threads=128"}},
         {"-threads256", "256 threads per motor block", {"motors.block_threads=256"}},
         {"-threads512", "512 threads per motor block", {"motors.block_threads=512"}},
-        {"-runs",
-         "adjacent threads on adjacent stored configurations",
-         {"motors.lane_mapping=runs"}},
-        {"-runs1024",
-         "adjacent threads on adjacent stored configurations, 1024 threads, no launch bounds",
-         {"motors.lane_mapping=runs", "motors.block_threads=1024", "motors.launch_bounds=false"}},
+        {"-threads1024", "1024 threads per motor block", {"motors.block_threads=1024"}},
         {"-lanes",
          "bound motors stored lane by lane (their row: reorder storage removed)",
          {"motors.storage=lanes"}},
+        {"-v1",
+         "the first CUDA version's launch: segments, launch bounds, the smallest block covering "
+         "every chord's lanes (at most 512)",
+         {"motors.lane_mapping=segments", "motors.launch_bounds=true"},
+         false,
+         true},
         {"-hybrid",
          "CPU backend with the bound motors on the GPU (Cook & Shinar's hybrid placement)",
          {"motors.placement=gpu"},
          true},
     };
     return variants;
+}
+
+// The block size of the first CUDA version (before the occupancy calculator chose it): the
+// smallest power of two from 64 covering every chord's segment of lanes, at most 512.
+int firstVersionThreads(const ParamSet& params) {
+    const GlidingTables t = buildTables(checkedParams(params));
+    int segment = 1;
+    while (segment < t.maxChord)
+        segment *= 2;
+    const auto lanes = static_cast<std::int64_t>(t.chords.size()) * segment;
+    int threads = 64;
+    while (threads < 512 && threads < lanes)
+        threads *= 2;
+    return threads;
 }
 
 double metricOf(const std::vector<Metric>& metrics, const char* name) {
@@ -89,6 +112,9 @@ BenchCase fig6Case(const Resolution& r, const KernelVariant& v) {
         params.setFromAssignment("motors.burn_in=0.5");  // 1/koff at the default koff = 2
         for (const std::string& set : v.sets)
             params.setFromAssignment(set);
+        if (v.firstVersionBlock)
+            params.setFromAssignment("motors.block_threads=" +
+                                     std::to_string(firstVersionThreads(params)));
         std::unique_ptr<Model> m = descriptor().create(b);
         m->reset(params, 12345u);
         m->advance(5);

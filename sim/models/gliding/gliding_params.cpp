@@ -98,16 +98,17 @@ const ParamTable& parameterTable() {
                   "flush to zero): results differ from the CPU by more than the round-off of "
                   "the default build",
                   S);
-        b.boolean("motors", "launch_bounds", &P::motorLaunchBounds, true,
+        b.boolean("motors", "launch_bounds", &P::motorLaunchBounds, false,
                   "CUDA: the sub-cycle kernel built for at most 512 threads and 2 blocks per SM "
                   "(__launch_bounds__), which caps its registers",
                   S);
         b.integer("motors", "block_threads", &P::motorBlockThreads, 0, 0, 1024, "1",
                   "CUDA: threads per block of the sub-cycle kernel, a power of two from 32 (0: "
-                  "the smallest power of two covering every chord's lanes, at most 512)",
+                  "the size that keeps the most threads resident per SM, from the occupancy "
+                  "calculator)",
                   S);
         b.choice("motors", "lane_mapping", &P::motorLaneMapping, {"segments", "strided", "runs"},
-                 "segments",
+                 "runs",
                  "CUDA: adjacent threads on adjacent s-cells of one chord (neighbours by warp "
                  "shuffles), on adjacent chords (neighbours through shared memory), or on "
                  "adjacent stored configurations, no lane idle (the midpoints in shared memory)",

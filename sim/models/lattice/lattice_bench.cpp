@@ -27,7 +27,7 @@ std::string sweepKernelNote(Backend b) {
     if (b != Backend::Cuda) return "";
     const char* k = std::getenv("CELLFORGE_LATTICE_SWEEP");
     return std::string("; sweep kernel ") +
-           (k != nullptr && *k != '\0' ? k : "the default (site for byte16, tiled for packed32)");
+           (k != nullptr && *k != '\0' ? k : "the default (warp for byte16, tiled for packed32)");
 }
 
 // nz of a case under --scale.

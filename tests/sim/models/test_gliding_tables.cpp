@@ -96,12 +96,11 @@ TEST(GlidingParams, ChecksNameTheParameter) {
         << m;
     m = parameterErrorOf([] { paramsWith({"motors.block_threads=16"}); });
     EXPECT_NE(m.find("motors.block_threads = 16"), std::string::npos) << m;
-    m = parameterErrorOf([] { paramsWith({"motors.block_threads=1024"}); });
+    m = parameterErrorOf([] {
+        paramsWith({"motors.block_threads=1024", "motors.launch_bounds=true"});
+    });
     EXPECT_NE(m.find("needs motors.launch_bounds = false"), std::string::npos) << m;
-    EXPECT_EQ(parameterErrorOf([] {
-                  paramsWith({"motors.block_threads=1024", "motors.launch_bounds=false"});
-              }),
-              "");
+    EXPECT_EQ(parameterErrorOf([] { paramsWith({"motors.block_threads=1024"}); }), "");
     EXPECT_EQ(parameterErrorOf([] { paramsWith({"motors.block_threads=32"}); }), "");
 
     // Delta band wider than z0 (would reach the wall): h_fine = z0 gives h_delta = 2 z0.

@@ -504,6 +504,25 @@ int subcycleMaxThreads(bool doublePrecision, const MotorLaunch& l) {
     return attributes.maxThreadsPerBlock;
 }
 
+// Blocks of `l` (its threads, `sharedBytes` of dynamic shared memory) resident on one SM at
+// once: the occupancy the automatic block size compares (motors_cuda.cpp).
+int subcycleBlocksPerSm(bool doublePrecision, const MotorLaunch& l, std::size_t sharedBytes) {
+    int blocks = 0;
+    const auto query = [&](auto kernel) {
+        // Above the default 48 KiB the query, as the launch, needs the kernel's opt-in.
+        if (sharedBytes > 48 * 1024)
+            CF_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                               static_cast<int>(sharedBytes)));
+        CF_CUDA_CHECK(
+            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, l.threads, sharedBytes));
+    };
+    if (doublePrecision)
+        query(subcycleKernel<double>(l));
+    else
+        query(subcycleKernel<float>(l));
+    return blocks;
+}
+
 ParamsSymbol& paramsSymbol() {
     static ParamsSymbol symbol(cParams);
     return symbol;
@@ -514,8 +533,8 @@ constexpr MotorLaunchers<MReal> launchersOf() {
     return {launchMotorSubcycle<MReal>, launchBoundGather<MReal>, launchForceGather<MReal>};
 }
 
-constexpr MotorKernelBuild kBuild{paramsSymbol, subcycleMaxThreads, launchersOf<float>(),
-                                  launchersOf<double>()};
+constexpr MotorKernelBuild kBuild{paramsSymbol, subcycleMaxThreads, subcycleBlocksPerSm,
+                                  launchersOf<float>(), launchersOf<double>()};
 
 }  // namespace
 

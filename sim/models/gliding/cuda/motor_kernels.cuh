@@ -77,7 +77,7 @@ static_assert(std::is_trivially_copyable_v<MotorArrays<double>>);
 struct MotorLaunch {
     bool sliceInShared;    // else in global memory, in place (when S x MReal does not fit)
     bool launchBounds;     // motors.launch_bounds: at most kMotorBoundedThreads, 2 blocks per SM
-    int threads;           // per block: a power of two, >= t.segment
+    int threads;           // per block: a power of two, >= t.segment (motors.block_threads)
     std::int32_t mapping;  // MotorLaneMapping
 };
 
@@ -87,9 +87,9 @@ struct MotorLaunch {
 // occupancy, limited by shared memory).
 inline constexpr int kMotorBoundedThreads = 512;
 
-// The default block: the smallest power of two from 64 covering every chord's segment, at most
-// kMotorBoundedThreads.
-int motorAutoThreads(const MotorTables& t);
+// The lanes a block of `mapping` can keep busy at once: every chord's segment (segments,
+// strided) or every stored configuration (runs). More threads than this only idle.
+int motorBusyLanes(const MotorTables& t, std::int32_t mapping);
 // The orbit sums' zero-padded length: a power of two >= chords / 4.
 int motorOrbitPad(const MotorTables& t);
 // Dynamic shared memory of motorSubcycle: psi_c and the chord sums (double, per chord), the
@@ -122,6 +122,9 @@ struct MotorLaunchers {
 struct MotorKernelBuild {
     ParamsSymbol& (*paramsSymbol)();
     int (*subcycleMaxThreads)(bool doublePrecision, const MotorLaunch& l);
+    // Blocks of the sub-cycle kernel of `l` resident per SM with `sharedBytes` of dynamic
+    // shared memory (the CUDA occupancy calculator).
+    int (*subcycleBlocksPerSm)(bool doublePrecision, const MotorLaunch& l, std::size_t sharedBytes);
     MotorLaunchers<float> f32;
     MotorLaunchers<double> f64;
 };

@@ -7,11 +7,9 @@
 
 namespace cf::gliding::cuda {
 
-int motorAutoThreads(const MotorTables& t) {
-    int threads = 64;
-    while (threads < kMotorBoundedThreads && threads < t.chords * t.segment)
-        threads *= 2;
-    return threads;
+int motorBusyLanes(const MotorTables& t, std::int32_t mapping) {
+    return mapping == static_cast<std::int32_t>(MotorLaneMapping::Runs) ? t.sliceSize
+                                                                        : t.chords * t.segment;
 }
 
 int motorOrbitPad(const MotorTables& t) {

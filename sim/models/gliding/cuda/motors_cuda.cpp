@@ -24,6 +24,36 @@ std::vector<To> convert(const std::vector<From>& in) {
 
 }  // namespace
 
+// motors.block_threads = 0: of the powers of two from 64 up to what the kernel accepts and the
+// lanes a block can keep busy, the block size that keeps the most threads resident per SM (the
+// CUDA occupancy calculator, with each size's shared memory), the smallest among equals: more,
+// smaller blocks where the tail's slice is small, 1024 threads where one block fills an SM's
+// shared memory (the runs mapping at 256^2 x 32^2 without launch bounds). Results do not
+// depend on it (MotorLaunch).
+int MotorsCuda::autoThreads(int maxThreads, std::size_t realBytes, std::size_t staticBytes,
+                            int optin) const {
+    const int busy = std::max(64, cuda::nextPow2Of(cuda::motorBusyLanes(tables_, launch_.mapping)));
+    int best = 64;
+    long bestResident = -1;
+    for (int threads = 64; threads <= std::min(maxThreads, busy); threads *= 2) {
+        cuda::MotorLaunch candidate = launch_;
+        candidate.threads = threads;
+        candidate.sliceInShared = true;
+        std::size_t bytes = cuda::motorSharedBytes(tables_, realBytes, candidate);
+        if (bytes + staticBytes > static_cast<std::size_t>(optin)) {
+            candidate.sliceInShared = false;
+            bytes = cuda::motorSharedBytes(tables_, realBytes, candidate);
+        }
+        const long resident =
+            static_cast<long>(kernels_.subcycleBlocksPerSm(double_, candidate, bytes)) * threads;
+        if (resident > bestResident) {
+            best = threads;
+            bestResident = resident;
+        }
+    }
+    return best;
+}
+
 MotorsCuda::MotorsCuda(const GlidingParams& p, const GlidingTables& t, cudaStream_t stream)
     : MotorsCuda(p, t, stream, wholeGrid(t)) {}
 
@@ -106,11 +136,15 @@ MotorsCuda::MotorsCuda(const GlidingParams& p, const GlidingTables& t, cudaStrea
 
     // The sub-cycle launch: the motors.* kernel switches, checked against what the kernel of the
     // chosen build accepts (without launch bounds its registers may cap the block size).
+    int optin = 0;
+    CF_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+    const std::size_t real = double_ ? sizeof(double) : sizeof(float);
+    const std::size_t staticBytes = 256;  // the kernel's own __shared__ scalars, with margin
     launch_.launchBounds = p.motorLaunchBounds;
     launch_.mapping = p.motorLaneMapping;
-    launch_.threads =
-        p.motorBlockThreads > 0 ? p.motorBlockThreads : cuda::motorAutoThreads(tables_);
+    launch_.threads = p.motorBlockThreads;
     const int maxThreads = kernels_.subcycleMaxThreads(double_, launch_);
+    if (launch_.threads == 0) launch_.threads = autoThreads(maxThreads, real, staticBytes, optin);
     if (launch_.threads > maxThreads)
         throw ParameterError("gliding: motors.block_threads = " + std::to_string(launch_.threads) +
                              " exceeds the " + std::to_string(maxThreads) +
@@ -119,10 +153,6 @@ MotorsCuda::MotorsCuda(const GlidingParams& p, const GlidingTables& t, cudaStrea
                              prop.name + ": use at most " + std::to_string(maxThreads));
 
     // Shared memory: the slice there if it fits the opt-in limit (design 2.6), else in global.
-    int optin = 0;
-    CF_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-    const std::size_t real = double_ ? sizeof(double) : sizeof(float);
-    const std::size_t staticBytes = 256;  // the kernel's own __shared__ scalars, with margin
     cuda::MotorLaunch inShared = launch_, inGlobal = launch_;
     inShared.sliceInShared = true;
     inGlobal.sliceInShared = false;

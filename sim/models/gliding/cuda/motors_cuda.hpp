@@ -112,6 +112,9 @@ private:
     template <typename MReal>
     cuda::MotorArrays<MReal> deviceArrays();
     void checkPrecision(const GlidingParams& p) const;
+    // motors.block_threads = 0 (motors_cuda.cpp says how it chooses).
+    int autoThreads(int maxThreads, std::size_t realBytes, std::size_t staticBytes,
+                    int optin) const;
 
     cudaStream_t stream_;
     const cuda::MotorKernelBuild& kernels_;  // motors.fast_math picks the build

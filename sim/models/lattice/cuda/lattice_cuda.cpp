@@ -365,13 +365,13 @@ private:
         a.sites = g_.sites;
         a.step = h_.step;
         a.axis = phase;
-        // Measured on the H100 (docs/PERFORMANCE.md): the tiled sweep is 1.1x faster for
-        // packed32 but 2.3-3.7x slower for byte16 (latency: dependent plane loads and two
-        // barriers per site), so byte16 keeps the per-site sweep. The warp sweep
-        // (lattice_sweep_warp.hpp) is offered with CELLFORGE_LATTICE_SWEEP=warp and becomes the
-        // default once it has been run and measured on a GPU (docs/LATTICE.md).
+        // Measured in one call on the H200 (docs/PERFORMANCE.md, 2026-11-29): the warp sweep
+        // is 1.2-1.4x faster than the per-site sweep for byte16 on 5 of 6 cases (7 % slower on
+        // the 0.5 M-site in-vivo lattice), and the tiled sweep is 3x slower there; for packed32
+        // the tiled sweep is as fast as the warp sweep on sparse lattices (0.95-1.04x) and 1.43x
+        // faster near the overflow limit, so packed32 keeps it.
         a.kernel = forcedKernel_.value_or(g_.layout == static_cast<std::int32_t>(Layout::Byte16)
-                                              ? cuda::SweepKernel::PerSite
+                                              ? cuda::SweepKernel::Warp
                                               : cuda::SweepKernel::Tiled);
         a.dstClean = spareClean_ ? 1 : 0;
         a.zBegin = slab_ ? 1 : 0;  // a slab's own planes: 1..count

@@ -12,8 +12,8 @@
 
 namespace cf::lattice::cuda {
 
-// Which sweep kernel runs: the warp sweep (lattice_sweep_warp.hpp, the default), the tiled
-// one (lattice_sweep_tiled.hpp) or the original one thread per site running gatherSite. All
+// Which sweep kernel runs: the warp sweep (lattice_sweep_warp.hpp, byte16's default), the tiled
+// one (lattice_sweep_tiled.hpp, packed32's) or one thread per site running gatherSite. All
 // three give the same lattice; CELLFORGE_LATTICE_SWEEP=warp|tiled|site forces one to
 // compare timings.
 enum class SweepKernel : std::int32_t { Tiled = 0, PerSite = 1, Warp = 2 };
