@@ -21,7 +21,7 @@ import sys
 ROWS = [
     ("-f64", "mixed precision (double motors)"),
     ("-fastmath", "fast math (on: --use_fast_math)"),
-    ("-bounds", "no launch bounds (on: 512 threads, 2 blocks per SM)"),
+    ("-bounds", "launch bounds on (512 threads, 2 blocks per SM)"),
     ("-strided", "dimension mapping (strided)"),
     ("-lanes", "reorder storage (lanes)"),
     ("-threads64", "block shaping: 64 threads"),
