@@ -139,6 +139,7 @@ BenchCase fig6Case(const Resolution& r, const KernelVariant& v) {
                         {"ms_force", metricOf(last, "time force")},
                         {"ms_fluid", metricOf(last, "time fluid")},
                         {"motor_substeps_max", metricOf(last, "motor substeps (max)")},
+                        {"motor_block_threads", metricOf(last, "motor block threads")},
                         {"dt", metricOf(last, "dt")},
                         {"s1_optimised_ms", r.s1OptimisedMs},
                         {"speedup_vs_s1", r.s1OptimisedMs / ms}};

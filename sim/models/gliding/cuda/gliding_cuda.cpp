@@ -140,8 +140,16 @@ public:
     std::vector<Metric> metrics() override {
         requireReset();
         download(HostCopy::Summary);
-        if (!distributed()) return metricsOf(motorsHost_.substepsMax, motorsHost_.clampCount);
-        return metricsOverRanks(*comm_, motorsHost_.substepsMax, motorsHost_.clampCount);
+        std::vector<Metric> m =
+            distributed()
+                ? metricsOverRanks(*comm_, motorsHost_.substepsMax, motorsHost_.clampCount)
+                : metricsOf(motorsHost_.substepsMax, motorsHost_.clampCount);
+        // The block this rank launches the sub-cycle with (what motors.block_threads = 0 chose).
+        m.push_back({"motor block threads", "1",
+                     static_cast<double>(parts_->motors.launch().threads),
+                     "Threads per block of the CUDA motor sub-cycle (motors.block_threads; 0 "
+                     "lets the occupancy calculator choose)"});
+        return m;
     }
 
     Snapshot snapshot() override {
