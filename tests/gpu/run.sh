@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Builds the `gpu` preset (sim + tests, no Qt) on a CUDA machine, runs the GPU-labelled
 # tests and the benchmarks, and prints a short table last. Logs and JSON go to $OUT (or
-# ./gpu-out). docs/PERFORMANCE.md ("Staging dependencies on a bare GPU server") says what a
+# ./gpu-out). docs/reference/gpu-staging.md says what a
 # bare server must have and how to bring the Debian packages the build needs.
 # Benchmarks run on the CUDA backend only unless --bench-cpu is given (the CPU reference
 # figures take minutes there and are recorded separately in docs/PERFORMANCE.md).
