@@ -414,8 +414,16 @@ KernelComparison compareKernel(const fs::path& f, bool useDefaultStimulus) {
     for (long n = 0; n < steps && c.finite; ++n) {
         const double t = static_cast<double>(n) * dt;
         for (std::size_t k = 0; k < kernels.size(); ++k)
-            kernels[k].launch(CfArgs<double>{ys[k].data(), tissue.data(), fail.data(), t, kCells,
-                                             kCells, nullptr, nullptr, next.data()},
+            kernels[k].launch(CfArgs<double>{ys[k].data(),
+                                             tissue.data(),
+                                             fail.data(),
+                                             t,
+                                             kCells,
+                                             kCells,
+                                             nullptr,
+                                             nullptr,
+                                             next.data(),
+                                             {}},
                               nullptr);
         // The kernel's pulse test, so both stimulate at the same steps.
         const double pulse = pulseOn(protocol, t) ? kDefaultAmplitude : 0.0;

@@ -395,8 +395,9 @@ double maxDifferenceAgainstCpu(Precision precision) {
     for (int step = 0; step < 3000; ++step) {
         const double t = step * dt;
         const bool on = pulseOn(protocol, t);
-        CfArgs<Real> args{y.data(), reg.data(), fail.data(), t,      n,
-                          pitch,    nullptr,    nullptr,     nullptr};  // no tables, no extras
+        CfArgs<Real> args{
+            y.data(), reg.data(), fail.data(), t, n, pitch,
+            nullptr,  nullptr,    nullptr,     {}};  // no tables, no extras, the step ended outside
         kernel.launch(args, nullptr);
         for (unsigned i = 0; i < n; ++i) {
             const double stim = on && region[i] != 0 ? amplitude : 0.0;
@@ -461,12 +462,28 @@ TEST(CardiacCuda, TenTusscherKernelFollowsTheInterpreter) {
                 const double t = step * 0.01;
                 const double stim = pulseOn(protocol, t) ? -52.0 : 0.0;
                 if (dbl)
-                    kernel.launch(CfArgs<double>{yd.data(), nullptr, fail.data(), t, n, pitch,
-                                                 nullptr, nullptr, nullptr},
+                    kernel.launch(CfArgs<double>{yd.data(),
+                                                 nullptr,
+                                                 fail.data(),
+                                                 t,
+                                                 n,
+                                                 pitch,
+                                                 nullptr,
+                                                 nullptr,
+                                                 nullptr,
+                                                 {}},
                                   nullptr);
                 else
-                    kernel.launch(CfArgs<float>{yf.data(), nullptr, fail.data(), t, n, pitch,
-                                                nullptr, nullptr, nullptr},
+                    kernel.launch(CfArgs<float>{yf.data(),
+                                                nullptr,
+                                                fail.data(),
+                                                t,
+                                                n,
+                                                pitch,
+                                                nullptr,
+                                                nullptr,
+                                                nullptr,
+                                                {}},
                                   nullptr);
                 for (unsigned i = 0; i < n; ++i)
                     cpu.step(ref[i], t, 0.01, &stim);
@@ -557,12 +574,28 @@ dot(V) = -i_stim
             for (int step = 0; step < 400; ++step) {
                 const double t = step * 0.1;
                 if (dbl)
-                    kernel.launch(CfArgs<double>{yd.data(), tissueOnDevice.data(), fail.data(), t,
-                                                 n, pitch, nullptr, nullptr, nullptr},
+                    kernel.launch(CfArgs<double>{yd.data(),
+                                                 tissueOnDevice.data(),
+                                                 fail.data(),
+                                                 t,
+                                                 n,
+                                                 pitch,
+                                                 nullptr,
+                                                 nullptr,
+                                                 nullptr,
+                                                 {}},
                                   nullptr);
                 else
-                    kernel.launch(CfArgs<float>{yf.data(), tissueOnDevice.data(), fail.data(), t, n,
-                                                pitch, nullptr, nullptr, nullptr},
+                    kernel.launch(CfArgs<float>{yf.data(),
+                                                tissueOnDevice.data(),
+                                                fail.data(),
+                                                t,
+                                                n,
+                                                pitch,
+                                                nullptr,
+                                                nullptr,
+                                                nullptr,
+                                                {}},
                                   nullptr);
                 if (!pulseOn(p, t)) continue;
                 std::size_t node = 0;

@@ -3,7 +3,10 @@
 // The CUDA backend's device state of `cardiac` in one precision (cardiac_cuda.cpp): the
 // states of the nodes this rank owns (the whole grid on one rank), the cell kernel, the
 // diffusion (over several ranks through SlabDiffusion) and the end-of-step kernels.
+#include <cstdlib>
 #include <memory>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "sim/cuda/cuda_check.hpp"
@@ -91,6 +94,7 @@ public:
         viewAct_.resize(nodes_);
         if (slab.distributed())
             slabDiffusion_ = std::make_unique<SlabDiffusion<Real>>(slab_, *comm, stream);
+        stepEndInKernel_ = stepEndInKernelRequested();
         resetFailure();
     }
     // Nothing queued may outlive the library (its constant block) and the buffers.
@@ -203,6 +207,20 @@ public:
     void step(const CardiacParams& p, const cuda::TissueLive& live, int substeps,
               std::uint64_t step, double t) override {
         Real* v = y_.data() + potential_ * pitch_;
+        Real* trace = traced_ < trace_.size() ? trace_.data() + traced_++ : nullptr;
+        // Without diffusion the cell kernel's potential is the step's last word, so the kernel
+        // can also end the step (activation, probe, failure step): one launch and one pass
+        // over the potential fewer per step (CfStepEnd; CELLFORGE_CARDIAC_STEP_END=kernel).
+        const bool endInKernel = stepEndInKernel_ && !diffuses(live);
+        CfStepEnd<Real> end{};
+        if (endInKernel)
+            end = {activation_.data(),
+                   trace,
+                   failStep_.data(),
+                   static_cast<long long>(step + 1),
+                   static_cast<unsigned long long>(probe_),
+                   live.threshold,
+                   live.dt};
         // The kernel decides from its protocol block whether the pulse is on at t and which
         // nodes it stimulates (with the CPU's arithmetic); here only the tissue's shape.
         const CfArgs<Real> args{y_.data(),
@@ -213,14 +231,15 @@ public:
                                 static_cast<unsigned>(pitch_),
                                 tables_ ? lut_.data() : nullptr,
                                 vBefore_.data(),  // the kernel keeps V before its step
-                                kernel_.kernelCount() > 1 ? next_.data() : nullptr};
+                                kernel_.kernelCount() > 1 ? next_.data() : nullptr,
+                                end};
         kernel_.launch(args, stream_);
+        if (endInKernel) return;
         diffuse(p, live, substeps, v);
-        const cuda::StepEnd end{fail_.data(), failStep_.data(), static_cast<long long>(step + 1),
-                                probe_};
-        Real* trace = traced_ < trace_.size() ? trace_.data() + traced_++ : nullptr;
-        cuda::launchEndOfStep<Real>(vBefore_.data(), v, activation_.data(), nodes_, t, end, trace,
-                                    stream_);
+        const cuda::StepEnd stepEnd{fail_.data(), failStep_.data(),
+                                    static_cast<long long>(step + 1), probe_};
+        cuda::launchEndOfStep<Real>(vBefore_.data(), v, activation_.data(), nodes_, t, stepEnd,
+                                    trace, stream_);
     }
 
     ModelViews views(const CardiacParams& p, const CheckedModel& m, double time) override {
@@ -244,10 +263,26 @@ private:
         CF_CUDA_CHECK(cudaStreamSynchronize(stream_));
     }
 
+    // CELLFORGE_CARDIAC_STEP_END=kernel lets the cell kernel end the steps without diffusion
+    // (CfStepEnd); `separate` or unset keeps the end-of-step kernel. Opt-in until it has run
+    // and been measured on a GPU (docs/CARDIAC.md "Generator transformations"); any other
+    // value is refused, so a comparison cannot silently time the same path twice.
+    static bool stepEndInKernelRequested() {
+        const char* value = std::getenv("CELLFORGE_CARDIAC_STEP_END");
+        if (value == nullptr || *value == '\0') return false;
+        const std::string_view v(value);
+        if (v == "kernel") return true;
+        if (v == "separate") return false;
+        throw InputError("CELLFORGE_CARDIAC_STEP_END=" + std::string(v) +
+                         ": the end of a cardiac step is one of kernel, separate");
+    }
+    static bool diffuses(const cuda::TissueLive& live) {
+        return live.coeff[0] != 0.0 || live.coeff[1] != 0.0 || live.coeff[2] != 0.0;
+    }
     // Explicit diffusion of the potential in `substeps` sub-steps (coefficients and sub-step
     // from TissueLive); nothing when every coefficient is 0.
     void diffuse(const CardiacParams& p, const cuda::TissueLive& live, int substeps, Real* v) {
-        if (live.coeff[0] == 0.0 && live.coeff[1] == 0.0 && live.coeff[2] == 0.0) return;
+        if (!diffuses(live)) return;
         if (slabDiffusion_) {
             slabDiffusion_->diffuse(v, substeps);
             return;
@@ -281,6 +316,7 @@ private:
     DeviceBuffer<float> viewV_, viewAct_, viewExtra_;
     DeviceBuffer<Real> trace_;
     std::size_t probe_ = 0, traced_ = 0;
+    bool stepEndInKernel_ = false;                        // CELLFORGE_CARDIAC_STEP_END=kernel
     std::unique_ptr<SlabDiffusion<Real>> slabDiffusion_;  // over several ranks only
 };
 

@@ -88,6 +88,14 @@ public:
         line("static_assert(sizeof(CfProtocol) == " + std::to_string(sizeof(CfProtocol)) +
              ", \"CfProtocol must match the host's layout\");");
         line("__constant__ CfProtocol " + out_.protocolBlock + ";");
+        line("struct CfStepEnd {");
+        line("    double* activation;");
+        line("    real* trace;");
+        line("    long long* fail_step;");
+        line("    long long step;");
+        line("    unsigned long long probe;");
+        line("    double threshold, dt;");
+        line("};");
         line("struct CfArgs {");
         line("    real* y;");
         line("    const unsigned char* tissue;");
@@ -97,6 +105,7 @@ public:
         line("    const real* lut;");
         line("    real* v_before;");
         line("    real* next;");
+        line("    CfStepEnd end;");
         line("};");
         line("static_assert(sizeof(CfArgs) == " + std::to_string(argsSize) +
              ", \"CfArgs must match the host's layout\");");
@@ -337,7 +346,13 @@ private:
         std::string sum;
         for (std::size_t s = begin; s < end; ++s)
             sum += (s == begin ? "" : " + ") + std::string("n_") + std::to_string(s);
-        line("    if (!isfinite(" + sum + ")) atomicMin(a.fail, (int)i);");
+        line("    if (!isfinite(" + sum + ")) {");
+        line("        atomicMin(a.fail, (int)i);");
+        line("        if (a.end.fail_step != nullptr)");
+        line(
+            "            atomicCAS((unsigned long long*)a.end.fail_step, ~0ull, "
+            "(unsigned long long)a.end.step);");
+        line("    }");
         if (!last) {
             for (std::size_t s = begin; s < end; ++s)
                 line("    a.next[" + std::to_string(s) + "u * a.pitch + i] = n_" +
@@ -347,12 +362,36 @@ private:
         }
         line("    if (a.v_before != nullptr) a.v_before[i] = " +
              names_[static_cast<std::size_t>(m_.potential)] + ";");
+        emitStepEnd(begin);
         for (std::size_t s = 0; s < m_.states.size(); ++s)
             line("    a.y[" + std::to_string(s) + "u * a.pitch + i] = " +
                  (s >= begin ? "n_" + std::to_string(s)
                              : "a.next[" + std::to_string(s) + "u * a.pitch + i]") +
                  ";");
         line("}");
+    }
+
+    // The end of the step in the kernel (CfStepEnd, when the host passes an activation map):
+    // the activation time where the potential rose through the threshold, as
+    // tissue_stencil.hpp's activationAfter in double, written only where it changes; the
+    // probe's potential after the step.
+    void emitStepEnd(std::size_t begin) {
+        const auto p = static_cast<std::size_t>(m_.potential);
+        const std::size_t s = static_cast<std::size_t>(m_.stateOf(m_.potential));
+        const std::string after = s >= begin ? "n_" + std::to_string(s)
+                                             : "a.next[" + std::to_string(s) + "u * a.pitch + i]";
+        line("    if (a.end.activation != nullptr) {");
+        line("        const real cf_after = " + after + ";");
+        line("        const double cf_b = " + names_[p] + ", cf_a = cf_after;");
+        line("        if (cf_b < a.end.threshold && cf_a >= a.end.threshold) {");
+        line("            const double cf_was = a.end.activation[i];");
+        line(
+            "            const double cf_now = cf_was >= 0.0 ? cf_was : a.t + a.end.dt * "
+            "(a.end.threshold - cf_b) / (cf_a - cf_b);");
+        line("            if (cf_now != cf_was) a.end.activation[i] = cf_now;");
+        line("        }");
+        line("        if (i == a.end.probe && a.end.trace != nullptr) *a.end.trace = cf_after;");
+        line("    }");
     }
 
     // The hoisted terms (EmitOptions::hoistInvariants) in the order the kernel meets them:

@@ -172,6 +172,20 @@ static_assert(offsetof(CfProtocol, dx) == 32 && offsetof(CfProtocol, beats) == 4
                   offsetof(CfProtocol, slabCount) == 68,
               "CfProtocol's layout is the generated struct's");
 
+// The end of a step done by the cell kernel itself where nothing follows it in the step (no
+// diffusion): what endOfStepKernel (cuda/tissue_kernels.cu) does otherwise, with the same
+// arithmetic (tissue_stencil.hpp's crossesUpward and activationAfter). `activation` null: the
+// step ends in that kernel instead.
+template <typename Real>
+struct CfStepEnd {
+    double* activation;        // per node [ms], < 0 until the node activates
+    Real* trace;               // the probe's potential after the step, or null
+    long long* failStep;       // set to `step` by the first non-finite state (from -1)
+    long long step;            // the step just made, counted from 1
+    unsigned long long probe;  // the traced node (>= n: none)
+    double threshold, dt;      // mV, ms (TissueLive)
+};
+
 // The host-side mirror of CfArgs for one precision (the generated struct has the same
 // members in the same order; a static_assert in the generated code checks its size).
 template <typename Real>
@@ -184,6 +198,7 @@ struct CfArgs {
     const Real* lut;  // aggregate initialisers that stop before it leave it null
     Real* vBefore;    // the potential at the start of the step, written when not null
     Real* next;       // split kernels (EmitOptions::parts > 1): states x pitch of scratch
+    CfStepEnd<Real> end;
 };
 
 }  // namespace cf::cardiac
