@@ -117,6 +117,11 @@ const ParamTable& parameterTable() {
                  "CUDA: the order of a tail's bound motors in device memory: each chord's "
                  "s-cells in a row, or lane by lane across the chords (padded to the longest)",
                  S);
+        b.choice("motors", "bound_gather", &P::motorBoundGather, {"lists", "staged"}, "lists",
+                 "CUDA: the bound gather reads each motor it sums into W along its lane's "
+                 "gather list, or first copies the chords a warp needs into shared memory, chord "
+                 "by chord (contiguous loads); the same sums in the same order",
+                 S);
         // time (design M11, C9)
         b.real("time", "cout", &P::courantOut, 0.4, 0.0, 0.5, "1",
                "Courant number of the outer (filament) step", L);

@@ -27,6 +27,11 @@ enum class MotorPlacement : std::int32_t { Backend = 0, Gpu = 1 };
 // s-cells in a row (s innermost), or lane by lane across the chords (the chord innermost,
 // padded to the longest chord: Cook & Shinar's Table 3 row "reorder storage" removed).
 enum class MotorStorage : std::int32_t { Chords = 0, Lanes = 1 };
+// How the CUDA bound gather reads the motors it sums into W (motors.bound_gather): each lane
+// straight from device memory along its own gather list, or a warp per (y, j) first copying
+// every chord of orientation j it needs into shared memory, chord by chord (contiguous loads),
+// then each lane summing from there in the same list order (the same bits).
+enum class MotorBoundGather : std::int32_t { Lists = 0, Staged = 1 };
 enum class DtMode : std::int32_t { Cfl = 0, Fixed = 1 };  // design C9
 enum class Layout : std::int32_t { RingLattice = 0, SingleRing = 1, Isotropic = 2, Uniform = 3 };
 enum class Sense : std::int32_t { Ccw = 0, Cw = 1, Alternating = 2 };
@@ -62,6 +67,7 @@ struct GlidingParams {
     std::int32_t motorLaneMapping;   // MotorLaneMapping
     std::int32_t motorPlacement;     // MotorPlacement, structural
     std::int32_t motorStorage;       // MotorStorage
+    std::int32_t motorBoundGather;   // MotorBoundGather
     // time
     double courantOut;
     std::int32_t dtMode;  // DtMode

@@ -10,7 +10,8 @@ list(APPEND CELLFORGE_SIM_SOURCES
   models/gliding/gliding_zgrid.cpp
   models/gliding/cpu/motors_cpu.cpp
   models/gliding/anchor_rows.cpp
-  models/gliding/motor_memory.cpp)
+  models/gliding/motor_memory.cpp
+  models/gliding/staged_gather.cpp)
 list(APPEND CELLFORGE_SIM_FFTW_SOURCES
   models/gliding/cpu/fftw_plans.cpp
   models/gliding/cpu/smoluchowski_cpu.cpp

@@ -3,7 +3,8 @@
 # (docs/design/gliding.md 6.2 T1, T11; design M15).
 cellforge_add_test(test_gliding_tables CPU_ONLY SOURCES
   sim/models/test_gliding_tables.cpp
-  sim/models/test_gliding_state.cpp)
+  sim/models/test_gliding_state.cpp
+  sim/models/test_gliding_staged_gather.cpp)
 # Everything that steps the model needs FFTW (the CPU reference's Crank-Nicolson and Stokes
 # solves); without it `gliding` is not built.
 if(CELLFORGE_HAVE_FFTW)

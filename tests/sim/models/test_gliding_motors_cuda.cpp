@@ -266,8 +266,9 @@ TEST(GlidingMotorsCuda, FastMathMotorsMatchTheCpuWithinTheSameBounds) {
                    {"motors.fast_math=true"});
 }
 
-// The block size, the lane mapping and the launch bounds change how the work is spread, not what
-// each lane computes or the order of any sum: every configuration gives the default's bits. The
+// The block size, the lane mapping, the launch bounds and the staged bound gather change how the
+// work is spread or read, not what each lane computes or the order of any sum: every
+// configuration gives the default's bits (W included). The
 // global-memory slice path of the runs mapping (its midpoints stay in shared memory) too.
 TEST(GlidingMotorsCuda, KernelSwitchesGiveTheDefaultBits) {
     CF_REQUIRE_BACKEND(Backend::Cuda);
@@ -284,6 +285,8 @@ TEST(GlidingMotorsCuda, KernelSwitchesGiveTheDefaultBits) {
         {"motors.launch_bounds=true", "motors.block_threads=128"},
         {"motors.storage=lanes"},
         {"motors.storage=lanes", "motors.lane_mapping=segments"},
+        {"motors.bound_gather=staged"},
+        {"motors.bound_gather=staged", "motors.storage=lanes"},
     };
     for (const char* precision : {"float", "double"}) {
         const GlidingParams p0 = params(precision);

@@ -50,9 +50,9 @@ TEST(GlidingParams, EveryParameterHasUnitDescriptionAndAUniqueKey) {
         keys.push_back(s.key());
     }
     // design section 4: 43 rows, two of which hold two parameters, output.profile_y, and the
-    // five CUDA motor kernel switches and the motors' placement (docs/GLIDING.md "Kernel
+    // six CUDA motor kernel switches and the motors' placement (docs/GLIDING.md "Kernel
     // switches")
-    EXPECT_EQ(keys.size(), 52u);
+    EXPECT_EQ(keys.size(), 53u);
 }
 
 // Derived quantities at the defaults (design M2). A few double operations each: 1e-15

@@ -356,6 +356,26 @@ SubcycleKernel<MReal> subcycleKernel(const MotorLaunch& l) {
 
 // Over the rows t.wFirst .. t.wFirst + t.wCount - 1 (mod n) that the held tails reach, summing
 // only the entries whose tail is held (every one on one rank: the same loop as before).
+// W's configuration (y, j) number bandYj of this rank (rows t.wFirst.. mod n), and the tail
+// y - o of a gather entry: false when this rank does not hold that tail's row.
+struct WBand {
+    int j, ix, iy;
+};
+__device__ __forceinline__ WBand wBandOf(const MotorTables& t, std::size_t bandYj) {
+    const std::size_t bandY = bandYj / t.ntheta;
+    return {static_cast<int>(bandYj % t.ntheta), static_cast<int>(bandY % t.n),
+            (t.wFirst + static_cast<int>(bandY / t.n)) % t.n};
+}
+__device__ __forceinline__ bool heldTail(const MotorTables& t, const WBand& y, int ox, int oy,
+                                         std::size_t& tail) {
+    const int row = wrapIndex(y.iy - oy, t.n);
+    if (!(t.rowBegin == 0 && t.rowEnd == t.n) && (row < t.rowBegin || row >= t.rowEnd))
+        return false;
+    tail = static_cast<std::size_t>(row - t.rowBegin) * t.n +
+           static_cast<std::size_t>(wrapIndex(y.ix - ox, t.n));
+    return true;
+}
+
 template <typename MReal>
 __global__ void boundGatherKernel(MotorTables t, const double* __restrict__ psi,
                                   const MReal* __restrict__ mb, MReal* __restrict__ w) {
@@ -363,24 +383,56 @@ __global__ void boundGatherKernel(MotorTables t, const double* __restrict__ psi,
     const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
     if (i >= total) return;
     const int k = static_cast<int>(i % t.ns);
-    const std::size_t bandYj = i / t.ns;
-    const int j = static_cast<int>(bandYj % t.ntheta);
-    const std::size_t bandY = bandYj / t.ntheta;
-    const int ix = static_cast<int>(bandY % t.n);
-    const int iy = (t.wFirst + static_cast<int>(bandY / t.n)) % t.n;
-    const std::size_t yj = (static_cast<std::size_t>(iy) * t.n + ix) * t.ntheta + j;
-    const bool all = t.rowBegin == 0 && t.rowEnd == t.n;
-    const int b = j * t.ns + k;
+    const WBand y = wBandOf(t, i / t.ns);
+    const std::size_t yj = (static_cast<std::size_t>(y.iy) * t.n + y.ix) * t.ntheta + y.j;
+    const int b = y.j * t.ns + k;
     double sum = 0.0;
     for (int e = t.gatherStart[b]; e < t.gatherStart[b + 1]; ++e) {
         const GatherEntry g = t.gather[e];
-        const int row = wrapIndex(iy - g.oy, t.n);
-        if (!all && (row < t.rowBegin || row >= t.rowEnd)) continue;
-        const std::size_t src = static_cast<std::size_t>(row - t.rowBegin) * t.n +
-                                static_cast<std::size_t>(wrapIndex(ix - g.ox, t.n));
+        std::size_t src = 0;
+        if (!heldTail(t, y, g.ox, g.oy, src)) continue;
         sum += static_cast<double>(mb[src * t.tailStride + storedIndex(t, g.slot)]);
     }
     w[yj * t.ns + k] = static_cast<MReal>(psi[yj] * sum);
+}
+
+// motors.bound_gather = staged: a warp per (y, j). Its lanes first copy orientation j's chords of
+// the tails y - o into shared memory, each chord's lanes from consecutive slots (a few sectors
+// per chord where lanes walking their own lists load one sector per motor), then lane k sums
+// its gather list from there in the list's order: boundGatherKernel's sums and bits.
+constexpr int kStagedWarps = 8;  // configurations (y, j) per block
+
+template <typename MReal>
+__global__ void __launch_bounds__(kStagedWarps * 32)
+    boundGatherStagedKernel(MotorTables t, const double* __restrict__ psi,
+                            const MReal* __restrict__ mb, MReal* __restrict__ w) {
+    extern __shared__ unsigned char stagedBytes[];
+    const int warp = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) % 32;
+    MReal* const staged = reinterpret_cast<MReal*>(stagedBytes) + warp * t.stagedMax;
+    const std::size_t bandYj = static_cast<std::size_t>(blockIdx.x) * kStagedWarps + warp;
+    if (bandYj >= static_cast<std::size_t>(t.wCount) * t.n * t.ntheta) return;  // whole warp
+    const WBand y = wBandOf(t, bandYj);
+    const int first = t.stagedStart[y.j], count = t.stagedStart[y.j + 1] - first;
+    for (int f = lane; f < count; f += 32) {
+        const GatherEntry g = t.staged[first + f];
+        std::size_t src = 0;  // a tail this rank does not hold: skipped by the sums below
+        staged[f] = heldTail(t, y, g.ox, g.oy, src)
+                        ? mb[src * t.tailStride + storedIndex(t, g.slot)]
+                        : MReal(0);
+    }
+    __syncwarp();
+    const std::size_t yj = (static_cast<std::size_t>(y.iy) * t.n + y.ix) * t.ntheta + y.j;
+    const bool whole = t.rowBegin == 0 && t.rowEnd == t.n;  // then no entry's offset is read
+    for (int k = lane; k < t.ns; k += 32) {
+        const int b = y.j * t.ns + k;
+        double sum = 0.0;
+        for (int e = t.gatherStart[b]; e < t.gatherStart[b + 1]; ++e) {
+            std::size_t src = 0;
+            if (!whole && !heldTail(t, y, t.gather[e].ox, t.gather[e].oy, src)) continue;
+            sum += static_cast<double>(staged[t.stagedIndex[e]]);
+        }
+        w[yj * t.ns + k] = static_cast<MReal>(psi[yj] * sum);
+    }
 }
 
 // The 4 x 4 Peskin block in quarter-turn orbits about its centre, as kStencilOrbits of
@@ -475,6 +527,20 @@ void launchBoundGather(const MotorTables& t, const double* psi, const MReal* mb,
                        cudaStream_t stream) {
     const std::size_t total = static_cast<std::size_t>(t.wCount) * t.n * t.ntheta * t.ns;
     if (total == 0) return;
+    if (t.staged != nullptr) {
+        const std::size_t bands = total / t.ns;
+        const std::size_t shared =
+            static_cast<std::size_t>(kStagedWarps) * t.stagedMax * sizeof(MReal);
+        if (shared > 48 * 1024)
+            CF_CUDA_CHECK(cudaFuncSetAttribute(boundGatherStagedKernel<MReal>,
+                                               cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                               static_cast<int>(shared)));
+        boundGatherStagedKernel<MReal>
+            <<<static_cast<unsigned>((bands + kStagedWarps - 1) / kStagedWarps), kStagedWarps * 32,
+               shared, stream>>>(t, psi, mb, w);
+        CF_CUDA_CHECK_LAUNCH("gliding boundGatherStaged", stream);
+        return;
+    }
     const unsigned blocks = static_cast<unsigned>((total + kThreads - 1) / kThreads);
     boundGatherKernel<MReal><<<blocks, kThreads, 0, stream>>>(t, psi, mb, w);
     CF_CUDA_CHECK_LAUNCH("gliding boundGather", stream);

@@ -47,6 +47,14 @@ struct MotorTables {
     // hold tails rowBegin * n .. rowEnd * n - 1; W is computed on rows wFirst .. + wCount - 1
     // and F2 on node rows fFirst .. + fCount - 1 (mod n), and stays 0 elsewhere.
     std::int32_t rowBegin, rowEnd, wFirst, wCount, fFirst, fCount;
+    // motors.bound_gather = staged (else null, 0): the chords of orientation j, lane by lane in
+    // chord order, are staged elements stagedStart[j] .. stagedStart[j + 1] - 1 (the offset,
+    // and the slot of each); gather entry e sums element stagedIndex[e] of its orientation;
+    // stagedMax is the most elements of one orientation.
+    const std::int32_t* stagedStart;
+    const GatherEntry* staged;
+    const std::int32_t* stagedIndex;
+    std::int32_t stagedMax;
 };
 static_assert(std::is_trivially_copyable_v<MotorTables>);
 

@@ -10,6 +10,7 @@
 #include "sim/core/errors.hpp"
 #include "sim/cuda/cuda_check.hpp"
 #include "sim/models/gliding/motor_physics.hpp"
+#include "sim/models/gliding/staged_gather.hpp"
 
 namespace cf::gliding {
 
@@ -111,6 +112,13 @@ MotorsCuda::MotorsCuda(const GlidingParams& p, const GlidingTables& t, cudaStrea
         storedSlotDevice_ =
             cf::cuda::DeviceBuffer<std::int32_t>(std::span<const std::int32_t>(storedSlot_));
     }
+    if (p.motorBoundGather == static_cast<std::int32_t>(MotorBoundGather::Staged)) {
+        const StagedGather g = buildStagedGather(t, orbits_.gatherStart, orbits_.gather);
+        stagedStart_ = cf::cuda::DeviceBuffer<std::int32_t>(std::span<const std::int32_t>(g.start));
+        stagedIndex_ = cf::cuda::DeviceBuffer<std::int32_t>(std::span<const std::int32_t>(g.index));
+        staged_ = cf::cuda::DeviceBuffer<GatherEntry>(std::span<const GatherEntry>(g.staged));
+        stagedMax_ = g.maxCount;
+    }
     tables_ = {t.n,
                t.ntheta,
                t.ns,
@@ -132,7 +140,11 @@ MotorsCuda::MotorsCuda(const GlidingParams& p, const GlidingTables& t, cudaStrea
                rows.w.first,
                rows.w.count,
                rows.f.first,
-               rows.f.count};
+               rows.f.count,
+               stagedMax_ > 0 ? stagedStart_.data() : nullptr,
+               stagedMax_ > 0 ? staged_.data() : nullptr,
+               stagedMax_ > 0 ? stagedIndex_.data() : nullptr,
+               stagedMax_};
 
     // The sub-cycle launch: the motors.* kernel switches, checked against what the kernel of the
     // chosen build accepts (without launch bounds its registers may cap the block size).

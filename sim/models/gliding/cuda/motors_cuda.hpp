@@ -128,6 +128,10 @@ private:
     cf::cuda::DeviceBuffer<Chord> chords_;
     cf::cuda::DeviceBuffer<std::int32_t> orbit_, gatherStart_;
     cf::cuda::DeviceBuffer<GatherEntry> gather_;
+    // motors.bound_gather = staged (staged_gather.hpp); empty otherwise.
+    cf::cuda::DeviceBuffer<std::int32_t> stagedStart_, stagedIndex_;
+    cf::cuda::DeviceBuffer<GatherEntry> staged_;
+    std::int32_t stagedMax_ = 0;
     cf::cuda::DeviceBuffer<PeskinStencil> peskin_;
     cf::cuda::DeviceBuffer<double> cosT_, sinT_;
     cf::cuda::DeviceBuffer<std::int32_t> laneInfo_;
