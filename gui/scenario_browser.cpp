@@ -324,8 +324,15 @@ bool ScenarioBrowser::selectPath(const QString& path) {
     for (int g = 0; g < tree_->topLevelItemCount(); ++g) {
         QTreeWidgetItem* group = tree_->topLevelItem(g);
         for (int i = 0; i < group->childCount(); ++i) {
-            if (group->child(i)->data(0, kPathRole).toString() == wanted) {
-                tree_->setCurrentItem(group->child(i));
+            QTreeWidgetItem* item = group->child(i);
+            if (item->data(0, kPathRole).toString() == wanted) {
+                // Opened from elsewhere (File > Open, a tour, the command line): the list
+                // shows it at its top, whatever it showed before. Opened from the list itself
+                // it is current already, and the list stays where the user left it.
+                if (tree_->currentItem() != item) {
+                    tree_->setCurrentItem(item);
+                    tree_->scrollToItem(item, QAbstractItemView::PositionAtTop);
+                }
                 return true;
             }
         }

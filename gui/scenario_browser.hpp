@@ -60,6 +60,8 @@ public:
     const std::vector<ScenarioEntry>& entries() const { return entries_; }
     // The selected scenario's path, empty when a model or nothing is selected.
     QString currentPath() const;
+    // Makes the scenario at `path` current (false: not in the list); when it was not current,
+    // the list scrolls it to its top.
     bool selectPath(const QString& path);
     QTreeWidget* tree() const { return tree_; }
 
