@@ -88,14 +88,8 @@ public:
         line("static_assert(sizeof(CfProtocol) == " + std::to_string(sizeof(CfProtocol)) +
              ", \"CfProtocol must match the host's layout\");");
         line("__constant__ CfProtocol " + out_.protocolBlock + ";");
-        line("struct CfStepEnd {");
-        line("    double* activation;");
-        line("    real* trace;");
-        line("    long long* fail_step;");
-        line("    long long step;");
-        line("    unsigned long long probe;");
-        line("    double threshold, dt;");
-        line("};");
+        for (const std::string& l : stepEndStructLines())
+            line(l);
         line("struct CfArgs {");
         line("    real* y;");
         line("    const unsigned char* tissue;");
@@ -371,27 +365,14 @@ private:
         line("}");
     }
 
-    // The end of the step in the kernel (CfStepEnd, when the host passes an activation map):
-    // the activation time where the potential rose through the threshold, as
-    // tissue_stencil.hpp's activationAfter in double, written only where it changes; the
-    // probe's potential after the step.
+    // The end of the step in the kernel (CfStepEnd; cuda_emitter_protocol.hpp).
     void emitStepEnd(std::size_t begin) {
-        const auto p = static_cast<std::size_t>(m_.potential);
         const std::size_t s = static_cast<std::size_t>(m_.stateOf(m_.potential));
         const std::string after = s >= begin ? "n_" + std::to_string(s)
                                              : "a.next[" + std::to_string(s) + "u * a.pitch + i]";
-        line("    if (a.end.activation != nullptr) {");
-        line("        const real cf_after = " + after + ";");
-        line("        const double cf_b = " + names_[p] + ", cf_a = cf_after;");
-        line("        if (cf_b < a.end.threshold && cf_a >= a.end.threshold) {");
-        line("            const double cf_was = a.end.activation[i];");
-        line(
-            "            const double cf_now = cf_was >= 0.0 ? cf_was : a.t + a.end.dt * "
-            "(a.end.threshold - cf_b) / (cf_a - cf_b);");
-        line("            if (cf_now != cf_was) a.end.activation[i] = cf_now;");
-        line("        }");
-        line("        if (i == a.end.probe && a.end.trace != nullptr) *a.end.trace = cf_after;");
-        line("    }");
+        for (const std::string& l :
+             stepEndLines(names_[static_cast<std::size_t>(m_.potential)], after))
+            line(l);
     }
 
     // The hoisted terms (EmitOptions::hoistInvariants) in the order the kernel meets them:

@@ -64,4 +64,25 @@ std::vector<std::string> protocolFunctionLines(const std::string& p) {
     return out;
 }
 
+std::vector<std::string> stepEndStructLines() {
+    return {"struct CfStepEnd {",        "    double* activation;",
+            "    real* trace;",          "    long long* fail_step;",
+            "    long long step;",       "    unsigned long long probe;",
+            "    double threshold, dt;", "};"};
+}
+
+std::vector<std::string> stepEndLines(const std::string& before, const std::string& after) {
+    return {"    if (a.end.activation != nullptr) {",
+            "        const real cf_after = " + after + ";",
+            "        const double cf_b = " + before + ", cf_a = cf_after;",
+            "        if (cf_b < a.end.threshold && cf_a >= a.end.threshold) {",
+            "            const double cf_was = a.end.activation[i];",
+            "            const double cf_now = cf_was >= 0.0 ? cf_was : a.t + a.end.dt * "
+            "(a.end.threshold - cf_b) / (cf_a - cf_b);",
+            "            if (cf_now != cf_was) a.end.activation[i] = cf_now;",
+            "        }",
+            "        if (i == a.end.probe && a.end.trace != nullptr) *a.end.trace = cf_after;",
+            "    }"};
+}
+
 }  // namespace cf::cardiac
