@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// Random lattice geometries for the host tests of the GPU sweeps (test_lattice_tiled_sweep.cpp,
-// test_lattice_warp_sweep.cpp): sizes, boundaries, layout and random move thresholds.
+// Random lattice geometries and lattices for the host tests of the GPU sweeps
+// (test_lattice_tiled_sweep.cpp, test_lattice_warp_sweep.cpp): sizes, boundaries, layout,
+// random move thresholds and random site contents.
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <vector>
@@ -47,5 +49,32 @@ struct Lattice {
     std::vector<std::uint32_t> words;
     std::vector<std::uint8_t> types;
 };
+
+// A random lattice: random site types (obstacles too, which may hold particles: gatherSite's
+// rules apply to them as well), `particles(rng)` particles in each site, each of species 1-8
+// or, one time in ten, a larger id (threshold row 0; at most the layout's field allows).
+template <class Particles>
+Lattice randomLattice(const lattice::Geometry& g, std::mt19937& rng, Particles particles) {
+    Lattice l;
+    l.words.assign(static_cast<std::size_t>(g.sites) * g.wordsPerSite, 0u);
+    l.types.assign(g.sites, 0);
+    std::uniform_int_distribution<int> type(0, lattice::kSiteTypeCount - 1), species(1, 8),
+        rare(0, 9);
+    const std::uint32_t maxSpecies = g.fieldMask < 255u ? g.fieldMask : 255u;
+    std::uniform_int_distribution<std::uint32_t> large(1, maxSpecies);
+    for (std::uint32_t i = 0; i < g.sites; ++i) {
+        const auto t = static_cast<std::uint8_t>(type(rng));
+        l.types[i] = t;
+        std::uint16_t sp[lattice::kMaxSlots];
+        const int n = particles(rng);
+        for (int k = 0; k < n; ++k)
+            sp[k] = static_cast<std::uint16_t>(
+                rare(rng) == 0 ? large(rng)
+                               : std::min<std::uint32_t>(static_cast<std::uint32_t>(species(rng)),
+                                                         g.fieldMask));
+        lattice::encodeSite(g, l.words.data(), i, t, sp, n);
+    }
+    return l;
+}
 
 }  // namespace cf::test

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "sim/models/lattice/lattice_model.hpp"
+#include "tests/sim/models/lattice_cuda_cases.hpp"
 #include "tests/support/backends.hpp"
 
 namespace cf {
@@ -88,31 +89,10 @@ TEST(LatticeCuda, MatchesCpuBitForBit) {
           "reactions.network=A -> 6 B @ 2e6; B -> 0 @ 1e6"},
          true},
         {"byte16, spherical cell, sphere obstacles, region rules, reactions",
-         {"lattice.nx=16",
-          "lattice.ny=16",
-          "lattice.nz=16",
-          "lattice.layout=byte16",
-          "lattice.lambda=10",
-          "lattice.tau=1000",
-          "species.count=3",
-          "species.names=A, B, C",
-          "species.d1=40",
-          "species.d2=20",
-          "species.d3=10",
-          "species.n1=1500",
-          "species.n2=1500",
-          "species.n3=200",
-          "tracking.per_species=200",
-          "validation.check_counts=true",
-          "geometry.region=sphere",
-          "geometry.radius=75",
-          "lattice.obstacle_fraction=0.1",
-          "obstacles.shape=spheres",
-          "obstacles.radius=12",
-          "diffusion.rules=A: cytoplasm -> membrane = 20; A: membrane = 5; A: membrane -> "
-          "cytoplasm = 20",
-          "reactions.network=A + B -> C @ 1e8; C -> A + B @ 1e4; 0 -> A @ 1 in cytoplasm; "
-          "A -> 0 @ 100 in membrane"},
+         test::sphericalCell({"lattice.obstacle_fraction=0.1", "obstacles.shape=spheres",
+                              "obstacles.radius=12",
+                              "reactions.network=A + B -> C @ 1e8; C -> A + B @ 1e4; 0 -> A @ 1 "
+                              "in cytoplasm; A -> 0 @ 100 in membrane"}),
          false},
     };
     for (const Case& c : cases) {

@@ -14,6 +14,7 @@
 
 #include "sim/core/errors.hpp"
 #include "sim/models/lattice/lattice_model.hpp"
+#include "tests/sim/models/lattice_cuda_cases.hpp"
 #include "tests/support/backends.hpp"
 #include "tests/support/env_guard.hpp"
 
@@ -108,28 +109,7 @@ TEST(LatticeCuda, SweepKernelsMatchCpuBitForBit) {
           "species.n1=60", "tracking.per_species=60"},
          false},
         {"byte16, spherical cell, region rules, reactions",
-         {"lattice.nx=16",
-          "lattice.ny=16",
-          "lattice.nz=16",
-          "lattice.layout=byte16",
-          "lattice.lambda=10",
-          "lattice.tau=1000",
-          "species.count=3",
-          "species.names=A, B, C",
-          "species.d1=40",
-          "species.d2=20",
-          "species.d3=10",
-          "species.n1=1500",
-          "species.n2=1500",
-          "species.n3=200",
-          "tracking.per_species=200",
-          "validation.check_counts=true",
-          "geometry.region=sphere",
-          "geometry.radius=75",
-          "diffusion.rules=A: cytoplasm -> membrane = 20; A: membrane = 5; A: membrane -> "
-          "cytoplasm = 20",
-          "reactions.network=A + B -> C @ 1e8; C -> A + B @ 1e4"},
-         false},
+         test::sphericalCell({"reactions.network=A + B -> C @ 1e8; C -> A + B @ 1e4"}), false},
     };
     const char* kernels[] = {"warp", "tiled", "site"};
     for (const Case& c : cases) {

@@ -23,29 +23,10 @@ using test::geometryOf;
 
 using test::Lattice;
 
-// Random types (some obstacles, which may even hold particles: gatherSite's rules apply to
-// them too) and random occupancy, half the sites empty, up to the capacity.
+// Half the sites empty, the others holding 1 up to the capacity.
 Lattice latticeOf(const Geometry& g, std::mt19937& rng) {
-    Lattice l;
-    l.words.assign(static_cast<std::size_t>(g.sites) * g.wordsPerSite, 0u);
-    l.types.assign(g.sites, 0);
-    std::uniform_int_distribution<int> type(0, kSiteTypeCount - 1), half(0, 1),
-        count(1, g.capacity), species(1, 8), rare(0, 9);
-    const std::uint32_t maxSpecies = g.fieldMask < 255u ? g.fieldMask : 255u;
-    std::uniform_int_distribution<std::uint32_t> large(1, maxSpecies);
-    for (std::uint32_t i = 0; i < g.sites; ++i) {
-        const auto t = static_cast<std::uint8_t>(type(rng));
-        l.types[i] = t;
-        std::uint16_t sp[kMaxSlots];
-        const int n = half(rng) ? 0 : count(rng);
-        for (int k = 0; k < n; ++k)  // ids above 8 use threshold row 0
-            sp[k] = static_cast<std::uint16_t>(
-                rare(rng) == 0 ? large(rng)
-                               : std::min<std::uint32_t>(static_cast<std::uint32_t>(species(rng)),
-                                                         g.fieldMask));
-        encodeSite(g, l.words.data(), i, t, sp, n);
-    }
-    return l;
+    std::uniform_int_distribution<int> half(0, 1), count(1, g.capacity);
+    return test::randomLattice(g, rng, [&](std::mt19937& r) { return half(r) ? 0 : count(r); });
 }
 
 // Runs the kernel's phases on every block of the grid, thread by thread, and compares

@@ -26,32 +26,15 @@ using test::geometryOf;
 
 using test::Lattice;
 
-// Random types (obstacles may hold particles: gatherSite's rules apply to them too); a site
-// is occupied with probability `occupied`, by 1-3 particles, or up to the capacity with
-// probability `full`; species ids above 8 now and then (threshold row 0).
+// A site is occupied with probability `occupied`, by 1-3 particles, or up to the capacity
+// with probability `full`.
 Lattice latticeOf(const Geometry& g, std::mt19937& rng, double occupied, double full) {
-    Lattice l;
-    l.words.assign(static_cast<std::size_t>(g.sites) * g.wordsPerSite, 0u);
-    l.types.assign(g.sites, 0);
-    std::uniform_int_distribution<int> type(0, kSiteTypeCount - 1), few(1, 3), any(1, g.capacity),
-        species(1, 8), rare(0, 9);
+    std::uniform_int_distribution<int> few(1, 3), any(1, g.capacity);
     std::uniform_real_distribution<double> u(0.0, 1.0);
-    const std::uint32_t maxSpecies = g.fieldMask < 255u ? g.fieldMask : 255u;
-    std::uniform_int_distribution<std::uint32_t> large(1, maxSpecies);
-    for (std::uint32_t i = 0; i < g.sites; ++i) {
-        const auto t = static_cast<std::uint8_t>(type(rng));
-        l.types[i] = t;
-        std::uint16_t sp[kMaxSlots];
-        int n = 0;
-        if (u(rng) < occupied) n = u(rng) < full ? any(rng) : std::min(few(rng), g.capacity);
-        for (int k = 0; k < n; ++k)
-            sp[k] = static_cast<std::uint16_t>(
-                rare(rng) == 0 ? large(rng)
-                               : std::min<std::uint32_t>(static_cast<std::uint32_t>(species(rng)),
-                                                         g.fieldMask));
-        encodeSite(g, l.words.data(), i, t, sp, n);
-    }
-    return l;
+    return test::randomLattice(g, rng, [&](std::mt19937& r) {
+        if (u(r) >= occupied) return 0;
+        return u(r) < full ? any(r) : std::min(few(r), g.capacity);
+    });
 }
 
 struct Tally {
