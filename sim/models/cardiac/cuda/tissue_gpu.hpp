@@ -210,7 +210,7 @@ public:
         Real* trace = traced_ < trace_.size() ? trace_.data() + traced_++ : nullptr;
         // Without diffusion the cell kernel's potential is the step's last word, so the kernel
         // can also end the step (activation, probe, failure step): one launch and one pass
-        // over the potential fewer per step (CfStepEnd; CELLFORGE_CARDIAC_STEP_END=kernel).
+        // over the potential fewer per step (CfStepEnd; CELLFORGE_CARDIAC_STEP_END=separate: not).
         const bool endInKernel = stepEndInKernel_ && !diffuses(live);
         CfStepEnd<Real> end{};
         if (endInKernel)
@@ -263,13 +263,14 @@ private:
         CF_CUDA_CHECK(cudaStreamSynchronize(stream_));
     }
 
-    // CELLFORGE_CARDIAC_STEP_END=kernel lets the cell kernel end the steps without diffusion
-    // (CfStepEnd); `separate` or unset keeps the end-of-step kernel. Opt-in until it has run
-    // and been measured on a GPU (docs/CARDIAC.md "Generator transformations"); any other
-    // value is refused, so a comparison cannot silently time the same path twice.
+    // Without diffusion the cell kernel ends the step itself (CfStepEnd): the default, 1.07x
+    // the separate end-of-step kernel for TP06 float on the H200 (docs/CARDIAC.md "Generator
+    // transformations"). CELLFORGE_CARDIAC_STEP_END=separate keeps the second kernel, for
+    // comparison; any other value is refused, so a comparison cannot silently time the same
+    // path twice.
     static bool stepEndInKernelRequested() {
         const char* value = std::getenv("CELLFORGE_CARDIAC_STEP_END");
-        if (value == nullptr || *value == '\0') return false;
+        if (value == nullptr || *value == '\0') return true;
         const std::string_view v(value);
         if (v == "kernel") return true;
         if (v == "separate") return false;
@@ -316,7 +317,7 @@ private:
     DeviceBuffer<float> viewV_, viewAct_, viewExtra_;
     DeviceBuffer<Real> trace_;
     std::size_t probe_ = 0, traced_ = 0;
-    bool stepEndInKernel_ = false;                        // CELLFORGE_CARDIAC_STEP_END=kernel
+    bool stepEndInKernel_ = true;                         // CELLFORGE_CARDIAC_STEP_END
     std::unique_ptr<SlabDiffusion<Real>> slabDiffusion_;  // over several ranks only
 };
 
