@@ -53,12 +53,11 @@ const ParamTable& parameterTable() {
                  "(nanoflann; the baseline of Hesam et al.'s comparison, the same pairs and "
                  "forces). The CUDA backend searches its grid and refuses kdtree",
                  S);
-        b.choice("mechanics", "force_kernel", &P::forceKernel, {"agent", "voxel", "warp"}, "agent",
-                 "The CUDA force kernel: a thread per cell (Hesam et al.'s v2), a block per "
-                 "grid voxel with the neighbouring voxels' cells in shared memory (their v3, "
-                 "measured slower: docs/SPHERES.md), or a thread per cell whose warp walks the "
-                 "union of its lanes' voxels once, each voxel's cells read once into shared "
-                 "memory (ours). The same results to the bit. No effect on the CPU",
+        b.choice("mechanics", "force_kernel", &P::forceKernel, {"agent", "voxel"}, "agent",
+                 "The CUDA force kernel: a thread per cell (Hesam et al.'s v2), or a block per "
+                 "grid voxel with the neighbouring voxels' cells in shared memory (their v3; "
+                 "the same results to the bit, measured slower: docs/SPHERES.md). No effect on "
+                 "the CPU",
                  Mutability::Live);
         b.choice("mechanics", "precision", &P::precision, {"float", "double"}, "float",
                  "Arithmetic of positions, diameters, forces and moves on CUDA: float, or "

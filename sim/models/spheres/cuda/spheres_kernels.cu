@@ -5,7 +5,6 @@
 // volumes.
 // Every result is written per cell, no atomics: the summation order of a cell's forces is
 // fixed by the grid traversal, so runs are bitwise repeatable for any block size.
-#include <climits>
 #include <cub/cub.cuh>
 
 #include "sim/cuda/constant_owner.hpp"
@@ -148,41 +147,6 @@ __device__ __forceinline__ void finishForce(const CellArrays<Real>& c, std::size
     c.force[i] = static_cast<float>(rootOf(f.x * f.x + f.y * f.y + f.z * f.z));
 }
 
-// The grid voxels around a cell's own (3 x 3 x 3, clipped to the grid), from its position
-// rounded to float as the grid binned it.
-template <typename Real>
-__device__ __forceinline__ void neighbourhood(const grid::GridGeometry& g, const Packed<Real>& self,
-                                              int first[3], int last[3]) {
-    const float at[3] = {static_cast<float>(self.x), static_cast<float>(self.y),
-                         static_cast<float>(self.z)};
-    for (int a = 0; a < 3; ++a) {
-        const int cell = grid::cellCoord(g, a, at[a]);
-        first[a] = cell > 0 ? cell - 1 : 0;
-        last[a] = cell + 1 < g.dims[a] ? cell + 1 : g.dims[a] - 1;
-    }
-}
-
-// The force on the cell in slot t from the cells of the voxels first..last: voxels in (z, y, x)
-// order, each voxel's run of slots in sorted order (the one order every kernel sums in).
-template <typename Real>
-__device__ __forceinline__ void sumOwnNeighbourhood(
-    Vec<Real>& f, const Packed<Real>& self, std::size_t t, std::size_t i, const int first[3],
-    const int last[3], const Packed<Real>* __restrict__ packed, Real rc2,
-    const ForceCoefficients<Real>& k, const rng::Philox& noContact, const CellArrays<Real>& c,
-    const grid::GridView& view, std::uint32_t seed, std::uint64_t step) {
-    for (int iz = first[2]; iz <= last[2]; ++iz)
-        for (int iy = first[1]; iy <= last[1]; ++iy)
-            for (int ix = first[0]; ix <= last[0]; ++ix) {
-                const int cell = grid::linearCell(view.geometry, ix, iy, iz);
-                const std::int32_t begin = __ldg(&view.cellStart[cell]);
-                if (begin == grid::kEmptyCell) continue;
-                const std::int32_t end = __ldg(&view.cellEnd[cell]);
-                for (std::int32_t s = begin; s < end; ++s)
-                    addPair<Real>(f, self, packed[s], s, t, i, rc2, k, noContact, c, view, seed,
-                                  step);
-            }
-}
-
 // Occupancy of the per-cell force kernel: float measured on the H100 (coincidentPairForce's
 // comment). Double holds its values in register pairs: ptxas (sm_90) gives it 80 registers
 // and no spills at 3 blocks of 256 per SM, but spills 36 bytes at 4 (64 registers). Its
@@ -211,100 +175,29 @@ __global__ void __launch_bounds__(256, kForceMinBlocks<Real>)
     // pairForce's coincident branch is unreachable for r2 >= 1e-14 (d >= 1e-7 > 1e-8).
     const rng::Philox noContact(0u, kContactStream);
     const Real rc = *rcPtr;
-    int first[3], last[3];
-    neighbourhood<Real>(view.geometry, self, first, last);
-    Vec<Real> f{Real(0), Real(0), Real(0)};
-    sumOwnNeighbourhood<Real>(f, self, t, i, first, last, packed, rc * rc, k, noContact, c, view,
-                              seed, step);
-    finishForce(c, i, self, f, field, moveX, moveY, moveZ);
-}
-
-// Ours (mechanics.force_kernel = warp): the lanes of a warp hold neighbouring sorted slots,
-// so their 27-voxel neighbourhoods overlap. The warp walks the union of them once, in the
-// (z, y, x) order of forceKernel, skipping voxels no lane needs; it copies each voxel's run
-// into shared memory 32 cells at a time with one coalesced load, and every lane whose own
-// neighbourhood holds the voxel sums from there (one broadcast read per candidate instead
-// of a scattered load per lane). Each lane meets its own voxels as a subsequence of that
-// walk, each run in sorted order: the same pairs in the same order as forceKernel, so the
-// same bits. A warp whose lanes lie far apart in space (a Z-order jump: the union's box
-// beyond kWarpMaxVoxels) walks as forceKernel does, each lane its own 27.
-constexpr int kWarpMaxVoxels = 125;
-constexpr int kWarpsPerForceBlock = 8;  // 256 threads, the force kernels' launch bound
-
-__device__ __forceinline__ int warpMin(int v) {
-    for (int o = 16; o > 0; o /= 2)
-        v = min(v, __shfl_xor_sync(0xffffffffu, v, o));
-    return v;
-}
-__device__ __forceinline__ int warpMax(int v) {
-    for (int o = 16; o > 0; o /= 2)
-        v = max(v, __shfl_xor_sync(0xffffffffu, v, o));
-    return v;
-}
-
-template <typename Real>
-__global__ void __launch_bounds__(256, kForceMinBlocks<Real>)
-    warpForceKernel(CellArrays<Real> c, std::size_t total, grid::GridView view,
-                    const Packed<Real>* __restrict__ packed, const Real* rcPtr,
-                    ChemotaxisField field, Real* moveX, Real* moveY, Real* moveZ,
-                    std::uint32_t seed, std::uint64_t step, std::size_t feel) {
-    __shared__ Packed<Real> staged[kWarpsPerForceBlock][32];
-    const std::size_t t = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
-    const int lane = static_cast<int>(threadIdx.x % 32u);
-    Packed<Real>* const mine = staged[threadIdx.x / 32u];
-    // Every lane stays to the end: the warp's shuffles and copies need all 32.
-    bool active = t < total;
-    Packed<Real> self{};
-    std::size_t i = 0;
-    if (active) {
-        self = packed[t];
-        i = static_cast<std::size_t>(view.sortedIndex[t]);
-        active = self.w >= Real(0) && i < feel;  // not a newborn, not a ghost (over ranks)
-    }
-    if (__ballot_sync(0xffffffffu, active) == 0u) return;  // the whole warp
-    const ForceCoefficients<Real> k = forceCoefficients<Real>();
-    const rng::Philox noContact(0u, kContactStream);
-    const Real rc = *rcPtr;
     const Real rc2 = rc * rc;
     const grid::GridGeometry& g = view.geometry;
-    int first[3] = {0, 0, 0}, last[3] = {-1, -1, -1};
-    if (active) neighbourhood<Real>(g, self, first, last);
-    int lo[3], hi[3], voxels = 1;
+    int first[3], last[3];
+    const float at[3] = {static_cast<float>(self.x), static_cast<float>(self.y),
+                         static_cast<float>(self.z)};
     for (int a = 0; a < 3; ++a) {
-        lo[a] = warpMin(active ? first[a] : INT_MAX);
-        hi[a] = warpMax(active ? last[a] : INT_MIN);
-        voxels *= hi[a] - lo[a] + 1;
+        const int cell = grid::cellCoord(g, a, at[a]);
+        first[a] = cell > 0 ? cell - 1 : 0;
+        last[a] = cell + 1 < g.dims[a] ? cell + 1 : g.dims[a] - 1;
     }
     Vec<Real> f{Real(0), Real(0), Real(0)};
-    if (voxels > kWarpMaxVoxels) {
-        if (active)
-            sumOwnNeighbourhood<Real>(f, self, t, i, first, last, packed, rc2, k, noContact, c,
-                                      view, seed, step);
-    } else {
-        for (int iz = lo[2]; iz <= hi[2]; ++iz)
-            for (int iy = lo[1]; iy <= hi[1]; ++iy)
-                for (int ix = lo[0]; ix <= hi[0]; ++ix) {
-                    const bool needs = active && ix >= first[0] && ix <= last[0] &&
-                                       iy >= first[1] && iy <= last[1] && iz >= first[2] &&
-                                       iz <= last[2];
-                    if (__ballot_sync(0xffffffffu, needs) == 0u) continue;
-                    const int cell = grid::linearCell(g, ix, iy, iz);
-                    const std::int32_t begin = __ldg(&view.cellStart[cell]);
-                    if (begin == grid::kEmptyCell) continue;
-                    const std::int32_t end = __ldg(&view.cellEnd[cell]);
-                    for (std::int32_t base = begin; base < end; base += 32) {
-                        const int length = min(32, static_cast<int>(end - base));
-                        __syncwarp();  // the previous copy is consumed
-                        if (lane < length) mine[lane] = packed[base + lane];
-                        __syncwarp();
-                        if (needs)
-                            for (int e = 0; e < length; ++e)
-                                addPair<Real>(f, self, mine[e], base + e, t, i, rc2, k, noContact,
-                                              c, view, seed, step);
-                    }
-                }
-    }
-    if (active) finishForce(c, i, self, f, field, moveX, moveY, moveZ);
+    for (int iz = first[2]; iz <= last[2]; ++iz)
+        for (int iy = first[1]; iy <= last[1]; ++iy)
+            for (int ix = first[0]; ix <= last[0]; ++ix) {
+                const int cell = grid::linearCell(g, ix, iy, iz);
+                const std::int32_t begin = __ldg(&view.cellStart[cell]);
+                if (begin == grid::kEmptyCell) continue;
+                const std::int32_t end = __ldg(&view.cellEnd[cell]);
+                for (std::int32_t s = begin; s < end; ++s)
+                    addPair<Real>(f, self, packed[s], s, t, i, rc2, k, noContact, c, view, seed,
+                                  step);
+            }
+    finishForce(c, i, self, f, field, moveX, moveY, moveZ);
 }
 
 // Hesam et al.'s v3: one block per grid voxel. The cells of a voxel share their 27
@@ -507,7 +400,7 @@ template <typename Real>
 void launchForces(const CellArrays<Real>& cells, std::size_t total, const grid::GridView& view,
                   Packed<Real>* packed, const Real* rc, const ChemotaxisField& field, Real* moveX,
                   Real* moveY, Real* moveZ, std::uint32_t seed, std::uint64_t step,
-                  cudaStream_t stream, std::size_t feel, ForceKernel kernel) {
+                  cudaStream_t stream, std::size_t feel, bool voxel) {
     if (total == 0) return;
     ChemotaxisField f = field;
     if (f.chemotaxis == 0.0f) f.c = nullptr;
@@ -517,19 +410,13 @@ void launchForces(const CellArrays<Real>& cells, std::size_t total, const grid::
     // The force kernel's launch bounds allow at most 256 threads per block.
     const int threads = gBlockSize < 256 ? gBlockSize : 256;
     const auto blocks = static_cast<unsigned>((total + threads - 1) / threads);
-    if (kernel == ForceKernel::Voxel) {
+    if (voxel) {
         const grid::GridGeometry& g = view.geometry;
         const auto voxels = static_cast<unsigned>(g.dims[0]) * static_cast<unsigned>(g.dims[1]) *
                             static_cast<unsigned>(g.dims[2]);
         voxelForceKernel<Real><<<voxels, kVoxelThreads, 0, stream>>>(
             cells, view, packed, rc, f, moveX, moveY, moveZ, seed, step, feel);
         CF_CUDA_CHECK_LAUNCH("spheres::voxelForceKernel", stream);
-        return;
-    }
-    if (kernel == ForceKernel::Warp) {
-        warpForceKernel<Real><<<blocks, threads, 0, stream>>>(
-            cells, total, view, packed, rc, f, moveX, moveY, moveZ, seed, step, feel);
-        CF_CUDA_CHECK_LAUNCH("spheres::warpForceKernel", stream);
         return;
     }
     forceKernel<Real><<<blocks, threads, 0, stream>>>(cells, total, view, packed, rc, f, moveX,
@@ -579,7 +466,7 @@ void setBlockSizeForTests(int threads) {
     template void launchForces<Real>(const CellArrays<Real>&, std::size_t, const grid::GridView&,  \
                                      Packed<Real>*, const Real*, const ChemotaxisField&, Real*,    \
                                      Real*, Real*, std::uint32_t, std::uint64_t, cudaStream_t,     \
-                                     std::size_t, ForceKernel);                                    \
+                                     std::size_t, bool);                                           \
     template void launchApply<Real>(const CellArrays<Real>&, std::size_t, const Real*,             \
                                     const Real*, const Real*, cudaStream_t);                       \
     template void launchGather<Real>(const CellArrays<Real>&, const CellArrays<Real>&,             \
