@@ -36,6 +36,25 @@ CF_HD double rootOf(double v) {
     return sqrt(v);
 }
 
+// |v|^2 as (x x + y y) + z z with every product and sum rounded on its own: on the device
+// the compiler may not fuse them into FMAs, which it would do differently in different
+// kernels (and the CPU does not fuse them), so every force kernel, and the CPU, square a
+// length the same way.
+CF_HD float squaredNorm(Vec<float> v) {
+#if defined(__CUDA_ARCH__)
+    return __fadd_rn(__fadd_rn(__fmul_rn(v.x, v.x), __fmul_rn(v.y, v.y)), __fmul_rn(v.z, v.z));
+#else
+    return v.x * v.x + v.y * v.y + v.z * v.z;
+#endif
+}
+CF_HD double squaredNorm(Vec<double> v) {
+#if defined(__CUDA_ARCH__)
+    return __dadd_rn(__dadd_rn(__dmul_rn(v.x, v.x), __dmul_rn(v.y, v.y)), __dmul_rn(v.z, v.z));
+#else
+    return v.x * v.x + v.y * v.y + v.z * v.z;
+#endif
+}
+
 template <typename T>
 struct ForceCoefficients {
     T radiusExtension;  // e, added to each radius
@@ -54,7 +73,7 @@ CF_HD Vec<T> pairForce(Vec<T> c, T diameterI, T diameterJ, const ForceCoefficien
                        std::uint32_t idJ) {
     const T ri = diameterI * T(0.5) + k.radiusExtension;
     const T rj = diameterJ * T(0.5) + k.radiusExtension;
-    const T d = rootOf(c.x * c.x + c.y * c.y + c.z * c.z);
+    const T d = rootOf(squaredNorm(c));
     const T delta = ri + rj - d;
     if (delta < T(0)) return {T(0), T(0), T(0)};
     if (d < T(1e-8)) {
@@ -78,13 +97,13 @@ CF_HD Vec<T> pairForce(Vec<T> c, T diameterI, T diameterJ, const ForceCoefficien
 template <typename T>
 CF_HD Vec<T> displacementFromForce(Vec<T> force, T mass, T dt, T adherence, T maxDisplacement,
                                    Vec<T> tractor = {T(0), T(0), T(0)}) {
-    const T norm = rootOf(force.x * force.x + force.y * force.y + force.z * force.z);
+    const T norm = rootOf(squaredNorm(force));
     Vec<T> move{tractor.x * dt, tractor.y * dt, tractor.z * dt};
     if (!(norm > adherence)) return move;
     const T h = dt / mass;
     move = {move.x + force.x * h, move.y + force.y * h, move.z + force.z * h};
     if (norm * h > maxDisplacement) {
-        const T length = rootOf(move.x * move.x + move.y * move.y + move.z * move.z);
+        const T length = rootOf(squaredNorm(move));
         const T s = length > T(0) ? maxDisplacement / length : T(0);
         move = {move.x * s, move.y * s, move.z * s};
     }

@@ -335,7 +335,7 @@ private:
                 const auto sj = static_cast<std::size_t>(j);
                 if (sj == i || sj >= neighbours || s_.id[sj] >= idLimit) return;
                 const Vec<double> c{xi - s_.x[sj], yi - s_.y[sj], zi - s_.z[sj]};
-                if (!(c.x * c.x + c.y * c.y + c.z * c.z < rc2)) return;
+                if (!(squaredNorm(c) < rc2)) return;
                 const Vec<double> fij = pairForce<double>(c, di, s_.diameter[sj], k, contact, step,
                                                           s_.id[i], s_.id[sj]);
                 f.x += fij.x;
@@ -363,7 +363,7 @@ private:
             mx_[i] = move.x;
             my_[i] = move.y;
             mz_[i] = move.z;
-            s_.force[i] = static_cast<float>(std::sqrt(f.x * f.x + f.y * f.y + f.z * f.z));
+            s_.force[i] = static_cast<float>(rootOf(squaredNorm(f)));
         });
     }
 
