@@ -27,7 +27,7 @@ double candidatesPerAgent(double rho, double bound, double extent) {
 // The variants of a case that Hesam et al.'s ablation compares (not in the default set):
 // "kdtree", the CPU baseline search (nanoflann); "f64", their v0 (double mechanics on CUDA);
 // "unsorted", their v1 (no Z-order sort after the initial layout); "voxel", their v3 force
-// kernel (CUDA); "list", our neighbour-list force kernel (CUDA); "" the case itself (v2).
+// kernel (CUDA); "" the case itself (v2).
 void variant(BenchCase& c, std::vector<std::string>& overrides, const std::string& which) {
     if (which.empty()) return;
     c.name += "-" + which;
@@ -43,10 +43,6 @@ void variant(BenchCase& c, std::vector<std::string>& overrides, const std::strin
     } else if (which == "unsorted") {
         c.description += "; never re-sorted into Z order (Hesam et al.'s v1)";
         overrides.push_back("mechanics.sort_every=1000000");
-    } else if (which == "list") {
-        c.description += "; neighbours listed first, their forces computed after the walk (ours)";
-        c.onlyOn = {Backend::Cuda};
-        overrides.push_back("mechanics.force_kernel=list");
     } else {  // voxel
         c.description += "; a block per grid voxel, neighbours in shared memory (their v3)";
         c.onlyOn = {Backend::Cuda};
@@ -193,13 +189,13 @@ std::vector<BenchCase> benchCases() {
         cases.push_back(benchmarkB(box, true));
     // The paper's CPU baseline search (nanoflann's kd-tree) on the same cases, CPU only.
     // The ablation's variants: the kd-tree (CPU), v0 double (CUDA), v1 unsorted, v3 voxel
-    // kernel (CUDA), and our list kernel (CUDA).
-    for (const char* which : {"kdtree", "f64", "unsorted", "voxel", "list"}) {
+    // kernel (CUDA).
+    for (const char* which : {"kdtree", "f64", "unsorted", "voxel"}) {
         cases.push_back(benchmarkA(which));
         for (int box : {600, 400, 250})
             cases.push_back(benchmarkB(box, true, which));
     }
-    for (const char* which : {"f64", "unsorted", "voxel", "list"})
+    for (const char* which : {"f64", "unsorted", "voxel"})
         cases.push_back(circles(which));
     return cases;
 }

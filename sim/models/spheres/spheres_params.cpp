@@ -53,13 +53,11 @@ const ParamTable& parameterTable() {
                  "(nanoflann; the baseline of Hesam et al.'s comparison, the same pairs and "
                  "forces). The CUDA backend searches its grid and refuses kdtree",
                  S);
-        b.choice("mechanics", "force_kernel", &P::forceKernel, {"agent", "voxel", "list"}, "agent",
-                 "The CUDA force kernel: a thread per cell (Hesam et al.'s v2), a block per "
-                 "grid voxel with the neighbouring voxels' cells in shared memory (their v3, "
-                 "measured slower), or a thread per cell that lists the neighbours it meets "
-                 "and computes their forces after its walk, with its warp together (ours). The "
-                 "same results to "
-                 "the bit (docs/SPHERES.md). No effect on the CPU",
+        b.choice("mechanics", "force_kernel", &P::forceKernel, {"agent", "voxel"}, "agent",
+                 "The CUDA force kernel: a thread per cell (Hesam et al.'s v2), or a block per "
+                 "grid voxel with the neighbouring voxels' cells in shared memory (their v3; "
+                 "the same results to the bit, measured slower: docs/SPHERES.md). No effect on "
+                 "the CPU",
                  Mutability::Live);
         b.choice("mechanics", "precision", &P::precision, {"float", "double"}, "float",
                  "Arithmetic of positions, diameters, forces and moves on CUDA: float, or "

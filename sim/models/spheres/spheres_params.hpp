@@ -15,11 +15,9 @@ enum class Layout : std::int32_t { Lattice = 0, Random = 1, Ball = 2 };
 // mechanics.neighbour_search: the uniform grid (both backends), or nanoflann's kd-tree, the
 // CPU baseline of Hesam et al.'s comparison (cpu/kd_tree_search.hpp).
 enum class NeighbourSearch : std::int32_t { Grid = 0, KdTree = 1 };
-// mechanics.force_kernel: a thread per cell (Hesam et al.'s v2), a block per grid voxel with
-// its neighbourhood in shared memory (their v3), or a thread per cell that lists the
-// neighbours it meets and computes their forces after its walk (ours); the same results to the
-// bit.
-enum class ForceKernel : std::int32_t { Agent = 0, Voxel = 1, List = 2 };
+// mechanics.force_kernel: a thread per cell (Hesam et al.'s v2) or a block per grid voxel with
+// its neighbourhood in shared memory (their v3); the same results to the bit.
+enum class ForceKernel : std::int32_t { Agent = 0, Voxel = 1 };
 // mechanics.precision: the real of positions, diameters, forces and moves on CUDA (float, or
 // double: Hesam et al.'s v0). The CPU reference is double either way.
 enum class MechanicsPrecision : std::int32_t { Float = 0, Double = 1 };

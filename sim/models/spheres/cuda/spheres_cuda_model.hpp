@@ -483,10 +483,10 @@ private:
         const spheres::cuda::ChemotaxisField chemotaxis{field_.empty() ? nullptr : field_.data(),
                                                         fieldGrid(),
                                                         static_cast<float>(p_.chemotaxis)};
-        spheres::cuda::launchForces(a_.arrays(), total, grid_.view(), packed_.data(), rc_.data(),
-                                    chemotaxis, moveX_.data(), moveY_.data(), moveZ_.data(), seed_,
-                                    step_, stream_, SIZE_MAX,
-                                    static_cast<ForceKernel>(p_.forceKernel));
+        spheres::cuda::launchForces(
+            a_.arrays(), total, grid_.view(), packed_.data(), rc_.data(), chemotaxis, moveX_.data(),
+            moveY_.data(), moveZ_.data(), seed_, step_, stream_, SIZE_MAX,
+            p_.forceKernel == static_cast<std::int32_t>(ForceKernel::Voxel));
         spheres::cuda::launchApply(a_.arrays(), total, moveX_.data(), moveY_.data(), moveZ_.data(),
                                    stream_);
         // 6. Bookkeeping; the bound grows with the cells (mothers and daughters are smaller

@@ -340,9 +340,10 @@ void CudaSpheres<Real>::stepOnRanks() {
         updateGeometry();
         grid_.build(geometry_, binnedPoints(total), stream_);
         const spheres::cuda::ChemotaxisField none{nullptr, fieldGrid(), 0.0f};
-        spheres::cuda::launchForces(a_.arrays(), total, grid_.view(), packed_.data(), rc_.data(),
-                                    none, moveX_.data(), moveY_.data(), moveZ_.data(), seed_, step_,
-                                    stream_, cells, static_cast<ForceKernel>(p_.forceKernel));
+        spheres::cuda::launchForces(
+            a_.arrays(), total, grid_.view(), packed_.data(), rc_.data(), none, moveX_.data(),
+            moveY_.data(), moveZ_.data(), seed_, step_, stream_, cells,
+            p_.forceKernel == static_cast<std::int32_t>(ForceKernel::Voxel));
         spheres::cuda::launchApply(a_.arrays(), cells, moveX_.data(), moveY_.data(), moveZ_.data(),
                                    stream_);
     }

@@ -200,79 +200,6 @@ __global__ void __launch_bounds__(256, kForceMinBlocks<Real>)
     finishForce(c, i, self, f, field, moveX, moveY, moveZ);
 }
 
-// Ours (mechanics.force_kernel = list): v2's walk, but a lane that meets a neighbour only
-// lists its slot (shared memory), and the forces of the listed pairs are computed after the
-// walk, when the warp's lanes run together again. Nsight Compute on the H200 (circles 10^6)
-// found v2 issuing instructions 81 % of the time with 12 of 32 lanes at work: a candidate is
-// a neighbour 15 % of the time, yet the pair force ran whenever any lane of the warp had one.
-// A lane whose list fills (more than kListLength neighbours) computes those first, alone. The list
-// keeps the walking order and addPair sums it in that order, deciding again, exactly, which
-// are neighbours: the same pairs in the same order as v2.
-// 56 slots (56 KB a block of 256): 4 blocks per SM fit the H200's 227 KB of shared memory,
-// and a list rarely fills (33.5 neighbours on average for circles, 18 for benchmark A).
-constexpr int kListLength = 56;
-template <typename Real>
-inline constexpr int kListMinBlocks = sizeof(Real) == 4 ? 4 : 3;
-
-template <typename Real>
-__global__ void __launch_bounds__(256, kListMinBlocks<Real>)
-    listForceKernel(CellArrays<Real> c, std::size_t total, grid::GridView view,
-                    const Packed<Real>* __restrict__ packed, const Real* rcPtr,
-                    ChemotaxisField field, Real* moveX, Real* moveY, Real* moveZ,
-                    std::uint32_t seed, std::uint64_t step, std::size_t feel) {
-    extern __shared__ std::int32_t listed[];  // [kListLength][blockDim.x]
-    const std::size_t t = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
-    if (t >= total) return;
-    const Packed<Real> self = packed[t];
-    if (self.w < Real(0)) return;
-    const auto i = static_cast<std::size_t>(view.sortedIndex[t]);
-    if (i >= feel) return;  // a ghost (over ranks)
-    const ForceCoefficients<Real> k = forceCoefficients<Real>();
-    const rng::Philox noContact(0u, kContactStream);
-    const Real rc = *rcPtr;
-    const Real rc2 = rc * rc;
-    // addPair decides again, exactly; this test only has to keep every neighbour, so it
-    // allows 1e-4 (relative) for r2 rounded another way.
-    const Real reach2 = rc2 * Real(1.0001);
-    const grid::GridGeometry& g = view.geometry;
-    int first[3], last[3];
-    const float at[3] = {static_cast<float>(self.x), static_cast<float>(self.y),
-                         static_cast<float>(self.z)};
-    for (int a = 0; a < 3; ++a) {
-        const int cell = grid::cellCoord(g, a, at[a]);
-        first[a] = cell > 0 ? cell - 1 : 0;
-        last[a] = cell + 1 < g.dims[a] ? cell + 1 : g.dims[a] - 1;
-    }
-    Vec<Real> f{Real(0), Real(0), Real(0)};
-    int n = 0;
-    const auto sumListed = [&]() {
-        for (int j = 0; j < n; ++j) {
-            const std::int32_t s = listed[j * blockDim.x + threadIdx.x];
-            addPair<Real>(f, self, packed[s], s, t, i, rc2, k, noContact, c, view, seed, step);
-        }
-        n = 0;
-    };
-    for (int iz = first[2]; iz <= last[2]; ++iz)
-        for (int iy = first[1]; iy <= last[1]; ++iy)
-            for (int ix = first[0]; ix <= last[0]; ++ix) {
-                const int cell = grid::linearCell(g, ix, iy, iz);
-                const std::int32_t begin = __ldg(&view.cellStart[cell]);
-                if (begin == grid::kEmptyCell) continue;
-                const std::int32_t end = __ldg(&view.cellEnd[cell]);
-                for (std::int32_t s = begin; s < end; ++s) {
-                    const Packed<Real> o = packed[s];
-                    const Vec<Real> d{self.x - o.x, self.y - o.y, self.z - o.z};
-                    if (squaredNorm(d) < reach2 && static_cast<std::size_t>(s) != t &&
-                        o.w >= Real(0)) {
-                        listed[n * blockDim.x + threadIdx.x] = s;
-                        if (++n == kListLength) sumListed();  // a crowded neighbourhood
-                    }
-                }
-            }
-    sumListed();
-    finishForce(c, i, self, f, field, moveX, moveY, moveZ);
-}
-
 // Hesam et al.'s v3: one block per grid voxel. The cells of a voxel share their 27
 // neighbouring voxels, so the block copies those voxels' cells (positions and slots, in the
 // order forceKernel walks them) into shared memory, kVoxelChunk at a time, and each thread
@@ -473,7 +400,7 @@ template <typename Real>
 void launchForces(const CellArrays<Real>& cells, std::size_t total, const grid::GridView& view,
                   Packed<Real>* packed, const Real* rc, const ChemotaxisField& field, Real* moveX,
                   Real* moveY, Real* moveZ, std::uint32_t seed, std::uint64_t step,
-                  cudaStream_t stream, std::size_t feel, ForceKernel kernel) {
+                  cudaStream_t stream, std::size_t feel, bool voxel) {
     if (total == 0) return;
     ChemotaxisField f = field;
     if (f.chemotaxis == 0.0f) f.c = nullptr;
@@ -483,25 +410,13 @@ void launchForces(const CellArrays<Real>& cells, std::size_t total, const grid::
     // The force kernel's launch bounds allow at most 256 threads per block.
     const int threads = gBlockSize < 256 ? gBlockSize : 256;
     const auto blocks = static_cast<unsigned>((total + threads - 1) / threads);
-    if (kernel == ForceKernel::Voxel) {
+    if (voxel) {
         const grid::GridGeometry& g = view.geometry;
         const auto voxels = static_cast<unsigned>(g.dims[0]) * static_cast<unsigned>(g.dims[1]) *
                             static_cast<unsigned>(g.dims[2]);
         voxelForceKernel<Real><<<voxels, kVoxelThreads, 0, stream>>>(
             cells, view, packed, rc, f, moveX, moveY, moveZ, seed, step, feel);
         CF_CUDA_CHECK_LAUNCH("spheres::voxelForceKernel", stream);
-        return;
-    }
-    if (kernel == ForceKernel::List) {
-        // Above the 48 KB a block gets without asking.
-        const std::size_t bytes =
-            sizeof(std::int32_t) * kListLength * static_cast<std::size_t>(threads);
-        CF_CUDA_CHECK(cudaFuncSetAttribute(listForceKernel<Real>,
-                                           cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                           static_cast<int>(bytes)));
-        listForceKernel<Real><<<blocks, threads, bytes, stream>>>(
-            cells, total, view, packed, rc, f, moveX, moveY, moveZ, seed, step, feel);
-        CF_CUDA_CHECK_LAUNCH("spheres::listForceKernel", stream);
         return;
     }
     forceKernel<Real><<<blocks, threads, 0, stream>>>(cells, total, view, packed, rc, f, moveX,
@@ -551,7 +466,7 @@ void setBlockSizeForTests(int threads) {
     template void launchForces<Real>(const CellArrays<Real>&, std::size_t, const grid::GridView&,  \
                                      Packed<Real>*, const Real*, const ChemotaxisField&, Real*,    \
                                      Real*, Real*, std::uint32_t, std::uint64_t, cudaStream_t,     \
-                                     std::size_t, ForceKernel);                                    \
+                                     std::size_t, bool);                                           \
     template void launchApply<Real>(const CellArrays<Real>&, std::size_t, const Real*,             \
                                     const Real*, const Real*, cudaStream_t);                       \
     template void launchGather<Real>(const CellArrays<Real>&, const CellArrays<Real>&,             \

@@ -109,16 +109,14 @@ static_assert(std::is_trivially_copyable_v<ChemotaxisField>);
 // over the positions rounded to float (packed: scratch of `total` cells, filled here in
 // sorted order); plus
 // dt x chemotaxis x grad c when the field is given. Only the cells in slots below `feel`
-// get a move (over ranks the ghosts after them only exert force). `kernel`: a thread per cell
-// (Hesam et al.'s v2), a block per grid voxel with its neighbourhood in shared memory (their
-// v3), or a thread per cell that lists its neighbours and computes their forces after its
-// walk (ours); the same pairs in the same order, so the same results to the bit.
+// get a move (over ranks the ghosts after them only exert force). `voxel`: Hesam et al.'s v3
+// kernel (a block per grid voxel, its neighbourhood in shared memory) instead of a thread per
+// cell (v2); the same pairs in the same order, so the same results to the bit.
 template <typename Real>
 void launchForces(const CellArrays<Real>& cells, std::size_t total, const grid::GridView& view,
                   Packed<Real>* packed, const Real* rc, const ChemotaxisField& field, Real* moveX,
                   Real* moveY, Real* moveZ, std::uint32_t seed, std::uint64_t step,
-                  cudaStream_t stream, std::size_t feel = SIZE_MAX,
-                  ForceKernel kernel = ForceKernel::Agent);
+                  cudaStream_t stream, std::size_t feel = SIZE_MAX, bool voxel = false);
 
 // Substance (substance.hpp), defined in substance_kernels.cu. One FTCS substep in -> out.
 void launchDiffuse(const float* in, float* out, const FieldGrid& grid, const DiffusionPlan& plan,
