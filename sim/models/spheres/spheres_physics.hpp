@@ -40,16 +40,13 @@ CF_HD double rootOf(double v) {
 // the compiler may not fuse them into FMAs, which it would do differently in different
 // kernels (and the CPU does not fuse them), so every force kernel, and the CPU, square a
 // length the same way.
-CF_HD float squaredNorm(Vec<float> v) {
+template <typename T>
+CF_HD T squaredNorm(Vec<T> v) {
 #if defined(__CUDA_ARCH__)
-    return __fadd_rn(__fadd_rn(__fmul_rn(v.x, v.x), __fmul_rn(v.y, v.y)), __fmul_rn(v.z, v.z));
-#else
-    return v.x * v.x + v.y * v.y + v.z * v.z;
-#endif
-}
-CF_HD double squaredNorm(Vec<double> v) {
-#if defined(__CUDA_ARCH__)
-    return __dadd_rn(__dadd_rn(__dmul_rn(v.x, v.x), __dmul_rn(v.y, v.y)), __dmul_rn(v.z, v.z));
+    if constexpr (sizeof(T) == sizeof(float))
+        return __fadd_rn(__fadd_rn(__fmul_rn(v.x, v.x), __fmul_rn(v.y, v.y)), __fmul_rn(v.z, v.z));
+    else
+        return __dadd_rn(__dadd_rn(__dmul_rn(v.x, v.x), __dmul_rn(v.y, v.y)), __dmul_rn(v.z, v.z));
 #else
     return v.x * v.x + v.y * v.y + v.z * v.z;
 #endif
