@@ -27,7 +27,7 @@ done
 jobs=$(nproc)
 status_build=FAIL status_gpu=FAIL status_all=FAIL status_bench=SKIP
 # The Python module against this server's own Python, NumPy and pybind11 where it has them
-# (docs/PERFORMANCE.md, "Staging"): the shared libstdc++, so that NumPy and the module share it.
+# (docs/reference/gpu-staging.md): the shared libstdc++, so that NumPy and the module share it.
 python_flags=()
 if pybind11_dir=$(python3 -m pybind11 --cmakedir 2>/dev/null); then
   python_flags=(-DPython3_EXECUTABLE="$(command -v python3)" -Dpybind11_DIR="$pybind11_dir")

@@ -29,7 +29,7 @@
 # --size full: lattice-crowding-full.csv, lattice-invivo-full.csv).
 # Cost, in site updates (sites x steps): reduced 5.0e8, about 3 minutes on two shared CPU cores
 # (2026-11-28, 2.9e6 site updates per second with the runs' start-up); full 8.2e11, about 1.5
-# minutes of stepping on one H100 at ~1e10 site updates per second (docs/PERFORMANCE.md) plus
+# minutes of stepping on one H100 at ~1e10 site updates per second (docs/reference/performance-history.md) plus
 # 52 process starts with their obstacle placement and checkpoint (~1 s each): 3-4 minutes.
 set -euo pipefail
 

@@ -5,7 +5,8 @@
 // every site gathers its stayers, then the arrivals from i-1, then those from i+1, each in
 // slot order, with the same Philox words and thresholds as gatherSite.
 //
-// What it changes against the per-site and tiled kernels (docs/PERFORMANCE.md, 2026-11-22):
+// What it changes against the per-site and tiled kernels (why: docs/reference/
+// performance-history.md, 2026-11-22; measured: docs/PERFORMANCE.md, 2026-11-29):
 // - A lane holds kWarpRows sites ("slots") in registers. For a y or z sweep the lanes are 32
 //   consecutive x and each lane walks kWarpRows sites along the sweep axis, with one apron
 //   slot before and after them (the neighbours come from the lane's own registers); for an x
