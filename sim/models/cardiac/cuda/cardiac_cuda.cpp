@@ -323,8 +323,18 @@ private:
         std::size_t k = 0;
         while (k + 1 < s.columns.size() && std::isfinite(s.columns[k][cell]))
             ++k;
-        return nonFiniteMessage(p_, program_->model(), static_cast<std::size_t>(wholeNode), k,
-                                s.columns[k][cell], step, static_cast<double>(step) * p_.dt);
+        std::string message =
+            nonFiniteMessage(p_, program_->model(), static_cast<std::size_t>(wholeNode), k,
+                             s.columns[k][cell], step, static_cast<double>(step) * p_.dt);
+        // Float fails where double does not when a model subtracts nearly equal values: Decker
+        // 2009 divides (1 - x_inf) / tau terms whose x_inf float rounds to exactly 1 at rest,
+        // 0/0 at the first step (docs/CARDIAC.md, "Float and cancellation").
+        if (p_.precision == 1)
+            message +=
+                "; the kernel computes in float (model.precision = float), which rounds a "
+                "difference below ~1e-7 of its terms to 0: a model that then divides by it may "
+                "run in double (model.precision = double)";
+        return message;
     }
 
     // Switches to the model of a finished recompilation (`wait`: wait for it first).
