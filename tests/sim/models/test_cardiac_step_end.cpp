@@ -12,6 +12,8 @@
 // - the beat meter, which reads the probe's trace (the centre node): the same beats, and
 //   v_peak and v_rest within the same bounds, or NaN in both where the beat did not respond;
 // - a state that blows up: the same cell and the same step named by both backends.
+// - a float kernel that fails on a cancellation says that it computes in float (the same
+//   model runs in double).
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -146,6 +148,37 @@ TEST(CardiacCudaStepEnd, BlowUpNamesTheSameCellAndStepAsTheCpu) {
     };
     EXPECT_NE(where(cpu), "?") << cpu;
     EXPECT_EQ(where(cpu), where(gpu));
+    std::remove(path.c_str());
+}
+
+// A float kernel that fails says that it computes in float (docs/CARDIAC.md, "Float and
+// cancellation"): y = 1 - 1 / (1 + e) with e = exp(-70 / 3) = 7.3e-11 at V = -87.5 is 0 in
+// float (e is below half an ulp of 1), so dot(V) = y / y - 1 is 0/0 at the first step; in
+// double y is 7.3e-11 and dot(V) is 0, so the same model runs.
+TEST(CardiacCudaStepEnd, FloatCancellationFailureNamesTheFloatKernel) {
+    CF_REQUIRE_BACKEND(Backend::Cuda);
+    const std::string path =
+        testing::TempDir() + "cancellation_" + std::to_string(::getpid()) + ".cfm";
+    std::ofstream(path) << "model cancellation\n[c]\nstate V = -87.5 bind potential\n"
+                           "x = 1 / (1 + exp((V + 17.5) / 3))\ny = 1 - x\ndot(V) = y / y - 1\n";
+    const auto run = [&](const char* precision) -> std::string {
+        auto m = cardiac::descriptor().create(Backend::Cuda);
+        m->reset(uncoupled({"model.file=" + path, std::string("model.precision=") + precision}), 1);
+        try {
+            m->advance(10);
+        } catch (const SimulationError& e) {
+            return e.what();
+        }
+        return "(no error)";
+    };
+    const std::string single = run("float"), twice = run("double");
+    std::printf("float:  %s\ndouble: %s\n", single.c_str(), twice.c_str());
+    EXPECT_NE(single.find("state 'c.V' of cell 0"), std::string::npos) << single;
+    EXPECT_NE(single.find("at step 1 "), std::string::npos) << single;
+    EXPECT_NE(single.find("the kernel computes in float (model.precision = float)"),
+              std::string::npos)
+        << single;
+    EXPECT_EQ(twice, "(no error)");
     std::remove(path.c_str());
 }
 
