@@ -37,9 +37,9 @@ CF_HD double rootOf(double v) {
 }
 
 // |v|^2 as (x x + y y) + z z with every product and sum rounded on its own: on the device
-// the compiler may not fuse them into FMAs, which it would do differently in different
-// kernels (and the CPU does not fuse them), so every force kernel, and the CPU, square a
-// length the same way.
+// the compiler may not fuse them into FMAs, which ptxas did differently in different kernels
+// (docs/SPHERES.md), so every force kernel squares a length the same way, as the host build
+// (x86-64 baseline, no FMA instructions) does.
 template <typename T>
 CF_HD T squaredNorm(Vec<T> v) {
 #if defined(__CUDA_ARCH__)

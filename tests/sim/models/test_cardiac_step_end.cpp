@@ -11,7 +11,7 @@
 //   test_cardiac.cpp's TissueMatchesTheCpuReference);
 // - the beat meter, which reads the probe's trace (the centre node): the same beats, and
 //   v_peak and v_rest within the same bounds, or NaN in both where the beat did not respond;
-// - a state that blows up: the same cell and the same step named by both backends.
+// - a state that blows up: the same cell and the same step named by both backends;
 // - a float kernel that fails on a cancellation says that it computes in float (the same
 //   model runs in double).
 #include <gtest/gtest.h>
