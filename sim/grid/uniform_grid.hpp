@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "sim/core/host_device.hpp"
+#include "sim/core/no_fma.hpp"
 
 namespace cf::grid {
 
@@ -74,29 +75,14 @@ CF_HD int cellOf(const GridGeometry& g, float x, float y, float z) {
     return linearCell(g, cellCoord(g, 0, x), cellCoord(g, 1, y), cellCoord(g, 2, z));
 }
 
-// Products and sums that the CUDA compiler may not fuse into FMAs: the device must classify
-// a pair as "within cutoff" exactly as the host does, bit for bit.
-CF_HD float mulNoFma(float a, float b) {
-#if defined(__CUDA_ARCH__)
-    return __fmul_rn(a, b);
-#else
-    return a * b;
-#endif
-}
-CF_HD float addNoFma(float a, float b) {
-#if defined(__CUDA_ARCH__)
-    return __fadd_rn(a, b);
-#else
-    return a + b;
-#endif
-}
-
 // Minimum-image component of a displacement `d` along `axis` (unchanged on open axes).
 CF_HD float minimumImage(const GridGeometry& g, int axis, float d) {
     if (!g.periodic[axis]) return d;
     return d - mulNoFma(g.length[axis], rintf(mulNoFma(d, g.invLength[axis])));
 }
 
+// The device classifies a pair as "within cutoff" exactly as the host does, bit for bit
+// (sim/core/no_fma.hpp).
 CF_HD float squaredLength(Vec3 d) {
     return addNoFma(addNoFma(mulNoFma(d.x, d.x), mulNoFma(d.y, d.y)), mulNoFma(d.z, d.z));
 }

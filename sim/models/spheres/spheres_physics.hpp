@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "sim/core/host_device.hpp"
+#include "sim/core/no_fma.hpp"
 #include "sim/core/rng.hpp"
 
 namespace cf::spheres {
@@ -36,20 +37,12 @@ CF_HD double rootOf(double v) {
     return sqrt(v);
 }
 
-// |v|^2 as (x x + y y) + z z with every product and sum rounded on its own: on the device
-// the compiler may not fuse them into FMAs, which ptxas did differently in different kernels
-// (docs/SPHERES.md), so every force kernel squares a length the same way, as the host build
-// (x86-64 baseline, no FMA instructions) does.
+// |v|^2 as (x x + y y) + z z with every product and sum rounded on its own
+// (sim/core/no_fma.hpp): ptxas had fused it differently in different force kernels
+// (docs/SPHERES.md), so every kernel, and the host, square a length the same way.
 template <typename T>
 CF_HD T squaredNorm(Vec<T> v) {
-#if defined(__CUDA_ARCH__)
-    if constexpr (sizeof(T) == sizeof(float))
-        return __fadd_rn(__fadd_rn(__fmul_rn(v.x, v.x), __fmul_rn(v.y, v.y)), __fmul_rn(v.z, v.z));
-    else
-        return __dadd_rn(__dadd_rn(__dmul_rn(v.x, v.x), __dmul_rn(v.y, v.y)), __dmul_rn(v.z, v.z));
-#else
-    return v.x * v.x + v.y * v.y + v.z * v.z;
-#endif
+    return addNoFma(addNoFma(mulNoFma(v.x, v.x), mulNoFma(v.y, v.y)), mulNoFma(v.z, v.z));
 }
 
 template <typename T>

@@ -20,9 +20,6 @@ namespace cf::epidermis {
 
 namespace {
 
-using grid::addNoFma;
-using grid::mulNoFma;
-
 std::size_t idx(std::int32_t i) {
     return static_cast<std::size_t>(i);
 }

@@ -21,6 +21,7 @@
 #include <cstdint>
 
 #include "sim/core/host_device.hpp"
+#include "sim/core/no_fma.hpp"
 #include "sim/core/rng.hpp"
 #include "sim/models/lattice/reactions/reaction_table.hpp"
 #include "sim/models/lattice/site_types.hpp"
@@ -31,21 +32,8 @@ inline constexpr std::uint32_t kReactionStream = 3;  // Philox stream of the rea
 
 namespace reaction_detail {
 
-// Correctly rounded IEEE operations that are never contracted into an FMA on the device.
-CF_HD double mulRn(double x, double y) {
-#if defined(__CUDA_ARCH__)
-    return __dmul_rn(x, y);
-#else
-    return x * y;
-#endif
-}
-CF_HD double addRn(double x, double y) {
-#if defined(__CUDA_ARCH__)
-    return __dadd_rn(x, y);
-#else
-    return x + y;
-#endif
-}
+// Correctly rounded IEEE operations that are never contracted into an FMA on the device
+// (products and sums: mulNoFma and addNoFma, sim/core/no_fma.hpp).
 CF_HD double divRn(double x, double y) {
 #if defined(__CUDA_ARCH__)
     return __ddiv_rn(x, y);
@@ -68,15 +56,15 @@ CF_HD double oneMinusExpNeg(double a) {
     const double kLn2Hi = 6.93147180369123816490e-01;  // 0x3fe62e42 fee00000
     const double kLn2Lo = 1.90821492927058770002e-10;  // ln 2 - kLn2Hi
     const double kInvLn2 = 1.44269504088896338700e+00;
-    const int k = static_cast<int>(addRn(mulRn(a, kInvLn2), 0.5));  // nearest, a >= 0
+    const int k = static_cast<int>(addNoFma(mulNoFma(a, kInvLn2), 0.5));  // nearest, a >= 0
     const double kd = static_cast<double>(k);
-    const double x = addRn(mulRn(kd, kLn2Lo), addRn(mulRn(kd, kLn2Hi), -a));  // -r
-    double s = 1.0;                                                           // e^x - 1 = x s
+    const double x = addNoFma(mulNoFma(kd, kLn2Lo), addNoFma(mulNoFma(kd, kLn2Hi), -a));  // -r
+    double s = 1.0;  // e^x - 1 = x s
     for (int n = 17; n >= 2; --n)
-        s = addRn(1.0, mulRn(divRn(x, static_cast<double>(n)), s));
-    const double em1 = mulRn(x, s);
+        s = addNoFma(1.0, mulNoFma(divRn(x, static_cast<double>(n)), s));
+    const double em1 = mulNoFma(x, s);
     if (k == 0) return -em1;
-    return addRn(1.0, -ldexp(addRn(1.0, em1), -k));  // ldexp is exact on both backends
+    return addNoFma(1.0, -ldexp(addNoFma(1.0, em1), -k));  // ldexp is exact on both backends
 }
 
 // Particles of species s among species[0..count).
@@ -100,7 +88,7 @@ CF_HD double reactionPropensity(const ReactionEntry& r, const std::uint16_t* spe
         else
             h = na * countInSite(species, count, r.b);
     }
-    return reaction_detail::mulRn(r.perStep, static_cast<double>(h));
+    return mulNoFma(r.perStep, static_cast<double>(h));
 }
 
 CF_HD bool reactionAllowed(const ReactionEntry& r, std::uint32_t siteType) {
@@ -114,7 +102,7 @@ CF_HD double sitePropensity(const ReactionTable& t, std::uint32_t siteType,
     if ((t.anySiteMask & siteTypeBit(siteType)) == 0u) return a;
     for (int r = 0; r < t.count; ++r)
         if (reactionAllowed(t.reactions[r], siteType))
-            a = reaction_detail::addRn(a, reactionPropensity(t.reactions[r], species, count));
+            a = addNoFma(a, reactionPropensity(t.reactions[r], species, count));
     return a;
 }
 
@@ -186,13 +174,13 @@ CF_HD SiteReaction reactSite(const ReactionTable& t, std::uint32_t siteType, std
     if (!(rng::uniformDouble(w.x, w.y) < oneMinusExpNeg(aTot))) return out;
     // Second pass with the same operations in the same order as sitePropensity, so the last
     // cumulative value equals aTot exactly; keeps no per-reaction array (registers on the GPU).
-    const double target = mulRn(rng::uniformDouble(w.z, w.w), aTot);  // in (0, aTot]
+    const double target = mulNoFma(rng::uniformDouble(w.z, w.w), aTot);  // in (0, aTot]
     double cum = 0.0;
     int chosen = -1;
     for (int r = 0; r < t.count; ++r) {
         if (!reactionAllowed(t.reactions[r], siteType)) continue;
         const double ar = reactionPropensity(t.reactions[r], species, count);
-        cum = addRn(cum, ar);
+        cum = addNoFma(cum, ar);
         if (ar > 0.0) {
             chosen = r;  // the last reaction with a_r > 0 also catches target > cum by rounding
             if (target <= cum) break;
